@@ -1,0 +1,101 @@
+// The one place that reads process.env. Everything else receives a Config.
+import path from 'node:path';
+
+export type DatabaseConfig =
+  | { provider: 'sqlite'; url: string; file: string }
+  | { provider: 'postgresql'; url: string; connectionString: string; schema: string };
+
+export interface Config {
+  readonly env: 'development' | 'production' | 'test';
+  readonly host: string;
+  readonly port: number;
+  /** Absolute base for the `url` fields of responses; derived from each request when unset. */
+  readonly publicUrl: string | null;
+  readonly database: DatabaseConfig;
+  readonly graphiql: boolean;
+  readonly logQueries: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export const DEFAULT_DATABASE_URL = 'file:./data/milepost.db';
+
+export function parseDatabaseUrl(url: string, cwd = process.cwd()): DatabaseConfig {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new ConfigError('DATABASE_URL', `not a valid PostgreSQL URL: ${redactUrl(url)}`);
+    }
+    const schema = parsed.searchParams.get('schema') ?? 'public';
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+      throw new ConfigError('DATABASE_URL', `schema "${schema}" must be a plain SQL identifier`);
+    }
+    parsed.searchParams.delete('schema');
+    return { provider: 'postgresql', url, connectionString: parsed.toString(), schema };
+  }
+  if (url.startsWith('file:')) {
+    const file = url.slice('file:'.length);
+    if (!file) throw new ConfigError('DATABASE_URL', 'file: URL needs a path, e.g. file:./data/milepost.db');
+    return { provider: 'sqlite', url, file: file === ':memory:' ? file : path.resolve(cwd, file) };
+  }
+  throw new ConfigError('DATABASE_URL', `must start with file: (SQLite) or postgresql:// (PostgreSQL), got "${redactUrl(url)}"`);
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+function parsePort(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError('PORT', `must be an integer between 0 and 65535, got "${value}"`);
+  }
+  return port;
+}
+
+function parseBoolean(variable: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new ConfigError(variable, `must be true or false (or 1/0), got "${value}"`);
+}
+
+function parsePublicUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError('PUBLIC_URL', `must use http or https, got "${parsed.protocol}"`);
+  }
+  return parsed.toString().replace(/\/$/, '');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  if (nodeEnv !== 'development' && nodeEnv !== 'production' && nodeEnv !== 'test') {
+    throw new ConfigError('NODE_ENV', `must be development, production or test, got "${nodeEnv}"`);
+  }
+  return {
+    env: nodeEnv,
+    host: env.HOST || '0.0.0.0',
+    port: parsePort(env.PORT, 3000),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
+    database: parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL),
+    graphiql: parseBoolean('GRAPHIQL', env.GRAPHIQL, nodeEnv !== 'production'),
+    logQueries: parseBoolean('LOG_QUERIES', env.LOG_QUERIES, false),
+  };
+}
