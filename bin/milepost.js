@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// Entry point of `npx milepost`: runs the TypeScript sources through tsx's loader.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../src/cli/main.ts');

@@ -1,0 +1,47 @@
+// Access tokens: how a request presents one, and how a stored one is found. Tokens are stored as
+// SHA-256 digests: they are random 256-bit values, so a fast hash is enough and a leaked table is useless.
+import { createHash, randomBytes } from 'node:crypto';
+import type { Prisma } from '../db/database.ts';
+import type { Viewer } from '../graphql/context.ts';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function generateToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export class TokenConflictError extends Error {
+  override name = 'TokenConflictError';
+  constructor() {
+    super('the request carries two different access tokens; send one');
+  }
+}
+
+/**
+ * The token a request carries: `Authorization: Bearer <t>` or `Authorization: OAuth <t>` (older
+ * clients) or the `oauth_token` query parameter (SPEC 5.3). The same token in two places is fine;
+ * two different tokens are refused.
+ */
+export function tokenFromRequest(request: Request, formToken?: string | null): string | null {
+  const found = new Set<string>();
+  const header = request.headers.get('authorization');
+  const match = header ? /^(?:Bearer|OAuth)\s+(\S+)\s*$/i.exec(header) : null;
+  if (match) found.add(match[1]!);
+  const query = new URL(request.url).searchParams.get('oauth_token');
+  if (query) found.add(query);
+  if (formToken) found.add(formToken);
+  if (found.size > 1) throw new TokenConflictError();
+  return found.values().next().value ?? null;
+}
+
+/** The viewer a token speaks for, or null when it is unknown or revoked. */
+export async function viewerForToken(prisma: Prisma, token: string): Promise<Viewer | null> {
+  const row = await prisma.oAuthAccessToken.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { revokedAt: true, clientId: true, person: { select: { id: true, username: true } } },
+  });
+  if (!row || row.revokedAt) return null;
+  return { id: row.person.id, username: row.person.username, clientId: row.clientId };
+}

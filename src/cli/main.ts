@@ -1,0 +1,60 @@
+// `milepost <command>`: one process entry point for operators and scripts.
+import { ConfigError, loadConfig } from '../config.ts';
+import { MigrationError } from '../db/migrate.ts';
+import { UsageError } from './args.ts';
+
+const USAGE = `Usage: milepost <command> [options]
+
+Commands:
+  serve      start the HTTP server (GraphQL at /graphql)
+  migrate    apply pending database migrations and exit
+  seed       fill the database with a demo community (--scale N for benchmark-sized data)
+
+Run \`milepost <command> --help\` for a command's options. Configuration comes from the environment:
+see the configuration table in README.md.`;
+
+type Command = (argv: string[]) => Promise<number | void>;
+
+const commands: Record<string, () => Promise<{ run: Command }>> = {
+  serve: () => import('./serve.ts'),
+  migrate: () => import('./migrate.ts'),
+  seed: () => import('./seed.ts'),
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
+    return name ? 0 : 2;
+  }
+  const load = commands[name];
+  if (!load) {
+    console.error(`milepost: unknown command "${name}"\n\n${USAGE}`);
+    return 2;
+  }
+  try {
+    // the config is parsed before anything else, so a bad variable fails fast with its name
+    loadConfig();
+    const { run } = await load();
+    return (await run(rest)) ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`milepost ${name}: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof MigrationError) {
+      console.error(`milepost ${name}: ${error.message}`);
+      return 1;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'ECONNREFUSED') {
+      // the usual operator mistakes: a port taken or forbidden, a database not running
+      console.error(`milepost ${name}: ${(error as Error).message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code !== 0) process.exitCode = code;

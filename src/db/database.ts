@@ -1,0 +1,78 @@
+// Opens the configured database: SQLite through better-sqlite3 by default, PostgreSQL through pg.
+// Both generated clients come from one model and expose the same API; the SQLite client's types
+// describe both.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { DatabaseConfig } from '../config.ts';
+import { PrismaClient } from '../generated/prisma-sqlite/client.ts';
+import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
+import { applyMigrations } from './migrate.ts';
+
+export type Prisma = PrismaClient;
+/** The client as created: it also emits `query` events, which count and log SQL. */
+type LoggingPrisma = PrismaClient<'query'>;
+
+export interface Database {
+  readonly provider: DatabaseConfig['provider'];
+  readonly prisma: Prisma;
+  /** SQL statements run so far by this client (tests and the benchmark read it). */
+  queryCount(): number;
+  /** After rows were inserted with explicit ids: moves PostgreSQL's id sequences past them (no-op on SQLite). */
+  syncSequences(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Tables whose `id` is autoincrement: a sequence on PostgreSQL. */
+const SEQUENCE_TABLES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'Track', 'OAuthClient', 'OAuthRedirectUri', 'OAuthAuthorizationCode', 'OAuthAccessToken'];
+
+export interface OpenOptions {
+  /** Apply pending migrations first (default true). */
+  migrate?: boolean;
+  /** Called with every SQL statement, for debugging (LOG_QUERIES). */
+  onQuery?: (sql: string, durationMs: number) => void;
+}
+
+const QUERY_LOG = [{ emit: 'event', level: 'query' }] as const;
+
+function createClient(database: DatabaseConfig): LoggingPrisma {
+  if (database.provider === 'sqlite') {
+    if (database.file !== ':memory:') mkdirSync(path.dirname(database.file), { recursive: true });
+    // timeout: concurrent writers wait for the lock instead of failing with SQLITE_BUSY
+    const adapter = new PrismaBetterSqlite3({ url: database.file, timeout: 10_000 });
+    return new PrismaClient({ adapter, log: [...QUERY_LOG] });
+  }
+  const adapter = new PrismaPg(
+    { connectionString: database.connectionString, options: `-c search_path=${database.schema}` },
+    { schema: database.schema },
+  );
+  // same model, same generated API: only the query compiler's SQL dialect differs
+  return new PostgresPrismaClient({ adapter, log: [...QUERY_LOG] }) as unknown as LoggingPrisma;
+}
+
+export async function openDatabase(database: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
+  if (options.migrate ?? true) await applyMigrations(database);
+  const prisma = createClient(database);
+  let count = 0;
+  prisma.$on('query', (event) => {
+    count += 1;
+    options.onQuery?.(event.query, event.duration);
+  });
+  await prisma.$connect();
+  return {
+    provider: database.provider,
+    prisma: prisma as unknown as Prisma,
+    queryCount: () => count,
+    async syncSequences() {
+      if (database.provider !== 'postgresql') return;
+      for (const table of SEQUENCE_TABLES) {
+        // table names are the constants above, never input
+        await prisma.$executeRawUnsafe(
+          `SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM "${table}"`,
+        );
+      }
+    },
+    close: () => prisma.$disconnect(),
+  };
+}

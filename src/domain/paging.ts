@@ -1,0 +1,109 @@
+// Stream paging rules (SPEC 4.2) and Relay cursors, as plain data: callers turn a StreamWindow into a query.
+//
+// Streams are ordered newest first by (createdAt, id). `at` is shown to clients at second precision,
+// so `since`/`until` compare against whole seconds: an entry shown as `at = T` matches `until = T`
+// and does not match `since = T`.
+import { ValidationError, type FieldIssue } from './errors.ts';
+
+export const PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+/** Deep offset paging is a table scan; cursors (`after`) have no such limit. */
+export const MAX_PAGE = 10_000;
+
+export interface StreamArgs {
+  page?: number | null;
+  since?: number | null;
+  until?: number | null;
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+export interface Position {
+  /** createdAt in epoch milliseconds */
+  at: number;
+  id: number;
+}
+
+export interface StreamWindow {
+  /** createdAt >= sinceMs (exclusive `since`, in whole seconds) */
+  sinceMs: number | null;
+  /** createdAt < untilMs (inclusive `until`, in whole seconds) */
+  untilMs: number | null;
+  /** only rows strictly older than this position (Relay `after`) */
+  olderThan: Position | null;
+  /** only rows strictly newer than this position (Relay `before`) */
+  newerThan: Position | null;
+  /** 'newest' reads forwards from the top; 'oldest' reads backwards (Relay `last`) and is reversed after. */
+  direction: 'newest' | 'oldest';
+  skip: number;
+  take: number;
+}
+
+export function encodeCursor(position: Position): string {
+  return Buffer.from(`${position.at}:${position.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): Position | null {
+  const match = /^(-?\d{1,16}):(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match ? { at: Number(match[1]), id: Number(match[2]) } : null;
+}
+
+function checkInteger(issues: FieldIssue[], name: string, value: number | null | undefined, min: number, max: number) {
+  if (value === null || value === undefined) return;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    issues.push({ path: name, message: `must be an integer from ${min} to ${max}` });
+  }
+}
+
+/** Validates the stream arguments and turns them into a window. Throws ValidationError naming each bad field. */
+export function streamWindow(args: StreamArgs): StreamWindow {
+  const issues: FieldIssue[] = [];
+  checkInteger(issues, 'page', args.page, 1, MAX_PAGE);
+  // UNIX seconds up to the year 9999
+  checkInteger(issues, 'since', args.since, 0, 253_402_300_799);
+  checkInteger(issues, 'until', args.until, 0, 253_402_300_799);
+  checkInteger(issues, 'first', args.first, 1, MAX_PAGE_SIZE);
+  checkInteger(issues, 'last', args.last, 1, MAX_PAGE_SIZE);
+  const after = args.after ? decodeCursor(args.after) : null;
+  const before = args.before ? decodeCursor(args.before) : null;
+  if (args.after && !after) issues.push({ path: 'after', message: 'is not a cursor this API issued' });
+  if (args.before && !before) issues.push({ path: 'before', message: 'is not a cursor this API issued' });
+  if (args.first != null && args.last != null) issues.push({ path: 'last', message: 'cannot be combined with first' });
+  if (args.page != null && (args.after || args.before || args.last != null)) {
+    issues.push({ path: 'page', message: 'cannot be combined with the cursor arguments after, before or last' });
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+
+  const backwards = args.last != null;
+  const size = (backwards ? args.last : args.first) ?? PAGE_SIZE;
+  return {
+    sinceMs: args.since == null ? null : (args.since + 1) * 1000,
+    untilMs: args.until == null ? null : (args.until + 1) * 1000,
+    olderThan: after,
+    newerThan: before,
+    direction: backwards ? 'oldest' : 'newest',
+    skip: args.page ? (args.page - 1) * size : 0,
+    take: size,
+  };
+}
+
+export interface PageOf<T> {
+  items: T[];
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+}
+
+/**
+ * Cuts the rows fetched for a window (the query asks for `take + 1` to learn whether more follow)
+ * and puts them newest first.
+ */
+export function pageFromRows<T>(rows: T[], window: StreamWindow): PageOf<T> {
+  const more = rows.length > window.take;
+  const kept = rows.slice(0, window.take);
+  if (window.direction === 'oldest') {
+    return { items: kept.reverse(), hasNextPage: window.newerThan !== null, hasPreviousPage: more };
+  }
+  return { items: kept, hasNextPage: more, hasPreviousPage: window.olderThan !== null || window.skip > 0 };
+}

@@ -1,0 +1,55 @@
+import SchemaBuilder from '@pothos/core';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { NotAuthorizedError } from '../domain/errors.ts';
+import { getDatamodel } from '../generated/pothos-types.ts';
+import type PrismaTypes from '../generated/pothos-types.ts';
+import type { Context } from './context.ts';
+
+/** Development-time checks, switched off in production by the server (see configureSchemaChecks). */
+const schemaChecks = { strict: true };
+export function configureSchemaChecks(options: { strict: boolean }) {
+  schemaChecks.strict = options.strict;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: { viewer: boolean };
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    UnixTime: { Input: number; Output: number };
+  };
+  DefaultFieldNullability: false;
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
+}>({
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (context) => ({ viewer: context.viewer !== null }),
+    unauthorizedError: () => new NotAuthorizedError(),
+  },
+  errors: {
+    // a failing field answers with the error object itself: `... on ValidationError { issues }`
+    directResult: true,
+  },
+  prisma: {
+    client: (context) => context.prisma,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    // a resolver that forgets to spread `query` would silently bring back N+1 queries
+    onUnusedQuery: (info) => {
+      if (schemaChecks.strict) throw new Error(`unused prisma query for ${info.parentType.name}.${info.fieldName}`);
+    },
+  },
+  relay: {
+    cursorType: 'String',
+    clientMutationId: 'omit',
+  },
+});
+
+builder.queryType({ description: 'Reads: the four streams of SPEC 4.2, single entries and people.' });

@@ -1,0 +1,141 @@
+// Resolves the entry streams: one window (paging rules in domain/paging.ts), one Prisma query whose
+// include comes from the GraphQL selection, so a page costs the same few queries however much it holds.
+import { queryFromInfo } from '@pothos/plugin-prisma';
+import type { GraphQLResolveInfo } from 'graphql';
+import { ValidationError, type FieldIssue } from '../domain/errors.ts';
+import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
+import { encodeCursor, pageFromRows, streamWindow, type StreamArgs, type StreamWindow } from '../domain/paging.ts';
+import type { Entry, Prisma as PrismaTypes } from '../generated/prisma-sqlite/client.ts';
+import type { Context } from './context.ts';
+
+type EntryWhere = PrismaTypes.EntryWhereInput;
+
+export const DEFAULT_NEARBY_RADIUS_MILES = 50;
+export const MAX_NEARBY_RADIUS_MILES = 500;
+/** Candidates read per round trip while filtering a nearby bounding box down to its circle. */
+const NEARBY_BATCH = 500;
+
+function windowWhere(window: StreamWindow): EntryWhere[] {
+  const where: EntryWhere[] = [];
+  if (window.sinceMs !== null) where.push({ createdAt: { gte: new Date(window.sinceMs) } });
+  if (window.untilMs !== null) where.push({ createdAt: { lt: new Date(window.untilMs) } });
+  if (window.olderThan) {
+    const at = new Date(window.olderThan.at);
+    where.push({ OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: window.olderThan.id } }] });
+  }
+  if (window.newerThan) {
+    const at = new Date(window.newerThan.at);
+    where.push({ OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: window.newerThan.id } }] });
+  }
+  return where;
+}
+
+function order(window: StreamWindow) {
+  const direction = window.direction === 'newest' ? 'desc' : 'asc';
+  return [{ createdAt: direction }, { id: direction }] as const;
+}
+
+function entryQuery(context: Context, info: GraphQLResolveInfo) {
+  return queryFromInfo({ context, info, typeName: 'Entry', path: ['edges', 'node'] }) as { include?: PrismaTypes.EntryInclude };
+}
+
+export interface EntryConnectionShape {
+  edges: Array<{ cursor: string; node: Entry }>;
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+}
+
+function toConnection(page: { items: Entry[]; hasNextPage: boolean; hasPreviousPage: boolean }): EntryConnectionShape {
+  const edges = page.items.map((node) => ({ cursor: encodeCursor({ at: node.createdAt.getTime(), id: node.id }), node }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: page.hasPreviousPage,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+/** A stream of entries matching `scope`, newest first. */
+export async function entryStream(
+  context: Context,
+  info: GraphQLResolveInfo,
+  scope: EntryWhere,
+  args: StreamArgs,
+): Promise<EntryConnectionShape> {
+  const window = streamWindow(args);
+  const rows = await context.prisma.entry.findMany({
+    ...entryQuery(context, info),
+    where: { AND: [scope, ...windowWhere(window)] },
+    orderBy: [...order(window)],
+    skip: window.skip,
+    take: window.take + 1,
+  });
+  return toConnection(pageFromRows(rows, window));
+}
+
+/** The viewer's own entries and their friends'. */
+export async function friendsScope(context: Context, viewerId: number): Promise<EntryWhere> {
+  const friends = await context.prisma.friendship.findMany({ where: { personId: viewerId }, select: { friendId: true } });
+  return { authorId: { in: [viewerId, ...friends.map((f) => f.friendId)] } };
+}
+
+export function validateNearby(center: Point, radius: number): void {
+  const issues: FieldIssue[] = [];
+  if (!Number.isFinite(center.lat) || center.lat < -90 || center.lat > 90) {
+    issues.push({ path: 'lat', message: 'must be a latitude between -90 and 90' });
+  }
+  if (!Number.isFinite(center.lon) || center.lon < -180 || center.lon > 180) {
+    issues.push({ path: 'lon', message: 'must be a longitude between -180 and 180' });
+  }
+  if (!Number.isFinite(radius) || radius <= 0 || radius > MAX_NEARBY_RADIUS_MILES) {
+    issues.push({ path: 'radius', message: `must be a number of miles greater than 0 and at most ${MAX_NEARBY_RADIUS_MILES}` });
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+}
+
+/**
+ * Entries within `radius` miles of `center`, newest first. The indexed bounding box narrows the rows;
+ * the exact great-circle distance decides. Boxes are read newest first in batches until the page is full.
+ */
+export async function nearbyStream(
+  context: Context,
+  info: GraphQLResolveInfo,
+  center: Point,
+  radius: number,
+  args: StreamArgs,
+): Promise<EntryConnectionShape> {
+  validateNearby(center, radius);
+  const window = streamWindow(args);
+  const box = boundingBox(center, radius);
+  const where: EntryWhere = {
+    AND: [
+      { lat: { gte: box.minLat, lte: box.maxLat } },
+      { OR: box.lonRanges.map(([west, east]) => ({ lon: { gte: west, lte: east } })) },
+      ...windowWhere(window),
+    ],
+  };
+  const wanted = window.skip + window.take + 1;
+  const matches: number[] = [];
+  for (let offset = 0; matches.length < wanted; offset += NEARBY_BATCH) {
+    const candidates = await context.prisma.entry.findMany({
+      where,
+      orderBy: [...order(window)],
+      select: { id: true, lat: true, lon: true },
+      skip: offset,
+      take: NEARBY_BATCH,
+    });
+    for (const c of candidates) {
+      if (c.lat !== null && c.lon !== null && distanceMiles(center, { lat: c.lat, lon: c.lon }) <= radius) matches.push(c.id);
+    }
+    if (candidates.length < NEARBY_BATCH) break;
+  }
+  const ids = matches.slice(window.skip, wanted);
+  const rows = ids.length
+    ? await context.prisma.entry.findMany({ ...entryQuery(context, info), where: { id: { in: ids } } })
+    : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+  return toConnection(pageFromRows(ordered, window));
+}

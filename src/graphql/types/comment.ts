@@ -1,0 +1,19 @@
+import { builder } from '../builder.ts';
+
+builder.prismaObject('Comment', {
+  description: 'A comment on an entry (SPEC 2.4).',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    body: t.exposeString('body'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    author: t.relation('author'),
+  }),
+});
+
+builder.prismaObject('Like', {
+  description: 'A like on an entry; a person likes an entry at most once.',
+  fields: (t) => ({
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    person: t.relation('person'),
+  }),
+});

@@ -1,0 +1,153 @@
+import { ENTRY_KINDS, storedValue } from '../../domain/activity.ts';
+import { NotAuthorizedError, ValidationError } from '../../domain/errors.ts';
+import { builder } from '../builder.ts';
+import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, friendsScope, nearbyStream } from '../streams.ts';
+import { EntryKindEnum } from './enums.ts';
+import { streamArgs } from './stream-args.ts';
+
+interface Location {
+  name: string;
+}
+interface GeoPoint {
+  lat: number;
+  lon: number;
+}
+interface MediaItem {
+  content: { type: string; url: string };
+  preview: { type: string; url: string } | null;
+}
+
+const LocationRef = builder.objectRef<Location>('Location').implement({
+  description: 'Where an entry was posted, as a place name.',
+  fields: (t) => ({ name: t.exposeString('name') }),
+});
+
+const GeoPointRef = builder.objectRef<GeoPoint>('GeoPoint').implement({
+  description: 'A GeoJSON point.',
+  fields: (t) => ({
+    type: t.string({ resolve: () => 'Point' }),
+    coordinates: t.floatList({ description: 'GeoJSON order: `[longitude, latitude]`.', resolve: (p) => [p.lon, p.lat] }),
+    latitude: t.float({ resolve: (p) => p.lat }),
+    longitude: t.float({ resolve: (p) => p.lon }),
+  }),
+});
+
+const MediaObjectRef = builder.objectRef<{ type: string; url: string }>('MediaObject').implement({
+  fields: (t) => ({
+    type: t.exposeString('type', { description: 'Always `image` for now.' }),
+    url: t.exposeString('url'),
+  }),
+});
+
+const MediaRef = builder.objectRef<MediaItem>('Media').implement({
+  description: 'An attached image and its optional preview.',
+  fields: (t) => ({
+    content: t.field({ type: MediaObjectRef, resolve: (m) => m.content }),
+    preview: t.field({ type: MediaObjectRef, nullable: true, resolve: (m) => m.preview }),
+  }),
+});
+
+export const EntryRef = builder.prismaObject('Entry', {
+  description: 'A note or a workout, optionally with an image and a location (SPEC 2.2).',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    url: t.string({
+      description: "Absolute URL of the entry's page.",
+      resolve: (entry, _args, context) => `${context.baseUrl}/entries/${entry.id}`,
+    }),
+    at: t.expose('createdAt', {
+      type: 'DateTime',
+      description: 'When the entry was posted; whole seconds of it are the UNIX time `since` and `until` compare with.',
+    }),
+    kind: t.field({ type: EntryKindEnum, resolve: (entry) => storedValue(ENTRY_KINDS, entry.kind, 'Entry.kind') }),
+    message: t.exposeString('message', { nullable: true }),
+    author: t.relation('author'),
+    workout: t.relation('workout', { nullable: true }),
+    comments: t.relation('comments', {
+      description: 'Comments, oldest first.',
+      query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+    }),
+    likes: t.relation('likes', { description: 'Likes, oldest first.', query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
+    commentCount: t.relationCount('comments'),
+    likeCount: t.relationCount('likes'),
+    location: t.field({
+      type: LocationRef,
+      nullable: true,
+      resolve: (entry) => (entry.placeName ? { name: entry.placeName } : null),
+    }),
+    geo: t.field({
+      type: GeoPointRef,
+      nullable: true,
+      resolve: (entry) => (entry.lat !== null && entry.lon !== null ? { lat: entry.lat, lon: entry.lon } : null),
+    }),
+    media: t.field({
+      type: [MediaRef],
+      description: 'Attached images; empty when there are none.',
+      resolve: (entry) =>
+        entry.mediaType && entry.mediaUrl
+          ? [
+              {
+                content: { type: entry.mediaType, url: entry.mediaUrl },
+                preview: entry.mediaPreviewUrl ? { type: entry.mediaType, url: entry.mediaPreviewUrl } : null,
+              },
+            ]
+          : [],
+    }),
+    track: t.relation('track', { nullable: true, description: 'The GPS track of a workout, when one was uploaded.' }),
+  }),
+});
+
+export const EntryConnection = builder.connectionObject({
+  type: EntryRef,
+  name: 'EntryConnection',
+  description: 'A page of a stream, newest first.',
+});
+
+builder.queryFields((t) => ({
+  entry: t.prismaField({
+    type: 'Entry',
+    nullable: true,
+    description: 'An entry by id; null when there is none.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, args, context) => context.prisma.entry.findUnique({ ...query, where: { id: args.id } }),
+  }),
+  publicStream: t.connection(
+    {
+      type: EntryRef,
+      description: "Everyone's entries, newest first, 20 a page (SPEC 4.2).",
+      errors: { types: [ValidationError] },
+      args: streamArgs,
+      resolve: (_root, args, context, info) => entryStream(context, info, {}, args),
+    },
+    EntryConnection,
+  ),
+  friendsStream: t.connection(
+    {
+      type: EntryRef,
+      description: "The viewer's and their friends' entries, newest first. Needs an access token.",
+      errors: { types: [ValidationError, NotAuthorizedError] },
+      args: streamArgs,
+      resolve: async (_root, args, context, info) => {
+        if (!context.viewer) throw new NotAuthorizedError();
+        return entryStream(context, info, await friendsScope(context, context.viewer.id), args);
+      },
+    },
+    EntryConnection,
+  ),
+  nearbyStream: t.connection(
+    {
+      type: EntryRef,
+      description: 'Entries posted within `radius` miles of a point, newest first.',
+      errors: { types: [ValidationError] },
+      args: {
+        lat: t.arg.float({ required: true, description: 'Latitude, -90 to 90.' }),
+        lon: t.arg.float({ required: true, description: 'Longitude, -180 to 180.' }),
+        radius: t.arg.float({ required: false, description: `Miles; default ${DEFAULT_NEARBY_RADIUS_MILES}.` }),
+        ...streamArgs,
+      },
+      resolve: (_root, args, context, info) =>
+        nearbyStream(context, info, { lat: args.lat, lon: args.lon }, args.radius ?? DEFAULT_NEARBY_RADIUS_MILES, args),
+    },
+    EntryConnection,
+  ),
+}));

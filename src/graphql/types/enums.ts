@@ -1,0 +1,32 @@
+import { ACTIVITY_TYPES, DISTANCE_UNITS, ENTRY_KINDS, FEELINGS, UNIT_PREFERENCES } from '../../domain/activity.ts';
+import { builder } from '../builder.ts';
+
+// GraphQL names are upper case; the values are the lower-case strings of SPEC.md, as stored.
+function enumValues<const T extends readonly string[]>(values: T) {
+  return Object.fromEntries(values.map((value) => [value.toUpperCase(), { value }])) as {
+    [K in T[number] as Uppercase<K>]: { value: K };
+  };
+}
+
+export const ActivityTypeEnum = builder.enumType('ActivityType', {
+  description: 'The kind of workout (SPEC 2.3).',
+  values: enumValues(ACTIVITY_TYPES),
+});
+
+export const FeltEnum = builder.enumType('Felt', {
+  description: 'How the workout felt.',
+  values: enumValues(FEELINGS),
+});
+
+export const DistanceUnitsEnum = builder.enumType('DistanceUnits', {
+  values: enumValues(DISTANCE_UNITS),
+});
+
+export const UnitPreferenceEnum = builder.enumType('UnitPreference', {
+  description: "A person's preferred units; sets the default units of their distances.",
+  values: enumValues(UNIT_PREFERENCES),
+});
+
+export const EntryKindEnum = builder.enumType('EntryKind', {
+  values: enumValues(ENTRY_KINDS),
+});

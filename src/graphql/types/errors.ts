@@ -1,0 +1,42 @@
+import { DomainError, NotAuthorizedError, NotFoundError, ValidationError, type FieldIssue } from '../../domain/errors.ts';
+import { builder } from '../builder.ts';
+
+export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
+  description: 'An expected failure. `code` is stable and machine-readable; `message` is for people.',
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    message: t.exposeString('message'),
+  }),
+});
+
+const FieldIssueRef = builder.objectRef<FieldIssue>('FieldIssue').implement({
+  description: 'One invalid input field.',
+  fields: (t) => ({
+    path: t.exposeString('path', { description: 'The field, as the client named it: `lat`, `workout.distance.value`.' }),
+    message: t.exposeString('message'),
+  }),
+});
+
+builder.objectType(ValidationError, {
+  name: 'ValidationError',
+  description: 'Some input was invalid or missing. REST answers 422.',
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof ValidationError,
+  fields: (t) => ({ issues: t.field({ type: [FieldIssueRef], resolve: (error) => error.issues }) }),
+});
+
+builder.objectType(NotFoundError, {
+  name: 'NotFoundError',
+  description: 'The addressed resource does not exist. REST answers 404.',
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof NotFoundError,
+  fields: (t) => ({ resource: t.exposeString('resource') }),
+});
+
+builder.objectType(NotAuthorizedError, {
+  name: 'NotAuthorizedError',
+  description: 'No valid access token, or one whose person may not do this. REST answers 401.',
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof NotAuthorizedError,
+  fields: () => ({}),
+});

@@ -1,0 +1,83 @@
+import { UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
+import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { builder } from '../builder.ts';
+import { entryStream } from '../streams.ts';
+import { UnitPreferenceEnum } from './enums.ts';
+import { EntryConnection, EntryRef } from './entry.ts';
+import { streamArgs } from './stream-args.ts';
+
+export const PersonRef = builder.prismaObject('Person', {
+  description: 'An athlete (SPEC 2.1).',
+  fields: (t) => ({
+    username: t.exposeString('username', { description: 'The handle used in paths; unique regardless of case.' }),
+    displayName: t.exposeString('displayName'),
+    url: t.string({
+      description: "Absolute URL of the person's profile page.",
+      select: { username: true },
+      resolve: (person, _args, context) => `${context.baseUrl}/people/${encodeURIComponent(person.username)}`,
+    }),
+    location: t.exposeString('location', { nullable: true, description: 'Free-text location.' }),
+    timeZone: t.exposeString('timeZone', { nullable: true }),
+    photoUrl: t.exposeString('photoUrl', { nullable: true, description: 'URL of the avatar picture.' }),
+    goal: t.exposeString('goal', { nullable: true }),
+    units: t.field({ type: UnitPreferenceEnum, resolve: (p) => storedValue(UNIT_PREFERENCES, p.units, 'Person.units') }),
+    routes: t.relation('routes', { query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }),
+    entries: t.connection(
+      {
+        type: EntryRef,
+        description: "This person's stream: their entries, newest first.",
+        args: streamArgs,
+        select: { id: true },
+        resolve: (person, args, context, info) => entryStream(context, info, { authorId: person.id }, args),
+      },
+      EntryConnection,
+    ),
+  }),
+});
+
+builder.prismaObjectField(PersonRef, 'friends', (t) =>
+  t.field({
+    type: [PersonRef],
+    description: 'Accepted friends, longest-standing first.',
+    select: (_args, _context, nestedSelection) => ({
+      friendships: { orderBy: [{ createdAt: 'asc' }, { friendId: 'asc' }], select: { friend: nestedSelection(true) } },
+    }),
+    resolve: (person) => person.friendships.map((friendship) => friendship.friend),
+  }),
+);
+
+builder.queryFields((t) => ({
+  person: t.prismaField({
+    type: 'Person',
+    nullable: true,
+    description: 'A person by username (case-insensitive); null when there is none.',
+    args: { username: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, context) =>
+      context.prisma.person.findUnique({ ...query, where: { usernameKey: args.username.toLowerCase() } }),
+  }),
+  me: t.prismaField({
+    type: 'Person',
+    nullable: true,
+    description: 'The person who authorized the access token; null without one.',
+    resolve: (query, _root, _args, context) =>
+      context.viewer ? context.prisma.person.findUnique({ ...query, where: { id: context.viewer.id } }) : null,
+  }),
+  personStream: t.connection(
+    {
+      type: EntryRef,
+      description: "A person's stream (SPEC 4.2): their entries, newest first, 20 a page.",
+      errors: { types: [ValidationError, NotFoundError] },
+      args: { username: t.arg.string({ required: true }), ...streamArgs },
+      resolve: async (_root, args, context, info) => {
+        const person = await context.prisma.person.findUnique({
+          where: { usernameKey: args.username.toLowerCase() },
+          select: { id: true },
+        });
+        if (!person) throw new NotFoundError('person', args.username);
+        return entryStream(context, info, { authorId: person.id }, args);
+      },
+    },
+    EntryConnection,
+  ),
+}));
+

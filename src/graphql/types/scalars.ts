@@ -1,0 +1,34 @@
+import { GraphQLError, Kind } from 'graphql';
+import { builder } from '../builder.ts';
+
+/** ISO 8601 in UTC with second precision: `2013-09-16T00:30:39Z` (some clients reject fractions). */
+export function formatTimestamp(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+builder.scalarType('DateTime', {
+  description: 'A UTC timestamp in ISO 8601 with second precision, e.g. `2013-09-16T00:30:39Z`.',
+  serialize: (value) => formatTimestamp(value),
+  parseValue: (value) => {
+    const date = typeof value === 'string' ? new Date(value) : null;
+    if (!date || Number.isNaN(date.getTime()) || !/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/.test(value as string)) {
+      throw new GraphQLError('DateTime must be an ISO 8601 timestamp with a time zone, e.g. 2013-09-16T00:30:39Z');
+    }
+    return date;
+  },
+});
+
+builder.scalarType('UnixTime', {
+  description: 'Whole seconds since 1970-01-01T00:00:00Z (a UNIX timestamp), as used by `since` and `until`.',
+  serialize: (value) => value,
+  parseValue: (value) => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+      throw new GraphQLError('UnixTime must be a whole number of seconds');
+    }
+    return value;
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.INT) throw new GraphQLError('UnixTime must be a whole number of seconds');
+    return Number(ast.value);
+  },
+});

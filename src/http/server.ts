@@ -1,0 +1,102 @@
+// Assembles the HTTP service: GraphQL at /graphql, health at /healthz, JSON 404 elsewhere.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServerAdapter } from '@whatwg-node/server';
+import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { TokenConflictError, tokenFromRequest, viewerForToken } from '../auth/tokens.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { configureSchemaChecks } from '../graphql/builder.ts';
+import type { Context } from '../graphql/context.ts';
+import { schema } from '../graphql/schema.ts';
+
+const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
+query PublicStream {
+  publicStream {
+    ... on EntryConnection {
+      edges {
+        node {
+          id url at message
+          author { username displayName }
+          workout { activityType distance { value units } duration felt title }
+          comments { body author { username } }
+          likes { person { username } }
+        }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+    ... on ValidationError { issues { path message } }
+  }
+}
+`;
+
+export interface App {
+  yoga: YogaServerInstance<Record<string, never>, Context>;
+  /** In-process entry point: tests call it without opening a port. */
+  fetch: (input: string, init?: RequestInit) => Promise<Response>;
+  listener: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+}
+
+function baseUrlOf(config: Config, request: Request): string {
+  return config.publicUrl ?? new URL(request.url).origin;
+}
+
+async function createContext(config: Config, database: Database, request: Request): Promise<Context> {
+  let token: string | null;
+  try {
+    token = tokenFromRequest(request);
+  } catch (error) {
+    if (error instanceof TokenConflictError) {
+      throw createGraphQLError(error.message, { extensions: { code: 'TOKEN_CONFLICT', http: { status: 400 } } });
+    }
+    throw error;
+  }
+  const viewer = token ? await viewerForToken(database.prisma, token) : null;
+  if (token && !viewer) {
+    throw createGraphQLError('the access token is not valid (unknown or revoked)', {
+      extensions: {
+        code: 'INVALID_TOKEN',
+        http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="milepost", error="invalid_token"' } },
+      },
+    });
+  }
+  return { prisma: database.prisma, viewer, baseUrl: baseUrlOf(config, request) };
+}
+
+export function createApp(config: Config, database: Database): App {
+  configureSchemaChecks({ strict: config.env !== 'production' });
+  const yoga = createYoga<Record<string, never>, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: config.graphiql ? { title: 'Milepost GraphQL', defaultQuery: DEFAULT_QUERY } : false,
+    landingPage: false,
+    maskedErrors: config.env === 'production' ? true : { isDev: config.env === 'development' },
+    context: ({ request }) => createContext(config, database, request),
+  });
+
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+
+  const handle = async (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return yoga.fetch(request);
+    if (pathname === '/healthz') return json(200, { status: 'ok' });
+    if (pathname === '/') {
+      return json(200, { name: 'Milepost', graphql: `${baseUrlOf(config, request)}/graphql` });
+    }
+    return json(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
+  };
+
+  // node:http → fetch API, with streaming bodies and aborts handled by the same adapter yoga uses;
+  // its fetch() serves in-process requests (tests) through the same path
+  const adapter = createServerAdapter(handle);
+
+  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter };
+}
+
+export function listen(app: App, config: Config): Promise<Server> {
+  const server = createServer(app.listener);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve(server));
+  });
+}
