@@ -1,0 +1,92 @@
+// The start-up migration runner: records migrations as Prisma does, applies each once, refuses edits.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.ts';
+import { applyMigrations, migrationsDir, MigrationError, readMigrations } from '../../src/db/migrate.ts';
+import { runCli } from '../support/cli.ts';
+import { freshDatabaseConfig, provider } from '../support/database.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+function fresh() {
+  const { config, destroy } = freshDatabaseConfig('migrate');
+  cleanups.push(destroy);
+  return config;
+}
+
+describe('applyMigrations', () => {
+  it('applies every committed migration once and records it the way prisma migrate does', async () => {
+    const config = fresh();
+    const committed = readMigrations(migrationsDir(config.provider));
+    expect(committed.length).toBeGreaterThan(0);
+    expect(await applyMigrations(config)).toEqual(committed.map((m) => m.name));
+    expect(await applyMigrations(config)).toEqual([]);
+
+    const database = await openDatabase(config, { migrate: false });
+    try {
+      const rows = await database.prisma.$queryRawUnsafe<Array<{ migration_name: string; checksum: string; applied_steps_count: number | bigint }>>(
+        'SELECT migration_name, checksum, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name',
+      );
+      const first = committed[0]!;
+      const sha = createHash('sha256').update(readFileSync(path.join(migrationsDir(config.provider), first.name, 'migration.sql'))).digest('hex');
+      expect(rows.map((r) => r.migration_name)).toEqual(committed.map((m) => m.name));
+      expect(rows[0]!.checksum).toBe(sha);
+      expect(Number(rows[0]!.applied_steps_count)).toBe(1);
+      // the schema is usable: a table of the model exists
+      expect(await database.prisma.person.count()).toBe(0);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('refuses to start when an applied migration was edited afterwards', async () => {
+    const config = fresh();
+    const committed = readMigrations(migrationsDir(config.provider));
+    await applyMigrations(config);
+    const edited = committed.map((m, i) => (i === 0 ? { ...m, checksum: 'f'.repeat(64) } : m));
+    await expect(applyMigrations(config, edited)).rejects.toBeInstanceOf(MigrationError);
+  });
+
+  it('applies a new migration after the committed ones, and a failing one leaves nothing half-applied', async () => {
+    const config = fresh();
+    await applyMigrations(config);
+    const committed = readMigrations(migrationsDir(config.provider));
+    const extra = { name: '99999999999999_extra', sql: 'CREATE TABLE "Extra" ("id" INTEGER PRIMARY KEY);', checksum: 'x'.repeat(64) };
+    expect(await applyMigrations(config, [...committed, extra])).toEqual(['99999999999999_extra']);
+
+    const broken = { name: '99999999999999_zbroken', sql: 'CREATE TABLE "Half" ("id" INTEGER PRIMARY KEY);\nTHIS IS NOT SQL;', checksum: 'y'.repeat(64) };
+    await expect(applyMigrations(config, [...committed, extra, broken])).rejects.toThrow();
+    const database = await openDatabase(config, { migrate: false });
+    try {
+      const tables = await database.prisma.$queryRawUnsafe<Array<{ name: string }>>(
+        provider === 'sqlite'
+          ? `SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Half'`
+          : `SELECT table_name AS name FROM information_schema.tables WHERE table_name = 'Half' AND table_schema = current_schema()`,
+      );
+      expect(tables).toEqual([]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('lets two processes start at once without applying a migration twice', async () => {
+    const config = fresh();
+    const migrate = () => runCli(['migrate'], { DATABASE_URL: config.url });
+    const [a, b] = await Promise.all([migrate(), migrate()]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const committed = readMigrations(migrationsDir(config.provider)).map((m) => m.name);
+    // exactly one of them applied the migrations; the other waited for the lock and found nothing to do
+    expect([a.stdout.trim(), b.stdout.trim()].sort()).toEqual([`applied ${committed.join(', ')}`, 'database is up to date']);
+    const database = await openDatabase(config, { migrate: false });
+    try {
+      const rows = await database.prisma.$queryRawUnsafe<unknown[]>('SELECT migration_name FROM "_prisma_migrations"');
+      expect(rows).toHaveLength(committed.length);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,94 @@
+// No N+1: a stream page costs the same few SQL statements however many entries, comments and likes it holds.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
+
+const FEED = `
+  edges { node {
+    id url at message location { name } geo { coordinates } media { content { url } }
+    author { username displayName url photoUrl }
+    workout { activityType distance { value units } duration felt title }
+    comments { body createdAt author { username displayName url } }
+    likes { createdAt person { username url } }
+  } }
+`;
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+let viewerToken: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase('querycount');
+  api = testApp(db);
+  const people = [];
+  for (let i = 0; i < 12; i++) people.push(await createPerson(db.prisma));
+  viewerToken = await createToken(db.prisma, people[0]!.id);
+  for (const friend of people.slice(1, 6)) await makeFriends(db.prisma, people[0]!.id, friend.id);
+});
+afterAll(() => db.destroy());
+
+/** Adds `entries` entries, each with `comments` comments and `likes` likes by different people. */
+async function grow(entries: number, comments: number, likes: number) {
+  const people = await db.prisma.person.findMany({ orderBy: { id: 'asc' } });
+  for (let i = 0; i < entries; i++) {
+    const author = people[i % 6]!;
+    const entry = await createEntry(db.prisma, author.id, {
+      lat: 37.8 + i / 1000,
+      lon: -122.27,
+      placeName: 'Oakland, CA',
+      workout: i % 2 ? { activityType: 'running', distanceValue: 5, distanceUnits: 'miles', duration: 2400 } : undefined,
+    });
+    await db.prisma.comment.createMany({
+      data: Array.from({ length: comments }, (_, c) => ({ entryId: entry.id, authorId: people[c % people.length]!.id, body: `comment ${c}` })),
+    });
+    await db.prisma.like.createMany({ data: Array.from({ length: likes }, (_, l) => ({ entryId: entry.id, personId: people[l]!.id })) });
+  }
+}
+
+async function queriesFor(query: string, token?: string): Promise<number> {
+  const before = db.queryCount();
+  const result = await api.graphql(query, {}, token);
+  expect(result.errors).toBeUndefined();
+  return db.queryCount() - before;
+}
+
+const STREAMS: Array<[string, string, boolean]> = [
+  ['public', `{ publicStream { ... on EntryConnection { ${FEED} } } }`, false],
+  ['friends', `{ friendsStream { ... on EntryConnection { ${FEED} } } }`, true],
+  ['person', `{ personStream(username: "athlete-x") { ... on EntryConnection { ${FEED} } } }`, false],
+  ['nearby', `{ nearbyStream(lat: 37.8, lon: -122.27) { ... on EntryConnection { ${FEED} } } }`, false],
+];
+
+describe('a stream page of entries with authors, workouts, comments and likes', () => {
+  it('costs a constant number of SQL statements as the page fills up', async () => {
+    const person = await db.prisma.person.findFirstOrThrow({ orderBy: { id: 'asc' } });
+    const streams = STREAMS.map(([name, query, auth]) => [name, query.replace('athlete-x', person.username), auth] as const);
+
+    // one at a time: the counter is shared
+    const measure = async () => {
+      const counts: Array<[string, number]> = [];
+      for (const [name, query, auth] of streams) counts.push([name, await queriesFor(query, auth ? viewerToken : undefined)]);
+      return counts;
+    };
+    await grow(2, 1, 1);
+    const small = await measure();
+    await grow(30, 8, 10);
+    const large = await measure();
+
+    expect(large).toEqual(small);
+    // entries + authors + workouts + comments + their authors + likes + their people, plus the
+    // stream's own look-ups (token, friends, person, nearby candidates)
+    for (const [, count] of large) expect(count).toBeLessThanOrEqual(10);
+    console.log('SQL statements per stream page:', Object.fromEntries(large));
+  });
+
+  it('returns a full page, so the comparison above covers 20 entries', async () => {
+    const result = await api.graphql<{ publicStream: { edges: Array<{ node: { comments: unknown[]; likes: unknown[] } }> } }>(
+      `{ publicStream { ... on EntryConnection { ${FEED} } } }`,
+    );
+    expect(result.data!.publicStream.edges).toHaveLength(20);
+    expect(result.data!.publicStream.edges[0]!.node.comments).toHaveLength(8);
+    expect(result.data!.publicStream.edges[0]!.node.likes).toHaveLength(10);
+  });
+});

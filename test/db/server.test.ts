@@ -1,0 +1,91 @@
+// The HTTP service as clients meet it: GraphQL at /graphql, health, JSON errors, tokens.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createPerson, createToken } from '../support/factories.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+beforeAll(async () => {
+  db = await createTestDatabase('server');
+  api = testApp(db);
+});
+afterAll(() => db.destroy());
+
+describe('HTTP service', () => {
+  it('answers /healthz', async () => {
+    const response = await api.fetch('/healthz');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers an unknown path with 404 and a JSON body naming it', async () => {
+    const response = await api.fetch('/no/such/thing');
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'no resource at /no/such/thing' } });
+  });
+
+  it('serves GraphQL over GET as well as POST', async () => {
+    const response = await api.fetch(`/graphql?query=${encodeURIComponent('{ person(username: "nobody") { username } }')}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: { person: null } });
+  });
+
+  it('serves GraphiQL to browsers when enabled, and not when disabled', async () => {
+    const page = await api.fetch('/graphql', { headers: { accept: 'text/html' } });
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(await page.text()).toContain('Milepost GraphQL');
+    const closed = testApp(db, { GRAPHIQL: 'false' });
+    const response = await closed.fetch('/graphql', { headers: { accept: 'text/html' } });
+    expect(await response.text()).not.toContain('Milepost GraphQL');
+  });
+
+  it('builds absolute URLs from PUBLIC_URL when it is set', async () => {
+    const person = await createPerson(db.prisma, { username: 'urlperson' });
+    const behindProxy = testApp(db, { PUBLIC_URL: 'https://milepost.example' });
+    const result = await behindProxy.graphql<{ person: { url: string } }>('{ person(username: "urlperson") { url } }');
+    expect(result.data!.person.url).toBe(`https://milepost.example/people/${person.username}`);
+  });
+});
+
+describe('access tokens', () => {
+  it('`me` is the person who authorized the token, by header or by oauth_token', async () => {
+    const person = await createPerson(db.prisma, { username: 'tokenholder' });
+    const token = await createToken(db.prisma, person.id);
+    expect((await api.graphql('{ me { username } }', {}, token)).data).toEqual({ me: { username: 'tokenholder' } });
+    const viaQuery = await api.fetch(`/graphql?oauth_token=${token}&query=${encodeURIComponent('{ me { username } }')}`);
+    expect(await viaQuery.json()).toEqual({ data: { me: { username: 'tokenholder' } } });
+    const oauthScheme = await api.fetch(`/graphql?query=${encodeURIComponent('{ me { username } }')}`, { headers: { authorization: `OAuth ${token}` } });
+    expect(await oauthScheme.json()).toEqual({ data: { me: { username: 'tokenholder' } } });
+  });
+
+  it('`me` is null without a token', async () => {
+    expect((await api.graphql('{ me { username } }')).data).toEqual({ me: null });
+  });
+
+  it('refuses a revoked token with 401 and WWW-Authenticate', async () => {
+    const person = await createPerson(db.prisma);
+    const token = await createToken(db.prisma, person.id);
+    await db.prisma.oAuthAccessToken.updateMany({ where: { personId: person.id }, data: { revokedAt: new Date() } });
+    const response = await api.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ me { username } }' }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('accepts the same token twice but refuses two different ones with 400', async () => {
+    const person = await createPerson(db.prisma);
+    const token = await createToken(db.prisma, person.id);
+    const other = await createToken(db.prisma, person.id);
+    const query = encodeURIComponent('{ me { id: username } }');
+    const same = await api.fetch(`/graphql?oauth_token=${token}&query=${query}`, { headers: { authorization: `OAuth ${token}` } });
+    expect(same.status).toBe(200);
+    const different = await api.fetch(`/graphql?oauth_token=${other}&query=${query}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(different.status).toBe(400);
+    expect(((await different.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('TOKEN_CONFLICT');
+  });
+});

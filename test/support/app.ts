@@ -1,0 +1,29 @@
+// The whole HTTP service in-process: requests go through app.fetch, no port is opened.
+import { createApp, type App } from '../../src/http/server.ts';
+import type { Database } from '../../src/db/database.ts';
+import type { DatabaseConfig } from '../../src/config.ts';
+import { testConfig } from './database.ts';
+
+export const BASE = 'http://milepost.test';
+
+export interface GraphQLResult<T = Record<string, unknown>> {
+  status: number;
+  data?: T;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+}
+
+export function testApp(database: Database & { config: DatabaseConfig }, env: Record<string, string> = {}) {
+  const app: App = createApp(testConfig(database.config, env), database);
+  return {
+    app,
+    fetch: (path: string, init?: RequestInit) => app.fetch(`${BASE}${path}`, init),
+    async graphql<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GraphQLResult<T>> {
+      const response = await app.fetch(`${BASE}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, ...((await response.json()) as object) };
+    },
+  };
+}

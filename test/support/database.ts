@@ -1,0 +1,60 @@
+// A fresh, migrated database for one test file: a temporary SQLite file, or (in the postgres project)
+// a schema of its own on TEST_POSTGRES_URL, so files running in parallel never share rows.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig, parseDatabaseUrl, type Config, type DatabaseConfig } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/db/database.ts';
+
+export const provider = process.env.MILEPOST_TEST_DB === 'postgres' ? 'postgresql' : 'sqlite';
+
+export interface TestDatabase extends Database {
+  config: DatabaseConfig;
+  /** Drops the schema or deletes the file. */
+  destroy(): Promise<void>;
+}
+
+let counter = 0;
+
+/** A database config nobody else uses; nothing is created until it is opened. */
+export function freshDatabaseConfig(label = 'test'): { config: DatabaseConfig; destroy: () => Promise<void> } {
+  counter += 1;
+  if (provider === 'postgresql') {
+    const url = new URL(process.env.TEST_POSTGRES_URL!);
+    const schema = `mp_${label}_${process.pid}_${Date.now().toString(36)}_${counter}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+    url.searchParams.set('schema', schema);
+    const config = parseDatabaseUrl(url.toString());
+    return {
+      config,
+      destroy: async () => {
+        const client = new pg.Client({ connectionString: (config as { connectionString: string }).connectionString });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(os.tmpdir(), `milepost-${label}-`));
+  return {
+    config: parseDatabaseUrl(`file:${path.join(dir, 'milepost.db')}`),
+    destroy: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export async function createTestDatabase(label?: string): Promise<TestDatabase> {
+  const { config, destroy } = freshDatabaseConfig(label);
+  const database = await openDatabase(config);
+  return Object.assign(Object.create(null) as object, database, {
+    config,
+    destroy: async () => {
+      await database.close();
+      await destroy();
+    },
+  }) as TestDatabase;
+}
+
+/** The service's configuration for tests, pointing at `database`. */
+export function testConfig(database: DatabaseConfig, overrides: Record<string, string> = {}): Config {
+  return { ...loadConfig({ NODE_ENV: 'test', ...overrides }), database };
+}

@@ -1,0 +1,58 @@
+// Real rows in a real database, with only what a test cares about spelled out.
+import { generateToken, hashToken } from '../../src/auth/tokens.ts';
+import type { Prisma } from '../../src/db/database.ts';
+
+let sequence = 0;
+const next = () => ++sequence;
+
+export async function createPerson(prisma: Prisma, fields: { username?: string; units?: string; displayName?: string } = {}) {
+  const username = fields.username ?? `athlete${next()}`;
+  return prisma.person.create({
+    data: { username, usernameKey: username.toLowerCase(), displayName: fields.displayName ?? `Athlete ${username}`, units: fields.units ?? 'miles' },
+  });
+}
+
+export interface EntryFields {
+  at?: Date;
+  message?: string;
+  lat?: number;
+  lon?: number;
+  placeName?: string;
+  workout?: { activityType: string; distanceValue?: number; distanceUnits?: string; duration?: number };
+}
+
+export async function createEntry(prisma: Prisma, authorId: number, fields: EntryFields = {}) {
+  return prisma.entry.create({
+    data: {
+      authorId,
+      kind: fields.workout ? 'workout' : 'note',
+      message: fields.message ?? `entry ${next()}`,
+      lat: fields.lat ?? null,
+      lon: fields.lon ?? null,
+      placeName: fields.placeName ?? null,
+      createdAt: fields.at ?? new Date(),
+      ...(fields.workout ? { workout: { create: fields.workout } } : {}),
+    },
+  });
+}
+
+/** `count` entries by `authorId`, one a minute going back from `newest`; returned newest first. */
+export async function createEntries(prisma: Prisma, authorId: number, count: number, newest = new Date('2024-06-01T12:00:00Z')) {
+  const rows = [];
+  for (let i = 0; i < count; i++) {
+    rows.push(await createEntry(prisma, authorId, { at: new Date(newest.getTime() - i * 60_000), message: `entry #${i}` }));
+  }
+  return rows;
+}
+
+export async function makeFriends(prisma: Prisma, a: number, b: number) {
+  await prisma.friendship.createMany({ data: [{ personId: a, friendId: b }, { personId: b, friendId: a }] });
+}
+
+/** An app and an access token it holds for `personId`; returns the token as a client would send it. */
+export async function createToken(prisma: Prisma, personId: number): Promise<string> {
+  const client = await prisma.oAuthClient.create({ data: { clientId: `client-${next()}`, name: 'Test app', secretHash: hashToken('secret') } });
+  const token = generateToken();
+  await prisma.oAuthAccessToken.create({ data: { tokenHash: hashToken(token), clientId: client.id, personId } });
+  return token;
+}
