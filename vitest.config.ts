@@ -14,7 +14,7 @@ if (!postgresUrl && !process.env.MILEPOST_SKIP_REPORTED) {
 
 // `extends: true`: each project inherits the root's resolve settings
 const databaseProject = (name: 'sqlite' | 'postgres') => ({
-  extends: true,
+  extends: true as const,
   test: {
     name,
     include: ['test/db/**/*.test.ts'],

@@ -12,8 +12,12 @@ type EntryWhere = PrismaTypes.EntryWhereInput;
 
 export const DEFAULT_NEARBY_RADIUS_MILES = 50;
 export const MAX_NEARBY_RADIUS_MILES = 500;
-/** Candidates read per round trip while filtering a nearby bounding box down to its circle. */
-const NEARBY_BATCH = 500;
+/**
+ * Candidates read per round trip while filtering a nearby bounding box down to its circle: most of a
+ * box lies inside its circle, so the first read is barely more than the page; each further read is larger.
+ */
+const NEARBY_FIRST_BATCH_FACTOR = 2;
+const NEARBY_MAX_BATCH = 2_000;
 
 function windowWhere(window: StreamWindow): EntryWhere[] {
   const where: EntryWhere[] = [];
@@ -118,18 +122,19 @@ export async function nearbyStream(
   };
   const wanted = window.skip + window.take + 1;
   const matches: number[] = [];
-  for (let offset = 0; matches.length < wanted; offset += NEARBY_BATCH) {
+  let batch = wanted * NEARBY_FIRST_BATCH_FACTOR;
+  for (let offset = 0; matches.length < wanted; offset += batch, batch = Math.min(batch * 4, NEARBY_MAX_BATCH)) {
     const candidates = await context.prisma.entry.findMany({
       where,
       orderBy: [...order(window)],
       select: { id: true, lat: true, lon: true },
       skip: offset,
-      take: NEARBY_BATCH,
+      take: batch,
     });
     for (const c of candidates) {
       if (c.lat !== null && c.lon !== null && distanceMiles(center, { lat: c.lat, lon: c.lon }) <= radius) matches.push(c.id);
     }
-    if (candidates.length < NEARBY_BATCH) break;
+    if (candidates.length < batch) break;
   }
   const ids = matches.slice(window.skip, wanted);
   const rows = ids.length

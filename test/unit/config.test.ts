@@ -1,0 +1,41 @@
+// The one module that reads the environment: defaults, and errors that name the variable.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('defaults to SQLite at ./data/milepost.db on port 3000, GraphiQL on outside production', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ env: 'development', port: 3000, host: '0.0.0.0', graphiql: true, publicUrl: null });
+    expect(config.database).toEqual({ provider: 'sqlite', url: 'file:./data/milepost.db', file: path.resolve('data/milepost.db') });
+    expect(loadConfig({ NODE_ENV: 'production' }).graphiql).toBe(false);
+  });
+
+  it('chooses PostgreSQL for a postgres URL, with its schema', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u:p@db:5432/milepost?schema=app' }).database).toEqual({
+      provider: 'postgresql',
+      url: 'postgresql://u:p@db:5432/milepost?schema=app',
+      connectionString: 'postgresql://u:p@db:5432/milepost',
+      schema: 'app',
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/milepost' }).database).toMatchObject({ provider: 'postgresql', schema: 'public' });
+  });
+
+  it.each([
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '3.5' }, 'PORT'],
+    [{ GRAPHIQL: 'maybe' }, 'GRAPHIQL'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ DATABASE_URL: 'postgresql://db/x?schema=a;drop' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'file:' }, 'DATABASE_URL'],
+  ])('rejects %o naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
+  });
+
+  it('never repeats a password in an error', () => {
+    expect(() => parseDatabaseUrl('mysql://admin:hunter2@db/x')).toThrow(/admin:\*\*\*@/);
+    expect(() => parseDatabaseUrl('mysql://admin:hunter2@db/x')).not.toThrow(/hunter2/);
+  });
+});
