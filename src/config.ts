@@ -1,4 +1,5 @@
 // The one place that reads process.env. Everything else receives a Config.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 export type DatabaseConfig =
@@ -14,6 +15,8 @@ export interface Config {
   readonly database: DatabaseConfig;
   readonly graphiql: boolean;
   readonly logQueries: boolean;
+  /** Signs the log-in cookie. Random per process outside production (log-ins then end at restart). */
+  readonly sessionSecret: string;
 }
 
 export class ConfigError extends Error {
@@ -84,6 +87,16 @@ function parsePublicUrl(value: string | undefined): string | null {
   return parsed.toString().replace(/\/$/, '');
 }
 
+function parseSessionSecret(value: string | undefined, env: Config['env']): string {
+  if (value) {
+    if (value.length < 32) throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters (e.g. `openssl rand -base64 48`)');
+    return value;
+  }
+  // every process of a deployment must share it, or a log-in would only count on one of them
+  if (env === 'production') throw new ConfigError('SESSION_SECRET', 'is required in production (at least 32 random characters)');
+  return randomBytes(32).toString('base64url');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   if (nodeEnv !== 'development' && nodeEnv !== 'production' && nodeEnv !== 'test') {
@@ -97,5 +110,6 @@ export function loadConfig(env: Env = process.env): Config {
     database: parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL),
     graphiql: parseBoolean('GRAPHIQL', env.GRAPHIQL, nodeEnv !== 'production'),
     logQueries: parseBoolean('LOG_QUERIES', env.LOG_QUERIES, false),
+    sessionSecret: parseSessionSecret(env.SESSION_SECRET, nodeEnv),
   };
 }

@@ -9,6 +9,9 @@ Commands:
   serve      start the HTTP server (GraphQL at /graphql)
   migrate    apply pending database migrations and exit
   seed       fill the database with a demo community (--scale N for benchmark-sized data)
+  users      create a person who can log in (users create --username U --password P)
+  apps       register a third-party app (apps create --name N --redirect-uri URL)
+  tokens     mint an access token for scripts (tokens create --username U)
 
 Run \`milepost <command> --help\` for a command's options. Configuration comes from the environment:
 see the configuration table in README.md.`;
@@ -19,6 +22,9 @@ const commands: Record<string, () => Promise<{ run: Command }>> = {
   serve: () => import('./serve.ts'),
   migrate: () => import('./migrate.ts'),
   seed: () => import('./seed.ts'),
+  users: () => import('./users.ts'),
+  apps: () => import('./apps.ts'),
+  tokens: () => import('./tokens.ts'),
 };
 
 async function main(argv: string[]): Promise<number> {

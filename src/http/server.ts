@@ -8,6 +8,8 @@ import type { Database } from '../db/database.ts';
 import { configureSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
 import { schema } from '../graphql/schema.ts';
+import { mountOAuthRoutes } from '../oauth/routes.ts';
+import { jsonResponse, Router } from './router.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
 query PublicStream {
@@ -73,22 +75,22 @@ export function createApp(config: Config, database: Database): App {
     context: ({ request }) => createContext(config, database, request),
   });
 
-  const json = (status: number, body: unknown) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+  const router = new Router();
+  router.get('/healthz', () => jsonResponse(200, { status: 'ok' }));
+  router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${baseUrlOf(config, request)}/graphql` }));
+  mountOAuthRoutes(router, { prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: (request) => baseUrlOf(config, request) });
 
-  const handle = async (request: Request): Promise<Response> => {
+  const handle = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return yoga.fetch(request);
-    if (pathname === '/healthz') return json(200, { status: 'ok' });
-    if (pathname === '/') {
-      return json(200, { name: 'Milepost', graphql: `${baseUrlOf(config, request)}/graphql` });
-    }
-    return json(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
+    const clientAddress = serverContext.req?.socket.remoteAddress ?? 'local';
+    const routed = await router.handle(request, clientAddress);
+    return routed ?? jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
   };
 
   // node:http → fetch API, with streaming bodies and aborts handled by the same adapter yoga uses;
   // its fetch() serves in-process requests (tests) through the same path
-  const adapter = createServerAdapter(handle);
+  const adapter = createServerAdapter<{ req?: IncomingMessage }>(handle);
 
   return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter };
 }

@@ -1,0 +1,45 @@
+import { ValidationError } from '../domain/errors.ts';
+import { createApp, findAccountByUsername } from '../oauth/store.ts';
+import { parseOptions, UsageError } from './args.ts';
+import { withDatabase } from './database-command.ts';
+
+const HELP = `Usage: milepost apps create --name N --redirect-uri URL [--redirect-uri URL …] [--owner USER] [--public]
+
+Registers a third-party app and prints JSON {"client_id": …, "client_secret": …}. The secret is shown
+only this once and stored hashed. --public registers a public client (native or browser app): it has
+no secret and must use PKCE (S256).`;
+
+export async function run(argv: string[]) {
+  const { values, positionals } = parseOptions(argv, {
+    name: { type: 'string' },
+    'redirect-uri': { type: 'string', multiple: true },
+    owner: { type: 'string' },
+    public: { type: 'boolean' },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals[0] !== 'create' || positionals.length !== 1) throw new UsageError(`expected "apps create"\n\n${HELP}`);
+  if (!values.name || !values['redirect-uri']?.length) throw new UsageError(`--name and --redirect-uri are required\n\n${HELP}`);
+  return withDatabase(async ({ prisma }) => {
+    let ownerId: number | null = null;
+    if (values.owner) {
+      const owner = await findAccountByUsername(prisma, values.owner);
+      if (!owner) {
+        console.error(`milepost apps: --owner: nobody is called "${values.owner}"`);
+        return 1;
+      }
+      ownerId = owner.id;
+    }
+    try {
+      const app = await createApp(prisma, ownerId, { name: values.name!, redirectUris: values['redirect-uri']!, confidential: !values.public });
+      console.log(JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret }));
+      return 0;
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      for (const issue of error.issues) console.error(`milepost apps: ${issue.path.replace('_', '-')}: ${issue.message}`);
+      return 1;
+    }
+  });
+}

@@ -1,0 +1,33 @@
+import { findAccountByUsername, findApp, issueAccessToken, scriptsApp } from '../oauth/store.ts';
+import { parseOptions, UsageError } from './args.ts';
+import { withDatabase } from './database-command.ts';
+
+const HELP = `Usage: milepost tokens create --username U [--client-id C]
+
+Mints a long-lived access token for U, held by app C (default: the "Milepost command line" app), and
+prints it. Send it as \`Authorization: Bearer <token>\` or \`?oauth_token=<token>\`. The person can
+revoke it on their account page.`;
+
+export async function run(argv: string[]) {
+  const { values, positionals } = parseOptions(argv, { username: { type: 'string' }, 'client-id': { type: 'string' } });
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (positionals[0] !== 'create' || positionals.length !== 1) throw new UsageError(`expected "tokens create"\n\n${HELP}`);
+  if (!values.username) throw new UsageError(`--username is required\n\n${HELP}`);
+  return withDatabase(async ({ prisma }) => {
+    const person = await findAccountByUsername(prisma, values.username!);
+    if (!person) {
+      console.error(`milepost tokens: --username: nobody is called "${values.username}"`);
+      return 1;
+    }
+    const app = values['client-id'] ? await findApp(prisma, values['client-id']) : await scriptsApp(prisma);
+    if (!app) {
+      console.error(`milepost tokens: --client-id: no app has client_id "${values['client-id']}"`);
+      return 1;
+    }
+    console.log(await issueAccessToken(prisma, { clientId: app.id, personId: person.id }));
+    return 0;
+  });
+}

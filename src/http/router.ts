@@ -1,0 +1,107 @@
+// A route table: method + path pattern → handler. A path that exists under other methods answers 405
+// with `Allow` (SPEC 7), so every route added here gets that for free.
+export interface RequestContext {
+  request: Request;
+  url: URL;
+  params: Record<string, string>;
+  /** The peer's address, for throttling; `local` for in-process requests. */
+  clientAddress: string;
+}
+
+export type Handler = (context: RequestContext) => Promise<Response> | Response;
+
+interface Route {
+  method: string;
+  pattern: RegExp;
+  keys: string[];
+  handler: Handler;
+}
+
+function compile(path: string): { pattern: RegExp; keys: string[] } {
+  const keys: string[] = [];
+  const source = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:([a-zA-Z]+)/g, (_m, key: string) => {
+    keys.push(key);
+    return '([^/]+)';
+  });
+  return { pattern: new RegExp(`^${source}$`), keys };
+}
+
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(method: string, path: string, handler: Handler): this {
+    this.routes.push({ method, ...compile(path), handler });
+    return this;
+  }
+
+  get(path: string, handler: Handler) {
+    return this.add('GET', path, handler);
+  }
+
+  post(path: string, handler: Handler) {
+    return this.add('POST', path, handler);
+  }
+
+  /** The response, or null when no route has this path. */
+  async handle(request: Request, clientAddress: string): Promise<Response | null> {
+    const url = new URL(request.url);
+    const allowed = new Set<string>();
+    for (const route of this.routes) {
+      const match = route.pattern.exec(url.pathname);
+      if (!match) continue;
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      if (route.method !== method) {
+        allowed.add(route.method);
+        continue;
+      }
+      const params = Object.fromEntries(route.keys.map((key, i) => [key, decodeURIComponent(match[i + 1]!)]));
+      return route.handler({ request, url, params, clientAddress });
+    }
+    if (allowed.size === 0) return null;
+    const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
+    return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}; use ${allow}` } }, { allow });
+  }
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+export function htmlResponse(status: number, html: string, headers: Record<string, string> = {}, setCookies: string[] = []): Response {
+  const response = new Response(html, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      // pages carry forms with secrets (client secrets, CSRF tokens): never cache, never frame
+      'cache-control': 'no-store',
+      'x-frame-options': 'DENY',
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+      ...headers,
+    },
+  });
+  for (const cookie of setCookies) response.headers.append('set-cookie', cookie);
+  return response;
+}
+
+export function redirectResponse(location: string, headers: Record<string, string | string[]> = {}): Response {
+  const h = new Headers({ location, 'cache-control': 'no-store' });
+  for (const [name, value] of Object.entries(headers)) for (const v of [value].flat()) h.append(name, v);
+  return new Response(null, { status: 302, headers: h });
+}
+
+/** Reads a URL-encoded (or multipart) form body, at most `limit` bytes. */
+export async function readForm(request: Request, limit = 64 * 1024): Promise<URLSearchParams> {
+  const type = request.headers.get('content-type') ?? '';
+  const length = Number(request.headers.get('content-length') ?? 0);
+  if (length > limit) throw new RangeError(`form body larger than ${limit} bytes`);
+  if (type.startsWith('multipart/form-data')) {
+    const data = await request.formData();
+    const params = new URLSearchParams();
+    for (const [key, value] of data.entries()) if (typeof value === 'string') params.append(key, value);
+    return params;
+  }
+  const text = await request.text();
+  if (text.length > limit) throw new RangeError(`form body larger than ${limit} bytes`);
+  if (!type.startsWith('application/x-www-form-urlencoded') && text.length > 0) return new URLSearchParams();
+  return new URLSearchParams(text);
+}

@@ -1,0 +1,171 @@
+// Server-rendered pages for people: sign-up, log-in, consent, their authorized apps, and the developer
+// page. Plain HTML forms that work without JavaScript; every value is escaped.
+import type { FieldIssue } from '../domain/errors.ts';
+import type { Authorization, RegisteredApp, CreatedApp } from './store.ts';
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+const e = escapeHtml;
+
+export interface PageViewer {
+  username: string;
+  displayName: string;
+}
+
+const STYLE = `
+  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1d2430; background: #f5f6f8; }
+  header { background: #1f6f50; color: #fff; padding: .75rem 1rem; display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
+  header a, header button { color: #fff; }
+  header .brand { font-weight: 700; text-decoration: none; margin-right: auto; }
+  main { max-width: 36rem; margin: 1.5rem auto; padding: 0 1rem; }
+  .card { background: #fff; border-radius: 8px; padding: 1.25rem; box-shadow: 0 1px 3px rgba(0,0,0,.12); margin-bottom: 1rem; }
+  label { display: block; margin-top: .75rem; font-weight: 600; }
+  input[type=text], input[type=password], input[type=url], textarea { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #8a94a6; border-radius: 4px; }
+  button { font: inherit; padding: .5rem 1rem; border-radius: 4px; border: 1px solid #1f6f50; background: #1f6f50; color: #fff; cursor: pointer; margin-top: 1rem; }
+  button.secondary { background: #fff; color: #1f6f50; }
+  header form button { margin: 0; background: transparent; border-color: #fff; }
+  .error { background: #fdecea; border: 1px solid #b3261e; color: #8c1d18; padding: .5rem .75rem; border-radius: 4px; }
+  .secret { font-family: ui-monospace, monospace; word-break: break-all; background: #f0f3f0; padding: .25rem .5rem; }
+  .actions { display: flex; gap: .5rem; flex-wrap: wrap; }
+  table { width: 100%; border-collapse: collapse; } td, th { text-align: left; padding: .25rem .5rem .25rem 0; vertical-align: top; }
+`;
+
+export function layout(title: string, body: string, viewer: PageViewer | null, csrf: string): string {
+  const nav = viewer
+    ? `<a href="/account">${e(viewer.displayName)}</a> <a href="/developers/apps">Developers</a>
+       <form method="post" action="/logout"><input type="hidden" name="csrf" value="${e(csrf)}"><button type="submit">Log out</button></form>`
+    : `<a href="/login">Log in</a> <a href="/signup">Sign up</a>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(title)} · Milepost</title><style>${STYLE}</style></head>
+<body><header><a class="brand" href="/">Milepost</a>${nav}</header>
+<main><h1>${e(title)}</h1>${body}</main></body></html>`;
+}
+
+function issuesBlock(issues: readonly FieldIssue[] | string | undefined): string {
+  if (!issues || issues.length === 0) return '';
+  const items = typeof issues === 'string' ? [issues] : issues.map((i) => `${i.path.replace('_', ' ')}: ${i.message}`);
+  return `<div class="error" role="alert"><ul>${items.map((i) => `<li>${e(i)}</li>`).join('')}</ul></div>`;
+}
+
+function hidden(name: string, value: string | null | undefined): string {
+  return value ? `<input type="hidden" name="${e(name)}" value="${e(value)}">` : '';
+}
+
+export function loginPage(input: { csrf: string; next: string | null; username?: string; error?: string }): string {
+  return layout(
+    'Log in',
+    `<div class="card">${issuesBlock(input.error)}
+    <form method="post" action="/login">${hidden('csrf', input.csrf)}${hidden('next', input.next)}
+      <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required value="${e(input.username ?? '')}">
+      <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
+      <button type="submit">Log in</button>
+    </form></div>
+    <p>New here? <a href="/signup${input.next ? `?next=${encodeURIComponent(input.next)}` : ''}">Create an account</a>.</p>`,
+    null,
+    input.csrf,
+  );
+}
+
+export function signupPage(input: { csrf: string; next: string | null; username?: string; displayName?: string; issues?: FieldIssue[] }): string {
+  return layout(
+    'Sign up',
+    `<div class="card">${issuesBlock(input.issues)}
+    <form method="post" action="/signup">${hidden('csrf', input.csrf)}${hidden('next', input.next)}
+      <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required minlength="2" maxlength="30" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]+" value="${e(input.username ?? '')}">
+      <label for="display_name">Display name</label><input type="text" id="display_name" name="display_name" autocomplete="name" required maxlength="60" value="${e(input.displayName ?? '')}">
+      <label for="password">Password (at least 8 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="8">
+      <button type="submit">Create account</button>
+    </form></div>
+    <p>Have an account? <a href="/login${input.next ? `?next=${encodeURIComponent(input.next)}` : ''}">Log in</a>.</p>`,
+    null,
+    input.csrf,
+  );
+}
+
+export function consentPage(input: { csrf: string; viewer: PageViewer; app: RegisteredApp; params: URLSearchParams; responseType: 'code' | 'token' }): string {
+  const fields = [...input.params.entries()].map(([k, v]) => hidden(k, v)).join('');
+  const host = (() => {
+    try {
+      return new URL(input.params.get('redirect_uri') ?? '').host;
+    } catch {
+      return '';
+    }
+  })();
+  return layout(
+    `Authorize ${input.app.name}?`,
+    `<div class="card">
+      <p><strong>${e(input.app.name)}</strong> wants to use your Milepost account, <strong>${e(input.viewer.username)}</strong>:
+      read your entries, friends and routes, and post, comment and like for you.</p>
+      <p>You can revoke its access at any time on your <a href="/account">account page</a>.</p>
+      ${host ? `<p>You will be sent back to <strong>${e(host)}</strong>.</p>` : ''}
+      <form method="post" action="/oauth/authorize">${hidden('csrf', input.csrf)}${fields}
+        <div class="actions">
+          <button type="submit" name="decision" value="approve">Allow</button>
+          <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+        </div>
+      </form></div>`,
+    input.viewer,
+    input.csrf,
+  );
+}
+
+export function oauthErrorPage(input: { csrf: string; viewer: PageViewer | null; error: string; description: string }): string {
+  return layout(
+    'This authorization request cannot be completed',
+    `<div class="card"><p class="error" role="alert">${e(input.description)}</p>
+     <p>Error code: <code>${e(input.error)}</code>. Nothing was shared with the app. Please tell the app's developer.</p></div>`,
+    input.viewer,
+    input.csrf,
+  );
+}
+
+export function accountPage(input: { csrf: string; viewer: PageViewer; authorizations: Authorization[] }): string {
+  const rows = input.authorizations.length
+    ? `<table><thead><tr><th>App</th><th>Authorized</th><th></th></tr></thead><tbody>${input.authorizations
+        .map(
+          (a) => `<tr><td>${e(a.client.name)}</td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>
+          <form method="post" action="/account/authorizations/revoke">${hidden('csrf', input.csrf)}${hidden('client_id', a.client.clientId)}
+          <button type="submit" class="secondary" aria-label="Revoke access of ${e(a.client.name)}">Revoke</button></form></td></tr>`,
+        )
+        .join('')}</tbody></table>`
+    : '<p>No app can act for you.</p>';
+  return layout(
+    `Hello, ${input.viewer.displayName}`,
+    `<div class="card"><h2>Apps you have authorized</h2>${rows}</div>
+     <div class="card"><p>Building an app? Register it on the <a href="/developers/apps">developer page</a>.</p></div>`,
+    input.viewer,
+    input.csrf,
+  );
+}
+
+export function developerPage(input: { csrf: string; viewer: PageViewer; apps: RegisteredApp[]; created?: CreatedApp; issues?: FieldIssue[]; form?: { name: string; redirectUris: string; confidential: boolean } }): string {
+  const created = input.created
+    ? `<div class="card" role="status"><h2>${e(input.created.name)} is registered</h2>
+        <p>client_id: <span class="secret" id="client-id">${e(input.created.clientId)}</span></p>
+        ${input.created.clientSecret ? `<p>client_secret: <span class="secret" id="client-secret">${e(input.created.clientSecret)}</span></p><p><strong>Copy the secret now:</strong> it is shown only once.</p>` : '<p>A public client has no secret: use PKCE (S256).</p>'}</div>`
+    : '';
+  const list = input.apps.length
+    ? `<table><thead><tr><th>Name</th><th>client_id</th><th>Callbacks</th></tr></thead><tbody>${input.apps
+        .map((a) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}</td><td class="secret">${e(a.clientId)}</td><td>${a.redirectUris.map(e).join('<br>')}</td></tr>`)
+        .join('')}</tbody></table>`
+    : '<p>You have not registered an app yet.</p>';
+  const form = input.form ?? { name: '', redirectUris: '', confidential: true };
+  return layout(
+    'Developers',
+    `${created}<div class="card"><h2>Your apps</h2>${list}</div>
+     <div class="card"><h2>Register an app</h2>${issuesBlock(input.issues)}
+     <form method="post" action="/developers/apps">${hidden('csrf', input.csrf)}
+       <label for="name">Name</label><input type="text" id="name" name="name" required maxlength="80" value="${e(form.name)}">
+       <label for="redirect_uris">Callback URLs, one per line</label><textarea id="redirect_uris" name="redirect_uris" rows="3" required>${e(form.redirectUris)}</textarea>
+       <fieldset><legend>Client type</legend>
+         <label><input type="radio" name="client_type" value="confidential"${form.confidential ? ' checked' : ''}> Confidential: a server that keeps a secret</label>
+         <label><input type="radio" name="client_type" value="public"${form.confidential ? '' : ' checked'}> Public: a native or browser app (PKCE, no secret)</label>
+       </fieldset>
+       <button type="submit">Register</button>
+     </form></div>`,
+    input.viewer,
+    input.csrf,
+  );
+}

@@ -1,0 +1,218 @@
+// HTTP edge of the authorization server: account pages, the developer page, and the OAuth endpoints.
+import {
+  CSRF_COOKIE,
+  SESSION_COOKIE,
+  SESSION_MAX_AGE_SECONDS,
+  csrfMatches,
+  decodeSession,
+  encodeSession,
+  newCsrfToken,
+  parseCookies,
+  serializeCookie,
+} from '../auth/session.ts';
+import { FailureThrottle, LOGIN_RULES } from '../auth/throttle.ts';
+import type { Prisma } from '../db/database.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { htmlResponse, jsonResponse, readForm, redirectResponse, type RequestContext, type Router } from '../http/router.ts';
+import {
+  approveAuthorization,
+  authorizationServerMetadata,
+  checkAuthorizeRequest,
+  denyAuthorization,
+  exchangeToken,
+  revokeAccessToken,
+  type EndpointResponse,
+} from './authorization.ts';
+import { accountPage, consentPage, developerPage, loginPage, oauthErrorPage, signupPage } from './pages.ts';
+import { appsOwnedBy, authorizationsOf, checkPassword, createAccount, createApp, findAccount, revokeAuthorization, type Account } from './store.ts';
+
+export interface OAuthRoutesOptions {
+  prisma: Prisma;
+  sessionSecret: string;
+  baseUrl: (request: Request) => string;
+  throttle?: FailureThrottle;
+}
+
+/** Only a path on this site may follow a log-in: never another origin (`//evil`, `/\evil`). */
+function safeNext(value: string | null): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  return value;
+}
+
+export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): void {
+  const { prisma, sessionSecret } = options;
+  const throttle = options.throttle ?? new FailureThrottle();
+
+  /** What every page needs: the logged-in person (if any) and a CSRF token, with the cookies to set. */
+  async function pageState(ctx: RequestContext) {
+    const cookies = parseCookies(ctx.request.headers.get('cookie'));
+    const session = decodeSession(sessionSecret, cookies[SESSION_COOKIE]);
+    const viewer: Account | null = session ? await findAccount(prisma, session.personId) : null;
+    const secure = options.baseUrl(ctx.request).startsWith('https:');
+    const csrf = cookies[CSRF_COOKIE] ?? newCsrfToken();
+    const setCookies = cookies[CSRF_COOKIE] ? [] : [serializeCookie(CSRF_COOKIE, csrf, { secure, sameSite: 'Strict' })];
+    return { cookies, viewer, csrf, secure, setCookies };
+  }
+
+  type State = Awaited<ReturnType<typeof pageState>>;
+
+  const page = (state: State, status: number, html: string) => htmlResponse(status, html, {}, state.setCookies);
+
+  function loggedIn(state: State, account: Account, location: string): Response {
+    const cookie = serializeCookie(SESSION_COOKIE, encodeSession(sessionSecret, { personId: account.id, issuedAt: Math.floor(Date.now() / 1000) }), {
+      secure: state.secure,
+      maxAge: SESSION_MAX_AGE_SECONDS,
+    });
+    return redirectResponse(location, { 'set-cookie': [...state.setCookies, cookie] });
+  }
+
+  /** Form posts must carry the CSRF token of their page; otherwise nothing happens. */
+  async function postedForm(ctx: RequestContext, state: State): Promise<URLSearchParams | null> {
+    const form = await readForm(ctx.request);
+    return csrfMatches(state.cookies[CSRF_COOKIE], form.get('csrf')) ? form : null;
+  }
+
+  const forbidden = (state: State) =>
+    page(state, 403, oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'csrf', description: 'The form expired or came from another site. Go back, reload the page and try again.' }));
+
+  const loginRedirect = (ctx: RequestContext) => redirectResponse(`/login?next=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`);
+
+  router.get('/login', async (ctx) => {
+    const state = await pageState(ctx);
+    const next = safeNext(ctx.url.searchParams.get('next'));
+    if (state.viewer) return redirectResponse(next ?? '/account');
+    return page(state, 200, loginPage({ csrf: state.csrf, next }));
+  });
+
+  router.post('/login', async (ctx) => {
+    const state = await pageState(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const username = (form.get('username') ?? '').trim();
+    const next = safeNext(form.get('next'));
+    const accountKey = `login:${username.toLowerCase()}:${ctx.clientAddress}`;
+    const addressKey = `login:${ctx.clientAddress}`;
+    const wait = Math.max(throttle.retryAfter(accountKey, LOGIN_RULES.accountAddress), throttle.retryAfter(addressKey, LOGIN_RULES.address));
+    if (wait > 0) {
+      const minutes = Math.ceil(wait / 60);
+      return htmlResponse(429, loginPage({ csrf: state.csrf, next, username, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }), {
+        'retry-after': String(wait),
+      });
+    }
+    const account = await checkPassword(prisma, username, form.get('password') ?? '');
+    if (!account) {
+      throttle.fail(accountKey, LOGIN_RULES.accountAddress);
+      throttle.fail(addressKey, LOGIN_RULES.address);
+      return page(state, 401, loginPage({ csrf: state.csrf, next, username, error: 'That username and password do not match.' }));
+    }
+    throttle.reset(accountKey);
+    return loggedIn(state, account, next ?? '/account');
+  });
+
+  router.get('/signup', async (ctx) => {
+    const state = await pageState(ctx);
+    return page(state, 200, signupPage({ csrf: state.csrf, next: safeNext(ctx.url.searchParams.get('next')) }));
+  });
+
+  router.post('/signup', async (ctx) => {
+    const state = await pageState(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const next = safeNext(form.get('next'));
+    const input = { username: form.get('username') ?? '', displayName: form.get('display_name') ?? '', password: form.get('password') ?? '' };
+    try {
+      const account = await createAccount(prisma, input);
+      return loggedIn(state, account, next ?? '/account');
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return page(state, 422, signupPage({ csrf: state.csrf, next, username: input.username, displayName: input.displayName, issues: error.issues }));
+    }
+  });
+
+  router.post('/logout', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!(await postedForm(ctx, state))) return forbidden(state);
+    return redirectResponse('/login', { 'set-cookie': serializeCookie(SESSION_COOKIE, '', { secure: state.secure, maxAge: 0 }) });
+  });
+
+  router.get('/account', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    return page(state, 200, accountPage({ csrf: state.csrf, viewer: state.viewer, authorizations: await authorizationsOf(prisma, state.viewer.id) }));
+  });
+
+  router.post('/account/authorizations/revoke', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    await revokeAuthorization(prisma, state.viewer.id, form.get('client_id') ?? '').catch(() => 0);
+    return redirectResponse('/account');
+  });
+
+  router.get('/developers/apps', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    return page(state, 200, developerPage({ csrf: state.csrf, viewer: state.viewer, apps: await appsOwnedBy(prisma, state.viewer.id) }));
+  });
+
+  router.post('/developers/apps', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const input = { name: form.get('name') ?? '', redirectUris: (form.get('redirect_uris') ?? '').split(/\r?\n/), confidential: form.get('client_type') !== 'public' };
+    try {
+      const created = await createApp(prisma, state.viewer.id, input);
+      return page(state, 201, developerPage({ csrf: state.csrf, viewer: state.viewer, apps: await appsOwnedBy(prisma, state.viewer.id), created }));
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return page(
+        state,
+        422,
+        developerPage({
+          csrf: state.csrf,
+          viewer: state.viewer,
+          apps: await appsOwnedBy(prisma, state.viewer.id),
+          issues: error.issues,
+          form: { name: input.name, redirectUris: form.get('redirect_uris') ?? '', confidential: input.confidential },
+        }),
+      );
+    }
+  });
+
+  /** GET shows the consent page; POST carries the decision. Both re-check the whole request. */
+  async function authorize(ctx: RequestContext, params: URLSearchParams, state: State, decision: string | null): Promise<Response> {
+    const check = await checkAuthorizeRequest(prisma, params);
+    if (check.kind === 'error-page') return page(state, 400, oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: check.error, description: check.description }));
+    if (check.kind === 'error-redirect') return redirectResponse(check.location);
+    if (!state.viewer) return loginRedirect(ctx);
+    if (decision === null) {
+      return page(state, 200, consentPage({ csrf: state.csrf, viewer: state.viewer, app: check.app, params, responseType: check.request.responseType }));
+    }
+    if (decision !== 'approve') return redirectResponse(denyAuthorization(check.request));
+    return redirectResponse(await approveAuthorization(prisma, check.request, check.app, state.viewer.id));
+  }
+
+  router.get('/oauth/authorize', async (ctx) => authorize(ctx, ctx.url.searchParams, await pageState(ctx), null));
+
+  router.post('/oauth/authorize', async (ctx) => {
+    const state = await pageState(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const params = new URLSearchParams([...form.entries()].filter(([key]) => key !== 'csrf' && key !== 'decision'));
+    return authorize(ctx, params, state, form.get('decision') ?? 'deny');
+  });
+
+  const endpoint = (result: EndpointResponse) => jsonResponse(result.status, result.body, result.headers);
+
+  router.post('/oauth/token', async (ctx) =>
+    endpoint(await exchangeToken(prisma, { form: await readForm(ctx.request), query: ctx.url.searchParams, authorization: ctx.request.headers.get('authorization') })),
+  );
+
+  router.post('/oauth/revoke', async (ctx) =>
+    endpoint(await revokeAccessToken(prisma, { form: await readForm(ctx.request), authorization: ctx.request.headers.get('authorization') })),
+  );
+
+  router.get('/.well-known/oauth-authorization-server', (ctx) => jsonResponse(200, authorizationServerMetadata(options.baseUrl(ctx.request))));
+}

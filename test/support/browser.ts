@@ -1,0 +1,51 @@
+// A minimal browser for in-process page tests: keeps cookies, submits forms with their CSRF token,
+// and never follows redirects, so tests see every Location.
+import { CSRF_COOKIE } from '../../src/auth/session.ts';
+import { BASE } from './app.ts';
+
+export class TestBrowser {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(private readonly fetchApp: (path: string, init?: RequestInit) => Promise<Response>) {}
+
+  private remember(response: Response): Response {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = header.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = decodeURIComponent(pair!.slice(eq + 1));
+      if (attributes.some((a) => /max-age=0/i.test(a.trim()))) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+    return { ...(cookie ? { cookie } : {}), ...extra };
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  async get(path: string): Promise<Response> {
+    return this.remember(await this.fetchApp(path.startsWith(BASE) ? path.slice(BASE.length) : path, { headers: this.headers({ accept: 'text/html' }) }));
+  }
+
+  /** Posts a form; the CSRF token of the pages seen so far is added unless `csrf: null` is given. */
+  async post(path: string, fields: Record<string, string | null>): Promise<Response> {
+    if (!this.cookies.has(CSRF_COOKIE)) await this.get('/login');
+    const form = new URLSearchParams();
+    const withCsrf = { csrf: this.cookies.get(CSRF_COOKIE)!, ...fields };
+    for (const [k, v] of Object.entries(withCsrf)) if (v !== null) form.append(k, v);
+    return this.remember(
+      await this.fetchApp(path, { method: 'POST', headers: this.headers({ 'content-type': 'application/x-www-form-urlencoded' }), body: form.toString() }),
+    );
+  }
+
+  async logIn(username: string, password: string): Promise<Response> {
+    await this.get('/login');
+    return this.post('/login', { username, password });
+  }
+}
