@@ -4,6 +4,7 @@
 // runs), starts the server as a separate process in production mode, warms it up, and drives load
 // with autocannon. Prints a table and writes bench/results/<time>-<db>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -63,7 +64,13 @@ async function ensureData(url: string) {
 }
 
 async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = run(['serve', '--no-seed'], { DATABASE_URL: url, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1' });
+  const child = run(['serve', '--no-seed'], {
+    DATABASE_URL: url,
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+  });
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {

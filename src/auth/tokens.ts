@@ -36,12 +36,18 @@ export function tokenFromRequest(request: Request, formToken?: string | null): s
   return found.values().next().value ?? null;
 }
 
+const LAST_USED_PRECISION_MS = 3_600_000;
+
 /** The viewer a token speaks for, or null when it is unknown or revoked. */
 export async function viewerForToken(prisma: Prisma, token: string): Promise<Viewer | null> {
   const row = await prisma.oAuthAccessToken.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { revokedAt: true, clientId: true, person: { select: { id: true, username: true } } },
+    select: { id: true, revokedAt: true, lastUsedAt: true, clientId: true, person: { select: { id: true, username: true } } },
   });
   if (!row || row.revokedAt) return null;
+  // the account page shows when an app last acted; an hour's precision spares a write per request
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
+    await prisma.oAuthAccessToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  }
   return { id: row.person.id, username: row.person.username, clientId: row.clientId };
 }

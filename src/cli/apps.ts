@@ -1,6 +1,6 @@
 import { ValidationError } from '../domain/errors.ts';
 import { createApp, findAccountByUsername } from '../oauth/store.ts';
-import { parseOptions, UsageError } from './args.ts';
+import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 
 const HELP = `Usage: milepost apps create --name N --redirect-uri URL [--redirect-uri URL …] [--owner USER] [--public]
@@ -38,8 +38,7 @@ export async function run(argv: string[]) {
       return 0;
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      for (const issue of error.issues) console.error(`milepost apps: ${issue.path.replace('_', '-')}: ${issue.message}`);
-      return 1;
+      return reportInvalid('apps', error);
     }
   });
 }

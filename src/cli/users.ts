@@ -1,6 +1,6 @@
 import { ValidationError } from '../domain/errors.ts';
 import { createAccount } from '../oauth/store.ts';
-import { parseOptions, UsageError } from './args.ts';
+import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 
 const HELP = `Usage: milepost users create --username U --password P [--display-name D]
@@ -27,8 +27,7 @@ export async function run(argv: string[]) {
       return 0;
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      for (const issue of error.issues) console.error(`milepost users: ${issue.path.replace('_', '-')}: ${issue.message}`);
-      return 1;
+      return reportInvalid('users', error);
     }
   });
 }

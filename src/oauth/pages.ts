@@ -123,9 +123,9 @@ export function oauthErrorPage(input: { csrf: string; viewer: PageViewer | null;
 
 export function accountPage(input: { csrf: string; viewer: PageViewer; authorizations: Authorization[] }): string {
   const rows = input.authorizations.length
-    ? `<table><thead><tr><th>App</th><th>Authorized</th><th></th></tr></thead><tbody>${input.authorizations
+    ? `<table><thead><tr><th>App</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations
         .map(
-          (a) => `<tr><td>${e(a.client.name)}</td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>
+          (a) => `<tr><td>${e(a.client.name)}</td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>${a.lastUsedAt ? a.lastUsedAt.toISOString().slice(0, 10) : 'never'}</td><td>
           <form method="post" action="/account/authorizations/revoke">${hidden('csrf', input.csrf)}${hidden('client_id', a.client.clientId)}
           <button type="submit" class="secondary" aria-label="Revoke access of ${e(a.client.name)}">Revoke</button></form></td></tr>`,
         )

@@ -8,7 +8,14 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ env: 'development', port: 3000, host: '0.0.0.0', graphiql: true, publicUrl: null });
     expect(config.database).toEqual({ provider: 'sqlite', url: 'file:./data/milepost.db', file: path.resolve('data/milepost.db') });
-    expect(loadConfig({ NODE_ENV: 'production' }).graphiql).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).graphiql).toBe(false);
+  });
+
+  it('needs SESSION_SECRET in production, and a long one anywhere', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/^SESSION_SECRET: is required in production/);
+    expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/^SESSION_SECRET: must be at least 32 characters/);
+    // outside production each process makes its own
+    expect(loadConfig({}).sessionSecret).not.toBe(loadConfig({}).sessionSecret);
   });
 
   it('chooses PostgreSQL for a postgres URL, with its schema', () => {

@@ -1,0 +1,144 @@
+// End to end in a real browser (Debian's Chromium through playwright-core): a person signs up,
+// registers an app, and authorizes it through both flows of SPEC 5, while a small third-party app
+// on its own port does what a real one does with the code and the token.
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, listen } from '../../src/http/server.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  // .ci/run installs it: in CI a missing browser is a broken machine, not a reason to skip
+  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run should have installed Debian's chromium`);
+  console.log(`[milepost] ${CHROMIUM} is missing (apt-get install chromium): the browser test is skipped.`);
+}
+
+let db: TestDatabase;
+let milepost: Server;
+let thirdParty: Server;
+let browser: Browser;
+let milepostUrl = '';
+let appUrl = '';
+const credentials = { clientId: '', clientSecret: '' };
+
+const port = (server: Server) => (server.address() as AddressInfo).port;
+
+/** The third-party app: starts the flows, and on the code callback exchanges the code and reads `me`. */
+function thirdPartyApp(): Server {
+  return createServer(async (req, res) => {
+    const url = new URL(req.url!, appUrl);
+    const html = (body: string) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><body>${body}</body></html>`);
+    };
+    if (url.pathname === '/start') {
+      const params = new URLSearchParams({ response_type: 'code', client_id: credentials.clientId, redirect_uri: `${appUrl}/callback`, state: 'csrf-123' });
+      res.writeHead(302, { location: `${milepostUrl}/oauth/authorize?${params}` });
+      return res.end();
+    }
+    if (url.pathname === '/start-implicit') {
+      const params = new URLSearchParams({ response_type: 'token', client_id: credentials.clientId, redirect_uri: `${appUrl}/implicit`, state: 'ua-456' });
+      res.writeHead(302, { location: `${milepostUrl}/oauth/authorize?${params}` });
+      return res.end();
+    }
+    if (url.pathname === '/callback') {
+      const token = await fetch(`${milepostUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: url.searchParams.get('code') ?? '',
+          redirect_uri: `${appUrl}/callback`,
+          client_id: credentials.clientId,
+          client_secret: credentials.clientSecret,
+        }),
+      }).then((r) => r.json() as Promise<{ access_token?: string; error?: string }>);
+      if (!token.access_token) return html(`<p id="result">token error: ${token.error}</p>`);
+      const me = await fetch(`${milepostUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
+        body: JSON.stringify({ query: '{ me { username displayName } }' }),
+      }).then((r) => r.json() as Promise<{ data: { me: { username: string; displayName: string } } }>);
+      return html(`<p id="result">Hello ${me.data.me.displayName} (@${me.data.me.username}), state ${url.searchParams.get('state')}</p>`);
+    }
+    if (url.pathname === '/implicit') {
+      // a browser script reads the token from the fragment, which never reaches this server
+      return html(`<p id="result"></p><script>
+        const p = new URLSearchParams(location.hash.slice(1));
+        document.getElementById('result').textContent = p.get('access_token') ? 'token ' + p.get('token_type') + ' ' + p.get('state') : 'no token';
+      </script>`);
+    }
+    res.writeHead(404).end();
+  });
+}
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  db = await createTestDatabase('browser');
+  const config = testConfig(db.config, { HOST: '127.0.0.1', PORT: '0' });
+  milepost = await listen(createApp(config, db), config);
+  milepostUrl = `http://127.0.0.1:${port(milepost)}`;
+  thirdParty = thirdPartyApp();
+  await new Promise<void>((resolve) => thirdParty.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${port(thirdParty)}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  if (!haveChromium) return;
+  await browser?.close();
+  thirdParty?.close();
+  milepost?.closeAllConnections();
+  await new Promise((resolve) => milepost?.close(resolve));
+  await db.destroy();
+});
+
+describe.skipIf(!haveChromium)('in Chromium', () => {
+  it('sign up → register an app → authorize (code flow) → the app reads `me`; then the user-agent flow', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${milepostUrl}/signup`);
+    await page.fill('#username', 'browserrunner');
+    await page.fill('#display_name', 'Browser R.');
+    await page.fill('#password', 'a good long password');
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${milepostUrl}/account`);
+
+    await page.goto(`${milepostUrl}/developers/apps`);
+    await page.fill('#name', 'Interval Coach');
+    await page.fill('#redirect_uris', `${appUrl}/callback\n${appUrl}/implicit`);
+    await page.click('form[action="/developers/apps"] button[type=submit]');
+    credentials.clientId = (await page.textContent('#client-id'))!.trim();
+    credentials.clientSecret = (await page.textContent('#client-secret'))!.trim();
+    expect(credentials.clientSecret.length).toBeGreaterThan(30);
+
+    await page.goto(`${appUrl}/start`);
+    await expect.poll(() => page.textContent('h1')).toContain('Interval Coach');
+    await page.click('button[value=approve]');
+    await page.waitForURL(new RegExp(`^${appUrl}/callback`));
+    expect(await page.textContent('#result')).toBe('Hello Browser R. (@browserrunner), state csrf-123');
+
+    await page.goto(`${appUrl}/start-implicit`);
+    await page.click('button[value=approve]');
+    await page.waitForURL(new RegExp(`^${appUrl}/implicit#`));
+    expect(await page.textContent('#result')).toBe('token bearer ua-456');
+    const fragment = new URLSearchParams(new URL(page.url()).hash.slice(1));
+    const me = await fetch(`${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`);
+    expect(await me.json()).toEqual({ data: { me: { username: 'browserrunner' } } });
+
+    // the person sees both grants on their account page and can revoke the app
+    await page.goto(`${milepostUrl}/account`);
+    expect(await page.textContent('main')).toContain('Interval Coach');
+    await page.click('button[aria-label="Revoke access of Interval Coach"]');
+    await page.waitForURL(`${milepostUrl}/account`);
+    const after = await fetch(`${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`);
+    expect(after.status).toBe(401);
+    await page.close();
+  }, 60_000);
+});
