@@ -91,16 +91,27 @@ function sqliteConnection(file: string): MigrationConnection {
       ).run(randomUUID(), migration.checksum, Date.now(), migration.name, startedAt.getTime());
     },
     async locked(fn) {
+      // Prisma's SQLite migrations rebuild tables (create new, copy, DROP old) between
+      // `PRAGMA foreign_keys=OFF` and `ON`. Those pragmas do nothing inside a transaction, and with
+      // foreign keys on, DROP TABLE would cascade-delete every referencing row. So keys are turned
+      // off before the transaction and checked before it commits.
+      db.pragma('foreign_keys = OFF');
       // BEGIN IMMEDIATE takes SQLite's write lock: a second process waits (busy_timeout) and then
       // sees the migrations as applied.
       db.exec('BEGIN IMMEDIATE');
       try {
         const result = await fn();
+        const violations = db.pragma('foreign_key_check') as unknown[];
+        if (violations.length > 0) {
+          throw new MigrationError(`migration left ${violations.length} rows that break foreign keys; nothing was applied`);
+        }
         db.exec('COMMIT');
         return result;
       } catch (error) {
         if (db.inTransaction) db.exec('ROLLBACK');
         throw error;
+      } finally {
+        db.pragma('foreign_keys = ON');
       }
     },
     async close() {

@@ -73,6 +73,32 @@ describe('applyMigrations', () => {
     }
   });
 
+  it('keeps the rows of tables that later migrations rebuild, and the rows that reference them', async () => {
+    const config = fresh();
+    const all = readMigrations(migrationsDir(config.provider));
+    const rebuilding = all.findIndex((m) => m.name.endsWith('_gpx_details'));
+    expect(rebuilding).toBeGreaterThan(0);
+    await applyMigrations(config, all.slice(0, rebuilding));
+    const before = await openDatabase(config, { migrate: false });
+    try {
+      const person = await before.prisma.$executeRawUnsafe(`INSERT INTO "Person" ("username", "usernameKey", "displayName") VALUES ('old', 'old', 'Old')`);
+      expect(person).toBe(1);
+      await before.prisma.$executeRawUnsafe(`INSERT INTO "Route" ("ownerId", "name") VALUES (1, 'Kept')`);
+      await before.prisma.$executeRawUnsafe(`INSERT INTO "Track" ("routeId", "pointCount") VALUES (1, 2)`);
+      await before.prisma.$executeRawUnsafe(`INSERT INTO "TrackPoint" ("trackId", "seq", "lat", "lon") VALUES (1, 0, 1.5, 2.5), (1, 1, 1.6, 2.6)`);
+    } finally {
+      await before.close();
+    }
+    await applyMigrations(config, all);
+    const after = await openDatabase(config, { migrate: false });
+    try {
+      expect(await after.prisma.trackPoint.count()).toBe(2);
+      expect(await after.prisma.track.findFirstOrThrow({ select: { pointCount: true, elevationGain: true } })).toEqual({ pointCount: 2, elevationGain: 0 });
+    } finally {
+      await after.close();
+    }
+  });
+
   it('lets two processes start at once without applying a migration twice', async () => {
     const config = fresh();
     const migrate = () => runCli(['migrate'], { DATABASE_URL: config.url });
