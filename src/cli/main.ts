@@ -12,6 +12,7 @@ Commands:
   users      create a person who can log in (users create --username U --password P)
   apps       register a third-party app (apps create --name N --redirect-uri URL)
   tokens     mint an access token for scripts (tokens create --username U)
+  friends    make two people friends (friends add <username> <username>)
 
 Run \`milepost <command> --help\` for a command's options. Configuration comes from the environment:
 see the configuration table in README.md.`;
@@ -25,6 +26,7 @@ const commands: Record<string, () => Promise<{ run: Command }>> = {
   users: () => import('./users.ts'),
   apps: () => import('./apps.ts'),
   tokens: () => import('./tokens.ts'),
+  friends: () => import('./friends.ts'),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -8,6 +8,9 @@ import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
 
+/** A GPX document as a mutation receives it: text in JSON, or a file of a multipart upload. */
+export type GpxSource = string | Blob;
+
 /** Development-time checks, switched off in production by the server (see configureSchemaChecks). */
 const schemaChecks = { strict: true };
 export function configureSchemaChecks(options: { strict: boolean }) {
@@ -21,6 +24,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     UnixTime: { Input: number; Output: number };
+    GpxDocument: { Input: GpxSource; Output: never };
   };
   DefaultFieldNullability: false;
   DefaultEdgesNullability: false;
@@ -53,3 +57,4 @@ export const builder = new SchemaBuilder<{
 });
 
 builder.queryType({ description: 'Reads: the four streams of SPEC 4.2, single entries and people.' });
+builder.mutationType({ description: 'Writes; each needs an access token. Expected failures come back as typed errors.' });

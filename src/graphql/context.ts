@@ -1,3 +1,4 @@
+import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Prisma } from '../db/database.ts';
 
 /** The person an access token speaks for, and the app that holds it. */
@@ -9,7 +10,15 @@ export interface Viewer {
 
 export interface Context {
   readonly prisma: Prisma;
+  /** Which SQL dialect bulk writes speak. */
+  readonly provider: 'sqlite' | 'postgresql';
   readonly viewer: Viewer | null;
   /** Absolute origin for the `url` fields, e.g. `https://milepost.example`. */
   readonly baseUrl: string;
+}
+
+/** The viewer, or the typed NotAuthorizedError every write answers without a token. */
+export function requireViewer(context: Context): Viewer {
+  if (!context.viewer) throw new NotAuthorizedError();
+  return context.viewer;
 }

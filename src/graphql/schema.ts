@@ -8,6 +8,10 @@ import './types/person.ts';
 import './types/workout.ts';
 import './types/comment.ts';
 import './types/route.ts';
+import './mutations/entries.ts';
+import './mutations/reactions.ts';
+import './mutations/routes.ts';
+import './mutations/people.ts';
 
 export const schema = builder.toSchema();
 export const sortedSchema = lexicographicSortSchema(schema);

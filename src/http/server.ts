@@ -61,7 +61,7 @@ async function createContext(config: Config, database: Database, request: Reques
       },
     });
   }
-  return { prisma: database.prisma, viewer, baseUrl: baseUrlOf(config, request) };
+  return { prisma: database.prisma, provider: database.provider, viewer, baseUrl: baseUrlOf(config, request) };
 }
 
 export function createApp(config: Config, database: Database): App {

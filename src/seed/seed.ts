@@ -2,7 +2,8 @@
 // (one commit per few thousand rows) and memory flat at any scale.
 import { bulkInsert, type BulkTarget } from '../db/bulk.ts';
 import type { Database, Prisma } from '../db/database.ts';
-import { summarizeTrack } from '../domain/track.ts';
+import { encodePolyline, summarizeTrack, thin } from '../domain/track.ts';
+import { encodePoints } from '../domain/track-codec.ts';
 import {
   CITIES,
   MAX_TRACKED_ROUTES,
@@ -95,9 +96,9 @@ export async function seed(database: Database, options: SeedOptions = {}): Promi
     const owner = people[route.ownerId - ids.person]!;
     const city = CITIES.find((c) => c.name === owner.location)!;
     const points = generateLoop(random, city, route.activityType, route.createdAt);
-    await prisma.$transaction(async (tx) => {
-      const track = await tx.track.create({ data: { routeId: route.id, ...summarizeTrack(points) }, select: { id: true } });
-      await bulkInsert({ provider: database.provider, client: tx }, 'TrackPoint', points.map((p, seq) => ({ trackId: track.id, seq, ...p })));
+    const full = points.map((p) => ({ ...p, heartRate: null, cadence: null, segment: 0 }));
+    await prisma.track.create({
+      data: { routeId: route.id, ...summarizeTrack(points), polyline: encodePolyline(thin(points)), pointData: encodePoints(full) as Uint8Array<ArrayBuffer> },
     });
     report('routes', i + 1, tracked.length);
   }

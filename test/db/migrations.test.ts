@@ -89,10 +89,12 @@ describe('applyMigrations', () => {
     } finally {
       await before.close();
     }
-    await applyMigrations(config, all);
+    // up to and including the migration that rebuilds Track and TrackPoint (a later one packs the points)
+    await applyMigrations(config, all.slice(0, rebuilding + 1));
     const after = await openDatabase(config, { migrate: false });
     try {
-      expect(await after.prisma.trackPoint.count()).toBe(2);
+      const points = await after.prisma.$queryRawUnsafe<Array<{ n: number | bigint }>>('SELECT count(*) AS n FROM "TrackPoint"');
+      expect(Number(points[0]!.n)).toBe(2);
       expect(await after.prisma.track.findFirstOrThrow({ select: { pointCount: true, elevationGain: true } })).toEqual({ pointCount: 2, elevationGain: 0 });
     } finally {
       await after.close();

@@ -39,21 +39,22 @@ describe('friendships', () => {
 });
 
 describe('deleting an entry', () => {
-  it('removes its workout, comments, likes and track, and nothing else', async () => {
+  it('removes its workout, comments, likes and track with its waypoints, and nothing else', async () => {
     const author = await createPerson(db.prisma);
     const entry = await createEntry(db.prisma, author.id, { workout: { activityType: 'running', distanceValue: 5, distanceUnits: 'kilometers' } });
     const keep = await createEntry(db.prisma, author.id);
     await db.prisma.comment.create({ data: { entryId: entry.id, authorId: author.id, body: 'gone' } });
     await db.prisma.comment.create({ data: { entryId: keep.id, authorId: author.id, body: 'stays' } });
     await db.prisma.like.create({ data: { entryId: entry.id, personId: author.id } });
-    const track = await db.prisma.track.create({ data: { entryId: entry.id, points: { create: [{ seq: 0, lat: 1, lon: 2 }] } } });
+    const track = await db.prisma.track.create({ data: { entryId: entry.id, waypoints: { create: [{ seq: 0, lat: 1, lon: 2, name: 'start' }] } } });
 
     await db.prisma.entry.delete({ where: { id: entry.id } });
 
     expect(await db.prisma.workout.count({ where: { entryId: entry.id } })).toBe(0);
     expect(await db.prisma.comment.findMany({ where: { authorId: author.id }, select: { body: true } })).toEqual([{ body: 'stays' }]);
     expect(await db.prisma.like.count({ where: { entryId: entry.id } })).toBe(0);
-    expect(await db.prisma.trackPoint.count({ where: { trackId: track.id } })).toBe(0);
+    expect(await db.prisma.track.count({ where: { id: track.id } })).toBe(0);
+    expect(await db.prisma.trackWaypoint.count({ where: { trackId: track.id } })).toBe(0);
   });
 });
 

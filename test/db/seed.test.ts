@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_TYPES } from '../../src/domain/activity.ts';
 import { distanceMiles } from '../../src/domain/geo.ts';
+import { decodePoints } from '../../src/domain/track-codec.ts';
 import { CITIES, PER_SCALE } from '../../src/seed/community.ts';
 import { seed, seedIfEmpty, type SeedResult } from '../../src/seed/seed.ts';
 import { testApp } from '../support/app.ts';
@@ -54,10 +55,11 @@ describe('npx milepost seed', () => {
     });
     expect(linked.length).toBeGreaterThan(0);
     for (const w of linked) expect(w.route!.ownerId).toBe(w.entry.authorId);
-    const tracks = await db.prisma.track.findMany({ select: { pointCount: true, distanceMeters: true, _count: { select: { points: true } } } });
+    const tracks = await db.prisma.track.findMany({ select: { pointCount: true, distanceMeters: true, pointData: true, polyline: true } });
     expect(tracks).toHaveLength(PER_SCALE.routes);
     for (const t of tracks) {
-      expect(t._count.points).toBe(t.pointCount);
+      expect(decodePoints(t.pointData)).toHaveLength(t.pointCount);
+      expect(t.polyline.length).toBeGreaterThan(100);
       expect(t.distanceMeters).toBeGreaterThan(1000);
     }
   });

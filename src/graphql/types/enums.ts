@@ -30,3 +30,18 @@ export const UnitPreferenceEnum = builder.enumType('UnitPreference', {
 export const EntryKindEnum = builder.enumType('EntryKind', {
   values: enumValues(ENTRY_KINDS),
 });
+
+export const MediaTypeEnum = builder.enumType('MediaType', {
+  description: 'What is attached to an entry.',
+  values: { IMAGE: { value: 'image' as const } },
+});
+
+export const FriendshipStatusEnum = builder.enumType('FriendshipStatus', {
+  description: 'Where the viewer stands with another person.',
+  values: {
+    NONE: { value: 'none' as const, description: 'Not friends, no request either way.' },
+    REQUESTED: { value: 'requested' as const, description: 'The viewer asked; the other person has not answered.' },
+    INCOMING: { value: 'incoming' as const, description: 'The other person asked; the viewer may accept or decline.' },
+    FRIENDS: { value: 'friends' as const, description: 'Friends, both ways.' },
+  },
+});

@@ -46,6 +46,18 @@ builder.prismaObjectField(PersonRef, 'friends', (t) =>
   }),
 );
 
+builder.prismaObjectField(PersonRef, 'friendRequests', (t) =>
+  t.field({
+    type: [PersonRef],
+    nullable: true,
+    description: 'People waiting for this person to accept their friend request, oldest first. Only a person sees their own; null for anyone else.',
+    select: (_args, _context, nestedSelection) => ({
+      requestsReceived: { orderBy: [{ createdAt: 'asc' }, { fromId: 'asc' }], select: { from: nestedSelection(true) } },
+    }),
+    resolve: (person, _args, context) => (context.viewer?.id === person.id ? person.requestsReceived.map((request) => request.from) : null),
+  }),
+);
+
 builder.queryFields((t) => ({
   person: t.prismaField({
     type: 'Person',

@@ -1,4 +1,6 @@
 import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
+import { toGpx, type GpxPoint } from '../../domain/gpx.ts';
+import { decodePoints } from '../../domain/track-codec.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { ActivityTypeEnum } from './enums.ts';
@@ -35,27 +37,56 @@ builder.prismaObject('Route', {
   }),
 });
 
-builder.prismaObject('TrackPoint', {
+const TrackPointRef = builder.objectRef<GpxPoint>('TrackPoint').implement({
   fields: (t) => ({
     lat: t.exposeFloat('lat'),
     lon: t.exposeFloat('lon'),
     elevation: t.exposeFloat('elevation', { nullable: true, description: 'Meters above sea level.' }),
     time: t.expose('time', { type: 'DateTime', nullable: true }),
+    heartRate: t.exposeInt('heartRate', { nullable: true, description: 'Beats per minute.' }),
+    cadence: t.exposeInt('cadence', { nullable: true, description: 'Revolutions or steps per minute.' }),
+    segment: t.exposeInt('segment', { description: 'Which `<trkseg>` of the GPX document, from 0.' }),
+  }),
+});
+
+builder.prismaObject('TrackWaypoint', {
+  description: 'A named point of the uploaded GPX document.',
+  fields: (t) => ({
+    lat: t.exposeFloat('lat'),
+    lon: t.exposeFloat('lon'),
+    elevation: t.exposeFloat('elevation', { nullable: true }),
+    time: t.expose('time', { type: 'DateTime', nullable: true }),
+    name: t.exposeString('name', { nullable: true }),
   }),
 });
 
 builder.prismaObject('Track', {
   description: 'A GPS track of a workout entry or a route.',
   fields: (t) => ({
+    name: t.exposeString('name', { nullable: true, description: 'The name the GPX document gave it.' }),
     pointCount: t.exposeInt('pointCount'),
-    distanceMeters: t.exposeFloat('distanceMeters'),
+    distanceMeters: t.exposeFloat('distanceMeters', { description: 'Summed within segments; gaps between segments do not count.' }),
+    elevationGain: t.exposeFloat('elevationGain', { description: 'Meters climbed.' }),
+    polyline: t.exposeString('polyline', { description: 'Google encoded polyline of the track, thinned to at most 500 points.' }),
+    waypoints: t.relation('waypoints', { query: { orderBy: { seq: 'asc' } } }),
+    gpx: t.string({
+      description: 'The whole track as a GPX 1.1 document.',
+      select: {
+        name: true,
+        pointData: true,
+        waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
+      },
+      resolve: (track) => toGpx({ name: track.name, points: decodePoints(track.pointData), waypoints: track.waypoints }),
+    }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    points: t.relation('points', {
-      description: 'The points in order; `first` bounds how many come back.',
+    points: t.field({
+      type: [TrackPointRef],
+      description: 'The points in order; `first` bounds how many come back (at most 100,000).',
       args: { first: t.arg.int({ required: false, defaultValue: 10_000 }) },
-      query: (args) => ({ orderBy: { seq: 'asc' }, take: Math.max(0, Math.min(args.first ?? 10_000, 100_000)) }),
+      select: { pointData: true },
+      resolve: (track, args) => decodePoints(track.pointData, Math.max(0, Math.min(args.first ?? 10_000, 100_000))),
     }),
   }),
 });

@@ -32,3 +32,22 @@ builder.scalarType('UnixTime', {
     return Number(ast.value);
   },
 });
+
+builder.scalarType('GpxDocument', {
+  description:
+    'A GPX 1.0 or 1.1 document: its text as a string, or a file in a multipart request (GraphQL multipart request spec). ' +
+    'At most 20 MB; a DOCTYPE is refused.',
+  serialize: () => {
+    throw new GraphQLError('GpxDocument is input only');
+  },
+  parseValue: (value) => {
+    // uploads arrive as the server's File implementation, which need not be this realm's Blob
+    if (typeof value === 'string') return value;
+    if (typeof value === 'object' && value !== null && typeof (value as Blob).stream === 'function') return value as Blob;
+    throw new GraphQLError('GpxDocument must be the document text or an uploaded file');
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('GpxDocument must be the document text or an uploaded file');
+    return ast.value;
+  },
+});

@@ -1,0 +1,260 @@
+// GPX 1.0 and 1.1 in and out. Parsing streams through saxes, a strict XML parser that never expands
+// entities; a document type declaration is refused outright, which stops entity expansion attacks
+// (billion laughs) and external entities before anything is read or fetched.
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { ValidationError } from './errors.ts';
+
+export const GPX_NAMESPACES = new Set(['http://www.topografix.com/GPX/1/1', 'http://www.topografix.com/GPX/1/0', '']);
+const TRACKPOINT_EXTENSION = /^http:\/\/www\.garmin\.com\/xmlschemas\/TrackPointExtension\/v\d$/;
+export const DEFAULT_MAX_GPX_BYTES = 20 * 1024 * 1024;
+
+export interface GpxPoint {
+  lat: number;
+  lon: number;
+  elevation: number | null;
+  time: Date | null;
+  heartRate: number | null;
+  cadence: number | null;
+  segment: number;
+}
+
+export interface GpxWaypoint {
+  lat: number;
+  lon: number;
+  elevation: number | null;
+  time: Date | null;
+  name: string | null;
+}
+
+export interface ParsedGpx {
+  name: string | null;
+  points: GpxPoint[];
+  waypoints: GpxWaypoint[];
+}
+
+const fail = (message: string): never => {
+  throw ValidationError.field('gpx', message);
+};
+
+/** The encoding a document declares: a byte-order mark, else the XML declaration, else UTF-8. */
+export function sniffEncoding(head: Uint8Array): { encoding: string; bomLength: number } {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', bomLength: 3 };
+  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', bomLength: 2 };
+  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', bomLength: 2 };
+  const ascii = String.fromCharCode(...head.subarray(0, 200));
+  const declared = /^<\?xml[^>]*\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(ascii)?.[1]?.toLowerCase();
+  if (!declared || declared === 'utf-8' || declared === 'utf8') return { encoding: 'utf-8', bomLength: 0 };
+  if (['iso-8859-1', 'latin1', 'iso_8859-1', 'windows-1252', 'us-ascii', 'ascii'].includes(declared)) return { encoding: 'windows-1252', bomLength: 0 };
+  return fail(`encoding "${declared}" is not supported; send UTF-8 or ISO-8859-1`);
+}
+
+/** `kind` and `index` name the point only when something is wrong: building names for every value is costly. */
+function parseNumber(text: string, field: string, kind: string, index: number): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || text.trim() === '') fail(`${kind} ${index} ${field} "${text.trim().slice(0, 40)}" is not a number`);
+  return value;
+}
+
+const ISO_TIME = /^\s*\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?\s*$/;
+
+function parseTime(text: string, field: string, kind: string, index: number): Date {
+  const date = new Date(text.trim());
+  if (!ISO_TIME.test(text) || Number.isNaN(date.getTime())) fail(`${kind} ${index} ${field} "${text.trim().slice(0, 40)}" is not an ISO 8601 time`);
+  return date;
+}
+
+function coordinates(tag: SaxesTagNS, kind: string, index: number): { lat: number; lon: number } {
+  const lat = tag.attributes.lat?.value;
+  const lon = tag.attributes.lon?.value;
+  if (lat === undefined || lon === undefined) return fail(`${kind} ${index} needs lat and lon attributes`);
+  const point = { lat: parseNumber(lat, 'lat', kind, index), lon: parseNumber(lon, 'lon', kind, index) };
+  if (point.lat < -90 || point.lat > 90) fail(`${kind} ${index} lat ${point.lat} is outside -90..90`);
+  if (point.lon < -180 || point.lon > 180) fail(`${kind} ${index} lon ${point.lon} is outside -180..180`);
+  return point;
+}
+
+/**
+ * Parses a GPX document from a stream of bytes, at most `maxBytes`. Track points come from `<trk>`
+ * segments; a document with no track but a route (`<rte>`) gives the route's points instead.
+ * Invalid input throws ValidationError on the field `gpx`.
+ */
+export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | string, maxBytes = DEFAULT_MAX_GPX_BYTES): Promise<ParsedGpx> {
+  // positions cost a fifth of the parse and errors name the point instead
+  const parser = new SaxesParser({ xmlns: true, position: false });
+  const result: ParsedGpx = { name: null, points: [], waypoints: [] };
+  const routePoints: GpxPoint[] = [];
+  const stack: string[] = [];
+  let text = '';
+  let current: (GpxPoint & { kind: 'trkpt' | 'rtept' }) | (GpxWaypoint & { kind: 'wpt' }) | null = null;
+  let segment = -1;
+  let sawRoot = false;
+  let error: Error | null = null;
+
+  parser.on('doctype', () => fail('documents with a DOCTYPE are refused (no entity expansion, no external entities)'));
+  parser.on('error', (e) => {
+    error ??= e instanceof ValidationError ? e : ValidationError.field('gpx', `is not well-formed XML: ${e.message}`);
+  });
+  parser.on('opentag', (tag) => {
+    const tagNs = tag as SaxesTagNS;
+    if (!sawRoot) {
+      sawRoot = true;
+      if (tagNs.local !== 'gpx' || !GPX_NAMESPACES.has(tagNs.uri)) fail(`the root element is <${tagNs.name}>, not GPX 1.0 or 1.1 <gpx>`);
+    }
+    stack.push(tagNs.local);
+    text = '';
+    const inGpx = GPX_NAMESPACES.has(tagNs.uri);
+    if (!inGpx) return;
+    if (tagNs.local === 'trkseg') segment += 1;
+    else if (tagNs.local === 'trkpt') {
+      if (segment < 0) segment = 0;
+      current = { kind: 'trkpt', ...coordinates(tagNs, 'trkpt', result.points.length + 1), elevation: null, time: null, heartRate: null, cadence: null, segment };
+    } else if (tagNs.local === 'rtept') {
+      current = { kind: 'rtept', ...coordinates(tagNs, 'rtept', routePoints.length + 1), elevation: null, time: null, heartRate: null, cadence: null, segment: 0 };
+    } else if (tagNs.local === 'wpt') {
+      current = { kind: 'wpt', ...coordinates(tagNs, 'wpt', result.waypoints.length + 1), elevation: null, time: null, name: null };
+    }
+  });
+  parser.on('text', (t) => {
+    text += t;
+  });
+  parser.on('cdata', (t) => {
+    text += t;
+  });
+  parser.on('closetag', (tag) => {
+    const tagNs = tag as SaxesTagNS;
+    stack.pop();
+    const parent = stack.at(-1);
+    const local = tagNs.local;
+    if (current && GPX_NAMESPACES.has(tagNs.uri)) {
+      const kind = current.kind;
+      const index = (kind === 'wpt' ? result.waypoints.length : kind === 'trkpt' ? result.points.length : routePoints.length) + 1;
+      if (local === 'ele' && parent === kind) current.elevation = parseNumber(text, 'ele', kind, index);
+      else if (local === 'time' && parent === kind) current.time = parseTime(text, 'time', kind, index);
+      else if (local === 'name' && parent === 'wpt' && current.kind === 'wpt') current.name = text.trim().slice(0, 200) || null;
+      else if (local === current.kind) {
+        const { kind, ...point } = current;
+        if (kind === 'wpt') result.waypoints.push(point as GpxWaypoint);
+        else if (kind === 'trkpt') result.points.push(point as GpxPoint);
+        else routePoints.push(point as GpxPoint);
+        current = null;
+      }
+    } else if (current && current.kind !== 'wpt' && TRACKPOINT_EXTENSION.test(tagNs.uri)) {
+      const index = result.points.length + 1;
+      if (local === 'hr') current.heartRate = Math.round(parseNumber(text, 'heart rate', current.kind, index));
+      else if (local === 'cad') current.cadence = Math.round(parseNumber(text, 'cadence', current.kind, index));
+    } else if (local === 'name' && GPX_NAMESPACES.has(tagNs.uri) && result.name === null && (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')) {
+      result.name = text.trim().slice(0, 200) || null;
+    }
+    text = '';
+  });
+
+  const write = (chunk: string) => {
+    parser.write(chunk);
+    if (error) throw error;
+  };
+
+  if (typeof source === 'string') {
+    if (Buffer.byteLength(source) > maxBytes) fail(`is larger than ${maxBytes} bytes`);
+    write(source.replace(/^\uFEFF/, ''));
+  } else {
+    let decoder: TextDecoder | null = null;
+    let head: Uint8Array[] = [];
+    let headBytes = 0;
+    let bytes = 0;
+    const feed = (body: Uint8Array) => {
+      let decoded: string;
+      try {
+        // stream mode: a character split across chunks is completed by the next one
+        decoded = decoder!.decode(body, { stream: true });
+      } catch {
+        return fail(`is not valid ${decoder!.encoding}`);
+      }
+      write(decoded);
+    };
+    // the encoding is read from the first bytes, so gather enough of them before decoding any
+    const start = () => {
+      const first = Buffer.concat(head);
+      const { encoding, bomLength } = sniffEncoding(first);
+      decoder = new TextDecoder(encoding, { fatal: true });
+      head = [];
+      feed(first.subarray(bomLength));
+    };
+    const chunks = source instanceof Uint8Array ? [source] : source;
+    for await (const chunk of chunks) {
+      bytes += chunk.byteLength;
+      if (bytes > maxBytes) fail(`is larger than ${maxBytes} bytes`);
+      if (decoder) {
+        feed(chunk);
+        continue;
+      }
+      head.push(chunk);
+      headBytes += chunk.byteLength;
+      if (headBytes >= 256) start();
+    }
+    if (!decoder) start();
+    try {
+      write(decoder!.decode());
+    } catch (e) {
+      if (e instanceof ValidationError) throw e;
+      fail(`is not valid ${decoder!.encoding}`);
+    }
+  }
+  if (!sawRoot && !error) fail('is empty: no <gpx> root element');
+  parser.close();
+  if (error) throw error;
+  if (result.points.length === 0 && routePoints.length > 0) result.points = routePoints;
+  return result;
+}
+
+function escapeXml(value: string): string {
+  return value.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+}
+
+const isoSeconds = (date: Date) => date.toISOString().replace(/\.000Z$/, 'Z');
+
+/** GPX 1.1, in chunks, so that a long track streams out without one huge string. */
+export function* gpxChunks(track: { name: string | null; points: Iterable<GpxPoint>; waypoints: Iterable<GpxWaypoint> }): Generator<string> {
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n';
+  yield '<gpx version="1.1" creator="Milepost" xmlns="http://www.topografix.com/GPX/1/1" ' +
+    'xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1" ' +
+    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
+    'xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">\n';
+  if (track.name) yield `  <metadata><name>${escapeXml(track.name)}</name></metadata>\n`;
+  for (const w of track.waypoints) {
+    let body = '';
+    if (w.elevation !== null) body += `<ele>${w.elevation}</ele>`;
+    if (w.time) body += `<time>${isoSeconds(w.time)}</time>`;
+    if (w.name) body += `<name>${escapeXml(w.name)}</name>`;
+    yield `  <wpt lat="${w.lat}" lon="${w.lon}">${body}</wpt>\n`;
+  }
+  yield `  <trk>${track.name ? `<name>${escapeXml(track.name)}</name>` : ''}\n`;
+  let segment: number | null = null;
+  let buffer = '';
+  for (const p of track.points) {
+    if (p.segment !== segment) {
+      if (segment !== null) buffer += '    </trkseg>\n';
+      buffer += '    <trkseg>\n';
+      segment = p.segment;
+    }
+    let body = '';
+    if (p.elevation !== null) body += `<ele>${p.elevation}</ele>`;
+    if (p.time) body += `<time>${isoSeconds(p.time)}</time>`;
+    if (p.heartRate !== null || p.cadence !== null) {
+      body += '<extensions><gpxtpx:TrackPointExtension>';
+      if (p.heartRate !== null) body += `<gpxtpx:hr>${p.heartRate}</gpxtpx:hr>`;
+      if (p.cadence !== null) body += `<gpxtpx:cad>${p.cadence}</gpxtpx:cad>`;
+      body += '</gpxtpx:TrackPointExtension></extensions>';
+    }
+    buffer += `      <trkpt lat="${p.lat}" lon="${p.lon}">${body}</trkpt>\n`;
+    if (buffer.length > 64 * 1024) {
+      yield buffer;
+      buffer = '';
+    }
+  }
+  if (segment !== null) buffer += '    </trkseg>\n';
+  yield `${buffer}  </trk>\n</gpx>\n`;
+}
+
+export function toGpx(track: Parameters<typeof gpxChunks>[0]): string {
+  return [...gpxChunks(track)].join('');
+}

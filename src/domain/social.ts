@@ -1,0 +1,56 @@
+// Field rules of comments, routes and profiles.
+import type { ActivityType, UnitPreference } from './activity.ts';
+import { httpUrlProblem } from './entry-input.ts';
+import { ValidationError, type FieldIssue } from './errors.ts';
+
+export const COMMENT_MAX = 510;
+
+/** SPEC 4.4: required, at most 510 characters, counted after trimming (and in characters, not bytes). */
+export function validateCommentBody(body: string | null | undefined): string {
+  const text = (body ?? '').trim();
+  if (!text) throw ValidationError.field('body', 'is required');
+  if ([...text].length > COMMENT_MAX) throw ValidationError.field('body', `must be at most ${COMMENT_MAX} characters (got ${[...text].length})`);
+  return text;
+}
+
+export function validateRouteInput(input: { name?: string | null; activityType?: ActivityType | null }) {
+  const name = input.name?.trim() || null;
+  if (name && name.length > 100) throw ValidationError.field('name', 'must be at most 100 characters');
+  return { name, activityType: input.activityType ?? null };
+}
+
+export interface ProfileInput {
+  displayName?: string | null;
+  location?: string | null;
+  timeZone?: string | null;
+  photoUrl?: string | null;
+  goal?: string | null;
+  units?: UnitPreference | null;
+}
+
+/** Only the fields given change; an empty string clears an optional field. */
+export function validateProfile(input: ProfileInput) {
+  const issues: FieldIssue[] = [];
+  const data: Record<string, string | null> = {};
+  if (input.displayName !== undefined) {
+    const name = input.displayName?.trim() ?? '';
+    if (name.length < 1 || name.length > 60) issues.push({ path: 'displayName', message: 'must be 1 to 60 characters' });
+    data.displayName = name;
+  }
+  for (const [field, max] of [['location', 100], ['timeZone', 100], ['goal', 200]] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    const text = value?.trim() ?? '';
+    if (text.length > max) issues.push({ path: field, message: `must be at most ${max} characters` });
+    data[field] = text || null;
+  }
+  if (input.photoUrl !== undefined) {
+    const url = input.photoUrl?.trim() || null;
+    const problem = url ? httpUrlProblem(url) : null;
+    if (problem) issues.push({ path: 'photoUrl', message: problem });
+    data.photoUrl = url;
+  }
+  if (input.units !== undefined && input.units !== null) data.units = input.units;
+  if (issues.length) throw new ValidationError(issues);
+  return data;
+}

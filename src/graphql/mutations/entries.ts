@@ -1,0 +1,108 @@
+import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
+import { validateCreateEntry } from '../../domain/entry-input.ts';
+import { parseGpx } from '../../domain/gpx.ts';
+import { replaceTrack } from '../../db/tracks.ts';
+import { builder } from '../builder.ts';
+import { requireViewer } from '../context.ts';
+import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum, MediaTypeEnum } from '../types/enums.ts';
+import { gpxStream } from './gpx-source.ts';
+
+const DistanceInput = builder.inputType('DistanceInput', {
+  fields: (t) => ({
+    value: t.float({ required: true, description: 'At least 0.' }),
+    units: t.field({ type: DistanceUnitsEnum, description: "Default: the person's preferred units; for swims yards or meters." }),
+  }),
+});
+
+const WorkoutInput = builder.inputType('WorkoutInput', {
+  description: 'A workout (SPEC 2.3).',
+  fields: (t) => ({
+    activityType: t.field({ type: ActivityTypeEnum, required: true }),
+    completedAt: t.field({ type: 'DateTime', description: 'ISO 8601 in UTC.' }),
+    distance: t.field({ type: DistanceInput }),
+    duration: t.int({ description: 'Seconds spent working out, 0 or more.' }),
+    felt: t.field({ type: FeltEnum }),
+    calories: t.int({ description: '0 or more.' }),
+    title: t.string({ description: 'At most 200 characters.' }),
+    routeId: t.int({ description: 'One of your routes.' }),
+  }),
+});
+
+const MediaInput = builder.inputType('MediaInput', {
+  fields: (t) => ({
+    type: t.field({ type: MediaTypeEnum, required: true }),
+    url: t.string({ required: true, description: 'An http(s) URL of the photo.' }),
+    previewUrl: t.string({ description: 'An http(s) URL of a smaller version.' }),
+  }),
+});
+
+const CreateEntryInput = builder.inputType('CreateEntryInput', {
+  description: 'A note, a workout, an image and/or a location (SPEC 4.3). At least one of them.',
+  fields: (t) => ({
+    message: t.string({ description: 'The note, or how the workout went. At most 5000 characters.' }),
+    lat: t.float({ description: 'Latitude, -90 to 90; together with lon.' }),
+    lon: t.float({ description: 'Longitude, -180 to 180; together with lat.' }),
+    placeName: t.string({ description: 'A name for the place, e.g. "Oakland, CA".' }),
+    workout: t.field({ type: WorkoutInput }),
+    media: t.field({ type: MediaInput }),
+  }),
+});
+
+const DeletedEntry = builder.objectRef<{ id: number }>('DeletedEntry').implement({
+  description: 'What remains of a deleted entry: its id.',
+  fields: (t) => ({ id: t.exposeInt('id') }),
+});
+
+builder.mutationFields((t) => ({
+  createEntry: t.prismaField({
+    type: 'Entry',
+    description: 'Posts an entry as the viewer.',
+    errors: { types: [ValidationError, NotAuthorizedError] },
+    args: { input: t.arg({ type: CreateEntryInput, required: true }) },
+    resolve: async (query, _root, { input }, context) => {
+      const viewer = requireViewer(context);
+      const person = await context.prisma.person.findUniqueOrThrow({ where: { id: viewer.id }, select: { units: true } });
+      const entry = validateCreateEntry(input, storedValue(UNIT_PREFERENCES, person.units, 'Person.units'));
+      if (entry.workout?.routeId != null) {
+        const route = await context.prisma.route.findFirst({ where: { id: entry.workout.routeId, ownerId: viewer.id }, select: { id: true } });
+        if (!route) throw ValidationError.field('workout.routeId', 'is not one of your routes');
+      }
+      const { workout, ...fields } = entry;
+      // one statement tree, one transaction: the entry never exists without its workout
+      return context.prisma.entry.create({ ...query, data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) } });
+    },
+  }),
+
+  deleteEntry: t.field({
+    type: DeletedEntry,
+    description: "Deletes one of the viewer's entries with its comments, likes and track.",
+    errors: { types: [NotFoundError, NotAuthorizedError] },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (_root, { id }, context) => {
+      const viewer = requireViewer(context);
+      const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true } });
+      if (!entry) throw new NotFoundError('entry', String(id));
+      if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
+      const { count } = await context.prisma.entry.deleteMany({ where: { id, authorId: viewer.id } });
+      if (count === 0) throw new NotFoundError('entry', String(id));
+      return { id };
+    },
+  }),
+
+  setEntryTrack: t.prismaField({
+    type: 'Entry',
+    description: "Creates or replaces the GPS track of one of the viewer's workouts from a GPX document.",
+    errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
+    args: { entryId: t.arg.int({ required: true }), gpx: t.arg({ type: 'GpxDocument', required: true }) },
+    resolve: async (query, _root, { entryId, gpx }, context) => {
+      const viewer = requireViewer(context);
+      const entry = await context.prisma.entry.findUnique({ where: { id: entryId }, select: { authorId: true, kind: true } });
+      if (!entry) throw new NotFoundError('entry', String(entryId));
+      if (entry.authorId !== viewer.id) throw new NotAuthorizedError("only the author may change this entry's track");
+      if (entry.kind !== 'workout') throw ValidationError.field('entryId', 'is a note; GPS tracks belong to workouts');
+      await replaceTrack(context.prisma, context.provider, { entryId }, await parseGpx(gpxStream(gpx)));
+      return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: entryId } });
+    },
+  }),
+}));

@@ -1,0 +1,121 @@
+// The viewer's profile and friendships: request, accept, decline, remove.
+import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { validateProfile } from '../../domain/social.ts';
+import { usernameKey } from '../../domain/accounts.ts';
+import { befriend } from '../../db/friendships.ts';
+import { builder } from '../builder.ts';
+import { requireViewer, type Context } from '../context.ts';
+import { FriendshipStatusEnum, UnitPreferenceEnum } from '../types/enums.ts';
+
+type Status = 'none' | 'requested' | 'incoming' | 'friends';
+
+const FriendshipState = builder.objectRef<{ personId: number; status: Status }>('FriendshipState').implement({
+  description: 'Where the viewer stands with a person after a friendship mutation.',
+  fields: (t) => ({
+    status: t.field({ type: FriendshipStatusEnum, resolve: (state) => state.status }),
+    person: t.prismaField({
+      type: 'Person',
+      resolve: (query, state, _args, context) => context.prisma.person.findUniqueOrThrow({ ...query, where: { id: state.personId } }),
+    }),
+  }),
+});
+
+async function other(context: Context, username: string): Promise<{ viewerId: number; personId: number }> {
+  const viewer = requireViewer(context);
+  const person = await context.prisma.person.findUnique({ where: { usernameKey: usernameKey(username) }, select: { id: true } });
+  if (!person) throw new NotFoundError('person', username);
+  if (person.id === viewer.id) throw ValidationError.field('username', 'is you; friendships are with other people');
+  return { viewerId: viewer.id, personId: person.id };
+}
+
+const errors = { types: [ValidationError, NotFoundError, NotAuthorizedError] };
+
+builder.mutationFields((t) => ({
+  requestFriend: t.field({
+    type: FriendshipState,
+    description: 'Asks a person to be friends. If they already asked the viewer, the two become friends at once.',
+    errors,
+    args: { username: t.arg.string({ required: true }) },
+    resolve: async (_root, { username }, context) => {
+      const { viewerId, personId } = await other(context, username);
+      const friends = await context.prisma.friendship.findUnique({ where: { personId_friendId: { personId: viewerId, friendId: personId } } });
+      if (friends) return { personId, status: 'friends' as const };
+      const incoming = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
+      if (incoming) {
+        await befriend(context.prisma, viewerId, personId);
+        return { personId, status: 'friends' as const };
+      }
+      await context.prisma.friendRequest.create({ data: { fromId: viewerId, toId: personId } }).catch((error) => {
+        if ((error as { code?: string }).code !== 'P2002') throw error; // asked twice: the first request stands
+      });
+      return { personId, status: 'requested' as const };
+    },
+  }),
+
+  acceptFriend: t.field({
+    type: FriendshipState,
+    description: "Accepts a person's pending request.",
+    errors,
+    args: { username: t.arg.string({ required: true }) },
+    resolve: async (_root, { username }, context) => {
+      const { viewerId, personId } = await other(context, username);
+      const request = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
+      if (!request) throw new NotFoundError('friend request from', username);
+      await befriend(context.prisma, viewerId, personId);
+      return { personId, status: 'friends' as const };
+    },
+  }),
+
+  declineFriend: t.field({
+    type: FriendshipState,
+    description: "Declines a person's pending request.",
+    errors,
+    args: { username: t.arg.string({ required: true }) },
+    resolve: async (_root, { username }, context) => {
+      const { viewerId, personId } = await other(context, username);
+      const { count } = await context.prisma.friendRequest.deleteMany({ where: { fromId: personId, toId: viewerId } });
+      if (count === 0) throw new NotFoundError('friend request from', username);
+      return { personId, status: 'none' as const };
+    },
+  }),
+
+  removeFriend: t.field({
+    type: FriendshipState,
+    description: "Ends a friendship, or withdraws the viewer's own request. Not being friends is not an error.",
+    errors,
+    args: { username: t.arg.string({ required: true }) },
+    resolve: async (_root, { username }, context) => {
+      const { viewerId, personId } = await other(context, username);
+      await context.prisma.$transaction([
+        context.prisma.friendship.deleteMany({ where: { OR: [{ personId: viewerId, friendId: personId }, { personId, friendId: viewerId }] } }),
+        context.prisma.friendRequest.deleteMany({ where: { fromId: viewerId, toId: personId } }),
+      ]);
+      return { personId, status: 'none' as const };
+    },
+  }),
+}));
+
+const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
+  description: 'Only the fields given change; an empty string clears an optional one.',
+  fields: (t) => ({
+    displayName: t.string({ description: '1 to 60 characters.' }),
+    location: t.string({ description: 'Free text, at most 100 characters.' }),
+    timeZone: t.string({ description: 'A time zone name, at most 100 characters.' }),
+    photoUrl: t.string({ description: 'An http(s) URL of the avatar picture.' }),
+    goal: t.string({ description: 'At most 200 characters.' }),
+    units: t.field({ type: UnitPreferenceEnum }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  updateProfile: t.prismaField({
+    type: 'Person',
+    description: "Changes the viewer's profile.",
+    errors: { types: [ValidationError, NotAuthorizedError] },
+    args: { input: t.arg({ type: UpdateProfileInput, required: true }) },
+    resolve: async (query, _root, { input }, context) => {
+      const viewer = requireViewer(context);
+      return context.prisma.person.update({ ...query, where: { id: viewer.id }, data: validateProfile(input) });
+    },
+  }),
+}));

@@ -1,0 +1,67 @@
+// Comments and likes on entries.
+import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { validateCommentBody } from '../../domain/social.ts';
+import { builder } from '../builder.ts';
+import { requireViewer, type Context } from '../context.ts';
+
+async function requireEntry(context: Context, entryId: number) {
+  const entry = await context.prisma.entry.findUnique({ where: { id: entryId }, select: { id: true } });
+  if (!entry) throw new NotFoundError('entry', String(entryId));
+}
+
+/** A write that lost a race with the entry's deletion hits its foreign key: the entry is gone. */
+function entryGone(error: unknown, entryId: number): never {
+  const code = (error as { code?: string }).code;
+  if (code === 'P2003' || code === 'P2025') throw new NotFoundError('entry', String(entryId));
+  throw error;
+}
+
+builder.mutationFields((t) => ({
+  createComment: t.prismaField({
+    type: 'Comment',
+    description: 'Comments on an entry as the viewer (SPEC 4.4): 1 to 510 characters after trimming.',
+    errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
+    args: { entryId: t.arg.int({ required: true }), body: t.arg.string({ required: true }) },
+    resolve: async (query, _root, { entryId, body }, context) => {
+      const viewer = requireViewer(context);
+      const text = validateCommentBody(body);
+      await requireEntry(context, entryId);
+      return context.prisma.comment.create({ ...query, data: { entryId, authorId: viewer.id, body: text } }).catch((e) => entryGone(e, entryId));
+    },
+  }),
+
+  likeEntry: t.prismaField({
+    type: 'Like',
+    description: 'Likes an entry as the viewer. Liking twice is not an error: the first like stands.',
+    errors: { types: [NotFoundError, NotAuthorizedError] },
+    args: { entryId: t.arg.int({ required: true }) },
+    resolve: async (query, _root, { entryId }, context) => {
+      const viewer = requireViewer(context);
+      await requireEntry(context, entryId);
+      const where = { entryId_personId: { entryId, personId: viewer.id } };
+      const existing = await context.prisma.like.findUnique({ ...query, where });
+      if (existing) return existing;
+      try {
+        return await context.prisma.like.create({ ...query, data: { entryId, personId: viewer.id } });
+      } catch (error) {
+        // two likes at once: the unique index lets one in, and the other returns it
+        if ((error as { code?: string }).code === 'P2002') return context.prisma.like.findUniqueOrThrow({ ...query, where });
+        return entryGone(error, entryId);
+      }
+    },
+  }),
+
+  unlikeEntry: t.prismaField({
+    type: 'Entry',
+    description: "Takes back the viewer's like; not having liked is not an error.",
+    errors: { types: [NotFoundError, NotAuthorizedError] },
+    args: { entryId: t.arg.int({ required: true }) },
+    resolve: async (query, _root, { entryId }, context) => {
+      const viewer = requireViewer(context);
+      await context.prisma.like.deleteMany({ where: { entryId, personId: viewer.id } });
+      const entry = await context.prisma.entry.findUnique({ ...query, where: { id: entryId } });
+      if (!entry) throw new NotFoundError('entry', String(entryId));
+      return entry;
+    },
+  }),
+}));

@@ -1,0 +1,36 @@
+import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { parseGpx } from '../../domain/gpx.ts';
+import { validateRouteInput } from '../../domain/social.ts';
+import { replaceTrack } from '../../db/tracks.ts';
+import { builder } from '../builder.ts';
+import { requireViewer } from '../context.ts';
+import { ActivityTypeEnum } from '../types/enums.ts';
+import { gpxStream } from './gpx-source.ts';
+
+builder.mutationFields((t) => ({
+  createRoute: t.prismaField({
+    type: 'Route',
+    description: 'Creates a route owned by the viewer (SPEC 4.7); attach a track with setRouteTrack.',
+    errors: { types: [ValidationError, NotAuthorizedError] },
+    args: { name: t.arg.string({ description: 'At most 100 characters.' }), activityType: t.arg({ type: ActivityTypeEnum }) },
+    resolve: async (query, _root, args, context) => {
+      const viewer = requireViewer(context);
+      return context.prisma.route.create({ ...query, data: { ...validateRouteInput(args), ownerId: viewer.id } });
+    },
+  }),
+
+  setRouteTrack: t.prismaField({
+    type: 'Route',
+    description: "Creates or replaces the GPS track of one of the viewer's routes from a GPX document.",
+    errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
+    args: { routeId: t.arg.int({ required: true }), gpx: t.arg({ type: 'GpxDocument', required: true }) },
+    resolve: async (query, _root, { routeId, gpx }, context) => {
+      const viewer = requireViewer(context);
+      const route = await context.prisma.route.findUnique({ where: { id: routeId }, select: { ownerId: true } });
+      if (!route) throw new NotFoundError('route', String(routeId));
+      if (route.ownerId !== viewer.id) throw new NotAuthorizedError("only the owner may change this route's track");
+      await replaceTrack(context.prisma, context.provider, { routeId }, await parseGpx(gpxStream(gpx)));
+      return context.prisma.route.findUniqueOrThrow({ ...query, where: { id: routeId } });
+    },
+  }),
+}));

@@ -1,0 +1,84 @@
+// Field rules of writes (SPEC 2.3, 4.3, 4.4), at their boundaries.
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/domain/errors.ts';
+import { validateCreateEntry, type CreateEntryInput } from '../../src/domain/entry-input.ts';
+import { validateCommentBody, validateProfile } from '../../src/domain/social.ts';
+
+function issuesOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ValidationError) return error.issues.map((i) => i.path);
+    throw error;
+  }
+  return [];
+}
+
+const run = (input: CreateEntryInput) => () => validateCreateEntry(input, 'miles');
+
+describe('createEntry field rules', () => {
+  it.each<[string, CreateEntryInput, string[]]>([
+    ['a note', { message: 'Rest day' }, []],
+    ['lat 90 with lon', { lat: 90, lon: 0 }, []],
+    ['lat 90.0001', { lat: 90.0001, lon: 0 }, ['lat']],
+    ['lat -90.0001', { lat: -90.0001, lon: 0 }, ['lat']],
+    ['lon 180', { lat: 0, lon: 180 }, []],
+    ['lon -180.0001', { lat: 0, lon: -180.0001 }, ['lon']],
+    ['lat without lon', { message: 'x', lat: 10 }, ['lon']],
+    ['lon without lat', { message: 'x', lon: 10 }, ['lat']],
+    ['NaN latitude', { lat: Number.NaN, lon: 1 }, ['lat']],
+    ['a workout without activity type', { workout: {} }, ['workout.activityType']],
+    ['distance 0', { workout: { activityType: 'running', distance: { value: 0 } } }, []],
+    ['negative distance', { workout: { activityType: 'running', distance: { value: -0.01 } } }, ['workout.distance.value']],
+    ['units without a value', { workout: { activityType: 'running', distance: { units: 'miles' } } }, ['workout.distance.value']],
+    ['duration 0', { workout: { activityType: 'fitness', duration: 0 } }, []],
+    ['negative duration', { workout: { activityType: 'fitness', duration: -1 } }, ['workout.duration']],
+    ['fractional duration', { workout: { activityType: 'fitness', duration: 1.5 } }, ['workout.duration']],
+    ['negative calories', { workout: { activityType: 'fitness', calories: -5 } }, ['workout.calories']],
+    ['a 200-character title', { workout: { activityType: 'walking', title: 'x'.repeat(200) } }, []],
+    ['a 201-character title', { workout: { activityType: 'walking', title: 'x'.repeat(201) } }, ['workout.title']],
+    ['an image', { media: { type: 'image', url: 'https://img.example/a.jpg' } }, []],
+    ['an image without url', { media: { type: 'image', url: '' } }, ['media.url']],
+    ['an image at a javascript: URL', { media: { type: 'image', url: 'javascript:alert(1)' } }, ['media.url']],
+    ['an image at a relative URL', { media: { type: 'image', url: '/a.jpg' } }, ['media.url']],
+    ['nothing at all', {}, ['message']],
+    ['only spaces', { message: '   ' }, ['message']],
+    ['a 5001-character message', { message: 'x'.repeat(5001) }, ['message']],
+    ['two problems at once', { lat: 91, lon: 181 }, ['lat', 'lon']],
+  ])('%s', (_name, input, expected) => {
+    expect(issuesOf(run(input))).toEqual(expected);
+  });
+
+  it('defaults distance units from the preference, and swims to pool units', () => {
+    expect(validateCreateEntry({ workout: { activityType: 'running', distance: { value: 5 } } }, 'kilometers').workout).toMatchObject({ distanceUnits: 'kilometers' });
+    expect(validateCreateEntry({ workout: { activityType: 'swimming', distance: { value: 1500 } } }, 'kilometers').workout).toMatchObject({ distanceUnits: 'meters' });
+    expect(validateCreateEntry({ workout: { activityType: 'swimming', distance: { value: 1650 } } }, 'miles').workout).toMatchObject({ distanceUnits: 'yards' });
+    expect(validateCreateEntry({ workout: { activityType: 'swimming', distance: { value: 1, units: 'miles' } } }, 'miles').workout).toMatchObject({ distanceUnits: 'miles' });
+  });
+
+  it('is a workout entry when a workout is sent, a note otherwise', () => {
+    expect(validateCreateEntry({ workout: { activityType: 'cycling' } }, 'miles').kind).toBe('workout');
+    expect(validateCreateEntry({ message: 'hi', media: { type: 'image', url: 'https://x.example/p.png' } }, 'miles').kind).toBe('note');
+  });
+});
+
+describe('comment bodies', () => {
+  it.each([
+    ['x'.repeat(510), true],
+    ['x'.repeat(511), false],
+    [`  ${'x'.repeat(510)}  `, true],
+    ['🏃'.repeat(510), true],
+    ['', false],
+    ['   \n ', false],
+  ])('%#: %s… accepted: %s', (body, ok) => {
+    expect(issuesOf(() => validateCommentBody(body))).toEqual(ok ? [] : ['body']);
+  });
+});
+
+describe('profiles', () => {
+  it('change only what is given, clear with an empty string, and name bad fields', () => {
+    expect(validateProfile({ location: '  Oakland, CA ' })).toEqual({ location: 'Oakland, CA' });
+    expect(validateProfile({ goal: '' })).toEqual({ goal: null });
+    expect(issuesOf(() => validateProfile({ displayName: '', photoUrl: 'ftp://x/y.png', timeZone: 'x'.repeat(101) }))).toEqual(['displayName', 'timeZone', 'photoUrl']);
+  });
+});

@@ -1,0 +1,185 @@
+// GPX parsing and writing, on files shaped like what devices and services export, and on hostile input.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../src/domain/errors.ts';
+import { gpxChunks, parseGpx, toGpx } from '../../src/domain/gpx.ts';
+import { decodePolyline, encodePolyline, summarizeTrack, thin } from '../../src/domain/track.ts';
+import { decodePoints, encodePoints } from '../../src/domain/track-codec.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/gpx/${name}`, import.meta.url));
+
+/** The bytes in small pieces, as a request body arrives. */
+async function* chunked(bytes: Uint8Array, size = 7): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+async function rejection(source: Parameters<typeof parseGpx>[0], maxBytes?: number): Promise<string> {
+  try {
+    await parseGpx(source, maxBytes);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ValidationError);
+    const issue = (error as ValidationError).issues[0]!;
+    expect(issue.path).toBe('gpx');
+    return issue.message;
+  }
+  throw new Error('expected the document to be refused');
+}
+
+describe('parseGpx on real-world shapes', () => {
+  it('reads a Garmin Connect export with heart rate and cadence', async () => {
+    const gpx = await parseGpx(chunked(fixture('garmin-forerunner.gpx')));
+    expect(gpx.name).toBe('Oakland Running');
+    expect(gpx.points).toHaveLength(40);
+    expect(gpx.points[0]).toEqual({
+      lat: 37.8044,
+      lon: -122.2592,
+      elevation: 20,
+      time: new Date('2024-05-12T07:30:00Z'),
+      heartRate: 120,
+      cadence: 84,
+      segment: 0,
+    });
+  });
+
+  it('reads a Strava export', async () => {
+    const gpx = await parseGpx(fixture('strava-export.gpx'));
+    expect(gpx.name).toBe('Morning Run in Hyde Park');
+    expect(gpx.points).toHaveLength(30);
+    expect(gpx.points.every((p) => p.heartRate !== null && p.cadence === null)).toBe(true);
+  });
+
+  it('keeps segments apart: the gap between them is not distance', async () => {
+    const gpx = await parseGpx(fixture('two-segments.gpx'));
+    expect(gpx.points.map((p) => p.segment)).toEqual([...Array(10).fill(0), ...Array(10).fill(1)]);
+    const joined = summarizeTrack(gpx.points.map((p) => ({ ...p, segment: 0 })));
+    const apart = summarizeTrack(gpx.points);
+    expect(joined.distanceMeters - apart.distanceMeters).toBeGreaterThan(1000);
+  });
+
+  it('reads GPX 1.0 without an XML declaration', async () => {
+    const gpx = await parseGpx(fixture('gpx10-no-declaration.gpx'));
+    expect(gpx).toMatchObject({ name: 'Tokyo walk' });
+    expect(gpx.points).toHaveLength(12);
+  });
+
+  it('decodes ISO-8859-1, even with characters split across chunks', async () => {
+    const gpx = await parseGpx(chunked(fixture('latin1.gpx'), 3));
+    expect(gpx.name).toBe('Café du Lac à Annecy');
+    expect(gpx.waypoints[0]!.name).toBe('Départ');
+    expect(gpx.points).toHaveLength(8);
+  });
+
+  it('decodes a UTF-8 character split across chunks', async () => {
+    const bytes = Buffer.from('<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><metadata><name>Zürich – Üetliberg</name></metadata></gpx>');
+    expect((await parseGpx(chunked(bytes, 1))).name).toBe('Zürich – Üetliberg');
+  });
+
+  it('takes the points of a route when there is no track, and keeps waypoints', async () => {
+    const gpx = await parseGpx(fixture('route-with-waypoints.gpx'));
+    expect(gpx.name).toBe('Lake Merritt to the hills');
+    expect(gpx.points.map((p) => p.elevation)).toEqual([12, 60, 150, 230]);
+    expect(gpx.waypoints.map((w) => w.name)).toEqual(['Start', 'Summit']);
+    expect(summarizeTrack(gpx.points).elevationGain).toBe(218);
+  });
+
+  it('accepts an empty track', async () => {
+    const gpx = await parseGpx(fixture('empty-track.gpx'));
+    expect(gpx).toEqual({ name: 'Nothing recorded', points: [], waypoints: [] });
+  });
+});
+
+describe('parseGpx refuses', () => {
+  it('a billion-laughs document, at its DOCTYPE', async () => {
+    expect(await rejection(fixture('billion-laughs.gpx'))).toMatch(/DOCTYPE/);
+  });
+
+  it('an external entity, at its DOCTYPE, reading nothing', async () => {
+    expect(await rejection(fixture('external-entity.gpx'))).toMatch(/DOCTYPE/);
+  });
+
+  it('malformed XML', async () => {
+    expect(await rejection(fixture('malformed.gpx'))).toMatch(/not well-formed/);
+  });
+
+  it('a root that is not <gpx>', async () => {
+    expect(await rejection(fixture('kml-not-gpx.kml'))).toMatch(/root element is <kml>/);
+  });
+
+  it('a document over the size limit, before reading all of it', async () => {
+    let read = 0;
+    async function* endless() {
+      for (;;) {
+        read += 1024;
+        yield new Uint8Array(1024).fill(0x20);
+      }
+    }
+    expect(await rejection(endless(), 10_000)).toMatch(/larger than 10000 bytes/);
+    expect(read).toBeLessThan(20_000);
+  });
+
+  it.each([
+    ['<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="91" lon="0"/></trkseg></trk></gpx>', /trkpt 1 lat 91 is outside/],
+    ['<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lon="0"/></trkseg></trk></gpx>', /needs lat and lon/],
+    ['<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"><ele>high</ele></trkpt></trkseg></trk></gpx>', /ele "high" is not a number/],
+    ['<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"><time>yesterday</time></trkpt></trkseg></trk></gpx>', /time "yesterday"/],
+    ['', /is empty/],
+    ['<?xml version="1.0" encoding="Shift_JIS"?><gpx/>', /encoding "shift_jis" is not supported/],
+  ])('%s', async (doc, message) => {
+    expect(await rejection(Buffer.from(doc))).toMatch(message);
+  });
+
+  it('bytes that are not UTF-8', async () => {
+    expect(await rejection(Buffer.from([0x3c, 0x67, 0x70, 0x78, 0x3e, 0xff, 0xfe, 0x3c, 0x2f, 0x67, 0x70, 0x78, 0x3e]))).toMatch(/not valid utf-8/);
+  });
+});
+
+describe('writing GPX 1.1', () => {
+  it('round-trips points, segments, extensions and waypoints', async () => {
+    const original = await parseGpx(fixture('garmin-forerunner.gpx'));
+    const again = await parseGpx(toGpx({ ...original, waypoints: [{ lat: 1, lon: 2, elevation: 3, time: null, name: 'A & B <x>' }] }));
+    expect(again.points).toEqual(original.points);
+    expect(again.name).toBe('Oakland Running');
+    expect(again.waypoints).toEqual([{ lat: 1, lon: 2, elevation: 3, time: null, name: 'A & B <x>' }]);
+    const twoSegments = await parseGpx(fixture('two-segments.gpx'));
+    expect((await parseGpx(toGpx(twoSegments))).points).toEqual(twoSegments.points);
+  });
+
+  it('streams a long track in chunks', () => {
+    const points = Array.from({ length: 20_000 }, (_, i) => ({ lat: i / 1e5, lon: 0, elevation: null, time: null, heartRate: null, cadence: null, segment: 0 }));
+    const chunks = [...gpxChunks({ name: null, points, waypoints: [] })];
+    expect(chunks.length).toBeGreaterThan(5);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(70 * 1024);
+  });
+});
+
+describe('encoded polylines', () => {
+  it("match Google's documented example", () => {
+    const points = [
+      { lat: 38.5, lon: -120.2 },
+      { lat: 40.7, lon: -120.95 },
+      { lat: 43.252, lon: -126.453 },
+    ];
+    expect(encodePolyline(points)).toBe('_p~iF~ps|U_ulLnnqC_mqNvxq`@');
+    expect(decodePolyline('_p~iF~ps|U_ulLnnqC_mqNvxq`@')).toEqual(points);
+  });
+
+  it('thin long tracks, keeping both ends', () => {
+    const many = Array.from({ length: 10_001 }, (_, i) => i);
+    const kept = thin(many, 500);
+    expect(kept).toHaveLength(500);
+    expect(kept[0]).toBe(0);
+    expect(kept.at(-1)).toBe(10_000);
+  });
+});
+
+describe('packed track points', () => {
+  it('keep every field of every point', async () => {
+    const gpx = await parseGpx(fixture('garmin-forerunner.gpx'));
+    const twoSegments = await parseGpx(fixture('two-segments.gpx'));
+    for (const points of [gpx.points, twoSegments.points, (await parseGpx(fixture('route-with-waypoints.gpx'))).points]) {
+      expect(decodePoints(encodePoints(points))).toEqual(points);
+    }
+    expect(decodePoints(encodePoints(gpx.points), 3)).toEqual(gpx.points.slice(0, 3));
+    expect(decodePoints(null)).toEqual([]);
+  });
+});
