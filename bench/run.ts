@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { toGpx } from '../src/domain/gpx.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -111,10 +112,68 @@ async function load(base: string, query: string, seconds: number) {
   });
 }
 
+/** A 200,000-point GPX document (lat, lon, elevation, time), about 19 MB: under the 20 MB limit. */
+function bigGpx(): string {
+  const points = Array.from({ length: 200_000 }, (_, i) => ({
+    // seven decimals, as devices write them (about a centimetre)
+    lat: Math.round((37.8 + Math.sin(i / 5000) / 50) * 1e7) / 1e7,
+    lon: Math.round((-122.27 + Math.cos(i / 5000) / 50) * 1e7) / 1e7,
+    elevation: Math.round(100 + 50 * Math.sin(i / 700)),
+    time: new Date(Date.UTC(2024, 4, 12, 7) + i * 1000),
+    heartRate: null,
+    cadence: null,
+    segment: 0,
+  }));
+  return toGpx({ name: 'Bench 200k', points, waypoints: [] }).replace(/\n\s*/g, '');
+}
+
+async function graphql(base: string, token: string, query: string, variables: Record<string, unknown> = {}) {
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as { data: Record<string, Record<string, unknown>>; errors?: unknown[] };
+}
+
+/** Uploads the big track as a multipart file, the way a client sends a file: a few times, keeping each time. */
+async function gpxUpload(base: string, url: string, child: ChildProcess) {
+  const minted = run(['tokens', 'create', '--username', (await firstUsername(base))], { DATABASE_URL: url });
+  let token = '';
+  minted.stdout!.on('data', (chunk) => (token += chunk));
+  await new Promise((resolve) => minted.on('exit', resolve));
+  token = token.trim();
+  const created = await graphql(base, token, 'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { ... on Entry { id } } }');
+  const entryId = created.data.createEntry!.id as number;
+  const document = bigGpx();
+  const rssBefore = peakRssMb(child.pid!);
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const form = new FormData();
+    form.set('operations', JSON.stringify({ query: `mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: ${entryId}, gpx: $gpx) { __typename ... on Entry { track { pointCount } } } }`, variables: { gpx: null } }));
+    form.set('map', JSON.stringify({ 0: ['variables.gpx'] }));
+    form.set('0', new Blob([document], { type: 'application/gpx+xml' }), 'big.gpx');
+    const started = performance.now();
+    const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const body = (await response.json()) as { data?: { setEntryTrack?: { track?: { pointCount: number } } } };
+    times.push(performance.now() - started);
+    if (body.data?.setEntryTrack?.track?.pointCount !== 200_000) throw new Error(`GPX upload failed: ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  times.sort((a, b) => a - b);
+  return { bytes: Buffer.byteLength(document), medianMs: Math.round(times[1]!), maxMs: Math.round(times[2]!), serverPeakRssMbBefore: rssBefore, serverPeakRssMbAfter: peakRssMb(child.pid!) };
+}
+
+async function firstUsername(base: string): Promise<string> {
+  const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ publicStream(first: 1) { ... on EntryConnection { edges { node { author { username } } } } } }' }) });
+  const body = (await response.json()) as { data: { publicStream: { edges: Array<{ node: { author: { username: string } } }> } } };
+  return body.data.publicStream.edges[0]!.node.author.username;
+}
+
 const url = databaseUrl();
 await ensureData(url);
 const { child, base } = await startServer(url);
 const rows = [];
+let upload: Awaited<ReturnType<typeof gpxUpload>> | null = null;
 try {
   for (const target of TARGETS) {
     const probe = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: target.query }) });
@@ -131,11 +190,13 @@ try {
       responseBytes: body.length,
     });
   }
+  upload = await gpxUpload(base, url, child);
 } finally {
   const peak = peakRssMb(child.pid!);
   child.kill('SIGTERM');
-  const report = { at: new Date().toISOString(), db: values.db, scale, connections, durationSeconds: duration, node: process.version, serverPeakRssMb: peak, results: rows };
+  const report = { at: new Date().toISOString(), db: values.db, scale, connections, durationSeconds: duration, node: process.version, serverPeakRssMb: peak, results: rows, gpxUpload200k: upload };
   console.table(rows);
+  if (upload) console.log(`200k-point GPX upload (${(upload.bytes / 1e6).toFixed(1)} MB, multipart): median ${upload.medianMs} ms, max ${upload.maxMs} ms; server peak RSS ${upload.serverPeakRssMbBefore} → ${upload.serverPeakRssMbAfter} MB`);
   console.log(`server peak RSS: ${peak} MB`);
   const file = `${root}bench/results/${report.at.replace(/[:.]/g, '-')}-${values.db}.json`;
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);

@@ -63,14 +63,15 @@ function parseTime(text: string, field: string, kind: string, index: number): Da
   return date;
 }
 
-function coordinates(tag: SaxesTagNS, kind: string, index: number): { lat: number; lon: number } {
+/** Reads the lat and lon attributes into `into`. */
+function coordinates(tag: SaxesTagNS, kind: string, index: number, into: { lat: number; lon: number }): void {
   const lat = tag.attributes.lat?.value;
   const lon = tag.attributes.lon?.value;
-  if (lat === undefined || lon === undefined) return fail(`${kind} ${index} needs lat and lon attributes`);
-  const point = { lat: parseNumber(lat, 'lat', kind, index), lon: parseNumber(lon, 'lon', kind, index) };
-  if (point.lat < -90 || point.lat > 90) fail(`${kind} ${index} lat ${point.lat} is outside -90..90`);
-  if (point.lon < -180 || point.lon > 180) fail(`${kind} ${index} lon ${point.lon} is outside -180..180`);
-  return point;
+  if (lat === undefined || lon === undefined) fail(`${kind} ${index} needs lat and lon attributes`);
+  into.lat = parseNumber(lat!, 'lat', kind, index);
+  into.lon = parseNumber(lon!, 'lon', kind, index);
+  if (into.lat < -90 || into.lat > 90) fail(`${kind} ${index} lat ${into.lat} is outside -90..90`);
+  if (into.lon < -180 || into.lon > 180) fail(`${kind} ${index} lon ${into.lon} is outside -180..180`);
 }
 
 /**
@@ -85,9 +86,12 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
   const routePoints: GpxPoint[] = [];
   const stack: string[] = [];
   let text = '';
-  let current: (GpxPoint & { kind: 'trkpt' | 'rtept' }) | (GpxWaypoint & { kind: 'wpt' }) | null = null;
+  // the element being read: plain objects and a separate kind keep the hot path free of spreads
+  let kind: 'trkpt' | 'rtept' | 'wpt' | null = null;
+  let point: GpxPoint | null = null;
+  let waypoint: GpxWaypoint | null = null;
   let segment = -1;
-  let sawRoot = false;
+  let gpxUri: string | null = null;
   let error: Error | null = null;
 
   parser.on('doctype', () => fail('documents with a DOCTYPE are refused (no entity expansion, no external entities)'));
@@ -95,23 +99,25 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
     error ??= e instanceof ValidationError ? e : ValidationError.field('gpx', `is not well-formed XML: ${e.message}`);
   });
   parser.on('opentag', (tag) => {
-    const tagNs = tag as SaxesTagNS;
-    if (!sawRoot) {
-      sawRoot = true;
-      if (tagNs.local !== 'gpx' || !GPX_NAMESPACES.has(tagNs.uri)) fail(`the root element is <${tagNs.name}>, not GPX 1.0 or 1.1 <gpx>`);
+    const { local, uri } = tag as SaxesTagNS;
+    if (gpxUri === null) {
+      if (local !== 'gpx' || !GPX_NAMESPACES.has(uri)) fail(`the root element is <${tag.name}>, not GPX 1.0 or 1.1 <gpx>`);
+      gpxUri = uri;
     }
-    stack.push(tagNs.local);
+    stack.push(local);
     text = '';
-    const inGpx = GPX_NAMESPACES.has(tagNs.uri);
-    if (!inGpx) return;
-    if (tagNs.local === 'trkseg') segment += 1;
-    else if (tagNs.local === 'trkpt') {
-      if (segment < 0) segment = 0;
-      current = { kind: 'trkpt', ...coordinates(tagNs, 'trkpt', result.points.length + 1), elevation: null, time: null, heartRate: null, cadence: null, segment };
-    } else if (tagNs.local === 'rtept') {
-      current = { kind: 'rtept', ...coordinates(tagNs, 'rtept', routePoints.length + 1), elevation: null, time: null, heartRate: null, cadence: null, segment: 0 };
-    } else if (tagNs.local === 'wpt') {
-      current = { kind: 'wpt', ...coordinates(tagNs, 'wpt', result.waypoints.length + 1), elevation: null, time: null, name: null };
+    if (uri !== gpxUri) return;
+    if (local === 'trkseg') segment += 1;
+    else if (local === 'trkpt' || local === 'rtept') {
+      const index = (local === 'trkpt' ? result.points.length : routePoints.length) + 1;
+      if (local === 'trkpt' && segment < 0) segment = 0;
+      kind = local;
+      point = { lat: 0, lon: 0, elevation: null, time: null, heartRate: null, cadence: null, segment: local === 'trkpt' ? segment : 0 };
+      coordinates(tag as SaxesTagNS, local, index, point);
+    } else if (local === 'wpt') {
+      kind = 'wpt';
+      waypoint = { lat: 0, lon: 0, elevation: null, time: null, name: null };
+      coordinates(tag as SaxesTagNS, 'wpt', result.waypoints.length + 1, waypoint);
     }
   });
   parser.on('text', (t) => {
@@ -121,28 +127,26 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
     text += t;
   });
   parser.on('closetag', (tag) => {
-    const tagNs = tag as SaxesTagNS;
+    const { local, uri } = tag as SaxesTagNS;
     stack.pop();
-    const parent = stack.at(-1);
-    const local = tagNs.local;
-    if (current && GPX_NAMESPACES.has(tagNs.uri)) {
-      const kind = current.kind;
+    const parent = stack[stack.length - 1];
+    if (kind !== null && uri === gpxUri) {
+      const target = kind === 'wpt' ? waypoint! : point!;
       const index = (kind === 'wpt' ? result.waypoints.length : kind === 'trkpt' ? result.points.length : routePoints.length) + 1;
-      if (local === 'ele' && parent === kind) current.elevation = parseNumber(text, 'ele', kind, index);
-      else if (local === 'time' && parent === kind) current.time = parseTime(text, 'time', kind, index);
-      else if (local === 'name' && parent === 'wpt' && current.kind === 'wpt') current.name = text.trim().slice(0, 200) || null;
-      else if (local === current.kind) {
-        const { kind, ...point } = current;
-        if (kind === 'wpt') result.waypoints.push(point as GpxWaypoint);
-        else if (kind === 'trkpt') result.points.push(point as GpxPoint);
-        else routePoints.push(point as GpxPoint);
-        current = null;
+      if (local === 'ele' && parent === kind) target.elevation = parseNumber(text, 'ele', kind, index);
+      else if (local === 'time' && parent === kind) target.time = parseTime(text, 'time', kind, index);
+      else if (local === 'name' && parent === 'wpt' && kind === 'wpt') waypoint!.name = text.trim().slice(0, 200) || null;
+      else if (local === kind) {
+        if (kind === 'wpt') result.waypoints.push(waypoint!);
+        else if (kind === 'trkpt') result.points.push(point!);
+        else routePoints.push(point!);
+        kind = null;
       }
-    } else if (current && current.kind !== 'wpt' && TRACKPOINT_EXTENSION.test(tagNs.uri)) {
+    } else if (kind !== null && kind !== 'wpt' && (local === 'hr' || local === 'cad') && TRACKPOINT_EXTENSION.test(uri)) {
       const index = result.points.length + 1;
-      if (local === 'hr') current.heartRate = Math.round(parseNumber(text, 'heart rate', current.kind, index));
-      else if (local === 'cad') current.cadence = Math.round(parseNumber(text, 'cadence', current.kind, index));
-    } else if (local === 'name' && GPX_NAMESPACES.has(tagNs.uri) && result.name === null && (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')) {
+      if (local === 'hr') point!.heartRate = Math.round(parseNumber(text, 'heart rate', kind, index));
+      else point!.cadence = Math.round(parseNumber(text, 'cadence', kind, index));
+    } else if (local === 'name' && uri === gpxUri && result.name === null && (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')) {
       result.name = text.trim().slice(0, 200) || null;
     }
     text = '';
@@ -199,7 +203,7 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
       fail(`is not valid ${decoder!.encoding}`);
     }
   }
-  if (!sawRoot && !error) fail('is empty: no <gpx> root element');
+  if (gpxUri === null && !error) fail('is empty: no <gpx> root element');
   parser.close();
   if (error) throw error;
   if (result.points.length === 0 && routePoints.length > 0) result.points = routePoints;

@@ -82,3 +82,27 @@ describe('milepost apps create and tokens create', () => {
     expect(result.stderr).toContain(message);
   });
 });
+
+describe('milepost friends add', () => {
+  it('makes two people friends both ways at once', async () => {
+    await runCli(['users', 'create', '--username', 'pal', '--password', 'a long password'], env);
+    const result = await runCli(['friends', 'add', 'scripted', 'PAL'], env);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ friends: ['scripted', 'pal'] });
+    const rows = await database.prisma.friendship.findMany({ select: { person: { select: { username: true } }, friend: { select: { username: true } } } });
+    expect(rows.map((r) => `${r.person.username}→${r.friend.username}`).sort()).toEqual(['pal→scripted', 'scripted→pal']);
+    // again: still friends, no duplicate
+    expect((await runCli(['friends', 'add', 'pal', 'scripted'], env)).code).toBe(0);
+    expect(await database.prisma.friendship.count()).toBe(2);
+  });
+
+  it.each([
+    [['friends', 'add', 'scripted', 'ghost'], 1, 'nobody is called "ghost"'],
+    [['friends', 'add', 'scripted', 'scripted'], 1, 'cannot befriend themselves'],
+    [['friends', 'add', 'scripted'], 2, 'expected "friends add <username> <username>"'],
+  ])('refuses %j (exit %i)', async (args, code, message) => {
+    const result = await runCli(args, env);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain(message);
+  });
+});
