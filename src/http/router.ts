@@ -4,6 +4,8 @@ export interface RequestContext {
   request: Request;
   url: URL;
   params: Record<string, string>;
+  /** The path's extension (`json`, `gpx`) when the router was given one apart from the path. */
+  extension: string | null;
   /** The peer's address, for throttling; `local` for in-process requests. */
   clientAddress: string;
 }
@@ -42,12 +44,13 @@ export class Router {
     return this.add('POST', path, handler);
   }
 
-  /** The response, or null when no route has this path. */
-  async handle(request: Request, clientAddress: string): Promise<Response | null> {
+  /** The response, or null when no route has this path. `path` overrides the URL's (extension removed). */
+  async handle(request: Request, clientAddress: string, path?: { pathname: string; extension: string | null }): Promise<Response | null> {
     const url = new URL(request.url);
+    const pathname = path?.pathname ?? url.pathname;
     const allowed = new Set<string>();
     for (const route of this.routes) {
-      const match = route.pattern.exec(url.pathname);
+      const match = route.pattern.exec(pathname);
       if (!match) continue;
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       if (route.method !== method) {
@@ -55,7 +58,7 @@ export class Router {
         continue;
       }
       const params = Object.fromEntries(route.keys.map((key, i) => [key, decodeURIComponent(match[i + 1]!)]));
-      return route.handler({ request, url, params, clientAddress });
+      return route.handler({ request, url, params, clientAddress, extension: path?.extension ?? null });
     }
     if (allowed.size === 0) return null;
     const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');

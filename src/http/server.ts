@@ -9,6 +9,10 @@ import { configureSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
 import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes } from '../oauth/routes.ts';
+import { createOperationRunner } from '../rest/execute.ts';
+import { splitExtension } from '../rest/formats.ts';
+import { mountRestRoutes } from '../rest/routes.ts';
+import { avatarSvg } from './avatar.ts';
 import { jsonResponse, Router } from './router.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
@@ -72,20 +76,32 @@ export function createApp(config: Config, database: Database): App {
     graphiql: config.graphiql ? { title: 'Milepost GraphQL', defaultQuery: DEFAULT_QUERY } : false,
     landingPage: false,
     maskedErrors: config.env === 'production' ? true : { isDev: config.env === 'development' },
-    context: ({ request }) => createContext(config, database, request),
+    // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
+    // whole context in; GraphQL requests get theirs from the request
+    context: (initial) => ('viewer' in initial ? (initial as unknown as Context) : createContext(config, database, initial.request)),
   });
 
   const router = new Router();
   router.get('/healthz', () => jsonResponse(200, { status: 'ok' }));
   router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${baseUrlOf(config, request)}/graphql` }));
+  router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
   mountOAuthRoutes(router, { prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: (request) => baseUrlOf(config, request) });
+
+  // the legacy paths answer with or without `.json`, so they route on the path without its extension
+  const rest = new Router();
+  mountRestRoutes(rest, { database, run: createOperationRunner(yoga), baseUrl: (request) => baseUrlOf(config, request) });
 
   const handle = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return yoga.fetch(request);
     const clientAddress = serverContext.req?.socket.remoteAddress ?? 'local';
     const routed = await router.handle(request, clientAddress);
-    return routed ?? jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
+    if (routed) return routed;
+    const split = splitExtension(pathname);
+    if (request.method === 'OPTIONS') return corsPreflight(request);
+    const legacy = await rest.handle(request, clientAddress, { pathname: split.path, extension: split.extension });
+    if (legacy) return withCors(legacy);
+    return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
   };
 
   // node:http → fetch API, with streaming bodies and aborts handled by the same adapter yoga uses;
@@ -93,6 +109,32 @@ export function createApp(config: Config, database: Database): App {
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(handle);
 
   return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter };
+}
+
+/**
+ * CORS for browser apps on the legacy paths: any origin may call, because tokens travel explicitly
+ * (header or parameter) and never in cookies, so no credentials are allowed.
+ */
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Location, WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+};
+
+function withCors(response: Response): Response {
+  for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value);
+  return response;
+}
+
+function corsPreflight(request: Request): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS,
+      'access-control-allow-methods': 'GET, POST, PUT, DELETE',
+      'access-control-allow-headers': request.headers.get('access-control-request-headers') ?? 'Authorization, Content-Type',
+      'access-control-max-age': '86400',
+    },
+  });
 }
 
 export function listen(app: App, config: Config): Promise<Server> {

@@ -22,7 +22,7 @@ const LocationRef = builder.objectRef<Location>('Location').implement({
   fields: (t) => ({ name: t.exposeString('name') }),
 });
 
-const GeoPointRef = builder.objectRef<GeoPoint>('GeoPoint').implement({
+export const GeoPointRef = builder.objectRef<GeoPoint>('GeoPoint').implement({
   description: 'A GeoJSON point.',
   fields: (t) => ({
     type: t.string({ resolve: () => 'Point' }),

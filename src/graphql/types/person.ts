@@ -18,7 +18,11 @@ export const PersonRef = builder.prismaObject('Person', {
     }),
     location: t.exposeString('location', { nullable: true, description: 'Free-text location.' }),
     timeZone: t.exposeString('timeZone', { nullable: true }),
-    photoUrl: t.exposeString('photoUrl', { nullable: true, description: 'URL of the avatar picture.' }),
+    photoUrl: t.string({
+      description: 'URL of the avatar picture: the one the person set, or one generated from their initials.',
+      select: { username: true, photoUrl: true },
+      resolve: (person, _args, context) => person.photoUrl ?? `${context.baseUrl}/people/${encodeURIComponent(person.username)}/avatar.svg`,
+    }),
     goal: t.exposeString('goal', { nullable: true }),
     units: t.field({ type: UnitPreferenceEnum, resolve: (p) => storedValue(UNIT_PREFERENCES, p.units, 'Person.units') }),
     routes: t.relation('routes', { query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }),

@@ -4,9 +4,10 @@ import { decodePoints } from '../../domain/track-codec.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { ActivityTypeEnum } from './enums.ts';
+import { GeoPointRef } from './entry.ts';
 import { DistanceRef } from './workout.ts';
 
-builder.prismaObject('Route', {
+export const RouteRef = builder.prismaObject('Route', {
   description: 'A named route, optionally with a GPS track (SPEC 2.4, 4.7).',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -28,6 +29,16 @@ builder.prismaObject('Route', {
         if (!route.track) return null;
         const units = storedValue(UNIT_PREFERENCES, route.owner.units, 'Person.units');
         return { value: Math.round(fromMeters(route.track.distanceMeters, units) * 10_000) / 10_000, units };
+      },
+    }),
+    start: t.field({
+      type: GeoPointRef,
+      nullable: true,
+      description: 'Where the track starts; null without a track.',
+      select: { track: { select: { pointData: true } } },
+      resolve: (route) => {
+        const first = decodePoints(route.track?.pointData ?? null, 1)[0];
+        return first ? { lat: first.lat, lon: first.lon } : null;
       },
     }),
     gpxUrl: t.string({
@@ -90,3 +101,13 @@ builder.prismaObject('Track', {
     }),
   }),
 });
+
+builder.queryFields((t) => ({
+  route: t.prismaField({
+    type: 'Route',
+    nullable: true,
+    description: 'A route by id; null when there is none.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (query, _root, args, context) => context.prisma.route.findUnique({ ...query, where: { id: args.id } }),
+  }),
+}));

@@ -1,0 +1,25 @@
+// Runs the REST layer's GraphQL operations through yoga's own envelop, so that they get the same
+// schema, plugins and limits as requests to /graphql. Documents are parsed and validated once.
+import type { DocumentNode, ExecutionResult } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
+import type { Context } from '../graphql/context.ts';
+import { OPERATIONS, type OperationName } from './operations.ts';
+
+export type RunOperation = (name: OperationName, request: Request, context: Context, variables?: Record<string, unknown>) => Promise<ExecutionResult>;
+
+export function createOperationRunner(yoga: YogaServerInstance<Record<string, never>, Context>): RunOperation {
+  const documents = new Map<OperationName, DocumentNode>();
+  return async (name, request, context, variables = {}) => {
+    const env = yoga.getEnveloped({ request, ...context });
+    let document = documents.get(name);
+    if (!document) {
+      const parsed = env.parse(OPERATIONS[name]);
+      const errors = env.validate(env.schema, parsed);
+      if (errors.length > 0) throw new Error(`REST operation ${name} does not fit the schema: ${errors[0]!.message}`);
+      documents.set(name, parsed);
+      document = parsed;
+    }
+    const contextValue = await env.contextFactory();
+    return (await env.execute({ schema: env.schema, document, contextValue, variableValues: variables })) as ExecutionResult;
+  };
+}

@@ -1,0 +1,41 @@
+// Formats of the legacy paths (SPEC 4.1, COMPAT.md): extensions, Accept, and JSONP.
+
+/**
+ * Splits `/entries/12.json` into `/entries/12` and `json`; a path without an extension has none. In
+ * the nearby path the coordinates' decimals are digits and an extension is letters, so
+ * `/entries/nearby/37.77916,-122.420049` has none (the Ruby client sends exactly that).
+ */
+export function splitExtension(pathname: string): { path: string; extension: string | null } {
+  const nearby = /^(\/entries\/nearby\/-?\d+(?:\.\d+)?,-?\d+(?:\.\d+)?)(?:\.([A-Za-z][A-Za-z0-9]*))?$/.exec(pathname);
+  if (nearby) return { path: nearby[1]!, extension: nearby[2]?.toLowerCase() ?? null };
+  const match = /^(.*\/[^/.]+)\.([A-Za-z0-9]+)$/.exec(pathname);
+  return match ? { path: match[1]!, extension: match[2]!.toLowerCase() } : { path: pathname, extension: null };
+}
+
+/** Whether an Accept header allows `type` (exact, `type/*` or `*\/*`, with q > 0). */
+export function accepts(accept: string | null, type: string): boolean {
+  if (!accept || accept.trim() === '') return true;
+  const [major] = type.split('/');
+  return accept.split(',').some((part) => {
+    const [range, ...params] = part.trim().split(';').map((p) => p.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) <= 0) return false;
+    return range === type || range === '*/*' || range === `${major}/*`;
+  });
+}
+
+/** A plain dotted JavaScript identifier, at most 128 characters: nothing that could carry script. */
+export const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
+
+export function validCallback(callback: string): boolean {
+  return callback.length <= 128 && CALLBACK.test(callback);
+}
+
+/**
+ * The JSONP body. The leading comment and the typeof guard are the usual defences against a response
+ * being sniffed as something else (Rosetta Flash) and against a missing callback; U+2028 and U+2029
+ * are escaped because they end a line in JavaScript but not in JSON.
+ */
+export function jsonpBody(callback: string, json: string): string {
+  return `/**/ typeof ${callback} === 'function' && ${callback}(${json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`;
+}

@@ -1,0 +1,111 @@
+// Request parameters of the legacy paths, turned into GraphQL variables, and GraphQL's field paths
+// turned back into the parameter names clients sent.
+
+/** `workout[distance][value]=3` → `{ workout: { distance: { value: '3' } } }`. The first value of a name wins. */
+export function nestBracketed(entries: Iterable<[string, string]>): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const [name, value] of entries) {
+    const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
+    if (!match) continue;
+    const keys = [match[1]!, ...[...match[2]!.matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1]!)];
+    if (keys.some((k) => k === '' || k === '__proto__' || k === 'constructor' || k === 'prototype')) continue;
+    let node = root;
+    keys.forEach((key, i) => {
+      if (i === keys.length - 1) {
+        if (!(key in node)) node[key] = value;
+        return;
+      }
+      if (typeof node[key] !== 'object' || node[key] === null) node[key] = {};
+      node = node[key] as Record<string, unknown>;
+    });
+  }
+  return root;
+}
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camel = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
+/** A GraphQL input path (`workout.distance.value`, `input.workout.activityType`) as the client named it (`workout[distance][value]`). */
+export function restFieldName(graphqlPath: string): string {
+  const [first, ...rest] = graphqlPath.replace(/^input\./, '').split('.').map(snake);
+  return first + rest.map((key) => `[${key}]`).join('');
+}
+
+/** A number from a form string, or the string itself so that GraphQL names the field it cannot read. */
+function numeric(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const trimmed = value.trim();
+  return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : value;
+}
+
+/** An enum from SPEC's lower-case spelling (`running`) to GraphQL's (`RUNNING`); anything else as sent. */
+function enumValue(value: unknown): unknown {
+  return typeof value === 'string' && /^[a-z_]+$/i.test(value.trim()) ? value.trim().toUpperCase() : value;
+}
+
+function pick(source: Record<string, unknown>, conversions: Record<string, (value: unknown) => unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source)) {
+    const field = camel(key);
+    const convert = conversions[field];
+    if (convert && value !== undefined && value !== '') out[field] = convert(value);
+  }
+  return out;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : value);
+const object = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+
+/** SPEC 4.3's parameters as CreateEntryInput. Unknown parameters are ignored, as the original service did. */
+export function createEntryInput(params: Record<string, unknown>): Record<string, unknown> {
+  const input = pick(params, { message: text, lat: numeric, lon: numeric, location: text });
+  if ('location' in input) {
+    input.placeName = input.location;
+    delete input.location;
+  }
+  const workout = object(params.workout);
+  if (workout) {
+    const w = pick(workout, {
+      activityType: enumValue,
+      completedAt: text,
+      duration: numeric,
+      felt: enumValue,
+      calories: numeric,
+      title: text,
+      routeId: numeric,
+    });
+    const distance = object(workout.distance);
+    if (distance) w.distance = pick(distance, { value: numeric, units: enumValue });
+    input.workout = w;
+  } else if (params.workout !== undefined) {
+    input.workout = params.workout;
+  }
+  const media = object(params.media);
+  if (media) input.media = pick(media, { type: enumValue, url: text, previewUrl: text });
+  return input;
+}
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * GraphQL's variable coercion errors, as the client's field names: `Variable "$input" got invalid
+ * value "abc" at "input.lat"; Float cannot represent …` → lat. Null when the error is not one.
+ */
+export function coercionProblem(message: string): FieldProblem | null {
+  const match = /^Variable "\$(\w+)" got invalid value (?:.*?)(?: at "([^"]+)")?; (.*)$/s.exec(message);
+  if (!match) return null;
+  let path = match[2] ?? match[1]!;
+  let reason = match[3]!;
+  const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.$/.exec(reason);
+  if (missing) {
+    path = `${path}.${missing[1]}`;
+    reason = 'is required';
+  }
+  const enumMiss = /^Value "([^"]*)" does not exist in "(\w+)" enum\.?/.exec(reason);
+  if (enumMiss) reason = `"${enumMiss[1]!.toLowerCase()}" is not one of the allowed values`;
+  if (/cannot represent/.test(reason)) reason = reason.replace(/^(\w+) cannot represent[^:]*:?/, (_m, type: string) => `must be ${type === 'Int' ? 'a whole number' : type === 'Float' ? 'a number' : `a ${type}`}:`).replace(/:\s*$/, '');
+  return { field: restFieldName(path), message: reason };
+}

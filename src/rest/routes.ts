@@ -1,0 +1,331 @@
+// The legacy REST paths of SPEC 4.0, each a GraphQL operation (operations.ts) whose result takes the
+// shapes of COMPAT.md (shapes.ts). One wrapper gives every path the same formats, JSONP, token
+// handling, status codes and error body.
+import type { ExecutionResult } from 'graphql';
+import { TokenConflictError, tokenFromRequest, viewerForToken } from '../auth/tokens.ts';
+import type { Database } from '../db/database.ts';
+import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
+import type { Context } from '../graphql/context.ts';
+import { readForm, type RequestContext, type Router } from '../http/router.ts';
+import type { RunOperation } from './execute.ts';
+import { accepts, jsonpBody, validCallback } from './formats.ts';
+import { coercionProblem, createEntryInput, nestBracketed, restFieldName, type FieldProblem } from './params.ts';
+import { commentJson, entryJson, friendJson, likeJson, personJson, routeJson, trackJson, type GqlEntry, type GqlPerson, type GqlRoute, type GqlTrack } from './shapes.ts';
+
+export interface RestOptions {
+  database: Database;
+  run: RunOperation;
+  baseUrl: (request: Request) => string;
+}
+
+export interface RestContext extends RequestContext {
+  extension: string | null;
+}
+
+interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** Raw bytes instead of JSON (the GPX download). */
+  raw?: { contentType: string; text: string };
+}
+
+/** The one error body of the REST layer: `{"error": {"code", "message", "fields"?}}`. */
+export class RestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: FieldProblem[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const CHALLENGE = 'Bearer realm="milepost"';
+const notAuthorized = (message = 'this request needs an access token: oauth_token, or Authorization: Bearer') =>
+  new RestError(401, 'NOT_AUTHORIZED', message, undefined, { 'www-authenticate': CHALLENGE });
+
+/** Typed GraphQL failures to statuses: the one table the REST layer keeps. */
+function failure(result: { __typename: string; code?: string; errorMessage?: string; issues?: Array<{ path: string; message: string }> }, viewer: boolean): RestError {
+  switch (result.__typename) {
+    case 'ValidationError':
+      return new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', result.issues!.map((i) => ({ field: restFieldName(i.path), message: i.message })));
+    case 'NotFoundError':
+      return new RestError(404, 'NOT_FOUND', result.errorMessage!);
+    case 'NotAuthorizedError':
+      // a valid token that may not do this is forbidden; no token at all needs authorization
+      return viewer ? new RestError(403, 'FORBIDDEN', result.errorMessage!) : notAuthorized(result.errorMessage);
+    default:
+      return new RestError(500, 'INTERNAL', 'unexpected result');
+  }
+}
+
+/** Data of a successful execution; variable coercion errors become 422 naming the parameter. */
+function dataOf<T>(result: ExecutionResult): T {
+  if (result.errors?.length) {
+    const problems = result.errors.map((e) => coercionProblem(e.message)).filter((p): p is FieldProblem => p !== null);
+    if (problems.length === result.errors.length) throw new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', problems);
+    throw result.errors[0];
+  }
+  return result.data as T;
+}
+
+type Typed = { __typename: string };
+
+function outcome<T extends Typed>(result: ExecutionResult, field: string, expected: string, viewer: boolean): T {
+  const value = dataOf<Record<string, T>>(result)[field]!;
+  if (value.__typename !== expected) throw failure(value as never, viewer);
+  return value;
+}
+
+const positiveId = (value: string | undefined): number | null => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
+
+/** Stream parameters as sent; GraphQL's coercion names any that is not a number. */
+function pageVariables(url: URL) {
+  const variables: Record<string, unknown> = {};
+  for (const name of ['page', 'since', 'until']) {
+    const value = url.searchParams.get(name);
+    if (value === null || value === '') continue;
+    variables[name] = /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+  }
+  return variables;
+}
+
+async function readBody(ctx: RestContext): Promise<Record<string, unknown>> {
+  const type = ctx.request.headers.get('content-type') ?? '';
+  if (type.startsWith('application/json')) {
+    const text = await ctx.request.text();
+    if (text.length > 1024 * 1024) throw new RestError(413, 'TOO_LARGE', 'the JSON body is larger than 1 MB');
+    if (!text.trim()) return {};
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      return parsed as Record<string, unknown>;
+    } catch {
+      throw new RestError(400, 'MALFORMED_BODY', 'the body is not a JSON object');
+    }
+  }
+  if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
+    try {
+      return nestBracketed((await readForm(ctx.request)).entries());
+    } catch (error) {
+      if (error instanceof RangeError) throw new RestError(413, 'TOO_LARGE', error.message);
+      throw new RestError(400, 'MALFORMED_BODY', 'the form body cannot be read');
+    }
+  }
+  if (type === '' || (await ctx.request.clone().text()) === '') return {};
+  throw new RestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send application/json, application/x-www-form-urlencoded or multipart/form-data');
+}
+
+interface Spec {
+  auth?: boolean;
+  /** Extensions this path answers to; the first is what a path without one gets. */
+  formats?: Array<'json' | 'gpx'>;
+  /** Reads a body (POST): form fields may carry oauth_token. */
+  body?: boolean;
+}
+
+type Handler = (args: { ctx: RestContext; context: Context; params: Record<string, unknown>; format: string }) => Promise<Reply>;
+
+export function mountRestRoutes(router: Router, options: RestOptions): void {
+  const { run } = options;
+
+  async function viewerContext(ctx: RestContext, formToken: unknown): Promise<Context> {
+    let token: string | null;
+    try {
+      token = tokenFromRequest(ctx.request, typeof formToken === 'string' ? formToken : null);
+    } catch (error) {
+      if (error instanceof TokenConflictError) throw new RestError(400, 'TOKEN_CONFLICT', error.message);
+      throw error;
+    }
+    const viewer = token ? await viewerForToken(options.database.prisma, token) : null;
+    if (token && !viewer) throw new RestError(401, 'INVALID_TOKEN', 'the access token is not valid (unknown or revoked)', undefined, { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` });
+    return { prisma: options.database.prisma, provider: options.database.provider, viewer, baseUrl: options.baseUrl(ctx.request) };
+  }
+
+  function respond(ctx: RestContext, reply: Reply, callback: string | null, viewer: boolean): Response {
+    const headers = new Headers(reply.headers);
+    if (viewer) headers.set('cache-control', 'private');
+    if (reply.raw) {
+      headers.set('content-type', reply.raw.contentType);
+      return new Response(reply.raw.text, { status: reply.status, headers });
+    }
+    const json = JSON.stringify(reply.body);
+    if (callback) {
+      headers.set('content-type', 'application/javascript; charset=utf-8');
+      headers.set('x-content-type-options', 'nosniff');
+      return new Response(jsonpBody(callback, json), { status: reply.status, headers });
+    }
+    headers.set('content-type', 'application/json; charset=utf-8');
+    return new Response(json, { status: reply.status, headers });
+  }
+
+  function errorReply(error: RestError): Reply {
+    return {
+      status: error.status,
+      body: { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } },
+      headers: error.headers,
+    };
+  }
+
+  function route(method: string, path: string, spec: Spec, handler: Handler) {
+    router.add(method, path, async (base) => {
+      const ctx = base as RestContext;
+      const formats = spec.formats ?? ['json'];
+      const format = ctx.extension ?? formats[0]!;
+      const rawCallback = ctx.request.method === 'GET' && format === 'json' ? ctx.url.searchParams.get('callback') : null;
+      const callback = rawCallback !== null && validCallback(rawCallback) ? rawCallback : null;
+      let viewer = false;
+      try {
+        if (rawCallback !== null && !callback) throw new RestError(400, 'INVALID_CALLBACK', 'callback must be a dotted JavaScript identifier of at most 128 characters');
+        if (!formats.includes(format as 'json')) throw new RestError(406, 'NOT_ACCEPTABLE', `${ctx.url.pathname} is available as ${formats.map((f) => `.${f}`).join(' or ')}`);
+        const accept = ctx.request.headers.get('accept');
+        const mediaType = format === 'gpx' ? 'application/gpx+xml' : callback ? 'application/javascript' : 'application/json';
+        if (!accepts(accept, mediaType) && !(format === 'gpx' && (accepts(accept, 'application/xml') || accepts(accept, 'text/xml')))) {
+          throw new RestError(406, 'NOT_ACCEPTABLE', `the Accept header excludes ${mediaType}`);
+        }
+        const params = spec.body ? await readBody(ctx) : {};
+        const context = await viewerContext(ctx, params.oauth_token);
+        viewer = context.viewer !== null;
+        if (spec.auth && !viewer) throw notAuthorized();
+        return respond(ctx, await handler({ ctx, context, params, format }), callback, viewer);
+      } catch (error) {
+        if (error instanceof RestError) return respond(ctx, errorReply(error), callback, viewer);
+        throw error;
+      }
+    });
+  }
+
+  const stream = (operation: 'publicStream' | 'friendsStream' | 'personStream' | 'nearbyStream', variables: (ctx: RestContext) => Record<string, unknown>): Handler =>
+    async ({ ctx, context }) => {
+      const result = await run(operation, ctx.request, context, { ...variables(ctx), ...pageVariables(ctx.url) });
+      const page = outcome<Typed & { edges: Array<{ node: GqlEntry }> }>(result, 'stream', 'EntryConnection', context.viewer !== null);
+      return { status: 200, body: { entries: page.edges.map((edge) => entryJson(edge.node)) } };
+    };
+
+  const entryId = (ctx: RestContext) => {
+    const id = positiveId(ctx.params.id);
+    if (id === null) throw new RestError(404, 'NOT_FOUND', `no entry ${ctx.params.id}`);
+    return id;
+  };
+  const username = (ctx: RestContext) => ctx.params.username!;
+
+  // streams (SPEC 4.2)
+  route('GET', '/entries', {}, stream('publicStream', () => ({})));
+  route('GET', '/entries/friends', { auth: true }, stream('friendsStream', () => ({})));
+  route(
+    'GET',
+    '/entries/nearby/:lat,:lon',
+    {},
+    stream('nearbyStream', (ctx) => {
+      const radius = ctx.url.searchParams.get('radius');
+      return {
+        lat: Number(ctx.params.lat),
+        lon: Number(ctx.params.lon),
+        ...(radius !== null && radius !== '' ? { radius: Number.isFinite(Number(radius)) ? Number(radius) : radius } : {}),
+      };
+    }),
+  );
+  route('GET', '/people/me/entries', { auth: true }, async (args) => stream('personStream', () => ({ username: args.context.viewer!.username }))(args));
+  route('GET', '/people/:username/entries', {}, stream('personStream', (ctx) => ({ username: username(ctx) })));
+
+  // entries
+  route('POST', '/entries', { auth: true, body: true }, async ({ ctx, context, params }) => {
+    const result = await run('createEntry', ctx.request, context, { input: createEntryInput(params) });
+    const entry = outcome<Typed & GqlEntry>(result, 'result', 'Entry', true);
+    return { status: 201, body: entryJson(entry), headers: { location: entry.url } };
+  });
+  route('GET', '/entries/:id', {}, async ({ ctx, context }) => {
+    const data = dataOf<{ entry: GqlEntry | null }>(await run('entry', ctx.request, context, { id: entryId(ctx) }));
+    if (!data.entry) throw new RestError(404, 'NOT_FOUND', `no entry ${ctx.params.id}`);
+    return { status: 200, body: entryJson(data.entry) };
+  });
+  route('DELETE', '/entries/:id', { auth: true, body: true }, async ({ ctx, context }) => {
+    const id = entryId(ctx);
+    outcome(await run('deleteEntry', ctx.request, context, { id }), 'result', 'DeletedEntry', true);
+    return { status: 200, body: { id, deleted: true } };
+  });
+  route('POST', '/entries/:id/comments', { auth: true, body: true }, async ({ ctx, context, params }) => {
+    const id = entryId(ctx);
+    const body = typeof params.body === 'string' ? params.body : params.body === undefined || params.body === null ? '' : String(params.body);
+    const comment = outcome<Typed & { id: number } & GqlEntry['comments'][number]>(await run('createComment', ctx.request, context, { entryId: id, body }), 'result', 'Comment', true);
+    return { status: 201, body: commentJson(comment), headers: { location: `${context.baseUrl}/entries/${id}#comment-${comment.id}` } };
+  });
+  route('POST', '/entries/:id/likes', { auth: true, body: true }, async ({ ctx, context }) => {
+    const id = entryId(ctx);
+    const like = outcome<Typed & GqlEntry['likes'][number]>(await run('likeEntry', ctx.request, context, { entryId: id }), 'result', 'Like', true);
+    return { status: 201, body: likeJson(like), headers: { location: `${context.baseUrl}/entries/${id}` } };
+  });
+
+  // people
+  route('GET', '/people/me', { auth: true }, async ({ ctx, context }) => {
+    const data = dataOf<{ me: GqlPerson }>(await run('me', ctx.request, context));
+    return { status: 200, body: personJson(data.me) };
+  });
+  route('GET', '/people/:username', {}, async ({ ctx, context }) => {
+    const data = dataOf<{ person: GqlPerson | null }>(await run('person', ctx.request, context, { username: username(ctx) }));
+    if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${username(ctx)}`);
+    return { status: 200, body: personJson(data.person) };
+  });
+  route('GET', '/people/:username/friends', {}, async ({ ctx, context }) => {
+    const name = username(ctx) === 'me' && context.viewer ? context.viewer.username : username(ctx);
+    const data = dataOf<{ person: { friends: GqlPerson[] } | null }>(await run('friends', ctx.request, context, { username: name }));
+    if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
+    return { status: 200, body: { friends: data.person.friends.map(friendJson) } };
+  });
+  route('GET', '/people/:username/routes', {}, async ({ ctx, context }) => {
+    const name = username(ctx) === 'me' && context.viewer ? context.viewer.username : username(ctx);
+    const data = dataOf<{ person: { routes: GqlRoute[] } | null }>(await run('routes', ctx.request, context, { username: name }));
+    if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
+    return { status: 200, body: { routes: data.person.routes.map(routeJson) } };
+  });
+
+  // routes and tracks (SPEC 4.7)
+  route('POST', '/routes', { auth: true, body: true }, async ({ ctx, context, params }) => {
+    const variables: Record<string, unknown> = {};
+    if (params.name !== undefined) variables.name = typeof params.name === 'string' ? params.name : String(params.name);
+    if (params.activity_type !== undefined && params.activity_type !== '') {
+      variables.activityType = typeof params.activity_type === 'string' ? params.activity_type.trim().toUpperCase() : params.activity_type;
+    }
+    const created = outcome<Typed & GqlRoute>(await run('createRoute', ctx.request, context, variables), 'result', 'Route', true);
+    return { status: 201, body: routeJson(created), headers: { location: `${context.baseUrl}/routes/${created.id}.gpx` } };
+  });
+  route('GET', '/routes/:id', { formats: ['gpx', 'json'] }, async ({ ctx, context, format }) => {
+    const id = positiveId(ctx.params.id);
+    const missing = new RestError(404, 'NOT_FOUND', `no route ${ctx.params.id}`);
+    if (id === null) throw missing;
+    if (format === 'json') {
+      const data = dataOf<{ route: GqlRoute | null }>(await run('route', ctx.request, context, { id }));
+      if (!data.route) throw missing;
+      return { status: 200, body: routeJson(data.route) };
+    }
+    const data = dataOf<{ route: { name: string | null; track: { gpx: string } | null } | null }>(await run('routeGpx', ctx.request, context, { id }));
+    if (!data.route) throw missing;
+    const gpx = data.route.track?.gpx ?? emptyGpx(data.route.name);
+    return { status: 200, body: null, raw: { contentType: 'application/gpx+xml; charset=utf-8', text: gpx } };
+  });
+
+  const trackUpload = (operation: 'setEntryTrack' | 'setRouteTrack', what: string): Handler =>
+    async ({ ctx, context }) => {
+      const id = positiveId(ctx.params.id);
+      if (id === null) throw new RestError(404, 'NOT_FOUND', `no ${what} ${ctx.params.id}`);
+      const type = (ctx.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/gpx+xml') throw new RestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the GPX document as the raw body with Content-Type: application/gpx+xml');
+      if (Number(ctx.request.headers.get('content-length') ?? 0) > DEFAULT_MAX_GPX_BYTES) {
+        throw new RestError(413, 'TOO_LARGE', `GPX documents may be at most ${DEFAULT_MAX_GPX_BYTES} bytes`);
+      }
+      // the body streams into the parser, which stops at the size limit
+      const gpx = { stream: () => ctx.request.body ?? new Blob([]).stream() };
+      const result = outcome<Typed & { id: number; track: GqlTrack }>(await run(operation, ctx.request, context, { id, gpx }), 'result', operation === 'setEntryTrack' ? 'Entry' : 'Route', true);
+      return { status: 200, body: { id: result.id, track: trackJson(result.track) } };
+    };
+  route('PUT', '/entries/:id/track', { auth: true }, trackUpload('setEntryTrack', 'entry'));
+  route('PUT', '/routes/:id/track', { auth: true }, trackUpload('setRouteTrack', 'route'));
+}
+
+function emptyGpx(name: string | null): string {
+  const escaped = name?.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" creator="Milepost" xmlns="http://www.topografix.com/GPX/1/1">\n${escaped ? `  <metadata><name>${escaped}</name></metadata>\n` : ''}</gpx>\n`;
+}

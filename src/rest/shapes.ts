@@ -1,0 +1,140 @@
+// The response shapes of COMPAT.md, key for key, from the GraphQL results of operations.ts.
+// Keys are snake_case; enum values as the original service wrote them; empty optional keys left out.
+
+export interface GqlPerson {
+  username: string;
+  displayName: string;
+  photoUrl: string;
+  url: string;
+  location?: string | null;
+  timeZone?: string | null;
+  goal?: string | null;
+}
+
+export interface GqlEntry {
+  id: number;
+  url: string;
+  at: string;
+  message: string | null;
+  comments: Array<{ body: string; createdAt: string; author: GqlPerson }>;
+  likes: Array<{ createdAt: string; person: GqlPerson }>;
+  location: { name: string } | null;
+  geo: { latitude: number; longitude: number } | null;
+  author: GqlPerson;
+  workout: {
+    activityType: string;
+    distance: { value: number; units: string } | null;
+    duration: number | null;
+    felt: string | null;
+    title: string | null;
+    calories: number | null;
+    routeId: number | null;
+  } | null;
+  media: Array<{ content: { type: string; url: string }; preview: { type: string; url: string } | null }>;
+}
+
+export interface GqlRoute {
+  id: number;
+  name: string | null;
+  activityType: string | null;
+  distance: { value: number; units: string } | null;
+  start: { latitude: number; longitude: number } | null;
+  track: { polyline: string } | null;
+}
+
+/** `RUNNING` → `Running`, as responses showed activity types. */
+const capitalized = (value: string) => value.charAt(0) + value.slice(1).toLowerCase();
+const lower = (value: string) => value.toLowerCase();
+
+/** GeoJSON order, numbers as strings, as the original service sent them. */
+const point = (geo: { latitude: number; longitude: number }) => ({ type: 'Point', coordinates: [String(geo.longitude), String(geo.latitude)] });
+
+/** The person inside an entry, comment or like: exactly these four keys. */
+export function userJson(person: GqlPerson) {
+  return { username: person.username, display_name: person.displayName, photo_url: person.photoUrl, url: person.url };
+}
+
+export function personJson(person: GqlPerson) {
+  const out: Record<string, unknown> = { username: person.username, display_name: person.displayName, url: person.url };
+  if (person.location) out.location = person.location;
+  if (person.timeZone) out.time_zone = person.timeZone;
+  out.photo_url = person.photoUrl;
+  if (person.goal) out.goal = person.goal;
+  return out;
+}
+
+export function friendJson(person: GqlPerson) {
+  const out: Record<string, unknown> = userJson(person);
+  if (person.location) out.location = person.location;
+  return out;
+}
+
+export function commentJson(comment: GqlEntry['comments'][number]) {
+  return { body: comment.body, created_at: comment.createdAt, user: userJson(comment.author) };
+}
+
+export function likeJson(like: GqlEntry['likes'][number]) {
+  return { created_at: like.createdAt, user: userJson(like.person) };
+}
+
+function workoutJson(workout: NonNullable<GqlEntry['workout']>) {
+  const out: Record<string, unknown> = { activity_type: capitalized(workout.activityType) };
+  if (workout.distance) out.distance = { value: workout.distance.value, units: lower(workout.distance.units) };
+  if (workout.duration !== null) out.duration = workout.duration;
+  if (workout.felt) out.felt = lower(workout.felt);
+  if (workout.title) out.title = workout.title;
+  if (workout.calories !== null) out.calories = workout.calories;
+  if (workout.routeId !== null) out.route_id = workout.routeId;
+  return out;
+}
+
+/** Key order as clients saw it: id, url, at, message, comments, likes, location, geo, user, workout, media. */
+export function entryJson(entry: GqlEntry) {
+  const out: Record<string, unknown> = { id: entry.id, url: entry.url, at: entry.at };
+  if (entry.message) out.message = entry.message;
+  out.comments = entry.comments.map(commentJson);
+  out.likes = entry.likes.map(likeJson);
+  if (entry.location) out.location = { name: entry.location.name };
+  if (entry.geo) out.geo = point(entry.geo);
+  out.user = userJson(entry.author);
+  if (entry.workout) out.workout = workoutJson(entry.workout);
+  if (entry.media.length) {
+    out.media = entry.media.map((m) => ({
+      content: { type: lower(m.content.type), url: m.content.url },
+      ...(m.preview ? { preview: { type: lower(m.preview.type), url: m.preview.url } } : {}),
+    }));
+  }
+  return out;
+}
+
+export function routeJson(route: GqlRoute) {
+  const out: Record<string, unknown> = { id: route.id };
+  if (route.name) out.name = route.name;
+  if (route.activityType) out.activity_type = capitalized(route.activityType);
+  if (route.distance) out.distance = { value: route.distance.value, units: lower(route.distance.units) };
+  if (route.start) out.geo = point(route.start);
+  if (route.track?.polyline) out.encoded_samples = route.track.polyline;
+  return out;
+}
+
+export interface GqlTrack {
+  pointCount: number;
+  distanceMeters: number;
+  elevationGain: number;
+  startedAt: string | null;
+  endedAt: string | null;
+  polyline: string;
+}
+
+/** The answer to a track upload. */
+export function trackJson(track: GqlTrack) {
+  const out: Record<string, unknown> = {
+    points: track.pointCount,
+    distance: { value: Math.round(track.distanceMeters * 10) / 10, units: 'meters' },
+    elevation_gain: track.elevationGain,
+  };
+  if (track.startedAt) out.started_at = track.startedAt;
+  if (track.endedAt) out.ended_at = track.endedAt;
+  out.encoded_samples = track.polyline;
+  return out;
+}

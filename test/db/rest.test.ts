@@ -1,0 +1,438 @@
+// The legacy REST paths (SPEC 4, COMPAT.md): every endpoint × method × case, and what real clients send.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+let token: string;
+let otherToken: string;
+let entryId: number;
+let routeId: number;
+let workoutId: number;
+const gpx = readFileSync(new URL('../fixtures/gpx/garmin-forerunner.gpx', import.meta.url), 'utf8');
+const BASE = 'http://milepost.test';
+
+beforeAll(async () => {
+  db = await createTestDatabase('rest');
+  api = testApp(db);
+  const ben = await createPerson(db.prisma, { username: 'ben', displayName: 'Ben W.' });
+  await db.prisma.person.update({ where: { id: ben.id }, data: { location: 'San Francisco, CA', timeZone: 'Pacific Time (US & Canada)' } });
+  const ann = await createPerson(db.prisma, { username: 'ann', displayName: 'Ann K.' });
+  await makeFriends(db.prisma, ben.id, ann.id);
+  token = await createToken(db.prisma, ben.id);
+  otherToken = await createToken(db.prisma, ann.id);
+  const entry = await createEntry(db.prisma, ben.id, { message: 'A nice Sunday morning run', at: new Date('2013-09-16T00:30:39.250Z'), lat: 37.8, lon: -122.27, placeName: 'Oakland, CA' });
+  entryId = entry.id;
+  workoutId = (await createEntry(db.prisma, ben.id, { workout: { activityType: 'running', distanceValue: 9.9985, distanceUnits: 'miles', duration: 4257 } })).id;
+  routeId = (await db.prisma.route.create({ data: { ownerId: ben.id, name: 'Lake loop', activityType: 'running' } })).id;
+});
+afterAll(() => db.destroy());
+
+interface Call {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | FormData;
+}
+
+async function call(path: string, init: Call = {}) {
+  const response = await api.fetch(path, { method: init.method ?? 'GET', headers: init.headers, body: init.body });
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: response.status, headers: response.headers, text, json: json as Record<string, unknown> };
+}
+
+const auth = (t = token) => ({ authorization: `Bearer ${t}` });
+const form = (fields: Record<string, string>) => ({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+
+describe('every endpoint answers its success case in the COMPAT.md shape', () => {
+  it('GET /entries.json: {"entries": [...]}, the entry key for key', async () => {
+    const response = await call('/entries.json');
+    expect(response.status).toBe(200);
+    const entries = response.json.entries as Array<Record<string, unknown>>;
+    const entry = entries.find((e) => e.id === entryId)!;
+    expect(Object.keys(entry)).toEqual(['id', 'url', 'at', 'message', 'comments', 'likes', 'location', 'geo', 'user']);
+    expect(entry).toEqual({
+      id: entryId,
+      url: `${BASE}/entries/${entryId}`,
+      at: '2013-09-16T00:30:39Z',
+      message: 'A nice Sunday morning run',
+      comments: [],
+      likes: [],
+      location: { name: 'Oakland, CA' },
+      geo: { type: 'Point', coordinates: ['-122.27', '37.8'] },
+      user: { username: 'ben', display_name: 'Ben W.', photo_url: `${BASE}/people/ben/avatar.svg`, url: `${BASE}/people/ben` },
+    });
+    const workout = entries.find((e) => e.id === workoutId)!;
+    expect(workout.workout).toEqual({ activity_type: 'Running', distance: { value: 9.9985, units: 'miles' }, duration: 4257 });
+  });
+
+  it.each([
+    ['/entries.json'],
+    ['/entries'],
+    ['/people/ben/entries.json'],
+    ['/people/ben/entries'],
+    ['/entries/nearby/37.8,-122.27.json'],
+    ['/entries/nearby/37.8,-122.27'],
+    ['/entries/nearby/37.80000,-122.270000'],
+  ])('GET %s is a stream', async (path) => {
+    const response = await call(path);
+    expect(response.status).toBe(200);
+    expect((response.json.entries as Array<{ id: number }>).map((e) => e.id)).toContain(entryId);
+  });
+
+  it('GET /entries/friends.json needs a token and holds the viewer and friends', async () => {
+    expect((await call('/entries/friends.json')).status).toBe(401);
+    const response = await call('/entries/friends.json', { headers: auth(otherToken) });
+    expect(response.status).toBe(200);
+    expect((response.json.entries as Array<{ id: number }>).map((e) => e.id)).toContain(entryId);
+    expect(response.headers.get('cache-control')).toBe('private');
+  });
+
+  it('GET /entries/<id>.json, /people/<username>.json, /people/me.json, friends and routes', async () => {
+    expect((await call(`/entries/${entryId}.json`)).json.id).toBe(entryId);
+    expect((await call('/people/ben.json')).json).toEqual({
+      username: 'ben',
+      display_name: 'Ben W.',
+      url: `${BASE}/people/ben`,
+      location: 'San Francisco, CA',
+      time_zone: 'Pacific Time (US & Canada)',
+      photo_url: `${BASE}/people/ben/avatar.svg`,
+    });
+    expect((await call('/people/me.json', { headers: auth() })).json.username).toBe('ben');
+    expect((await call('/people/ben/friends.json')).json).toEqual({
+      friends: [{ username: 'ann', display_name: 'Ann K.', photo_url: `${BASE}/people/ann/avatar.svg`, url: `${BASE}/people/ann` }],
+    });
+    expect((await call('/people/ben/routes.json')).json).toEqual({ routes: [{ id: routeId, name: 'Lake loop', activity_type: 'Running' }] });
+  });
+
+  it('POST /entries.json takes form fields with brackets: 201, Location and the entry', async () => {
+    const response = await call('/entries.json', {
+      method: 'POST',
+      ...form({
+        oauth_token: token,
+        message: 'Tempo',
+        lat: '37.8',
+        lon: '-122.27',
+        'workout[activity_type]': 'running',
+        'workout[distance][value]': '5',
+        'workout[distance][units]': 'kilometers',
+        'workout[duration]': '1500',
+        'workout[felt]': 'great',
+        'workout[completed_at]': '2024-05-12T07:55:00Z',
+        'media[type]': 'image',
+        'media[url]': 'https://img.example/run.jpg',
+      }),
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toBe(response.json.url);
+    expect(response.json).toMatchObject({
+      message: 'Tempo',
+      workout: { activity_type: 'Running', distance: { value: 5, units: 'kilometers' }, duration: 1500, felt: 'great' },
+      media: [{ content: { type: 'image', url: 'https://img.example/run.jpg' } }],
+    });
+    expect(response.json.workout).not.toHaveProperty('completed_at');
+    const id = Number(response.headers.get('location')!.split('/').at(-1));
+    expect((await call(`/entries/${id}.json`)).json.message).toBe('Tempo');
+  });
+
+  it('POST /entries.json takes JSON with nested objects, and multipart forms', async () => {
+    const json = await call('/entries.json', {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'JSON swim', workout: { activity_type: 'swimming', distance: { value: 1500 } } }),
+    });
+    expect(json.status).toBe(201);
+    expect(json.json.workout).toEqual({ activity_type: 'Swimming', distance: { value: 1500, units: 'yards' } });
+    const multipart = new FormData();
+    multipart.set('message', 'multipart note');
+    multipart.set('oauth_token', token);
+    const response = await call('/entries.json', { method: 'POST', body: multipart });
+    expect(response.status).toBe(201);
+    expect(response.json.message).toBe('multipart note');
+  });
+
+  it('POST /entries/<id>/comments.json and likes.json: 201 with the comment or like; liking twice is fine', async () => {
+    const comment = await call(`/entries/${entryId}/comments.json`, { method: 'POST', headers: { ...auth(otherToken), 'content-type': 'application/x-www-form-urlencoded' }, body: 'body=congrats!' });
+    expect(comment.status).toBe(201);
+    expect(comment.json).toEqual({ body: 'congrats!', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), user: expect.objectContaining({ username: 'ann' }) });
+    expect(comment.headers.get('location')).toMatch(new RegExp(`/entries/${entryId}#comment-\\d+$`));
+    for (let i = 0; i < 2; i++) {
+      const like = await call(`/entries/${entryId}/likes.json`, { method: 'POST', headers: auth(otherToken) });
+      expect(like.status).toBe(201);
+      expect(Object.keys(like.json)).toEqual(['created_at', 'user']);
+    }
+    const entry = (await call(`/entries/${entryId}.json`)).json;
+    expect((entry.likes as unknown[]).length).toBe(1);
+    expect(entry.comments).toEqual([comment.json]);
+  });
+
+  it('POST /routes.json, PUT /routes/<id>/track.json and GET /routes/<id>.gpx round-trip a track', async () => {
+    const created = await call('/routes.json', { method: 'POST', ...form({ oauth_token: token, name: 'Hill repeats', activity_type: 'running' }) });
+    expect(created.status).toBe(201);
+    expect(created.json).toEqual({ id: expect.any(Number), name: 'Hill repeats', activity_type: 'Running' });
+    expect(created.headers.get('location')).toBe(`${BASE}/routes/${created.json.id}.gpx`);
+    const upload = await call(`/routes/${created.json.id}/track.json`, { method: 'PUT', headers: { ...auth(), 'content-type': 'application/gpx+xml' }, body: gpx });
+    expect(upload.status).toBe(200);
+    expect(upload.json).toMatchObject({ id: created.json.id, track: { points: 40, distance: { units: 'meters' }, started_at: '2024-05-12T07:30:00Z' } });
+    const download = await call(`/routes/${created.json.id}.gpx`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toMatch(/^application\/gpx\+xml/);
+    expect(download.text).toContain('<name>Oakland Running</name>');
+    expect(download.text.match(/<trkpt /g)).toHaveLength(40);
+    const listed = (await call('/people/ben/routes.json')).json.routes as Array<Record<string, unknown>>;
+    expect(listed.find((r) => r.id === created.json.id)).toMatchObject({ geo: { type: 'Point' }, distance: { units: 'miles' }, encoded_samples: expect.any(String) });
+  });
+
+  it('PUT /entries/<id>/track.json attaches a track to a workout', async () => {
+    const upload = await call(`/entries/${workoutId}/track.json`, { method: 'PUT', headers: { ...auth(), 'content-type': 'application/gpx+xml' }, body: gpx });
+    expect(upload).toMatchObject({ status: 200, json: { id: workoutId, track: { points: 40 } } });
+  });
+
+  it('DELETE /entries/<id>.json: 200 with a JSON body; then 404', async () => {
+    const entry = await createEntry(db.prisma, (await db.prisma.person.findUniqueOrThrow({ where: { usernameKey: 'ben' } })).id);
+    expect((await call(`/entries/${entry.id}.json`, { method: 'DELETE', headers: auth(otherToken) })).status).toBe(403);
+    const deleted = await call(`/entries/${entry.id}.json`, { method: 'DELETE', headers: auth() });
+    expect(deleted).toMatchObject({ status: 200, json: { id: entry.id, deleted: true } });
+    expect((await call(`/entries/${entry.id}.json`)).status).toBe(404);
+  });
+});
+
+describe('status codes (SPEC 7)', () => {
+  const PROTECTED: Array<[string, string]> = [
+    ['GET', '/entries/friends.json'],
+    ['POST', '/entries.json'],
+    ['DELETE', '/entries/1.json'],
+    ['POST', '/entries/1/comments.json'],
+    ['POST', '/entries/1/likes.json'],
+    ['GET', '/people/me.json'],
+    ['PUT', '/entries/1/track.json'],
+    ['POST', '/routes.json'],
+    ['PUT', '/routes/1/track.json'],
+  ];
+
+  it.each(PROTECTED)('%s %s without a token: 401 with WWW-Authenticate and a JSON body', async (method, path) => {
+    const response = await call(path, { method });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="milepost"/);
+    expect(response.json).toEqual({ error: { code: 'NOT_AUTHORIZED', message: expect.any(String) } });
+  });
+
+  it.each(PROTECTED)('%s %s with a revoked token: 401 invalid_token', async (method, path) => {
+    const person = await createPerson(db.prisma);
+    const revoked = await createToken(db.prisma, person.id);
+    await db.prisma.oAuthAccessToken.updateMany({ where: { personId: person.id }, data: { revokedAt: new Date() } });
+    const response = await call(path, { method, headers: auth(revoked) });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it.each([
+    ['/entries/999999.json'],
+    ['/entries/abc.json'],
+    ['/people/nobody-here.json'],
+    ['/people/nobody-here/entries.json'],
+    ['/people/nobody-here/friends.json'],
+    ['/people/nobody-here/routes.json'],
+    ['/routes/999999.gpx'],
+    ['/no/such/path.json'],
+  ])('GET %s: 404 with a JSON body', async (path) => {
+    const response = await call(path);
+    expect(response.status).toBe(404);
+    expect(response.json).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+  });
+
+  it.each([
+    ['DELETE', '/entries.json', 'GET, POST, HEAD'],
+    ['PUT', '/people/me.json', 'GET, HEAD'],
+    ['POST', '/people/ben.json', 'GET, HEAD'],
+    ['GET', '/entries/1/comments.json', 'POST'],
+    ['GET', '/routes/1/track.json', 'PUT'],
+    ['PUT', '/entries/1.json', 'GET, DELETE, HEAD'],
+    ['DELETE', '/routes/1.gpx', 'GET, HEAD'],
+  ])('%s %s: 405 with Allow: %s', async (method, path, allow) => {
+    const response = await call(path, { method, headers: auth() });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(response.json).toMatchObject({ error: { code: 'METHOD_NOT_ALLOWED' } });
+  });
+
+  it.each([
+    ['/entries.xml', {}],
+    ['/entries.atom', {}],
+    ['/people/ben.xml', {}],
+    ['/routes/1.xml', {}],
+    ['/entries.json', { accept: 'text/html' }],
+    ['/entries/nearby/37.8,-122.27.xml', {}],
+  ])('GET %s %o: 406', async (path, headers) => {
+    const response = await call(path, { headers });
+    expect(response.status).toBe(406);
+    expect(response.json).toMatchObject({ error: { code: 'NOT_ACCEPTABLE' } });
+  });
+
+  it.each<[string, Record<string, string>, string[]]>([
+    ['lat without lon', { message: 'x', lat: '10' }, ['lon']],
+    ['lat 90.0001', { lat: '90.0001', lon: '0' }, ['lat']],
+    ['lat not a number', { lat: 'north', lon: '0' }, ['lat']],
+    ['an unknown activity type', { 'workout[activity_type]': 'kayaking' }, ['workout[activity_type]']],
+    ['a negative duration', { 'workout[activity_type]': 'running', 'workout[duration]': '-1' }, ['workout[duration]']],
+    ['a workout without activity type', { 'workout[duration]': '60' }, ['workout[activity_type]']],
+    ['a fractional duration', { 'workout[activity_type]': 'running', 'workout[duration]': '1.5' }, ['workout[duration]']],
+    ['an unknown felt', { 'workout[activity_type]': 'running', 'workout[felt]': 'meh' }, ['workout[felt]']],
+    ['media without url', { 'media[type]': 'image' }, ['media[url]']],
+    ['media of another type', { 'media[type]': 'video', 'media[url]': 'https://x.example/v.mp4' }, ['media[type]']],
+    ['nothing at all', {}, ['message']],
+    ['someone else’s route', { 'workout[activity_type]': 'running', 'workout[route_id]': '999999' }, ['workout[route_id]']],
+  ])('POST /entries.json with %s: 422 naming %j', async (_what, fields, names) => {
+    const response = await call('/entries.json', { method: 'POST', ...form({ oauth_token: token, ...fields }) });
+    expect(response.status).toBe(422);
+    expect((response.json.error as { fields: Array<{ field: string }> }).fields.map((f) => f.field)).toEqual(names);
+  });
+
+  it.each([
+    ['x'.repeat(511), 422],
+    ['', 422],
+    ['x'.repeat(510), 201],
+  ])('POST comments with a body of %#: %i', async (body, status) => {
+    const response = await call(`/entries/${entryId}/comments.json`, { method: 'POST', ...form({ oauth_token: token, body }) });
+    expect(response.status).toBe(status);
+    if (status === 422) expect(response.json).toMatchObject({ error: { fields: [{ field: 'body' }] } });
+  });
+
+  it.each([['page=0', 'page'], ['page=abc', 'page'], ['since=yesterday', 'since'], ['until=1.5', 'until']])('GET /entries.json?%s: 422 naming %s', async (query, field) => {
+    const response = await call(`/entries.json?${query}`);
+    expect(response.status).toBe(422);
+    expect(response.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', fields: [{ field }] } });
+  });
+
+  it.each([['/entries/nearby/91,0.json', 'lat'], ['/entries/nearby/0,181.json', 'lon'], ['/entries/nearby/0,0.json?radius=0', 'radius'], ['/entries/nearby/0,0.json?radius=far', 'radius'], ['/entries/nearby/0,0.json?radius=100000', 'radius']])(
+    'GET %s: 422 naming %s',
+    async (path, field) => {
+      const response = await call(path);
+      expect(response.status).toBe(422);
+      expect(response.json).toMatchObject({ error: { fields: [{ field }] } });
+    },
+  );
+
+  it('track uploads take application/gpx+xml only (415), and refuse bad GPX with 422', async () => {
+    const wrongType = await call(`/entries/${workoutId}/track.json`, { method: 'PUT', headers: { ...auth(), 'content-type': 'application/json' }, body: '{}' });
+    expect(wrongType.status).toBe(415);
+    const laughs = readFileSync(new URL('../fixtures/gpx/billion-laughs.gpx', import.meta.url), 'utf8');
+    const bad = await call(`/entries/${workoutId}/track.json`, { method: 'PUT', headers: { ...auth(), 'content-type': 'application/gpx+xml' }, body: laughs });
+    expect(bad.status).toBe(422);
+    expect(bad.json).toMatchObject({ error: { fields: [{ field: 'gpx', message: expect.stringContaining('DOCTYPE') }] } });
+  });
+
+  it('a malformed JSON body: 400 with a JSON error', async () => {
+    const response = await call('/entries.json', { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"message": ' });
+    expect(response).toMatchObject({ status: 400, json: { error: { code: 'MALFORMED_BODY' } } });
+  });
+});
+
+describe('JSONP (SPEC 4.1)', () => {
+  it('wraps GET JSON in the callback, with its headers', async () => {
+    const response = await call('/people/ben.json?callback=App.handlers.person');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.text).toMatch(/^\/\*\*\/ typeof App\.handlers\.person === 'function' && App\.handlers\.person\(\{"username":"ben"/);
+    expect(response.text.endsWith(');')).toBe(true);
+  });
+
+  it('wraps errors too, in the same error shape', async () => {
+    const response = await call('/people/nobody-here.json?callback=cb');
+    expect(response.status).toBe(404);
+    expect(response.text).toMatch(/^\/\*\*\/ typeof cb === 'function' && cb\(\{"error":\{"code":"NOT_FOUND"/);
+  });
+
+  it('escapes U+2028 and U+2029', async () => {
+    const person = await createPerson(db.prisma, { username: 'linesep', displayName: 'Line\u2028Para\u2029Sep' });
+    const response = await call(`/people/${person.username}.json?callback=cb`);
+    expect(response.text).toContain('Line\\u2028Para\\u2029Sep');
+    expect(response.text).not.toMatch(/[\u2028\u2029]/);
+  });
+
+  it.each(['alert(1)', '1abc', 'a..b', 'a b', `a${'b'.repeat(128)}`, '<script>', 'cb;x'])('refuses callback=%s with 400 JSON', async (callback) => {
+    const response = await call(`/entries.json?callback=${encodeURIComponent(callback)}`);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.json).toMatchObject({ error: { code: 'INVALID_CALLBACK' } });
+  });
+});
+
+describe('what real clients send (COMPAT.md)', () => {
+  it('the token twice, the same, as the Ruby client does: query plus Authorization: OAuth', async () => {
+    const response = await call(`/people/me.json?oauth_token=${token}`, { headers: { authorization: `OAuth ${token}` } });
+    expect(response.json.username).toBe('ben');
+    const post = await call(`/entries/${entryId}/likes.json`, { method: 'POST', headers: { authorization: `OAuth ${token}`, 'content-type': 'application/x-www-form-urlencoded' }, body: `oauth_token=${token}` });
+    expect(post.status).toBe(201);
+  });
+
+  it('two different tokens: 400', async () => {
+    const response = await call(`/people/me.json?oauth_token=${otherToken}`, { headers: auth() });
+    expect(response).toMatchObject({ status: 400, json: { error: { code: 'TOKEN_CONFLICT' } } });
+  });
+
+  it('paths without .json answer JSON; the nearby coordinates’ decimals are not an extension', async () => {
+    const response = await call('/entries/nearby/37.77916,-122.420049');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await call('/people/ben')).json.username).toBe('ben');
+  });
+
+  it('timestamps never carry fractional seconds', async () => {
+    const response = await call(`/entries/${entryId}.json`);
+    expect(response.text).not.toMatch(/\d\.\d{3}Z/);
+    expect(response.json.at).toBe('2013-09-16T00:30:39Z');
+  });
+
+  it('paging to the end answers {"entries": []} with 200', async () => {
+    const response = await call('/entries.json?page=500');
+    expect(response).toMatchObject({ status: 200, json: { entries: [] } });
+  });
+
+  it('creates give the id in Location and in the body', async () => {
+    const response = await call('/entries.json', { method: 'POST', ...form({ oauth_token: token, message: 'from an exporter' }) });
+    expect(Number(response.headers.get('location')!.match(/\/entries\/(\d+)$/)![1])).toBe(response.json.id);
+  });
+
+  it('every 2xx response but the GPX download has a JSON body', async () => {
+    for (const [path, init] of [[`/entries/${entryId}/likes.json`, { method: 'POST', headers: auth() }], ['/people/me.json', { headers: auth() }]] as const) {
+      const response = await call(path, init);
+      expect(response.json).not.toBeNull();
+    }
+  });
+});
+
+describe('browsers', () => {
+  it('CORS: any origin, no credentials; preflight answers 204', async () => {
+    const preflight = await call('/entries.json', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const response = await call('/entries.json', { headers: { origin: 'https://app.example' } });
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toContain('Location');
+  });
+
+  it('authenticated responses are Cache-Control: private', async () => {
+    expect((await call('/people/me.json', { headers: auth() })).headers.get('cache-control')).toBe('private');
+    expect((await call('/people/ben.json')).headers.get('cache-control')).toBeNull();
+  });
+
+  it('every photo_url resolves to a picture', async () => {
+    const person = (await call('/people/ben.json')).json;
+    const avatar = await api.fetch(String(person.photo_url).replace(BASE, ''));
+    expect(avatar.status).toBe(200);
+    expect(avatar.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await avatar.text()).toMatch(/^<svg[^>]*>.*>B<\/text><\/svg>$/);
+  });
+});
