@@ -57,12 +57,22 @@ export class Router {
         allowed.add(route.method);
         continue;
       }
-      const params = Object.fromEntries(route.keys.map((key, i) => [key, decodeURIComponent(match[i + 1]!)]));
+      const params = decodeParams(route.keys, match);
+      // a malformed escape (`%ff`) names nothing that exists
+      if (!params) return null;
       return route.handler({ request, url, params, clientAddress, extension: path?.extension ?? null });
     }
     if (allowed.size === 0) return null;
     const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
     return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}; use ${allow}` } }, { allow });
+  }
+}
+
+function decodeParams(keys: string[], match: RegExpExecArray): Record<string, string> | null {
+  try {
+    return Object.fromEntries(keys.map((key, i) => [key, decodeURIComponent(match[i + 1]!)]));
+  } catch {
+    return null;
   }
 }
 

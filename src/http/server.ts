@@ -13,7 +13,8 @@ import { createOperationRunner } from '../rest/execute.ts';
 import { splitExtension } from '../rest/formats.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { avatarSvg } from './avatar.ts';
-import { jsonResponse, Router } from './router.ts';
+import { htmlResponse, jsonResponse, Router } from './router.ts';
+import { docsPage, openApiDocument } from '../rest/openapi.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
 query PublicStream {
@@ -85,6 +86,8 @@ export function createApp(config: Config, database: Database): App {
   router.get('/healthz', () => jsonResponse(200, { status: 'ok' }));
   router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${baseUrlOf(config, request)}/graphql` }));
   router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
+  router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(baseUrlOf(config, request)))));
+  router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(baseUrlOf(config, request)))));
   mountOAuthRoutes(router, { prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: (request) => baseUrlOf(config, request) });
 
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
@@ -106,7 +109,17 @@ export function createApp(config: Config, database: Database): App {
 
   // node:http → fetch API, with streaming bodies and aborts handled by the same adapter yoga uses;
   // its fetch() serves in-process requests (tests) through the same path
-  const adapter = createServerAdapter<{ req?: IncomingMessage }>(handle);
+  // the last line of defence: an unexpected error is a bug, answered with the JSON error body and
+  // logged, never a dropped connection or a stack trace sent to the client
+  const guarded = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
+    try {
+      return await handle(request, serverContext);
+    } catch (error) {
+      console.error(`unexpected error on ${request.method} ${new URL(request.url).pathname}:`, error);
+      return jsonResponse(500, { error: { code: 'INTERNAL', message: 'an unexpected error occurred; it has been logged' } });
+    }
+  };
+  const adapter = createServerAdapter<{ req?: IncomingMessage }>(guarded);
 
   return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter };
 }

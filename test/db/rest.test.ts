@@ -1,6 +1,9 @@
 // The legacy REST paths (SPEC 4, COMPAT.md): every endpoint × method × case, and what real clients send.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { splitExtension } from '../../src/rest/formats.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
@@ -37,8 +40,12 @@ interface Call {
   body?: string | FormData;
 }
 
+/** Every response the suite sees, for the conformance check against the OpenAPI document at the end. */
+const seen: Array<{ method: string; path: string; status: number; contentType: string; json: unknown }> = [];
+
 async function call(path: string, init: Call = {}) {
-  const response = await api.fetch(path, { method: init.method ?? 'GET', headers: init.headers, body: init.body });
+  const method = init.method ?? 'GET';
+  const response = await api.fetch(path, { method, headers: init.headers, body: init.body });
   const text = await response.text();
   let json: unknown = null;
   try {
@@ -46,6 +53,7 @@ async function call(path: string, init: Call = {}) {
   } catch {
     /* not JSON */
   }
+  seen.push({ method, path, status: response.status, contentType: response.headers.get('content-type') ?? '', json });
   return { status: response.status, headers: response.headers, text, json: json as Record<string, unknown> };
 }
 
@@ -434,5 +442,60 @@ describe('browsers', () => {
     expect(avatar.status).toBe(200);
     expect(avatar.headers.get('content-type')).toBe('image/svg+xml');
     expect(await avatar.text()).toMatch(/^<svg[^>]*>.*>B<\/text><\/svg>$/);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('is served at /openapi.json and validates as OpenAPI 3.1', async () => {
+    const response = await api.fetch('/openapi.json');
+    const doc = (await response.json()) as { openapi: string };
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('is rendered at /docs', async () => {
+    const page = await (await api.fetch('/docs')).text();
+    expect(page).toContain('<code>/entries/{id}/comments.json</code>');
+  });
+
+  it('describes every response this suite saw', async () => {
+    const doc = (await (await api.fetch('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+      components: unknown;
+    };
+    const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
+    ajv.addSchema({ $id: 'milepost', components: doc.components });
+    const templates = Object.keys(doc.paths).map((template) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/\.(json|gpx)$/, '').replace(/\{\w+\}/g, '[^/]+')}$`),
+    }));
+    const problems: string[] = [];
+    let checked = 0;
+    for (const response of seen) {
+      if (response.status === 204) continue;
+      const { path } = splitExtension(new URL(response.path, BASE).pathname);
+      const match = templates.filter((t) => t.pattern.test(path)).sort((a, b) => a.template.indexOf('{') === -1 ? -1 : b.template.indexOf('{') === -1 ? 1 : 0)[0];
+      if (!match) {
+        if (response.status !== 404) problems.push(`${response.method} ${response.path}: no path in the document`);
+        continue;
+      }
+      const operation = doc.paths[match.template]![response.method.toLowerCase()];
+      // a method the path does not have: the document's info says every path answers 405 with the error body
+      const described = operation ? operation.responses[String(response.status)] : response.status === 405 ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } : undefined;
+      if (!described) {
+        problems.push(`${response.method} ${match.template}: status ${response.status} not described`);
+        continue;
+      }
+      if (!response.contentType.startsWith('application/json')) continue;
+      const schema = described.content?.['application/json']?.schema;
+      if (!schema) continue;
+      const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"milepost#/components')));
+      checked += 1;
+      if (!validate(response.json)) problems.push(`${response.method} ${response.path} ${response.status}: ${ajv.errorsText(validate.errors)}`);
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
   });
 });

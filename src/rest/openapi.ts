@@ -1,0 +1,347 @@
+// The OpenAPI 3.1 description of the legacy REST paths, served at /openapi.json and rendered at /docs.
+// The test suite checks that the document validates and that every response it sees conforms to it.
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const error = (description: string) => ({ description, content: json(ref('Error')) });
+
+const ERRORS = {
+  '400': error('A malformed body, an invalid JSONP callback, or two different access tokens in one request.'),
+  '401': { ...error('No valid access token; `WWW-Authenticate` names the scheme.'), headers: { 'WWW-Authenticate': { schema: { type: 'string' } } } },
+  '403': error('The token is valid, but its person may not do this (e.g. delete another person’s entry).'),
+  '404': error('No such entry, person, route or path.'),
+  '405': { ...error('The method is not allowed here; `Allow` lists those that are.'), headers: { Allow: { schema: { type: 'string' } } } },
+  '406': error('The extension is not `.json` (or `.gpx` where offered), or `Accept` excludes the format.'),
+  '422': error('Invalid or missing parameters; `error.fields` names each one.'),
+};
+
+const pick = (...codes: Array<keyof typeof ERRORS>) => Object.fromEntries(codes.map((c) => [c, ERRORS[c]]));
+
+const formatParams = [
+  { name: 'callback', in: 'query', required: false, description: 'JSONP: wrap the JSON in a call to this function (a dotted identifier, at most 128 characters).', schema: { type: 'string', maxLength: 128 } },
+  { name: 'oauth_token', in: 'query', required: false, description: 'The access token; or `Authorization: Bearer …` / `Authorization: OAuth …`, or a form field.', schema: { type: 'string' } },
+];
+const streamParams = [
+  { name: 'page', in: 'query', required: false, description: 'Page of 20 entries, from 1.', schema: { type: 'integer', minimum: 1 } },
+  { name: 'since', in: 'query', required: false, description: 'Only entries with `at` later than this UNIX time.', schema: { type: 'integer', minimum: 0 } },
+  { name: 'until', in: 'query', required: false, description: 'Only entries with `at` at or before this UNIX time.', schema: { type: 'integer', minimum: 0 } },
+];
+const pathParam = (name: string, schema: unknown, description: string) => ({ name, in: 'path', required: true, description, schema });
+const ID = pathParam('id', { type: 'integer' }, 'An entry’s or route’s id.');
+const USERNAME = pathParam('username', { type: 'string' }, 'A person’s username, any letter case.');
+const BEARER = [{ oauth2: [] }, { bearer: [] }];
+
+const stream = (summary: string, extra: unknown[] = [], secured = false) => ({
+  get: {
+    summary,
+    parameters: [...extra, ...streamParams, ...formatParams],
+    ...(secured ? { security: BEARER } : {}),
+    responses: { '200': { description: 'At most 20 entries, newest first; `{"entries": []}` past the last page.', content: json(ref('EntryList')) }, ...pick('400', '401', '404', '405', '406', '422') },
+  },
+});
+
+const formBody = (schema: unknown) => ({
+  required: false,
+  content: {
+    'application/x-www-form-urlencoded': { schema },
+    'multipart/form-data': { schema },
+    'application/json': { schema },
+  },
+});
+
+const CREATE_ENTRY = {
+  type: 'object',
+  description: 'Form fields use brackets (`workout[distance][value]`); JSON uses nested objects.',
+  properties: {
+    message: { type: 'string', maxLength: 5000 },
+    lat: { type: 'number', minimum: -90, maximum: 90 },
+    lon: { type: 'number', minimum: -180, maximum: 180 },
+    location: { type: 'string', description: 'A place name for the location.' },
+    workout: {
+      type: 'object',
+      required: ['activity_type'],
+      properties: {
+        activity_type: { enum: ['running', 'cycling', 'swimming', 'walking', 'fitness'] },
+        completed_at: { type: 'string', format: 'date-time' },
+        distance: { type: 'object', properties: { value: { type: 'number', minimum: 0 }, units: { enum: ['miles', 'kilometers', 'yards', 'meters'] } } },
+        duration: { type: 'integer', minimum: 0, description: 'Seconds.' },
+        felt: { enum: ['great', 'good', 'alright', 'blah', 'tired', 'injured'] },
+        calories: { type: 'integer', minimum: 0 },
+        title: { type: 'string', maxLength: 200 },
+        route_id: { type: 'integer', description: 'One of your routes.' },
+      },
+    },
+    media: { type: 'object', required: ['type', 'url'], properties: { type: { const: 'image' }, url: { type: 'string', format: 'uri' } } },
+    oauth_token: { type: 'string' },
+  },
+};
+
+const GPX_BODY = { required: true, content: { 'application/gpx+xml': { schema: { type: 'string', description: 'A GPX 1.0 or 1.1 document, at most 20 MB, without a DOCTYPE.' } } } };
+
+const user = {
+  type: 'object',
+  required: ['username', 'display_name', 'photo_url', 'url'],
+  additionalProperties: false,
+  properties: { username: { type: 'string' }, display_name: { type: 'string' }, photo_url: { type: 'string', format: 'uri' }, url: { type: 'string', format: 'uri' } },
+};
+const timestamp = { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$', description: 'ISO 8601 in UTC, whole seconds.' };
+const geo = {
+  type: 'object',
+  required: ['type', 'coordinates'],
+  properties: { type: { const: 'Point' }, coordinates: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2, description: '`[longitude, latitude]` as strings.' } },
+};
+const distance = { type: 'object', required: ['value', 'units'], properties: { value: { type: 'number' }, units: { enum: ['miles', 'kilometers', 'yards', 'meters'] } } };
+
+export function openApiDocument(baseUrl: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Milepost legacy REST API',
+      version: '1.0.0',
+      description:
+        'The REST paths of the original workout-sharing service, kept for existing integrations. Every path also answers without `.json`. ' +
+        'Write requests take URL-encoded or multipart forms with bracketed names, or JSON. Every GET JSON path takes `callback` (JSONP). ' +
+        'A method a path does not list gets 405 with `Allow` and the error body. Errors always have the `Error` shape. ' +
+        'New integrations may prefer GraphQL at `/graphql`.',
+    },
+    servers: [{ url: baseUrl }],
+    components: {
+      securitySchemes: {
+        oauth2: {
+          type: 'oauth2',
+          flows: {
+            authorizationCode: { authorizationUrl: `${baseUrl}/oauth/authorize`, tokenUrl: `${baseUrl}/oauth/token`, scopes: {} },
+            implicit: { authorizationUrl: `${baseUrl}/oauth/authorize`, scopes: {} },
+          },
+        },
+        bearer: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <token>`; `Authorization: OAuth <token>` and `?oauth_token=` work too.' },
+      },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: {
+                code: { type: 'string', examples: ['VALIDATION_FAILED', 'NOT_FOUND', 'NOT_AUTHORIZED'] },
+                message: { type: 'string' },
+                fields: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string', examples: ['workout[distance][value]'] }, message: { type: 'string' } } } },
+              },
+            },
+          },
+        },
+        User: user,
+        Person: {
+          type: 'object',
+          required: ['username', 'display_name', 'url', 'photo_url'],
+          properties: { username: { type: 'string' }, display_name: { type: 'string' }, url: { type: 'string' }, location: { type: 'string' }, time_zone: { type: 'string' }, photo_url: { type: 'string' }, goal: { type: 'string' } },
+        },
+        Comment: { type: 'object', required: ['body', 'created_at', 'user'], additionalProperties: false, properties: { body: { type: 'string' }, created_at: timestamp, user: ref('User') } },
+        Like: { type: 'object', required: ['created_at', 'user'], additionalProperties: false, properties: { created_at: timestamp, user: ref('User') } },
+        Entry: {
+          type: 'object',
+          required: ['id', 'url', 'at', 'comments', 'likes', 'user'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'integer' },
+            url: { type: 'string' },
+            at: timestamp,
+            message: { type: 'string' },
+            comments: { type: 'array', items: ref('Comment') },
+            likes: { type: 'array', items: ref('Like') },
+            location: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+            geo,
+            user: ref('User'),
+            workout: {
+              type: 'object',
+              required: ['activity_type'],
+              additionalProperties: false,
+              properties: {
+                activity_type: { enum: ['Running', 'Cycling', 'Swimming', 'Walking', 'Fitness'] },
+                distance,
+                duration: { type: 'integer' },
+                felt: { type: 'string' },
+                title: { type: 'string' },
+                calories: { type: 'integer' },
+                route_id: { type: 'integer' },
+              },
+            },
+            media: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['content'],
+                properties: { content: { type: 'object', properties: { type: { const: 'image' }, url: { type: 'string' } } }, preview: { type: 'object' } },
+              },
+            },
+          },
+        },
+        EntryList: { type: 'object', required: ['entries'], additionalProperties: false, properties: { entries: { type: 'array', maxItems: 20, items: ref('Entry') } } },
+        Friend: { type: 'object', required: ['username', 'display_name', 'photo_url', 'url'], properties: { ...user.properties, location: { type: 'string' } } },
+        Route: {
+          type: 'object',
+          required: ['id'],
+          additionalProperties: false,
+          properties: {
+            id: { type: 'integer' },
+            name: { type: 'string' },
+            activity_type: { enum: ['Running', 'Cycling', 'Swimming', 'Walking', 'Fitness'] },
+            distance,
+            geo,
+            encoded_samples: { type: 'string', description: 'Google encoded polyline of the track.' },
+          },
+        },
+        TrackUpload: {
+          type: 'object',
+          required: ['id', 'track'],
+          properties: {
+            id: { type: 'integer' },
+            track: {
+              type: 'object',
+              required: ['points', 'distance', 'elevation_gain', 'encoded_samples'],
+              properties: { points: { type: 'integer' }, distance, elevation_gain: { type: 'number' }, started_at: timestamp, ended_at: timestamp, encoded_samples: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+    paths: {
+      '/entries.json': {
+        ...stream('Public stream: everyone’s entries.'),
+        post: {
+          summary: 'Create an entry: a note, a workout, an image and/or a location.',
+          security: BEARER,
+          requestBody: formBody(CREATE_ENTRY),
+          responses: { '201': { description: 'Created; `Location` is the entry’s URL.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Entry')) }, ...pick('400', '401', '405', '406', '422') },
+        },
+      },
+      '/entries/friends.json': stream('The viewer’s and their friends’ entries.', [], true),
+      '/entries/nearby/{lat},{lon}.json': stream('Entries posted near a point.', [
+        pathParam('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Latitude.'),
+        pathParam('lon', { type: 'number', minimum: -180, maximum: 180 }, 'Longitude.'),
+        { name: 'radius', in: 'query', required: false, description: 'Miles, default 50, at most 500.', schema: { type: 'number', exclusiveMinimum: 0, maximum: 500, default: 50 } },
+      ]),
+      '/people/{username}/entries.json': stream('A person’s entries.', [USERNAME]),
+      '/entries/{id}.json': {
+        get: { summary: 'An entry.', parameters: [ID, ...formatParams], responses: { '200': { description: 'The entry.', content: json(ref('Entry')) }, ...pick('400', '404', '405', '406') } },
+        delete: {
+          summary: 'Delete one of your entries, with its comments, likes and track.',
+          security: BEARER,
+          parameters: [ID],
+          responses: {
+            '200': { description: 'Deleted.', content: json({ type: 'object', required: ['id', 'deleted'], properties: { id: { type: 'integer' }, deleted: { const: true } } }) },
+            ...pick('401', '403', '404', '405'),
+          },
+        },
+      },
+      '/entries/{id}/comments.json': {
+        post: {
+          summary: 'Comment on an entry.',
+          security: BEARER,
+          parameters: [ID],
+          requestBody: formBody({ type: 'object', required: ['body'], properties: { body: { type: 'string', minLength: 1, maxLength: 510 } } }),
+          responses: { '201': { description: 'Created.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Comment')) }, ...pick('400', '401', '404', '405', '422') },
+        },
+      },
+      '/entries/{id}/likes.json': {
+        post: {
+          summary: 'Like an entry; liking twice is not an error.',
+          security: BEARER,
+          parameters: [ID],
+          responses: { '201': { description: 'The like.', content: json(ref('Like')) }, ...pick('401', '404', '405') },
+        },
+      },
+      '/entries/{id}/track.json': {
+        put: {
+          summary: 'Create or replace the GPS track of one of your workouts.',
+          security: BEARER,
+          parameters: [ID],
+          requestBody: GPX_BODY,
+          responses: {
+            '200': { description: 'The stored track’s summary.', content: json(ref('TrackUpload')) },
+            ...pick('401', '403', '404', '405', '422'),
+            '413': error('The document is larger than 20 MB.'),
+            '415': error('The body is not `application/gpx+xml`.'),
+          },
+        },
+      },
+      '/people/{username}.json': {
+        get: { summary: 'A person.', parameters: [USERNAME, ...formatParams], responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('400', '404', '405', '406') } },
+      },
+      '/people/me.json': {
+        get: { summary: 'The person who authorized the token.', security: BEARER, parameters: formatParams, responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('400', '401', '405', '406') } },
+      },
+      '/people/{username}/friends.json': {
+        get: {
+          summary: 'A person’s friends.',
+          parameters: [USERNAME, ...formatParams],
+          responses: { '200': { description: 'The friends.', content: json({ type: 'object', required: ['friends'], properties: { friends: { type: 'array', items: ref('Friend') } } }) }, ...pick('400', '404', '405', '406') },
+        },
+      },
+      '/people/{username}/routes.json': {
+        get: {
+          summary: 'A person’s routes.',
+          parameters: [USERNAME, ...formatParams],
+          responses: { '200': { description: 'The routes.', content: json({ type: 'object', required: ['routes'], properties: { routes: { type: 'array', items: ref('Route') } } }) }, ...pick('400', '404', '405', '406') },
+        },
+      },
+      '/routes.json': {
+        post: {
+          summary: 'Create a route; attach a track with PUT /routes/{id}/track.json.',
+          security: BEARER,
+          requestBody: formBody({ type: 'object', properties: { name: { type: 'string', maxLength: 100 }, activity_type: { enum: ['running', 'cycling', 'swimming', 'walking', 'fitness'] } } }),
+          responses: { '201': { description: 'Created; `Location` is its GPX download.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Route')) }, ...pick('400', '401', '405', '422') },
+        },
+      },
+      '/routes/{id}.gpx': {
+        get: {
+          summary: 'A route as GPX 1.1 (also `/routes/{id}.json` for its JSON summary).',
+          parameters: [ID],
+          responses: { '200': { description: 'The GPX document.', content: { 'application/gpx+xml': { schema: { type: 'string' } } } }, ...pick('404', '405', '406') },
+        },
+      },
+      '/routes/{id}/track.json': {
+        put: {
+          summary: 'Create or replace the GPS track of one of your routes.',
+          security: BEARER,
+          parameters: [ID],
+          requestBody: GPX_BODY,
+          responses: {
+            '200': { description: 'The stored track’s summary.', content: json(ref('TrackUpload')) },
+            ...pick('401', '403', '404', '405', '422'),
+            '413': error('The document is larger than 20 MB.'),
+            '415': error('The body is not `application/gpx+xml`.'),
+          },
+        },
+      },
+    },
+  };
+}
+
+type Doc = ReturnType<typeof openApiDocument>;
+
+/** A browsable reference, rendered from the document itself, with no front-end build. */
+export function docsPage(doc: Doc): string {
+  const e = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  const code = (s: string) => e(s).replace(/`([^`]+)`/g, '<code>$1</code>');
+  const sections = Object.entries(doc.paths)
+    .flatMap(([path, operations]) =>
+      Object.entries(operations as Record<string, { summary: string; security?: unknown; parameters?: Array<{ name: string; in: string; description?: string }>; responses: Record<string, { description: string }> }>).map(
+        ([method, op]) => `<section><h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${e(path)}</code></h2>
+        <p>${code(op.summary)}${op.security ? ' <strong>Needs an access token.</strong>' : ''}</p>
+        ${op.parameters?.length ? `<table><tr><th>Parameter</th><th>In</th><th>Meaning</th></tr>${op.parameters.map((p) => `<tr><td><code>${e(p.name)}</code></td><td>${p.in}</td><td>${code(p.description ?? '')}</td></tr>`).join('')}</table>` : ''}
+        <table><tr><th>Status</th><th>When</th></tr>${Object.entries(op.responses).map(([status, r]) => `<tr><td>${status}</td><td>${code(r.description)}</td></tr>`).join('')}</table></section>`,
+      ),
+    )
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(doc.info.title)}</title><style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;color:#1d2430}
+section{border-top:1px solid #d0d5dd;padding:.5rem 0} table{border-collapse:collapse;margin:.5rem 0} td,th{text-align:left;padding:.2rem .75rem .2rem 0;vertical-align:top}
+.m{font-family:ui-monospace,monospace;padding:.1rem .4rem;border-radius:4px;color:#fff;background:#475467}.get{background:#1f6f50}.post{background:#1849a9}.put{background:#93370d}.delete{background:#b42318}
+</style></head><body><h1>${e(doc.info.title)}</h1><p>${code(doc.info.description)}</p>
+<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Authorization: OAuth 2.0 at <code>/oauth/authorize</code> and <code>/oauth/token</code>.</p>
+${sections}</body></html>`;
+}

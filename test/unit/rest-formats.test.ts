@@ -1,0 +1,94 @@
+// The REST layer's pure pieces: extensions, Accept, JSONP, bracketed forms and field names.
+import { describe, expect, it } from 'vitest';
+import { accepts, jsonpBody, splitExtension, validCallback } from '../../src/rest/formats.ts';
+import { coercionProblem, createEntryInput, nestBracketed, restFieldName } from '../../src/rest/params.ts';
+
+describe('splitExtension', () => {
+  it.each([
+    ['/entries.json', '/entries', 'json'],
+    ['/entries', '/entries', null],
+    ['/routes/7.gpx', '/routes/7', 'gpx'],
+    ['/people/ben.XML', '/people/ben', 'xml'],
+    ['/entries/nearby/37.77916,-122.420049', '/entries/nearby/37.77916,-122.420049', null],
+    ['/entries/nearby/37.77916,-122.420049.json', '/entries/nearby/37.77916,-122.420049', 'json'],
+    ['/entries/nearby/37,-122.json', '/entries/nearby/37,-122', 'json'],
+    ['/entries/nearby/37.5,-122.4.atom', '/entries/nearby/37.5,-122.4', 'atom'],
+  ])('%s → %s + %s', (input, path, extension) => {
+    expect(splitExtension(input)).toEqual({ path, extension });
+  });
+});
+
+describe('accepts', () => {
+  it.each([
+    [null, 'application/json', true],
+    ['application/json', 'application/json', true],
+    ['text/html,application/xhtml+xml,*/*;q=0.8', 'application/json', true],
+    ['application/*', 'application/json', true],
+    ['text/html', 'application/json', false],
+    ['application/json;q=0', 'application/json', false],
+  ])('%s accepts %s: %s', (header, type, expected) => {
+    expect(accepts(header, type)).toBe(expected);
+  });
+});
+
+describe('JSONP', () => {
+  it.each([['cb', true], ['App.handlers.person', true], ['$jq_123', true], ['a'.repeat(128), true], ['a'.repeat(129), false], ['alert(1)', false], ['a..b', false], ['1a', false], ['a-b', false], ['', false]])(
+    'callback %s valid: %s',
+    (callback, valid) => {
+      expect(validCallback(callback)).toBe(valid);
+    },
+  );
+
+  it('wraps and escapes line separators', () => {
+    expect(jsonpBody('cb', '{"a":"x\u2028y\u2029z"}')).toBe(`/**/ typeof cb === 'function' && cb({"a":"x\\u2028y\\u2029z"});`);
+  });
+});
+
+describe('bracketed forms', () => {
+  it('nest, keep the first of repeated names, and ignore prototype keys', () => {
+    expect(
+      nestBracketed([
+        ['workout[distance][value]', '3'],
+        ['workout[activity_type]', 'running'],
+        ['workout[activity_type]', 'cycling'],
+        ['message', 'hi'],
+        ['__proto__[polluted]', 'yes'],
+        ['a[]', 'x'],
+      ]),
+    ).toEqual({ workout: { distance: { value: '3' }, activity_type: 'running' }, message: 'hi' });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('become CreateEntryInput with numbers and enums where they parse, as sent where not', () => {
+    expect(createEntryInput({ lat: '37.8', lon: 'west', workout: { activity_type: 'running', duration: '60', distance: { value: '3.1' } }, media: { type: 'image', url: 'u' } })).toEqual({
+      lat: 37.8,
+      lon: 'west',
+      workout: { activityType: 'RUNNING', duration: 60, distance: { value: 3.1 } },
+      media: { type: 'IMAGE', url: 'u' },
+    });
+  });
+});
+
+describe('field names', () => {
+  it.each([
+    ['lat', 'lat'],
+    ['workout.activityType', 'workout[activity_type]'],
+    ['input.workout.distance.value', 'workout[distance][value]'],
+    ['media.previewUrl', 'media[preview_url]'],
+  ])('%s → %s', (path, name) => {
+    expect(restFieldName(path)).toBe(name);
+  });
+
+  it.each([
+    ['Variable "$input" got invalid value "abc" at "input.lat"; Float cannot represent non numeric value: "abc"', 'lat', 'must be a number: "abc"'],
+    ['Variable "$input" got invalid value "KAYAKING" at "input.workout.activityType"; Value "KAYAKING" does not exist in "ActivityType" enum.', 'workout[activity_type]', '"kayaking" is not one of the allowed values'],
+    ['Variable "$input" got invalid value {} at "input.workout"; Field "activityType" of required type "ActivityType!" was not provided.', 'workout[activity_type]', 'is required'],
+    ['Variable "$page" got invalid value "x"; Int cannot represent non-integer value: "x"', 'page', 'must be a whole number: "x"'],
+  ])('%s', (message, field, reason) => {
+    expect(coercionProblem(message)).toEqual({ field, message: reason });
+  });
+
+  it('is null for other errors', () => {
+    expect(coercionProblem('Unexpected error.')).toBeNull();
+  });
+});
