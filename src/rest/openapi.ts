@@ -78,6 +78,21 @@ const CREATE_ENTRY = {
 
 const GPX_BODY = { required: true, content: { 'application/gpx+xml': { schema: { type: 'string', description: 'A GPX 1.0 or 1.1 document, at most 20 MB, without a DOCTYPE.' } } } };
 
+const trackUpload = (summary: string) => ({
+  put: {
+    summary,
+    security: BEARER,
+    parameters: [ID],
+    requestBody: GPX_BODY,
+    responses: {
+      '200': { description: 'The stored track’s summary.', content: json(ref('TrackUpload')) },
+      ...pick('401', '403', '404', '405', '422'),
+      '413': error('The document is larger than 20 MB.'),
+      '415': error('The body is not `application/gpx+xml`.'),
+    },
+  },
+});
+
 const user = {
   type: 'object',
   required: ['username', 'display_name', 'photo_url', 'url'],
@@ -253,20 +268,7 @@ export function openApiDocument(baseUrl: string) {
           responses: { '201': { description: 'The like.', content: json(ref('Like')) }, ...pick('401', '404', '405') },
         },
       },
-      '/entries/{id}/track.json': {
-        put: {
-          summary: 'Create or replace the GPS track of one of your workouts.',
-          security: BEARER,
-          parameters: [ID],
-          requestBody: GPX_BODY,
-          responses: {
-            '200': { description: 'The stored track’s summary.', content: json(ref('TrackUpload')) },
-            ...pick('401', '403', '404', '405', '422'),
-            '413': error('The document is larger than 20 MB.'),
-            '415': error('The body is not `application/gpx+xml`.'),
-          },
-        },
-      },
+      '/entries/{id}/track.json': trackUpload('Create or replace the GPS track of one of your workouts.'),
       '/people/{username}.json': {
         get: { summary: 'A person.', parameters: [USERNAME, ...formatParams], responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('400', '404', '405', '406') } },
       },
@@ -302,20 +304,7 @@ export function openApiDocument(baseUrl: string) {
           responses: { '200': { description: 'The GPX document.', content: { 'application/gpx+xml': { schema: { type: 'string' } } } }, ...pick('404', '405', '406') },
         },
       },
-      '/routes/{id}/track.json': {
-        put: {
-          summary: 'Create or replace the GPS track of one of your routes.',
-          security: BEARER,
-          parameters: [ID],
-          requestBody: GPX_BODY,
-          responses: {
-            '200': { description: 'The stored track’s summary.', content: json(ref('TrackUpload')) },
-            ...pick('401', '403', '404', '405', '422'),
-            '413': error('The document is larger than 20 MB.'),
-            '415': error('The body is not `application/gpx+xml`.'),
-          },
-        },
-      },
+      '/routes/{id}/track.json': trackUpload('Create or replace the GPS track of one of your routes.'),
     },
   };
 }
