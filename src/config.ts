@@ -17,6 +17,19 @@ export interface Config {
   readonly logQueries: boolean;
   /** Signs the log-in cookie. Random per process outside production (log-ins then end at restart). */
   readonly sessionSecret: string;
+  readonly rateLimit: { readonly points: number; readonly windowSeconds: number };
+  /** Shared rate limits (and, later, events) across processes; null keeps them in memory. */
+  readonly redisUrl: string | null;
+  /** Namespace of Milepost's keys in Redis, so that deployments (and test runs) sharing one never mix. */
+  readonly redisKeyPrefix: string;
+  /** How many reverse proxies in front may be believed about the client address and scheme. */
+  readonly trustProxy: number;
+  /** Answer every request with 503 (no Retry-After) while the service is being maintained. */
+  readonly maintenance: boolean;
+  readonly introspection: boolean;
+  readonly tls: { readonly cert: string; readonly key: string } | null;
+  /** Refuse requests that carry a token over plain HTTP (403). */
+  readonly requireTls: boolean;
 }
 
 export class ConfigError extends Error {
@@ -87,6 +100,25 @@ function parsePublicUrl(value: string | undefined): string | null {
   return parsed.toString().replace(/\/$/, '');
 }
 
+function parseInteger(variable: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, got "${value}"`);
+  return n;
+}
+
+function parseRedisUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  if (!/^rediss?:\/\//.test(value)) throw new ConfigError('REDIS_URL', `must start with redis:// or rediss://, got "${redactUrl(value)}"`);
+  return value;
+}
+
+function parseTls(cert: string | undefined, key: string | undefined): Config['tls'] {
+  if (!cert && !key) return null;
+  if (!cert || !key) throw new ConfigError(cert ? 'TLS_KEY' : 'TLS_CERT', 'TLS_CERT and TLS_KEY go together: paths of a PEM certificate (chain) and its private key');
+  return { cert, key };
+}
+
 function parseSessionSecret(value: string | undefined, env: Config['env']): string {
   if (value) {
     if (value.length < 32) throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters (e.g. `openssl rand -base64 48`)');
@@ -111,5 +143,16 @@ export function loadConfig(env: Env = process.env): Config {
     graphiql: parseBoolean('GRAPHIQL', env.GRAPHIQL, nodeEnv !== 'production'),
     logQueries: parseBoolean('LOG_QUERIES', env.LOG_QUERIES, false),
     sessionSecret: parseSessionSecret(env.SESSION_SECRET, nodeEnv),
+    rateLimit: {
+      points: parseInteger('RATE_LIMIT_PER_HOUR', env.RATE_LIMIT_PER_HOUR, 1500, 1, 10_000_000),
+      windowSeconds: parseInteger('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 3600, 1, 86_400),
+    },
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'milepost',
+    trustProxy: parseInteger('TRUST_PROXY', env.TRUST_PROXY, 0, 0, 10),
+    maintenance: parseBoolean('MAINTENANCE', env.MAINTENANCE, false),
+    introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, nodeEnv !== 'production'),
+    tls: parseTls(env.TLS_CERT, env.TLS_KEY),
+    requireTls: parseBoolean('REQUIRE_TLS', env.REQUIRE_TLS, false),
   };
 }

@@ -13,6 +13,11 @@ export const LOGIN_RULES = {
   address: { failures: 30, windowSeconds: 15 * 60 },
 } satisfies Record<string, ThrottleRule>;
 
+export const TOKEN_RULES = {
+  clientAddress: { failures: 20, windowSeconds: 15 * 60 },
+  address: { failures: 100, windowSeconds: 15 * 60 },
+} satisfies Record<string, ThrottleRule>;
+
 export class FailureThrottle {
   private readonly failures = new Map<string, number[]>();
 

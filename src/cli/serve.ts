@@ -32,7 +32,7 @@ export async function run(argv: string[]) {
 
   const shutdown = (signal: string) => {
     console.log(`${signal}: closing`);
-    server.close(() => void database.close().then(() => process.exit(0)));
+    server.close(() => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();
   };

@@ -89,6 +89,8 @@ export function htmlResponse(status: number, html: string, headers: Record<strin
       'cache-control': 'no-store',
       'x-frame-options': 'DENY',
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+      // OAuth pages carry codes and state in their URLs: never send them on as a Referer
+      'referrer-policy': 'no-referrer',
       ...headers,
     },
   });

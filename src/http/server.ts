@@ -1,5 +1,11 @@
 // Assembles the HTTP service: GraphQL at /graphql, health at /healthz, JSON 404 elsewhere.
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
+import { graphqlHardening } from './graphql-hardening.ts';
+import { clientAddressOf, createRateLimiter, rateLimitHeaders, rateLimitKey } from './rate-limit.ts';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createServerAdapter } from '@whatwg-node/server';
 import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { TokenConflictError, tokenFromRequest, viewerForToken } from '../auth/tokens.ts';
@@ -41,6 +47,8 @@ export interface App {
   /** In-process entry point: tests call it without opening a port. */
   fetch: (input: string, init?: RequestInit) => Promise<Response>;
   listener: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+  /** Releases what the app holds besides the database (the Redis connection of the rate limiter). */
+  close(): Promise<void>;
 }
 
 function baseUrlOf(config: Config, request: Request): string {
@@ -77,6 +85,12 @@ export function createApp(config: Config, database: Database): App {
     graphiql: config.graphiql ? { title: 'Milepost GraphQL', defaultQuery: DEFAULT_QUERY } : false,
     landingPage: false,
     maskedErrors: config.env === 'production' ? true : { isDev: config.env === 'development' },
+    plugins: [
+      ...graphqlHardening(config),
+      // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
+      // post) unless it carries one of these headers; an Authorization header already forces one
+      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-preflight', 'apollo-require-preflight', 'authorization'] }),
+    ],
     // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
     // whole context in; GraphQL requests get theirs from the request
     context: (initial) => ('viewer' in initial ? (initial as unknown as Context) : createContext(config, database, initial.request)),
@@ -94,10 +108,10 @@ export function createApp(config: Config, database: Database): App {
   const rest = new Router();
   mountRestRoutes(rest, { database, run: createOperationRunner(yoga), baseUrl: (request) => baseUrlOf(config, request) });
 
-  const handle = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
+  const handle = async (request: Request, serverContext: { req?: IncomingMessage }, address?: string): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return yoga.fetch(request);
-    const clientAddress = serverContext.req?.socket.remoteAddress ?? 'local';
+    const clientAddress = address ?? serverContext.req?.socket.remoteAddress ?? 'local';
     const routed = await router.handle(request, clientAddress);
     if (routed) return routed;
     const split = splitExtension(pathname);
@@ -109,11 +123,42 @@ export function createApp(config: Config, database: Database): App {
 
   // node:http → fetch API, with streaming bodies and aborts handled by the same adapter yoga uses;
   // its fetch() serves in-process requests (tests) through the same path
-  // the last line of defence: an unexpected error is a bug, answered with the JSON error body and
-  // logged, never a dropped connection or a stack trace sent to the client
+  const limiter = createRateLimiter(config);
+
+  // Edge rules that hold for every path, in order: sizes, maintenance, the rate limit, TLS. Then the
+  // request runs, and its response gets the rate-limit headers. An unexpected error is a bug: it is
+  // logged and answered with the JSON error body, never a dropped connection or a stack trace.
   const guarded = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     try {
-      return await handle(request, serverContext);
+      const url = new URL(request.url);
+      if (request.url.length > MAX_URL_LENGTH) return jsonResponse(414, { error: { code: 'URI_TOO_LONG', message: `URLs may be at most ${MAX_URL_LENGTH} characters` } });
+      const tooLarge = bodyTooLarge(request);
+      if (tooLarge) return jsonResponse(413, { error: { code: 'TOO_LARGE', message: tooLarge } });
+      if (url.pathname === '/healthz') return await handle(request, serverContext);
+      if (config.maintenance) {
+        // no Retry-After: that is how clients tell maintenance from the rate limit (SPEC 7)
+        return jsonResponse(503, { error: { code: 'MAINTENANCE', message: 'Milepost is down for maintenance; please try again later' } });
+      }
+      const socketAddress = serverContext.req?.socket.remoteAddress ?? 'local';
+      const clientAddress = clientAddressOf(socketAddress, request.headers.get('x-forwarded-for'), config.trustProxy);
+      let token: string | null = null;
+      try {
+        token = tokenFromRequest(request);
+      } catch {
+        // two different tokens: counted by address; the handler answers 400
+      }
+      const decision = await limiter.consume(rateLimitKey(token, clientAddress));
+      const limitHeaders = rateLimitHeaders(decision);
+      if (!decision.allowed) {
+        return withHeaders(
+          jsonResponse(503, { error: { code: 'RATE_LIMITED', message: `rate limit of ${decision.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry in ${decision.retryAfter} s` } }),
+          { ...limitHeaders, 'retry-after': String(decision.retryAfter) },
+        );
+      }
+      if (config.requireTls && token && schemeOf(request, config.trustProxy) !== 'https') {
+        return withHeaders(jsonResponse(403, { error: { code: 'TLS_REQUIRED', message: 'requests with an access token must use HTTPS' } }), limitHeaders);
+      }
+      return withHeaders(await handle(request, serverContext, clientAddress), limitHeaders);
     } catch (error) {
       console.error(`unexpected error on ${request.method} ${new URL(request.url).pathname}:`, error);
       return jsonResponse(500, { error: { code: 'INTERNAL', message: 'an unexpected error occurred; it has been logged' } });
@@ -121,7 +166,42 @@ export function createApp(config: Config, database: Database): App {
   };
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(guarded);
 
-  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter };
+  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter, close: () => limiter.close() };
+}
+
+const MAX_URL_LENGTH = 8 * 1024;
+
+/** Largest body accepted, by content type; null when the declared length is within it. */
+const BODY_LIMITS: Array<[RegExp, number]> = [
+  [/^application\/gpx\+xml/, DEFAULT_MAX_GPX_BYTES],
+  [/^multipart\/form-data/, DEFAULT_MAX_GPX_BYTES + 1024 * 1024],
+  [/^application\/(graphql-response\+)?json/, 1024 * 1024],
+  [/^application\/x-www-form-urlencoded/, 64 * 1024],
+];
+
+function bodyTooLarge(request: Request): string | null {
+  const length = Number(request.headers.get('content-length') ?? 0);
+  if (!length) return null;
+  const type = request.headers.get('content-type') ?? '';
+  const limit = BODY_LIMITS.find(([pattern]) => pattern.test(type))?.[1] ?? 64 * 1024;
+  return length > limit ? `a ${type || 'request'} body may be at most ${limit} bytes` : null;
+}
+
+function schemeOf(request: Request, trustProxy: number): string {
+  const forwarded = trustProxy > 0 ? request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+  return forwarded ?? new URL(request.url).protocol.replace(':', '');
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  try {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  } catch {
+    // some responses have immutable headers: copy them
+    const copy = new Response(response.body, response);
+    for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+    return copy;
+  }
 }
 
 /**
@@ -151,7 +231,16 @@ function corsPreflight(request: Request): Response {
 }
 
 export function listen(app: App, config: Config): Promise<Server> {
-  const server = createServer(app.listener);
+  const options = {
+    // bounds for slow or oversized clients
+    maxHeaderSize: 16 * 1024,
+    requestTimeout: 120_000,
+    headersTimeout: 20_000,
+    keepAliveTimeout: 5_000,
+  };
+  const server = config.tls
+    ? createHttpsServer({ ...options, cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, app.listener)
+    : createServer(options, app.listener);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve(server));

@@ -10,7 +10,7 @@ import {
   parseCookies,
   serializeCookie,
 } from '../auth/session.ts';
-import { FailureThrottle, LOGIN_RULES } from '../auth/throttle.ts';
+import { FailureThrottle, LOGIN_RULES, TOKEN_RULES } from '../auth/throttle.ts';
 import type { Prisma } from '../db/database.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { htmlResponse, jsonResponse, readForm, redirectResponse, type RequestContext, type Router } from '../http/router.ts';
@@ -206,9 +206,22 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
 
   const endpoint = (result: EndpointResponse) => jsonResponse(result.status, result.body, result.headers);
 
-  router.post('/oauth/token', async (ctx) =>
-    endpoint(await exchangeToken(prisma, { form: await readForm(ctx.request), query: ctx.url.searchParams, authorization: ctx.request.headers.get('authorization') })),
-  );
+  router.post('/oauth/token', async (ctx) => {
+    const form = await readForm(ctx.request);
+    const clientId = form.get('client_id') ?? ctx.url.searchParams.get('client_id') ?? '';
+    // guessing codes, verifiers or secrets: failures per app and address, then per address
+    const keys = [`token:${clientId}:${ctx.clientAddress}`, `token:${ctx.clientAddress}`] as const;
+    const wait = Math.max(throttle.retryAfter(keys[0], TOKEN_RULES.clientAddress), throttle.retryAfter(keys[1], TOKEN_RULES.address));
+    if (wait > 0) {
+      return jsonResponse(429, { error: 'too_many_requests', error_description: `too many failed token requests; retry in ${wait} s` }, { 'retry-after': String(wait), 'cache-control': 'no-store' });
+    }
+    const result = await exchangeToken(prisma, { form, query: ctx.url.searchParams, authorization: ctx.request.headers.get('authorization') });
+    if (result.status >= 400) {
+      throttle.fail(keys[0], TOKEN_RULES.clientAddress);
+      throttle.fail(keys[1], TOKEN_RULES.address);
+    }
+    return endpoint(result);
+  });
 
   router.post('/oauth/revoke', async (ctx) =>
     endpoint(await revokeAccessToken(prisma, { form: await readForm(ctx.request), authorization: ctx.request.headers.get('authorization') })),

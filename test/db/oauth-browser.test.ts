@@ -129,7 +129,8 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     await page.waitForURL(new RegExp(`^${appUrl}/implicit#`));
     expect(await page.textContent('#result')).toBe('token bearer ua-456');
     const fragment = new URLSearchParams(new URL(page.url()).hash.slice(1));
-    const me = await fetch(`${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`);
+    const csrf = { headers: { 'x-graphql-yoga-csrf': '1' } };
+    const me = await fetch(`${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`, csrf);
     expect(await me.json()).toEqual({ data: { me: { username: 'browserrunner' } } });
 
     // the person sees both grants on their account page and can revoke the app
@@ -137,7 +138,7 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     expect(await page.textContent('main')).toContain('Interval Coach');
     await page.click('button[aria-label="Revoke access of Interval Coach"]');
     await page.waitForURL(`${milepostUrl}/account`);
-    const after = await fetch(`${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`);
+    const after = await fetch(`${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`, csrf);
     expect(after.status).toBe(401);
     await page.close();
   }, 60_000);

@@ -26,10 +26,13 @@ describe('HTTP service', () => {
     expect(await response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'no resource at /no/such/thing' } });
   });
 
-  it('serves GraphQL over GET as well as POST', async () => {
-    const response = await api.fetch(`/graphql?query=${encodeURIComponent('{ person(username: "nobody") { username } }')}`);
+  it('serves GraphQL over GET as well as POST, with a CSRF-proof header', async () => {
+    const url = `/graphql?query=${encodeURIComponent('{ person(username: "nobody") { username } }')}`;
+    const response = await api.fetch(url, { headers: { 'x-graphql-yoga-csrf': '1' } });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ data: { person: null } });
+    // a plain GET is what a cross-site page can send without a CORS preflight
+    expect((await api.fetch(url)).status).toBe(403);
   });
 
   it('serves GraphiQL to browsers when enabled, and not when disabled', async () => {
@@ -54,7 +57,7 @@ describe('access tokens', () => {
     const person = await createPerson(db.prisma, { username: 'tokenholder' });
     const token = await createToken(db.prisma, person.id);
     expect((await api.graphql('{ me { username } }', {}, token)).data).toEqual({ me: { username: 'tokenholder' } });
-    const viaQuery = await api.fetch(`/graphql?oauth_token=${token}&query=${encodeURIComponent('{ me { username } }')}`);
+    const viaQuery = await api.fetch(`/graphql?oauth_token=${token}&query=${encodeURIComponent('{ me { username } }')}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
     expect(await viaQuery.json()).toEqual({ data: { me: { username: 'tokenholder' } } });
     const oauthScheme = await api.fetch(`/graphql?query=${encodeURIComponent('{ me { username } }')}`, { headers: { authorization: `OAuth ${token}` } });
     expect(await oauthScheme.json()).toEqual({ data: { me: { username: 'tokenholder' } } });

@@ -1,0 +1,81 @@
+// One rate limiter for every request (SPEC 8: 1500 an hour): REST, GraphQL and the OAuth endpoints.
+// Counted per access token when one is sent, else per client address; in memory for one process, in
+// Redis when REDIS_URL is set, with an in-memory limiter taking over while Redis is unreachable.
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Config } from '../config.ts';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** When the window ends, epoch seconds (GitHub's X-RateLimit-Reset). */
+  resetAt: number;
+  /** Seconds until a request may be sent again; 0 when allowed. */
+  retryAfter: number;
+}
+
+export interface RateLimiter {
+  consume(key: string): Promise<RateDecision>;
+  close(): Promise<void>;
+}
+
+export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' | 'redisKeyPrefix'>): RateLimiter {
+  const { points, windowSeconds: duration } = config.rateLimit;
+  const keyPrefix = `${config.redisKeyPrefix}:rl`;
+  const memory = new RateLimiterMemory({ points, duration, keyPrefix });
+  let limiter: RateLimiterAbstract = memory;
+  let redis: Redis | null = null;
+  if (config.redisUrl) {
+    // no offline queue: while Redis is away, calls fail at once and the insurance limiter answers
+    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    redis.on('error', () => {
+      /* reconnects by itself; the insurance limiter covers the gap */
+    });
+    limiter = new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix, insuranceLimiter: memory, rejectIfRedisNotReady: true });
+  }
+  const decision = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
+    allowed,
+    limit: points,
+    remaining: Math.max(0, res.remainingPoints),
+    resetAt: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+    retryAfter: allowed ? 0 : Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  });
+  return {
+    async consume(key) {
+      try {
+        return decision(await limiter.consume(key), true);
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) return decision(rejection, false);
+        throw rejection;
+      }
+    },
+    async close() {
+      redis?.disconnect();
+    },
+  };
+}
+
+/** Whose requests these are: the token's (hashed: keys must not hold credentials), else the address's. */
+export function rateLimitKey(token: string | null, clientAddress: string): string {
+  return token ? `token:${createHash('sha256').update(token).digest('hex').slice(0, 32)}` : `ip:${clientAddress}`;
+}
+
+/**
+ * The client's address. `X-Forwarded-For` is believed only for as many hops as there are trusted
+ * proxies: each appends the address it saw, so the entry `trustProxy` from the end is the client.
+ */
+export function clientAddressOf(socketAddress: string, forwardedFor: string | null, trustProxy: number): string {
+  if (trustProxy === 0 || !forwardedFor) return socketAddress;
+  const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
+  return hops[hops.length - trustProxy] ?? hops[0] ?? socketAddress;
+}
+
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(decision.limit),
+    'x-ratelimit-remaining': String(decision.remaining),
+    'x-ratelimit-reset': String(decision.resetAt),
+  };
+}

@@ -1,0 +1,219 @@
+// Rate limits (SPEC 8), maintenance, request bounds, TLS and GraphQL hardening.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { serverAudits } from 'graphql-http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createPerson, createToken } from '../support/factories.ts';
+
+let db: TestDatabase;
+let token: string;
+const redisUrl = process.env.TEST_REDIS_URL;
+if (!redisUrl) console.log('[milepost] TEST_REDIS_URL is not set: the shared-Redis rate-limit test is skipped.');
+
+beforeAll(async () => {
+  db = await createTestDatabase('limits');
+  token = await createToken(db.prisma, (await createPerson(db.prisma)).id);
+});
+afterAll(() => db.destroy());
+
+const limited = (points: number, extra: Record<string, string> = {}) => testApp(db, { RATE_LIMIT_PER_HOUR: String(points), ...extra });
+
+describe('the rate limit', () => {
+  it('answers the 1501st request of an hour with 503 and a Retry-After within the window', async () => {
+    const api = testApp(db, { RATE_LIMIT_PER_HOUR: '1500' });
+    const started = Date.now();
+    for (let i = 1; i <= 1500; i++) {
+      const response = await api.fetch('/');
+      if (response.status !== 200) throw new Error(`request ${i} answered ${response.status}`);
+      if (i === 1500) expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+      await response.arrayBuffer();
+    }
+    const refused = await api.fetch('/people/nobody.json');
+    expect(refused.status).toBe(503);
+    const secondsLeft = 3600 - (Date.now() - started) / 1000;
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil(secondsLeft));
+    expect(await refused.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringContaining('1500 requests') } });
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('1500');
+    // GraphQL and OAuth count against the same budget
+    expect((await api.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ me { username } }"}' })).status).toBe(503);
+    expect((await api.fetch('/oauth/token', { method: 'POST' })).status).toBe(503);
+    // probes are never limited
+    expect((await api.fetch('/healthz')).status).toBe(200);
+  }, 60_000);
+
+  it('counts down exactly under 50 concurrent requests', async () => {
+    const api = limited(100);
+    const responses = await Promise.all(Array.from({ length: 50 }, () => api.fetch('/')));
+    const remaining = responses.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b);
+    expect(remaining).toEqual(Array.from({ length: 50 }, (_, i) => 50 + i));
+    const reset = Number(responses[0]!.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 3601);
+  });
+
+  it('counts per token when one is sent, else per address; X-Forwarded-For only behind a trusted proxy', async () => {
+    const api = limited(3);
+    for (let i = 0; i < 3; i++) await api.fetch('/');
+    expect((await api.fetch('/')).status).toBe(503);
+    expect((await api.fetch('/', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    // an untrusted X-Forwarded-For changes nothing: still the same address
+    expect((await api.fetch('/', { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(503);
+    const proxied = limited(1, { TRUST_PROXY: '1' });
+    expect((await proxied.fetch('/', { headers: { 'x-forwarded-for': '203.0.113.1' } })).status).toBe(200);
+    expect((await proxied.fetch('/', { headers: { 'x-forwarded-for': '198.51.100.7, 203.0.113.1' } })).status).toBe(503);
+    expect((await proxied.fetch('/', { headers: { 'x-forwarded-for': '203.0.113.2' } })).status).toBe(200);
+  });
+
+  it('maintenance answers 503 without Retry-After, so clients can tell it from the limit', async () => {
+    const api = testApp(db, { MAINTENANCE: '1' });
+    const response = await api.fetch('/entries.json');
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBeNull();
+    expect(await response.json()).toMatchObject({ error: { code: 'MAINTENANCE' } });
+    expect((await api.fetch('/healthz')).status).toBe(200);
+  });
+});
+
+const bin = fileURLToPath(new URL('../../bin/milepost.js', import.meta.url));
+
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--no-seed'], {
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.config.url, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/[^/\s]+)/.exec(out);
+      if (match) resolve({ child, url: match[1]!.replace('localhost', '127.0.0.1') });
+    });
+    child.stderr!.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+}
+
+describe.skipIf(!redisUrl)('with Redis', () => {
+  it('two server processes enforce one limit together', async () => {
+    const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `test-${randomBytes(6).toString('hex')}`, RATE_LIMIT_PER_HOUR: '10' };
+    const servers = await Promise.all([startServer(env), startServer(env)]);
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) statuses.push((await fetch(`${servers[i % 2]!.url}/`)).status);
+      expect(statuses).toEqual([...Array(10).fill(200), 503, 503]);
+    } finally {
+      for (const { child } of servers) child.kill('SIGTERM');
+    }
+  }, 60_000);
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe.skipIf(!existsSync('/usr/bin/redis-server'))('when Redis goes away', () => {
+  it('keeps limiting from memory, with no 500', async () => {
+    const port = await freePort();
+    const redis = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const api = limited(6, { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: `kill-${randomBytes(4).toString('hex')}` });
+    try {
+      for (let i = 0; i < 2; i++) expect((await api.fetch('/')).status).toBe(200);
+      redis.kill('SIGKILL');
+      await new Promise((resolve) => redis.on('exit', resolve));
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) statuses.push((await api.fetch('/')).status);
+      expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+      expect(statuses).toContain(503);
+    } finally {
+      redis.kill('SIGKILL');
+      await api.app.close();
+    }
+  }, 30_000);
+});
+
+describe('request bounds and TLS', () => {
+  const api = () => testApp(db);
+
+  it('refuses bodies over their type’s limit (413) and overlong URLs (414)', async () => {
+    const big = await api().fetch('/entries.json', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(65 * 1024) }, body: 'x'.repeat(65 * 1024) });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: { code: 'TOO_LARGE' } });
+    const json = await api().fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }, body: `{"query":"${' '.repeat(2 * 1024 * 1024 - 12)}"}` });
+    expect(json.status).toBe(413);
+    expect((await api().fetch(`/entries.json?x=${'a'.repeat(9000)}`)).status).toBe(414);
+  });
+
+  it('REQUIRE_TLS refuses tokens over plain HTTP, and believes X-Forwarded-Proto only from a trusted proxy', async () => {
+    const strict = testApp(db, { REQUIRE_TLS: '1' });
+    const plain = await strict.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}` } });
+    expect(plain.status).toBe(403);
+    expect(await plain.json()).toMatchObject({ error: { code: 'TLS_REQUIRED' } });
+    expect((await strict.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'https' } })).status).toBe(403);
+    expect((await strict.fetch('/entries.json')).status).toBe(200);
+    const proxied = testApp(db, { REQUIRE_TLS: '1', TRUST_PROXY: '1' });
+    expect((await proxied.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'https' } })).status).toBe(200);
+    expect((await proxied.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'http' } })).status).toBe(403);
+  });
+
+  it('OAuth pages carry a CSP, frame-ancestors none and no referrer', async () => {
+    const page = await api().fetch('/login');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('throttles failed token requests per app and address', async () => {
+    const app = testApp(db);
+    const attempt = () => app.fetch('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=guess&client_id=some-app&client_secret=guess' });
+    for (let i = 0; i < 20; i++) expect((await attempt()).status).toBeLessThan(429);
+    const blocked = await attempt();
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('GraphQL hardening', () => {
+  const post = (api: ReturnType<typeof testApp>, query: string) =>
+    api.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) }).then((r) => r.json() as Promise<{ data?: unknown; errors?: Array<{ message: string }> }>);
+
+  it('passes the graphql-http server audits with introspection on', async () => {
+    const api = testApp(db);
+    const audits = serverAudits({ url: 'http://milepost.test/graphql', fetchFn: (input: RequestInfo | URL, init?: RequestInit) => api.app.fetch(String(input), init) });
+    const results = await Promise.all(audits.map((audit) => audit.fn()));
+    // MUST-level audits fail with `error`; SHOULD-level ones only warn
+    const failed = results.filter((r) => r.status === 'error').map((r) => `${r.id} ${r.name}: ${'reason' in r ? r.reason : ''}`);
+    expect(failed).toEqual([]);
+    expect(results.filter((r) => r.status === 'ok').length).toBeGreaterThan(20);
+  });
+
+  it('refuses deep queries, costly queries and alias bombs', async () => {
+    const api = testApp(db);
+    const deep = `{ publicStream { ... on EntryConnection { edges { node { author { friends { friends { friends { friends { friends { friends { friends { username } } } } } } } } } } } } }`;
+    expect((await post(api, deep)).errors?.[0]?.message).toMatch(/depth/i);
+    const aliases = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: me { username }`).join(' ')} }`;
+    expect((await post(api, aliases)).errors?.[0]?.message).toMatch(/alias/i);
+    const costly = `{ ${Array.from({ length: 12 }, (_, i) => `s${i}: publicStream(first: 100) { ... on EntryConnection { edges { node { comments { author { friends { entries { edges { node { id } } } } } } } } } }`).join(' ')} }`;
+    expect((await post(api, costly)).errors?.map((e) => e.message).join(' ')).toMatch(/cost|alias/i);
+  });
+
+  it('suggests no field names, and can turn introspection off', async () => {
+    const api = testApp(db);
+    expect(JSON.stringify(await post(api, '{ publicStrem { __typename } }'))).not.toMatch(/Did you mean/);
+    const closed = testApp(db, { INTROSPECTION: 'false' });
+    expect((await post(closed, '{ __schema { types { name } } }')).errors?.[0]?.message).toMatch(/introspection/i);
+    expect((await post(api, '{ __schema { queryType { name } } }')).data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+  });
+});
