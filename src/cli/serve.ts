@@ -28,7 +28,7 @@ export async function run(argv: string[]) {
   const server = await listen(app, config);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`Milepost listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`);
+  console.log(`Milepost listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`);
 
   const shutdown = (signal: string) => {
     console.log(`${signal}: closing`);

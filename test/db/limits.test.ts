@@ -1,7 +1,11 @@
 // Rate limits (SPEC 8), maintenance, request bounds, TLS and GraphQL hardening.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import https from 'node:https';
+import os from 'node:os';
+import path from 'node:path';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serverAudits } from 'graphql-http';
@@ -92,7 +96,7 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
     let out = '';
     child.stdout!.on('data', (chunk) => {
       out += chunk;
-      const match = /listening on (http:\/\/[^/\s]+)/.exec(out);
+      const match = /listening on (https?:\/\/[^/\s]+)/.exec(out);
       if (match) resolve({ child, url: match[1]!.replace('localhost', '127.0.0.1') });
     });
     child.stderr!.on('data', (chunk) => (out += chunk));
@@ -167,6 +171,26 @@ describe('request bounds and TLS', () => {
     expect((await proxied.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'https' } })).status).toBe(200);
     expect((await proxied.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'http' } })).status).toBe(403);
   });
+
+  it.skipIf(!existsSync('/usr/bin/openssl'))('serves HTTPS directly with TLS_CERT and TLS_KEY', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-tls-'));
+    execFileSync('/usr/bin/openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`], { stdio: 'ignore' });
+    const { child, url } = await startServer({ TLS_CERT: `${dir}/cert.pem`, TLS_KEY: `${dir}/key.pem` });
+    try {
+      expect(url).toMatch(/^https:/);
+      const body = await new Promise<string>((resolve, reject) => {
+        https.get(`${url}/healthz`, { rejectUnauthorized: false }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve(text));
+        }).on('error', reject);
+      });
+      expect(JSON.parse(body)).toEqual({ status: 'ok' });
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it('OAuth pages carry a CSP, frame-ancestors none and no referrer', async () => {
     const page = await api().fetch('/login');
