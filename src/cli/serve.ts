@@ -1,6 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { createApp, listen } from '../http/server.ts';
+import { attachWebSocket } from '../http/websocket.ts';
 import { seedIfEmpty } from '../seed/seed.ts';
 import { parseOptions } from './args.ts';
 
@@ -26,12 +27,14 @@ export async function run(argv: string[]) {
   }
   const app = createApp(config, database);
   const server = await listen(app, config);
+  const websocket = attachWebSocket(server, app, config, database);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Milepost listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`);
 
   const shutdown = (signal: string) => {
     console.log(`${signal}: closing`);
+    void websocket.close();
     server.close(() => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();

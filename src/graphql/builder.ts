@@ -58,3 +58,4 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({ description: 'Reads: the four streams of SPEC 4.2, single entries and people.' });
 builder.mutationType({ description: 'Writes; each needs an access token. Expected failures come back as typed errors.' });
+builder.subscriptionType({ description: 'Live updates over graphql-ws (WebSocket at /graphql) or server-sent events. Each carries only what the matching query would show the viewer.' });

@@ -1,5 +1,6 @@
 import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Prisma } from '../db/database.ts';
+import type { Events } from './events.ts';
 
 /** The person an access token speaks for, and the app that holds it. */
 export interface Viewer {
@@ -15,6 +16,8 @@ export interface Context {
   readonly viewer: Viewer | null;
   /** Absolute origin for the `url` fields, e.g. `https://milepost.example`. */
   readonly baseUrl: string;
+  /** Where mutations announce what they did, and subscriptions listen. */
+  readonly events: Events;
 }
 
 /** The viewer, or the typed NotAuthorizedError every write answers without a token. */

@@ -12,6 +12,7 @@ import './mutations/entries.ts';
 import './mutations/reactions.ts';
 import './mutations/routes.ts';
 import './mutations/people.ts';
+import './subscriptions.ts';
 
 export const schema = builder.toSchema();
 export const sortedSchema = lexicographicSortSchema(schema);

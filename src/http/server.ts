@@ -4,15 +4,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { graphqlHardening } from './graphql-hardening.ts';
-import { clientAddressOf, createRateLimiter, rateLimitHeaders, rateLimitKey } from './rate-limit.ts';
+import { clientAddressOf, createRateLimiter, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createServerAdapter } from '@whatwg-node/server';
-import { createGraphQLError, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
+import { DomainError } from '../domain/errors.ts';
 import { TokenConflictError, tokenFromRequest, viewerForToken } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { configureSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
+import { createEvents, type Events } from '../graphql/events.ts';
 import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
@@ -47,7 +50,10 @@ export interface App {
   /** In-process entry point: tests call it without opening a port. */
   fetch: (input: string, init?: RequestInit) => Promise<Response>;
   listener: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
-  /** Releases what the app holds besides the database (the Redis connection of the rate limiter). */
+  events: Events;
+  /** Counts one request against the shared rate limit (the WebSocket transport uses it). */
+  rateLimit(token: string | null, clientAddress: string): Promise<RateDecision>;
+  /** Releases what the app holds besides the database (its Redis connections). */
   close(): Promise<void>;
 }
 
@@ -55,7 +61,7 @@ function baseUrlOf(config: Config, request: Request): string {
   return config.publicUrl ?? new URL(request.url).origin;
 }
 
-async function createContext(config: Config, database: Database, request: Request): Promise<Context> {
+async function createContext(config: Config, database: Database, events: Events, request: Request): Promise<Context> {
   let token: string | null;
   try {
     token = tokenFromRequest(request);
@@ -74,17 +80,27 @@ async function createContext(config: Config, database: Database, request: Reques
       },
     });
   }
-  return { prisma: database.prisma, provider: database.provider, viewer, baseUrl: baseUrlOf(config, request) };
+  return { prisma: database.prisma, provider: database.provider, viewer, baseUrl: baseUrlOf(config, request), events };
 }
 
 export function createApp(config: Config, database: Database): App {
   configureSchemaChecks({ strict: config.env !== 'production' });
+  const events = createEvents({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:events` });
   const yoga = createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: config.graphiql ? { title: 'Milepost GraphQL', defaultQuery: DEFAULT_QUERY } : false,
     landingPage: false,
-    maskedErrors: config.env === 'production' ? true : { isDev: config.env === 'development' },
+    maskedErrors: {
+      isDev: config.env === 'development',
+      // expected failures keep their message and code where no typed error can carry them (a
+      // subscription refused at its start); everything else stays masked
+      maskError: (error, message, isDev) => {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (original instanceof DomainError) return createGraphQLError(original.message, { extensions: { code: original.code } });
+        return maskError(error, message, isDev);
+      },
+    },
     plugins: [
       ...graphqlHardening(config),
       // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
@@ -93,7 +109,7 @@ export function createApp(config: Config, database: Database): App {
     ],
     // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
     // whole context in; GraphQL requests get theirs from the request
-    context: (initial) => ('viewer' in initial ? (initial as unknown as Context) : createContext(config, database, initial.request)),
+    context: (initial) => ('viewer' in initial ? (initial as unknown as Context) : createContext(config, database, events, initial.request)),
   });
 
   const router = new Router();
@@ -106,7 +122,7 @@ export function createApp(config: Config, database: Database): App {
 
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
   const rest = new Router();
-  mountRestRoutes(rest, { database, run: createOperationRunner(yoga), baseUrl: (request) => baseUrlOf(config, request) });
+  mountRestRoutes(rest, { database, events, run: createOperationRunner(yoga), baseUrl: (request) => baseUrlOf(config, request) });
 
   const handle = async (request: Request, serverContext: { req?: IncomingMessage }, address?: string): Promise<Response> => {
     const { pathname } = new URL(request.url);
@@ -166,7 +182,9 @@ export function createApp(config: Config, database: Database): App {
   };
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(guarded);
 
-  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter, close: () => limiter.close() };
+  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter, events, rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
+    await Promise.all([limiter.close(), events.close()]);
+  } };
 }
 
 const MAX_URL_LENGTH = 8 * 1024;

@@ -6,6 +6,7 @@ import { TokenConflictError, tokenFromRequest, viewerForToken } from '../auth/to
 import type { Database } from '../db/database.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import type { Context } from '../graphql/context.ts';
+import type { Events } from '../graphql/events.ts';
 import { readForm, type RequestContext, type Router } from '../http/router.ts';
 import type { RunOperation } from './execute.ts';
 import { accepts, jsonpBody, validCallback } from './formats.ts';
@@ -14,6 +15,7 @@ import { commentJson, entryJson, friendJson, likeJson, personJson, routeJson, tr
 
 export interface RestOptions {
   database: Database;
+  events: Events;
   run: RunOperation;
   baseUrl: (request: Request) => string;
 }
@@ -142,7 +144,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     }
     const viewer = token ? await viewerForToken(options.database.prisma, token) : null;
     if (token && !viewer) throw new RestError(401, 'INVALID_TOKEN', 'the access token is not valid (unknown or revoked)', undefined, { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` });
-    return { prisma: options.database.prisma, provider: options.database.provider, viewer, baseUrl: options.baseUrl(ctx.request) };
+    return { prisma: options.database.prisma, provider: options.database.provider, viewer, baseUrl: options.baseUrl(ctx.request), events: options.events };
   }
 
   function respond(ctx: RestContext, reply: Reply, callback: string | null, viewer: boolean): Response {

@@ -49,7 +49,7 @@ const CreateEntryInput = builder.inputType('CreateEntryInput', {
   }),
 });
 
-const DeletedEntry = builder.objectRef<{ id: number }>('DeletedEntry').implement({
+export const DeletedEntry = builder.objectRef<{ id: number }>('DeletedEntry').implement({
   description: 'What remains of a deleted entry: its id.',
   fields: (t) => ({ id: t.exposeInt('id') }),
 });
@@ -70,7 +70,9 @@ builder.mutationFields((t) => ({
       }
       const { workout, ...fields } = entry;
       // one statement tree, one transaction: the entry never exists without its workout
-      return context.prisma.entry.create({ ...query, data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) } });
+      const created = await context.prisma.entry.create({ ...query, data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) } });
+      context.events.publish('entryCreated', { entryId: created.id, authorId: viewer.id, lat: entry.lat, lon: entry.lon });
+      return created;
     },
   }),
 
@@ -86,6 +88,7 @@ builder.mutationFields((t) => ({
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
       const { count } = await context.prisma.entry.deleteMany({ where: { id, authorId: viewer.id } });
       if (count === 0) throw new NotFoundError('entry', String(id));
+      context.events.publish('entryDeleted', { entryId: id, authorId: viewer.id });
       return { id };
     },
   }),

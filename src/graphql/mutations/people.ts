@@ -45,9 +45,14 @@ builder.mutationFields((t) => ({
         await befriend(context.prisma, viewerId, personId);
         return { personId, status: 'friends' as const };
       }
-      await context.prisma.friendRequest.create({ data: { fromId: viewerId, toId: personId } }).catch((error) => {
-        if ((error as { code?: string }).code !== 'P2002') throw error; // asked twice: the first request stands
-      });
+      const created = await context.prisma.friendRequest.create({ data: { fromId: viewerId, toId: personId } }).then(
+        () => true,
+        (error) => {
+          if ((error as { code?: string }).code !== 'P2002') throw error;
+          return false; // asked twice: the first request stands
+        },
+      );
+      if (created) context.events.publish('friendRequested', { fromId: viewerId, toId: personId });
       return { personId, status: 'requested' as const };
     },
   }),

@@ -26,7 +26,9 @@ builder.mutationFields((t) => ({
       const viewer = requireViewer(context);
       const text = validateCommentBody(body);
       await requireEntry(context, entryId);
-      return context.prisma.comment.create({ ...query, data: { entryId, authorId: viewer.id, body: text } }).catch((e) => entryGone(e, entryId));
+      const comment = await context.prisma.comment.create({ ...query, data: { entryId, authorId: viewer.id, body: text } }).catch((e) => entryGone(e, entryId));
+      context.events.publish('commentAdded', { entryId, commentId: comment.id, authorId: viewer.id });
+      return comment;
     },
   }),
 
@@ -42,7 +44,9 @@ builder.mutationFields((t) => ({
       const existing = await context.prisma.like.findUnique({ ...query, where });
       if (existing) return existing;
       try {
-        return await context.prisma.like.create({ ...query, data: { entryId, personId: viewer.id } });
+        const like = await context.prisma.like.create({ ...query, data: { entryId, personId: viewer.id } });
+        context.events.publish('likeAdded', { entryId, likeId: like.id, personId: viewer.id });
+        return like;
       } catch (error) {
         // two likes at once: the unique index lets one in, and the other returns it
         if ((error as { code?: string }).code === 'P2002') return context.prisma.like.findUniqueOrThrow({ ...query, where });

@@ -1,0 +1,121 @@
+// What happened, for subscriptions (and webhooks): published by the mutations after they commit.
+// In-process by default; through Redis with REDIS_URL, so an event published by one process reaches
+// subscribers on every process.
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { createPubSub } from 'graphql-yoga';
+import { Redis } from 'ioredis';
+import { DomainError } from '../domain/errors.ts';
+
+export interface EventPayloads {
+  entryCreated: { entryId: number; authorId: number; lat: number | null; lon: number | null };
+  entryDeleted: { entryId: number; authorId: number };
+  commentAdded: { entryId: number; commentId: number; authorId: number };
+  likeAdded: { entryId: number; likeId: number; personId: number };
+  friendRequested: { fromId: number; toId: number };
+}
+
+export type EventName = keyof EventPayloads;
+
+export interface Events {
+  publish<K extends EventName>(name: K, payload: EventPayloads[K]): void;
+  subscribe<K extends EventName>(name: K): AsyncIterableIterator<EventPayloads[K]>;
+  /** Subscriptions ended because their consumer fell too far behind. */
+  dropped(): number;
+  close(): Promise<void>;
+}
+
+/** Events a subscriber may have waiting; past this it is too slow and its subscription ends. */
+export const MAX_PENDING_EVENTS = 256;
+
+export class SlowSubscriberError extends DomainError {
+  readonly code = 'SLOW_SUBSCRIBER';
+  constructor() {
+    super(`the subscriber fell more than ${MAX_PENDING_EVENTS} events behind; subscribe again`);
+  }
+}
+
+type Listener = (event: Event) => void;
+interface Target {
+  addEventListener(type: string, listener: Listener): void;
+  removeEventListener(type: string, listener: Listener): void;
+}
+
+/**
+ * An async iterator over one topic with a bounded queue: a consumer that stops reading ends its
+ * subscription with SlowSubscriberError instead of making the server hold every event for it.
+ */
+function boundedSubscription<T>(target: Target, topic: string, onDrop: () => void): AsyncIterableIterator<T> {
+  const queue: T[] = [];
+  let waiting: ((result: IteratorResult<T>) => void) | null = null;
+  let failed: Error | null = null;
+  let done = false;
+  const finish = () => {
+    done = true;
+    target.removeEventListener(topic, listener);
+  };
+  function listener(event: Event) {
+    if (done) return;
+    const payload = (event as CustomEvent<T>).detail;
+    if (waiting) {
+      const resolve = waiting;
+      waiting = null;
+      resolve({ value: payload, done: false });
+    } else if (queue.length >= MAX_PENDING_EVENTS) {
+      failed = new SlowSubscriberError();
+      queue.length = 0;
+      finish();
+      onDrop();
+    } else {
+      queue.push(payload);
+    }
+  }
+  target.addEventListener(topic, listener);
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next() {
+      if (queue.length > 0) return Promise.resolve({ value: queue.shift()!, done: false });
+      if (failed) return Promise.reject(failed);
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve) => (waiting = resolve));
+    },
+    return() {
+      finish();
+      waiting?.({ value: undefined, done: true });
+      waiting = null;
+      return Promise.resolve({ value: undefined, done: true });
+    },
+  };
+}
+
+export function createEvents(options: { redisUrl: string | null; prefix: string }): Events {
+  let clients: Redis[] = [];
+  let eventTarget: ReturnType<typeof createRedisEventTarget> | undefined;
+  if (options.redisUrl) {
+    clients = [new Redis(options.redisUrl), new Redis(options.redisUrl)];
+    for (const client of clients) {
+      client.on('error', () => {
+        /* ioredis reconnects by itself; publishing resumes when it is back */
+      });
+    }
+    eventTarget = createRedisEventTarget({ publishClient: clients[0]!, subscribeClient: clients[1]! });
+  }
+  const target = (eventTarget ?? new EventTarget()) as unknown as Target;
+  const pubsub = createPubSub<Record<string, [unknown]>>({ eventTarget: target as never });
+  let dropped = 0;
+  // channels are namespaced, so that deployments (and test runs) sharing one Redis never mix
+  const topic = (name: string) => `${options.prefix}:${name}`;
+  return {
+    publish(name, payload) {
+      pubsub.publish(topic(name), payload);
+    },
+    subscribe(name) {
+      return boundedSubscription(target, topic(name), () => (dropped += 1));
+    },
+    dropped: () => dropped,
+    async close() {
+      for (const client of clients) client.disconnect();
+    },
+  };
+}

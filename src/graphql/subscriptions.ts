@@ -1,0 +1,110 @@
+// Live updates: the events of events.ts, filtered to what the matching query would show the viewer,
+// then loaded through plugin-prisma like any query result.
+import { filter, pipe } from 'graphql-yoga';
+import { NotFoundError } from '../domain/errors.ts';
+import { distanceMiles } from '../domain/geo.ts';
+import { usernameKey } from '../domain/accounts.ts';
+import { builder } from './builder.ts';
+import { requireViewer, type Context } from './context.ts';
+import type { EventName, EventPayloads } from './events.ts';
+import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
+import { DeletedEntry } from './mutations/entries.ts';
+
+function only<K extends EventName>(context: Context, name: K, keep: (payload: EventPayloads[K]) => boolean | Promise<boolean>) {
+  return pipe(context.events.subscribe(name) as AsyncIterable<EventPayloads[K]> & AsyncIterator<EventPayloads[K]>, filter(keep));
+}
+
+async function personId(context: Context, username: string): Promise<number> {
+  const person = await context.prisma.person.findUnique({ where: { usernameKey: usernameKey(username) }, select: { id: true } });
+  if (!person) throw new NotFoundError('person', username);
+  return person.id;
+}
+
+async function requireEntry(context: Context, entryId: number) {
+  if (!(await context.prisma.entry.findUnique({ where: { id: entryId }, select: { id: true } }))) throw new NotFoundError('entry', String(entryId));
+}
+
+builder.subscriptionFields((t) => ({
+  publicEntries: t.prismaField({
+    type: 'Entry',
+    description: 'Every new entry, as the public stream would show it.',
+    subscribe: (_root, _args, context) => context.events.subscribe('entryCreated'),
+    resolve: (query, payload, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } }),
+  }),
+
+  personEntries: t.prismaField({
+    type: 'Entry',
+    description: "A person's new entries.",
+    args: { username: t.arg.string({ required: true }) },
+    subscribe: async (_root, { username }, context) => {
+      const id = await personId(context, username);
+      return only(context, 'entryCreated', (p) => p.authorId === id);
+    },
+    resolve: (query, payload, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } }),
+  }),
+
+  friendsEntries: t.prismaField({
+    type: 'Entry',
+    description: "New entries by the viewer and their friends, as the friends stream would show them. Needs an access token.",
+    subscribe: (_root, _args, context) => {
+      const viewer = requireViewer(context);
+      // asked per event: friendships change while a subscription lives
+      return only(context, 'entryCreated', async (p) =>
+        p.authorId === viewer.id || (await context.prisma.friendship.count({ where: { personId: viewer.id, friendId: p.authorId } })) > 0,
+      );
+    },
+    resolve: (query, payload, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } }),
+  }),
+
+  nearbyEntries: t.prismaField({
+    type: 'Entry',
+    description: 'New entries posted within `radius` miles (default 50) of a point.',
+    args: { lat: t.arg.float({ required: true }), lon: t.arg.float({ required: true }), radius: t.arg.float() },
+    subscribe: (_root, args, context) => {
+      const center = { lat: args.lat, lon: args.lon };
+      const radius = args.radius ?? DEFAULT_NEARBY_RADIUS_MILES;
+      validateNearby(center, radius);
+      return only(context, 'entryCreated', (p) => p.lat !== null && p.lon !== null && distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius);
+    },
+    resolve: (query, payload, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } }),
+  }),
+
+  entryComments: t.prismaField({
+    type: 'Comment',
+    description: 'New comments on an entry.',
+    args: { entryId: t.arg.int({ required: true }) },
+    subscribe: async (_root, { entryId }, context) => {
+      await requireEntry(context, entryId);
+      return only(context, 'commentAdded', (p) => p.entryId === entryId);
+    },
+    resolve: (query, payload, _args, context) => context.prisma.comment.findUniqueOrThrow({ ...query, where: { id: payload.commentId } }),
+  }),
+
+  entryLikes: t.prismaField({
+    type: 'Like',
+    description: 'New likes on an entry.',
+    args: { entryId: t.arg.int({ required: true }) },
+    subscribe: async (_root, { entryId }, context) => {
+      await requireEntry(context, entryId);
+      return only(context, 'likeAdded', (p) => p.entryId === entryId);
+    },
+    resolve: (query, payload, _args, context) => context.prisma.like.findUniqueOrThrow({ ...query, where: { id: payload.likeId } }),
+  }),
+
+  entryDeleted: t.field({
+    type: DeletedEntry,
+    description: 'Ids of deleted entries, so that clients can drop them from what they show.',
+    subscribe: (_root, _args, context) => context.events.subscribe('entryDeleted'),
+    resolve: (payload) => ({ id: payload.entryId }),
+  }),
+
+  friendRequests: t.prismaField({
+    type: 'Person',
+    description: 'People asking the viewer to be friends. Needs an access token.',
+    subscribe: (_root, _args, context) => {
+      const viewer = requireViewer(context);
+      return only(context, 'friendRequested', (p) => p.toId === viewer.id);
+    },
+    resolve: (query, payload, _args, context) => context.prisma.person.findUniqueOrThrow({ ...query, where: { id: payload.fromId } }),
+  }),
+}));

@@ -1,0 +1,285 @@
+// Subscriptions over graphql-ws and server-sent events: who receives what, the protocol's close codes,
+// token revocation, slow consumers, and events crossing processes through Redis.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createClient, type Client } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createApp, listen, type App } from '../../src/http/server.ts';
+import { attachWebSocket } from '../../src/http/websocket.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createPerson, createToken, makeFriends } from '../support/factories.ts';
+
+let db: TestDatabase;
+let app: App;
+let server: Server;
+let websocket: ReturnType<typeof attachWebSocket>;
+let httpUrl = '';
+let wsUrl = '';
+const people: Record<string, { id: number; token: string }> = {};
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase('subs');
+  const config = testConfig(db.config, { HOST: '127.0.0.1', PORT: '0' });
+  app = createApp(config, db);
+  server = await listen(app, config);
+  websocket = attachWebSocket(server, app, config, db, { tokenRecheckMs: 200, maxBufferedBytes: 64 * 1024 });
+  const { port } = server.address() as AddressInfo;
+  httpUrl = `http://127.0.0.1:${port}`;
+  wsUrl = `ws://127.0.0.1:${port}/graphql`;
+  for (const name of ['viewer', 'friend', 'stranger']) {
+    const person = await createPerson(db.prisma, { username: name });
+    people[name] = { id: person.id, token: await createToken(db.prisma, person.id) };
+  }
+  await makeFriends(db.prisma, people.viewer!.id, people.friend!.id);
+});
+
+afterAll(async () => {
+  for (const client of clients) await client.dispose();
+  await websocket.close();
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await app.close();
+  await db.destroy();
+});
+
+function client(token?: string): Client {
+  const c = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: token ? { oauth_token: token } : {}, lazy: true, retryAttempts: 0 });
+  clients.push(c);
+  return c;
+}
+
+/** Subscribes and collects what arrives; `ready` resolves once the server has the subscription. */
+function collect<T>(c: Client, query: string, variables: Record<string, unknown> = {}) {
+  const received: T[] = [];
+  const errors: unknown[] = [];
+  const dispose = c.subscribe<T>({ query, variables }, { next: (v) => (v.data ? received.push(v.data as T) : errors.push(v.errors)), error: (e) => errors.push(e), complete: () => {} });
+  return { received, errors, dispose };
+}
+
+const settle = (ms = 250) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function graphql(token: string, query: string, variables: Record<string, unknown> = {}) {
+  const response = await fetch(`${httpUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+  return (await response.json()) as { data: Record<string, Record<string, unknown>> };
+}
+
+const post = async (who: string, message: string, extra: Record<string, unknown> = {}) =>
+  (await graphql(people[who]!.token, 'mutation ($input: CreateEntryInput!) { createEntry(input: $input) { ... on Entry { id } } }', { input: { message, ...extra } })).data.createEntry!.id as number;
+
+describe('over graphql-ws', () => {
+  it('each stream carries exactly what its query would show', async () => {
+    const everyone = collect<{ publicEntries: { message: string; author: { username: string } } }>(client(), 'subscription { publicEntries { message author { username } } }');
+    const friends = collect<{ friendsEntries: { message: string } }>(client(people.viewer!.token), 'subscription { friendsEntries { message } }');
+    const stranger = collect<{ personEntries: { message: string } }>(client(), 'subscription { personEntries(username: "stranger") { message } }');
+    const oakland = collect<{ nearbyEntries: { message: string } }>(client(), 'subscription { nearbyEntries(lat: 37.8044, lon: -122.2712, radius: 10) { message } }');
+    await settle();
+    await post('viewer', 'mine', { lat: 37.81, lon: -122.27 });
+    await post('friend', 'my friend’s');
+    await post('stranger', 'a stranger’s', { lat: 40.7, lon: -74 });
+    await settle(500);
+    expect(everyone.received.map((r) => r.publicEntries.message)).toEqual(['mine', 'my friend’s', 'a stranger’s']);
+    expect(everyone.received[0]!.publicEntries.author.username).toBe('viewer');
+    expect(friends.received.map((r) => r.friendsEntries.message)).toEqual(['mine', 'my friend’s']);
+    expect(stranger.received.map((r) => r.personEntries.message)).toEqual(['a stranger’s']);
+    expect(oakland.received.map((r) => r.nearbyEntries.message)).toEqual(['mine']);
+    for (const s of [everyone, friends, stranger, oakland]) s.dispose();
+  });
+
+  it('comments, likes and deletions of an entry; friend requests to the viewer only', async () => {
+    const entryId = await post('friend', 'watch me');
+    const c = client(people.viewer!.token);
+    const comments = collect<{ entryComments: { body: string } }>(c, `subscription { entryComments(entryId: ${entryId}) { body } }`);
+    const likes = collect<{ entryLikes: { person: { username: string } } }>(c, `subscription { entryLikes(entryId: ${entryId}) { person { username } } }`);
+    const deletions = collect<{ entryDeleted: { id: number } }>(c, 'subscription { entryDeleted { id } }');
+    const requests = collect<{ friendRequests: { username: string } }>(c, 'subscription { friendRequests { username } }');
+    await settle();
+    await graphql(people.viewer!.token, `mutation { createComment(entryId: ${entryId}, body: "nice") { __typename } }`);
+    await graphql(people.stranger!.token, `mutation { likeEntry(entryId: ${entryId}) { __typename } }`);
+    await graphql(people.stranger!.token, `mutation { likeEntry(entryId: ${entryId}) { __typename } }`);
+    await graphql(people.stranger!.token, 'mutation { requestFriend(username: "viewer") { __typename } }');
+    await graphql(people.stranger!.token, 'mutation { requestFriend(username: "friend") { __typename } }');
+    await graphql(people.friend!.token, `mutation { deleteEntry(id: ${entryId}) { __typename } }`);
+    await settle(500);
+    expect(comments.received).toEqual([{ entryComments: { body: 'nice' } }]);
+    expect(likes.received).toEqual([{ entryLikes: { person: { username: 'stranger' } } }]);
+    expect(requests.received).toEqual([{ friendRequests: { username: 'stranger' } }]);
+    expect(deletions.received).toEqual([{ entryDeleted: { id: entryId } }]);
+  });
+
+  it('refuses the friends stream without a token, and an unknown token at connection (4403)', async () => {
+    const anonymous = collect(client(), 'subscription { friendsEntries { message } }');
+    await settle();
+    expect(JSON.stringify(anonymous.errors)).toMatch(/access token/);
+    const closed = await rawClose((ws) => ws.send(JSON.stringify({ type: 'connection_init', payload: { oauth_token: 'not-a-token' } })));
+    expect(closed.code).toBe(4403);
+  });
+
+  it('ends the sockets of a revoked token', async () => {
+    const person = await createPerson(db.prisma);
+    const token = await createToken(db.prisma, person.id);
+    const ws = new WebSocket(wsUrl, 'graphql-transport-ws');
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    await new Promise((resolve) => ws.on('open', resolve));
+    ws.send(JSON.stringify({ type: 'connection_init', payload: { oauth_token: token } }));
+    await new Promise((resolve) => ws.once('message', resolve));
+    await db.prisma.oAuthAccessToken.updateMany({ where: { personId: person.id }, data: { revokedAt: new Date() } });
+    expect(await closed).toBe(4403);
+  });
+});
+
+/** Opens a raw socket, runs `act`, and resolves with how the server closed it (or what it answered). */
+function rawClose(act: (ws: WebSocket) => void, protocol: string | null = 'graphql-transport-ws'): Promise<{ code: number; messages: string[] }> {
+  return new Promise((resolve, reject) => {
+    const ws = protocol ? new WebSocket(wsUrl, protocol) : new WebSocket(wsUrl);
+    const messages: string[] = [];
+    ws.on('message', (data) => messages.push(String(data)));
+    ws.on('open', () => act(ws));
+    ws.on('close', (code) => resolve({ code, messages }));
+    ws.on('error', reject);
+    setTimeout(() => {
+      ws.close();
+      resolve({ code: -1, messages });
+    }, 5_000);
+  });
+}
+
+describe('the graphql-ws protocol', () => {
+  const init = JSON.stringify({ type: 'connection_init' });
+  const subscribe = (id: string) => JSON.stringify({ id, type: 'subscribe', payload: { query: 'subscription { publicEntries { id } }' } });
+
+  it.each<[string, number, (ws: WebSocket) => void, (string | null)?]>([
+    ['no graphql-transport-ws subprotocol', 4406, () => {}, null],
+    ['subscribe before init', 4401, (ws) => ws.send(subscribe('1'))],
+    ['a second init', 4429, (ws) => {
+      ws.send(init);
+      ws.send(init);
+    }],
+    ['an invalid message', 4400, (ws) => {
+      ws.send(init);
+      ws.send('{"type":"nonsense"}');
+    }],
+    ['a duplicate id', 4409, (ws) => {
+      ws.send(init);
+      setTimeout(() => {
+        ws.send(subscribe('same'));
+        ws.send(subscribe('same'));
+      }, 100);
+    }],
+    ['no init within 3 s', 4408, () => {}],
+  ])('%s: close %i', async (_what, code, act, protocol) => {
+    expect((await rawClose(act, protocol)).code).toBe(code);
+  }, 10_000);
+
+  it('answers ping with pong', async () => {
+    const result = await rawClose((ws) => {
+      ws.send(init);
+      setTimeout(() => ws.send(JSON.stringify({ type: 'ping' })), 100);
+      setTimeout(() => ws.close(1000), 400);
+    });
+    expect(result.messages.map((m) => JSON.parse(m).type)).toEqual(['connection_ack', 'pong']);
+  });
+
+  it('ends the subscription of a client that stops reading, instead of buffering for it', async () => {
+    const ws = new WebSocket(wsUrl, 'graphql-transport-ws');
+    await new Promise((resolve) => ws.on('open', resolve));
+    ws.send(init);
+    await new Promise((resolve) => ws.once('message', resolve));
+    ws.send(JSON.stringify({ id: 'slow', type: 'subscribe', payload: { query: 'subscription { publicEntries { message } }' } }));
+    await settle();
+    // stop reading: the socket's buffers fill, sends stall, and events queue up for this subscriber
+    const socket = (ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    socket.pause();
+    const messages: string[] = [];
+    ws.on('message', (data) => messages.push(String(data)));
+    const entryId = await post('viewer', 'x'.repeat(5000));
+    const before = app.events.dropped();
+    for (let i = 0; i < 3000 && app.events.dropped() === before; i++) {
+      app.events.publish('entryCreated', { entryId, authorId: people.viewer!.id, lat: null, lon: null });
+      if (i % 100 === 0) await settle(10);
+    }
+    expect(app.events.dropped()).toBe(before + 1);
+    socket.resume();
+    // the client learns why once it reads again
+    for (let i = 0; i < 100 && !messages.some((m) => m.includes('fell more than')); i++) await settle(100);
+    expect(messages.find((m) => JSON.parse(m).type === 'error')).toMatch(/fell more than 256 events behind/);
+    ws.close();
+  }, 60_000);
+});
+
+describe('over server-sent events', () => {
+  it('streams the same events, authenticated by the Authorization header', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${httpUrl}/graphql`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${people.viewer!.token}` },
+      body: JSON.stringify({ query: 'subscription { friendsEntries { message } }' }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = response.body!.getReader();
+    let text = '';
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+        if (text.includes('over SSE')) break;
+      }
+    })();
+    await settle();
+    await post('stranger', 'not for the viewer');
+    await post('friend', 'over SSE');
+    await Promise.race([reading, settle(3000)]);
+    controller.abort();
+    const events = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+    expect(events.map((e) => e.data?.friendsEntries?.message).filter(Boolean)).toEqual(['over SSE']);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!redisUrl)('across processes through Redis', () => {
+  const bin = fileURLToPath(new URL('../../bin/milepost.js', import.meta.url));
+  function start(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+    const child = spawn(process.execPath, [bin, 'serve', '--no-seed'], {
+      env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.config.url, RATE_LIMIT_PER_HOUR: '100000', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (chunk) => {
+        out += chunk;
+        const match = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+        if (match) resolve({ child, port: Number(match[1]) });
+      });
+      child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+    });
+  }
+
+  it('a mutation on one process reaches a subscriber on the other', async () => {
+    const env = { REDIS_URL: redisUrl!, REDIS_KEY_PREFIX: `subs-${randomBytes(6).toString('hex')}` };
+    const [a, b] = await Promise.all([start(env), start(env)]);
+    const remote = createClient({ url: `ws://127.0.0.1:${b.port}/graphql`, webSocketImpl: WebSocket, lazy: true, retryAttempts: 0 });
+    try {
+      const received: string[] = [];
+      remote.subscribe<{ publicEntries: { message: string } }>({ query: 'subscription { publicEntries { message } }' }, { next: (v) => received.push(v.data!.publicEntries.message), error: () => {}, complete: () => {} });
+      await settle(500);
+      await fetch(`http://127.0.0.1:${a.port}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${people.viewer!.token}` },
+        body: JSON.stringify({ query: 'mutation { createEntry(input: { message: "from process A" }) { __typename } }' }),
+      });
+      for (let i = 0; i < 40 && received.length === 0; i++) await settle(100);
+      expect(received).toEqual(['from process A']);
+    } finally {
+      await remote.dispose();
+      a.child.kill('SIGTERM');
+      b.child.kill('SIGTERM');
+    }
+  }, 30_000);
+});
