@@ -30,6 +30,7 @@ export interface Config {
   readonly tls: { readonly cert: string; readonly key: string } | null;
   /** Refuse requests that carry a token over plain HTTP (403). */
   readonly requireTls: boolean;
+  readonly webhooks: { readonly pollMs: number; readonly retryBaseSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -154,5 +155,9 @@ export function loadConfig(env: Env = process.env): Config {
     introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, nodeEnv !== 'production'),
     tls: parseTls(env.TLS_CERT, env.TLS_KEY),
     requireTls: parseBoolean('REQUIRE_TLS', env.REQUIRE_TLS, false),
+    webhooks: {
+      pollMs: parseInteger('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, 1000, 50, 600_000),
+      retryBaseSeconds: parseInteger('WEBHOOK_RETRY_BASE_SECONDS', env.WEBHOOK_RETRY_BASE_SECONDS, 10, 1, 3600),
+    },
   };
 }

@@ -1,13 +1,14 @@
 import { ValidationError } from '../domain/errors.ts';
-import { createApp, findAccountByUsername } from '../oauth/store.ts';
+import { createApp, findAccountByUsername, setWebhook } from '../oauth/store.ts';
 import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 
-const HELP = `Usage: milepost apps create --name N --redirect-uri URL [--redirect-uri URL …] [--owner USER] [--public]
+const HELP = `Usage: milepost apps create --name N --redirect-uri URL [--redirect-uri URL …] [--owner USER] [--public] [--webhook-url URL]
 
 Registers a third-party app and prints JSON {"client_id": …, "client_secret": …}. The secret is shown
 only this once and stored hashed. --public registers a public client (native or browser app): it has
-no secret and must use PKCE (S256).`;
+no secret and must use PKCE (S256). --webhook-url makes Milepost POST signed events there (entries,
+comments, likes of people who authorized the app); the JSON then also holds "webhook_secret".`;
 
 export async function run(argv: string[]) {
   const { values, positionals } = parseOptions(argv, {
@@ -15,6 +16,7 @@ export async function run(argv: string[]) {
     'redirect-uri': { type: 'string', multiple: true },
     owner: { type: 'string' },
     public: { type: 'boolean' },
+    'webhook-url': { type: 'string' },
   });
   if (values.help) {
     console.log(HELP);
@@ -34,7 +36,8 @@ export async function run(argv: string[]) {
     }
     try {
       const app = await createApp(prisma, ownerId, { name: values.name!, redirectUris: values['redirect-uri']!, confidential: !values.public });
-      console.log(JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret }));
+      const webhook = values['webhook-url'] ? await setWebhook(prisma, null, app.clientId, values['webhook-url']) : null;
+      console.log(JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret, ...(webhook ? { webhook_secret: webhook.secret } : {}) }));
       return 0;
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;

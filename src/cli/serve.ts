@@ -2,6 +2,7 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { createApp, listen } from '../http/server.ts';
 import { attachWebSocket } from '../http/websocket.ts';
+import { startWebhookWorker } from '../webhooks/deliveries.ts';
 import { seedIfEmpty } from '../seed/seed.ts';
 import { parseOptions } from './args.ts';
 
@@ -28,6 +29,7 @@ export async function run(argv: string[]) {
   const app = createApp(config, database);
   const server = await listen(app, config);
   const websocket = attachWebSocket(server, app, config, database);
+  const webhooks = startWebhookWorker(database.prisma, config.webhooks);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   console.log(`Milepost listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`);
@@ -35,6 +37,7 @@ export async function run(argv: string[]) {
   const shutdown = (signal: string) => {
     console.log(`${signal}: closing`);
     void websocket.close();
+    void webhooks.stop();
     server.close(() => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), 10_000).unref();

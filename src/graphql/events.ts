@@ -89,7 +89,12 @@ function boundedSubscription<T>(target: Target, topic: string, onDrop: () => voi
   };
 }
 
-export function createEvents(options: { redisUrl: string | null; prefix: string }): Events {
+export function createEvents(options: {
+  redisUrl: string | null;
+  prefix: string;
+  /** Runs in the publishing process only, once per event (webhooks are queued here, not per subscriber). */
+  onPublish?: <K extends EventName>(name: K, payload: EventPayloads[K]) => void;
+}): Events {
   let clients: Redis[] = [];
   let eventTarget: ReturnType<typeof createRedisEventTarget> | undefined;
   if (options.redisUrl) {
@@ -109,6 +114,7 @@ export function createEvents(options: { redisUrl: string | null; prefix: string 
   return {
     publish(name, payload) {
       pubsub.publish(topic(name), payload);
+      options.onPublish?.(name, payload);
     },
     subscribe(name) {
       return boundedSubscription(target, topic(name), () => (dropped += 1));

@@ -16,6 +16,7 @@ import type { Database } from '../db/database.ts';
 import { configureSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
 import { createEvents, type Events } from '../graphql/events.ts';
+import { enqueueWebhooks } from '../webhooks/deliveries.ts';
 import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
@@ -85,7 +86,15 @@ async function createContext(config: Config, database: Database, events: Events,
 
 export function createApp(config: Config, database: Database): App {
   configureSchemaChecks({ strict: config.env !== 'production' });
-  const events = createEvents({ redisUrl: config.redisUrl, prefix: `${config.redisKeyPrefix}:events` });
+  const events = createEvents({
+    redisUrl: config.redisUrl,
+    prefix: `${config.redisKeyPrefix}:events`,
+    // queued after the response is on its way: a webhook never slows the request that caused it
+    onPublish: (name, payload) => {
+      const origin = config.publicUrl ?? `http://localhost:${config.port}`;
+      void enqueueWebhooks(database.prisma, origin, name, payload).catch((error) => console.error('could not queue webhooks:', error));
+    },
+  });
   const yoga = createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: '/graphql',

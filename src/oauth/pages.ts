@@ -1,7 +1,7 @@
 // Server-rendered pages for people: sign-up, log-in, consent, their authorized apps, and the developer
 // page. Plain HTML forms that work without JavaScript; every value is escaped.
 import type { FieldIssue } from '../domain/errors.ts';
-import type { Authorization, RegisteredApp, CreatedApp } from './store.ts';
+import type { Authorization, CreatedApp, DeliveryRow, RegisteredApp } from './store.ts';
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -140,21 +140,41 @@ export function accountPage(input: { csrf: string; viewer: PageViewer; authoriza
   );
 }
 
-export function developerPage(input: { csrf: string; viewer: PageViewer; apps: RegisteredApp[]; created?: CreatedApp; issues?: FieldIssue[]; form?: { name: string; redirectUris: string; confidential: boolean } }): string {
+export function developerPage(input: {
+  csrf: string;
+  viewer: PageViewer;
+  apps: Array<RegisteredApp & { webhookUrl?: string | null }>;
+  created?: CreatedApp;
+  issues?: FieldIssue[];
+  form?: { name: string; redirectUris: string; confidential: boolean };
+  /** Shown once, when a webhook URL was first set. */
+  webhookSecret?: { app: string; secret: string };
+}): string {
   const created = input.created
     ? `<div class="card" role="status"><h2>${e(input.created.name)} is registered</h2>
         <p>client_id: <span class="secret" id="client-id">${e(input.created.clientId)}</span></p>
         ${input.created.clientSecret ? `<p>client_secret: <span class="secret" id="client-secret">${e(input.created.clientSecret)}</span></p><p><strong>Copy the secret now:</strong> it is shown only once.</p>` : '<p>A public client has no secret: use PKCE (S256).</p>'}</div>`
     : '';
   const list = input.apps.length
-    ? `<table><thead><tr><th>Name</th><th>client_id</th><th>Callbacks</th></tr></thead><tbody>${input.apps
-        .map((a) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}</td><td class="secret">${e(a.clientId)}</td><td>${a.redirectUris.map(e).join('<br>')}</td></tr>`)
+    ? `<table><thead><tr><th>Name</th><th>client_id</th><th>Callbacks</th><th>Webhooks</th></tr></thead><tbody>${input.apps
+        .map(
+          (a) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}</td><td class="secret">${e(a.clientId)}</td><td>${a.redirectUris.map(e).join('<br>')}</td>
+          <td><form method="post" action="/developers/apps/webhook">${hidden('csrf', input.csrf)}${hidden('client_id', a.clientId)}
+          <label for="webhook-${e(a.clientId)}">Webhook URL</label><input type="url" id="webhook-${e(a.clientId)}" name="webhook_url" value="${e(a.webhookUrl ?? '')}">
+          <button type="submit" class="secondary">Save</button></form>
+          <a href="/developers/apps/${encodeURIComponent(a.clientId)}/deliveries">Delivery log</a></td></tr>`,
+        )
         .join('')}</tbody></table>`
     : '<p>You have not registered an app yet.</p>';
   const form = input.form ?? { name: '', redirectUris: '', confidential: true };
+  const signing = input.webhookSecret
+    ? `<div class="card" role="status"><h2>Webhooks for ${e(input.webhookSecret.app)}</h2>
+        <p>Signing secret: <span class="secret" id="webhook-secret">${e(input.webhookSecret.secret)}</span></p>
+        <p>Each delivery carries <code>X-Milepost-Signature: t=&lt;time&gt;,v1=&lt;HMAC-SHA256 of "&lt;time&gt;.&lt;body&gt;"&gt;</code>. Copy the secret now: it is shown only once.</p></div>`
+    : '';
   return layout(
     'Developers',
-    `${created}<div class="card"><h2>Your apps</h2>${list}</div>
+    `${created}${signing}<div class="card"><h2>Your apps</h2>${list}</div>
      <div class="card"><h2>Register an app</h2>${issuesBlock(input.issues)}
      <form method="post" action="/developers/apps">${hidden('csrf', input.csrf)}
        <label for="name">Name</label><input type="text" id="name" name="name" required maxlength="80" value="${e(form.name)}">
@@ -165,6 +185,23 @@ export function developerPage(input: { csrf: string; viewer: PageViewer; apps: R
        </fieldset>
        <button type="submit">Register</button>
      </form></div>`,
+    input.viewer,
+    input.csrf,
+  );
+}
+
+export function deliveriesPage(input: { csrf: string; viewer: PageViewer; app: { name: string; webhookUrl: string | null }; deliveries: DeliveryRow[] }): string {
+  const rows = input.deliveries.length
+    ? `<table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th></tr></thead><tbody>${input.deliveries
+        .map(
+          (d) => `<tr><td>${d.id}</td><td>${e(d.event)}</td><td>${e(d.status)}${d.status === 'pending' && d.attempts > 0 ? ` (next ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC)` : ''}</td>
+          <td>${d.attempts}</td><td>${d.lastStatusCode ?? ''} ${e(d.lastError ?? '')}</td><td>${d.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td></tr>`,
+        )
+        .join('')}</tbody></table>`
+    : '<p>Nothing has been sent yet.</p>';
+  return layout(
+    `Webhook deliveries of ${input.app.name}`,
+    `<div class="card"><p>URL: ${input.app.webhookUrl ? `<code>${e(input.app.webhookUrl)}</code>` : 'none set'}</p>${rows}</div><p><a href="/developers/apps">Back to your apps</a></p>`,
     input.viewer,
     input.csrf,
   );

@@ -12,7 +12,7 @@ import {
 } from '../auth/session.ts';
 import { FailureThrottle, LOGIN_RULES, TOKEN_RULES } from '../auth/throttle.ts';
 import type { Prisma } from '../db/database.ts';
-import { ValidationError } from '../domain/errors.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { htmlResponse, jsonResponse, readForm, redirectResponse, type RequestContext, type Router } from '../http/router.ts';
 import {
   approveAuthorization,
@@ -23,8 +23,8 @@ import {
   revokeAccessToken,
   type EndpointResponse,
 } from './authorization.ts';
-import { accountPage, consentPage, developerPage, loginPage, oauthErrorPage, signupPage } from './pages.ts';
-import { appsOwnedBy, authorizationsOf, checkPassword, createAccount, createApp, findAccount, revokeAuthorization, type Account } from './store.ts';
+import { accountPage, consentPage, deliveriesPage, developerPage, loginPage, oauthErrorPage, signupPage } from './pages.ts';
+import { appsOwnedBy, authorizationsOf, checkPassword, createAccount, createApp, deliveriesOf, findAccount, revokeAuthorization, setWebhook, type Account } from './store.ts';
 
 export interface OAuthRoutesOptions {
   prisma: Prisma;
@@ -178,6 +178,36 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
           form: { name: input.name, redirectUris: form.get('redirect_uris') ?? '', confidential: input.confidential },
         }),
       );
+    }
+  });
+
+  router.post('/developers/apps/webhook', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const clientId = form.get('client_id') ?? '';
+    try {
+      const { secret } = await setWebhook(prisma, state.viewer.id, clientId, form.get('webhook_url'));
+      const apps = await appsOwnedBy(prisma, state.viewer.id);
+      const app = apps.find((a) => a.clientId === clientId)!;
+      return page(state, 200, developerPage({ csrf: state.csrf, viewer: state.viewer, apps, ...(secret ? { webhookSecret: { app: app.name, secret } } : {}) }));
+    } catch (error) {
+      if (error instanceof NotFoundError) return page(state, 404, oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description: 'You have no app with that client_id.' }));
+      if (!(error instanceof ValidationError)) throw error;
+      return page(state, 422, developerPage({ csrf: state.csrf, viewer: state.viewer, apps: await appsOwnedBy(prisma, state.viewer.id), issues: error.issues }));
+    }
+  });
+
+  router.get('/developers/apps/:clientId/deliveries', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    try {
+      const log = await deliveriesOf(prisma, state.viewer.id, ctx.params.clientId!);
+      return page(state, 200, deliveriesPage({ csrf: state.csrf, viewer: state.viewer, ...log }));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      return page(state, 404, oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description: 'You have no app with that client_id.' }));
     }
   });
 

@@ -6,7 +6,9 @@ import { generateToken, hashToken } from '../auth/tokens.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { Prisma } from '../db/database.ts';
 import { usernameKey, validateApp, validateSignUp, type AppInput, type SignUpInput } from '../domain/accounts.ts';
+import { httpUrlProblem } from '../domain/entry-input.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { newWebhookSecret } from '../webhooks/deliveries.ts';
 
 export interface Account {
   id: number;
@@ -91,9 +93,9 @@ export async function findApp(prisma: Prisma, clientId: string): Promise<(Regist
   return row ? { ...toApp(row), secretHash: row.secretHash } : null;
 }
 
-export async function appsOwnedBy(prisma: Prisma, ownerId: number): Promise<RegisteredApp[]> {
-  const rows = await prisma.oAuthClient.findMany({ where: { ownerId }, select: APP, orderBy: { id: 'asc' } });
-  return rows.map(toApp);
+export async function appsOwnedBy(prisma: Prisma, ownerId: number): Promise<Array<RegisteredApp & { webhookUrl: string | null }>> {
+  const rows = await prisma.oAuthClient.findMany({ where: { ownerId }, select: { ...APP, webhookUrl: true }, orderBy: { id: 'asc' } });
+  return rows.map((row) => ({ ...toApp(row), webhookUrl: row.webhookUrl }));
 }
 
 export const AUTHORIZATION_CODE_LIFETIME_SECONDS = 600;
@@ -240,4 +242,43 @@ export async function scriptsApp(prisma: Prisma): Promise<{ id: number; clientId
     update: {},
     select: { id: true, clientId: true },
   });
+}
+
+/** Sets (or clears) an owned app's webhook URL; returns the signing secret when one was created. */
+export async function setWebhook(prisma: Prisma, ownerId: number | null, clientId: string, url: string | null): Promise<{ secret: string | null }> {
+  const app = await prisma.oAuthClient.findFirst({ where: { clientId, ...(ownerId === null ? {} : { ownerId }) }, select: { id: true, webhookSecret: true } });
+  if (!app) throw new NotFoundError('app', clientId);
+  const target = url?.trim() || null;
+  if (target) {
+    const problem = httpUrlProblem(target);
+    if (problem) throw ValidationError.field('webhook_url', problem);
+  }
+  const secret = target && !app.webhookSecret ? newWebhookSecret() : null;
+  await prisma.oAuthClient.update({ where: { id: app.id }, data: { webhookUrl: target, ...(secret ? { webhookSecret: secret } : {}) } });
+  return { secret };
+}
+
+export interface DeliveryRow {
+  id: number;
+  event: string;
+  status: string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+  nextAttemptAt: Date;
+}
+
+/** The delivery log of an owned app, newest first. */
+export async function deliveriesOf(prisma: Prisma, ownerId: number, clientId: string, take = 50): Promise<{ app: RegisteredApp & { webhookUrl: string | null }; deliveries: DeliveryRow[] }> {
+  const app = await prisma.oAuthClient.findFirst({ where: { clientId, ownerId }, select: { ...APP, webhookUrl: true } });
+  if (!app) throw new NotFoundError('app', clientId);
+  const deliveries = await prisma.webhookDelivery.findMany({
+    where: { clientId: app.id },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+    select: { id: true, event: true, status: true, attempts: true, lastStatusCode: true, lastError: true, createdAt: true, deliveredAt: true, nextAttemptAt: true },
+  });
+  return { app: { ...toApp(app), webhookUrl: app.webhookUrl }, deliveries };
 }

@@ -1,0 +1,158 @@
+// Webhooks for apps: events about a person are queued, in the database, for every app that person
+// has authorized and that registered a callback URL; a worker in each process delivers them, signed,
+// retrying with backoff. Nothing here runs inside the request that caused the event.
+import { randomBytes } from 'node:crypto';
+import type { Prisma } from '../db/database.ts';
+import type { EventName, EventPayloads } from '../graphql/events.ts';
+import { signPayload } from './signature.ts';
+
+export const MAX_ATTEMPTS = 8;
+const SEND_TIMEOUT_MS = 10_000;
+const LOCK_MS = 60_000;
+
+/** The events apps receive, under the names they see. */
+const WEBHOOK_EVENTS: Partial<Record<EventName, string>> = {
+  entryCreated: 'entry.created',
+  entryDeleted: 'entry.deleted',
+  commentAdded: 'comment.created',
+  likeAdded: 'like.created',
+};
+
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64url')}`;
+}
+
+/** Whose event it is: the author of the entry concerned. */
+async function personOf(prisma: Prisma, name: EventName, payload: EventPayloads[EventName]): Promise<number | null> {
+  if ('authorId' in payload && (name === 'entryCreated' || name === 'entryDeleted')) return payload.authorId;
+  if ('entryId' in payload) {
+    const entry = await prisma.entry.findUnique({ where: { id: payload.entryId }, select: { authorId: true } });
+    return entry?.authorId ?? null;
+  }
+  return null;
+}
+
+export async function enqueueWebhooks<K extends EventName>(prisma: Prisma, baseUrl: string, name: K, payload: EventPayloads[K]): Promise<number> {
+  const event = WEBHOOK_EVENTS[name];
+  if (!event) return 0;
+  const personId = await personOf(prisma, name, payload);
+  if (personId === null) return 0;
+  const apps = await prisma.oAuthClient.findMany({
+    where: { webhookUrl: { not: null }, accessTokens: { some: { personId, revokedAt: null } } },
+    select: { id: true },
+  });
+  if (apps.length === 0) return 0;
+  const data: Record<string, unknown> = { ...payload };
+  if ('entryId' in payload && name !== 'entryDeleted') data.entry_url = `${baseUrl}/entries/${payload.entryId}`;
+  const snake = Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+  const body = JSON.stringify({ event, occurred_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), data: snake });
+  await prisma.webhookDelivery.createMany({ data: apps.map((app) => ({ clientId: app.id, event, payload: body })) });
+  return apps.length;
+}
+
+/** Seconds before attempt `n + 1`: 1×, 4×, 16×… the base, at most an hour. */
+export function backoffSeconds(attempts: number, baseSeconds: number): number {
+  return Math.min(3600, baseSeconds * 4 ** Math.max(0, attempts - 1));
+}
+
+/** Claims due deliveries one by one (a claim is a conditional update, so processes never share one). */
+async function claimDue(prisma: Prisma, limit: number) {
+  const now = new Date();
+  const due = await prisma.webhookDelivery.findMany({
+    where: { OR: [{ status: 'pending', nextAttemptAt: { lte: now } }, { status: 'sending', lockedUntil: { lt: now } }] },
+    orderBy: { nextAttemptAt: 'asc' },
+    take: limit,
+    select: { id: true, status: true, lockedUntil: true },
+  });
+  const claimed: number[] = [];
+  for (const row of due) {
+    const { count } = await prisma.webhookDelivery.updateMany({
+      where: { id: row.id, status: row.status, lockedUntil: row.lockedUntil },
+      data: { status: 'sending', lockedUntil: new Date(Date.now() + LOCK_MS) },
+    });
+    if (count === 1) claimed.push(row.id);
+  }
+  return claimed;
+}
+
+async function deliver(prisma: Prisma, id: number, retryBaseSeconds: number): Promise<void> {
+  const row = await prisma.webhookDelivery.findUniqueOrThrow({
+    where: { id },
+    select: { event: true, payload: true, attempts: true, client: { select: { webhookUrl: true, webhookSecret: true } } },
+  });
+  const attempts = row.attempts + 1;
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  if (!row.client.webhookUrl || !row.client.webhookSecret) {
+    error = 'the app no longer has a webhook URL';
+  } else {
+    const timestamp = Math.floor(Date.now() / 1000);
+    try {
+      const response = await fetch(row.client.webhookUrl, {
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Milepost-Webhooks/1',
+          'x-milepost-event': row.event,
+          'x-milepost-delivery': String(id),
+          'x-milepost-signature': signPayload(row.client.webhookSecret, timestamp, row.payload),
+        },
+        body: row.payload,
+      });
+      statusCode = response.status;
+      await response.arrayBuffer().catch(() => undefined);
+      if (!response.ok) error = `the receiver answered ${response.status}`;
+    } catch (e) {
+      error = (e as Error).name === 'TimeoutError' ? `no answer within ${SEND_TIMEOUT_MS / 1000} s` : `could not connect: ${(e as Error).message}`;
+    }
+  }
+  if (!error) {
+    await prisma.webhookDelivery.update({ where: { id }, data: { status: 'delivered', attempts, lastStatusCode: statusCode, lastError: null, deliveredAt: new Date(), lockedUntil: null } });
+    return;
+  }
+  const giveUp = attempts >= MAX_ATTEMPTS;
+  await prisma.webhookDelivery.update({
+    where: { id },
+    data: {
+      status: giveUp ? 'failed' : 'pending',
+      attempts,
+      lastStatusCode: statusCode,
+      lastError: error,
+      lockedUntil: null,
+      nextAttemptAt: new Date(Date.now() + backoffSeconds(attempts, retryBaseSeconds) * 1000),
+    },
+  });
+}
+
+export interface WebhookWorker {
+  /** Delivers what is due now; the timer calls it, and tests may too. */
+  tick(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startWebhookWorker(prisma: Prisma, options: { pollMs: number; retryBaseSeconds: number }): WebhookWorker {
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    running ??= (async () => {
+      try {
+        for (const id of await claimDue(prisma, 20)) await deliver(prisma, id, options.retryBaseSeconds);
+      } catch (error) {
+        console.error('webhook delivery failed:', error);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+  const timer = setInterval(() => void tick(), options.pollMs);
+  timer.unref();
+  return {
+    tick,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

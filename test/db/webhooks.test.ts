@@ -1,0 +1,161 @@
+// Webhooks: queued in the database, delivered signed to a local receiver, retried, and delivered
+// after a restart; only for people who authorized the app.
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApp, issueAccessToken, setWebhook } from '../../src/oauth/store.ts';
+import { signPayload, verifySignature } from '../../src/webhooks/signature.ts';
+import { backoffSeconds, startWebhookWorker, type WebhookWorker } from '../../src/webhooks/deliveries.ts';
+import { testApp } from '../support/app.ts';
+import { TestBrowser } from '../support/browser.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createPerson, createToken } from '../support/factories.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+let receiver: Server;
+let receiverUrl = '';
+const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+/** Status codes the receiver answers with, in turn; 200 once they run out. */
+const answers: number[] = [];
+let secret = '';
+let clientId = '';
+let authorToken = '';
+let otherToken = '';
+let worker: WebhookWorker;
+
+beforeAll(async () => {
+  db = await createTestDatabase('webhooks');
+  api = testApp(db);
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(answers.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const owner = await createAccount(db.prisma, { username: 'devowner', password: 'a long password', displayName: 'Dev' });
+  const app = await createApp(db.prisma, owner.id, { name: 'Coach', redirectUris: ['https://coach.example/cb'], confidential: true });
+  clientId = app.clientId;
+  secret = (await setWebhook(db.prisma, owner.id, clientId, receiverUrl)).secret!;
+  const author = await createPerson(db.prisma, { username: 'hookauthor' });
+  authorToken = await issueAccessToken(db.prisma, { clientId: app.id, personId: author.id });
+  otherToken = await createToken(db.prisma, (await createPerson(db.prisma, { username: 'hookother' })).id);
+  worker = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1 });
+});
+
+afterAll(async () => {
+  await worker.stop();
+  await new Promise((resolve) => receiver.close(resolve));
+  await db.destroy();
+});
+
+const waitFor = async (check: () => Promise<boolean>) => {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('timed out');
+};
+
+const queued = () => db.prisma.webhookDelivery.count();
+
+async function post(token: string, message: string): Promise<number> {
+  const result = await api.graphql<{ createEntry: { id: number } }>('mutation ($m: String) { createEntry(input: { message: $m }) { ... on Entry { id } } }', { m: message }, token);
+  return result.data!.createEntry.id;
+}
+
+describe('webhooks', () => {
+  it('deliver an event, signed, to the apps the person authorized', async () => {
+    const before = await queued();
+    const entryId = await post(authorToken, 'hello hooks');
+    await waitFor(async () => (await queued()) === before + 1);
+    await worker.tick();
+    const delivery = received.at(-1)!;
+    expect(delivery.headers['x-milepost-event']).toBe('entry.created');
+    expect(verifySignature(secret, String(delivery.headers['x-milepost-signature']), delivery.body)).toBe(true);
+    expect(JSON.parse(delivery.body)).toMatchObject({ event: 'entry.created', data: { entry_id: entryId, author_id: expect.any(Number), entry_url: expect.stringContaining(`/entries/${entryId}`) } });
+    expect(await db.prisma.webhookDelivery.findFirstOrThrow({ orderBy: { id: 'desc' } })).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200 });
+  });
+
+  it('send nothing for people who never authorized the app', async () => {
+    const before = await queued();
+    await post(otherToken, 'not for the app');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await queued()).toBe(before);
+  });
+
+  it('retry a failed delivery with backoff, then deliver it', async () => {
+    answers.push(500);
+    const before = await queued();
+    await post(authorToken, 'retry me');
+    await waitFor(async () => (await queued()) === before + 1);
+    await worker.tick();
+    const failed = await db.prisma.webhookDelivery.findFirstOrThrow({ orderBy: { id: 'desc' } });
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500, lastError: 'the receiver answered 500' });
+    expect(failed.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+    await worker.tick();
+    expect((await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failed.id } })).attempts).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await worker.tick();
+    expect(await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(backoffSeconds(1, 10)).toBe(10);
+    expect(backoffSeconds(3, 10)).toBe(160);
+    expect(backoffSeconds(20, 10)).toBe(3600);
+  });
+
+  it('survive a restart: what a dead process queued or was sending is delivered by the next', async () => {
+    const entryId = await post(authorToken, 'before the crash');
+    await waitFor(async () => (await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })) === 1);
+    // a process that claimed the delivery and died mid-send leaves it locked, with a lock that passes
+    await db.prisma.webhookDelivery.updateMany({ where: { status: 'pending' }, data: { status: 'sending', lockedUntil: new Date(Date.now() - 1000) } });
+    await db.prisma.webhookDelivery.create({ data: { clientId: (await db.prisma.oAuthClient.findUniqueOrThrow({ where: { clientId } })).id, event: 'like.created', payload: '{"event":"like.created","data":{}}' } });
+    const count = received.length;
+    const restarted = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1 });
+    await restarted.tick();
+    await restarted.stop();
+    expect(received.length).toBe(count + 2);
+    expect(received.slice(-2).map((r) => JSON.parse(r.body).event).sort()).toEqual(['entry.created', 'like.created']);
+    expect(JSON.parse(received.find((r) => r.body.includes('before the crash') || r.body.includes(`"entry_id":${entryId}`))!.body).data.entry_id).toBe(entryId);
+    expect(await db.prisma.webhookDelivery.count({ where: { status: { not: 'delivered' } } })).toBe(0);
+  });
+
+  it('comments and likes on the person’s entries are events too', async () => {
+    const entryId = await post(authorToken, 'comment on me');
+    await waitFor(async () => (await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })) === 1);
+    await api.graphql(`mutation { createComment(entryId: ${entryId}, body: "nice") { __typename } }`, {}, otherToken);
+    await api.graphql(`mutation { likeEntry(entryId: ${entryId}) { __typename } }`, {}, otherToken);
+    await waitFor(async () => (await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })) === 3);
+    await worker.tick();
+    expect(received.slice(-3).map((r) => r.headers['x-milepost-event'])).toEqual(['entry.created', 'comment.created', 'like.created']);
+  });
+
+  it('the owner reads the delivery log; nobody else does', async () => {
+    const browser = new TestBrowser(api.fetch);
+    await browser.logIn('devowner', 'a long password');
+    const page = await browser.get(`/developers/apps/${clientId}/deliveries`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('entry.created');
+    // the retried delivery: delivered on its second attempt
+    expect(html).toMatch(/<td>entry\.created<\/td><td>delivered<\/td>\s*<td>2<\/td>/);
+    await createAccount(db.prisma, { username: 'nosy', password: 'a long password', displayName: 'N' });
+    const nosy = new TestBrowser(api.fetch);
+    await nosy.logIn('nosy', 'a long password');
+    expect((await nosy.get(`/developers/apps/${clientId}/deliveries`)).status).toBe(404);
+  });
+});
+
+describe('signatures', () => {
+  it('verify, and refuse a changed body, another secret or a stale time', () => {
+    const now = Date.now();
+    const header = signPayload('whsec_x', Math.floor(now / 1000), '{"a":1}');
+    expect(verifySignature('whsec_x', header, '{"a":1}', 300, now)).toBe(true);
+    expect(verifySignature('whsec_x', header, '{"a":2}', 300, now)).toBe(false);
+    expect(verifySignature('whsec_y', header, '{"a":1}', 300, now)).toBe(false);
+    expect(verifySignature('whsec_x', header, '{"a":1}', 300, now + 301_000)).toBe(false);
+  });
+});
