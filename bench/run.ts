@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import WebSocket from 'ws';
 import { toGpx } from '../src/domain/gpx.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -140,13 +141,10 @@ async function graphql(base: string, token: string, query: string, variables: Re
 
 /** Uploads the big track as a multipart file, the way a client sends a file: a few times, keeping each time. */
 async function gpxUpload(base: string, url: string, child: ChildProcess) {
-  const minted = run(['tokens', 'create', '--username', (await firstUsername(base))], { DATABASE_URL: url });
-  let token = '';
-  minted.stdout!.on('data', (chunk) => (token += chunk));
-  await new Promise((resolve) => minted.on('exit', resolve));
-  token = token.trim();
+  const token = await mintToken(base, url);
   const created = await graphql(base, token, 'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { ... on Entry { id } } }');
   const entryId = created.data.createEntry!.id as number;
+  createdByRun.push(entryId);
   const document = bigGpx();
   const rssBefore = peakRssMb(child.pid!);
   const times: number[] = [];
@@ -165,10 +163,74 @@ async function gpxUpload(base: string, url: string, child: ChildProcess) {
   return { bytes: Buffer.byteLength(document), medianMs: Math.round(times[1]!), maxMs: Math.round(times[2]!), serverPeakRssMbBefore: rssBefore, serverPeakRssMbAfter: peakRssMb(child.pid!) };
 }
 
+/** One event reaching 1,000 subscribers on one process: how long until each, and until all, have it. */
+async function fanOut(base: string, url: string) {
+  const wsUrl = `${base.replace(/^http/, 'ws')}/graphql`;
+  const subscribers = 1000;
+  const sockets: WebSocket[] = [];
+  const arrivals = new Map<number, number[]>();
+  await Promise.all(
+    Array.from({ length: subscribers }, () =>
+      new Promise<void>((resolve, reject) => {
+        const ws = new WebSocket(wsUrl, 'graphql-transport-ws');
+        sockets.push(ws);
+        ws.on('error', reject);
+        ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
+        ws.on('message', (data) => {
+          const message = JSON.parse(String(data)) as { type: string; payload?: { data?: { publicEntries?: { id: number } } } };
+          if (message.type === 'connection_ack') {
+            ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { publicEntries { id } }' } }));
+            setTimeout(resolve, 50);
+          } else if (message.type === 'next') {
+            const id = message.payload!.data!.publicEntries!.id;
+            const list = arrivals.get(id) ?? [];
+            list.push(performance.now());
+            arrivals.set(id, list);
+          }
+        });
+      }),
+    ),
+  );
+  const token = await mintToken(base, url);
+  const deliveries: number[] = [];
+  const toAll: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    const created = await graphql(base, token, 'mutation { createEntry(input: { message: "fan-out" }) { ... on Entry { id } } }');
+    const id = created.data.createEntry!.id as number;
+    createdByRun.push(id);
+    for (let wait = 0; wait < 200 && (arrivals.get(id)?.length ?? 0) < subscribers; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const times = (arrivals.get(id) ?? []).map((t) => t - started);
+    if (times.length < subscribers) throw new Error(`fan-out: only ${times.length} of ${subscribers} subscribers got event ${id}`);
+    deliveries.push(...times);
+    toAll.push(Math.max(...times));
+  }
+  for (const ws of sockets) ws.close();
+  const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+  return { subscribers, events: toAll.length, deliveryP50Ms: Math.round(pct(deliveries, 50)), deliveryP99Ms: Math.round(pct(deliveries, 99)), allReachedP99Ms: Math.round(pct(toAll, 99)) };
+}
+
+async function mintToken(base: string, url: string): Promise<string> {
+  const minted = run(['tokens', 'create', '--username', await firstUsername(base)], { DATABASE_URL: url });
+  let token = '';
+  minted.stdout!.on('data', (chunk) => (token += chunk));
+  await new Promise((resolve) => minted.on('exit', resolve));
+  return token.trim();
+}
+
 async function firstUsername(base: string): Promise<string> {
   const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ publicStream(first: 1) { ... on EntryConnection { edges { node { author { username } } } } } }' }) });
   const body = (await response.json()) as { data: { publicStream: { edges: Array<{ node: { author: { username: string } } }> } } };
   return body.data.publicStream.edges[0]!.node.author.username;
+}
+
+/** Entries this run created; deleted at the end, so that every run reads the same seeded streams. */
+const createdByRun: number[] = [];
+
+async function cleanUp(base: string, url: string) {
+  if (createdByRun.length === 0) return;
+  const token = await mintToken(base, url);
+  for (const id of createdByRun) await graphql(base, token, `mutation { deleteEntry(id: ${id}) { __typename } }`);
 }
 
 const url = databaseUrl();
@@ -176,6 +238,7 @@ await ensureData(url);
 const { child, base } = await startServer(url);
 const rows = [];
 let upload: Awaited<ReturnType<typeof gpxUpload>> | null = null;
+let fanout: Awaited<ReturnType<typeof fanOut>> | null = null;
 try {
   for (const target of TARGETS) {
     const probe = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: target.query }) });
@@ -193,11 +256,14 @@ try {
     });
   }
   upload = await gpxUpload(base, url, child);
+  fanout = await fanOut(base, url);
 } finally {
+  await cleanUp(base, url).catch((error) => console.error('could not delete the entries this run created:', error));
   const peak = peakRssMb(child.pid!);
   child.kill('SIGTERM');
-  const report = { at: new Date().toISOString(), db: values.db, scale, connections, durationSeconds: duration, node: process.version, serverPeakRssMb: peak, results: rows, gpxUpload200k: upload };
+  const report = { at: new Date().toISOString(), db: values.db, scale, connections, durationSeconds: duration, node: process.version, serverPeakRssMb: peak, results: rows, gpxUpload200k: upload, fanOut1000: fanout };
   console.table(rows);
+  if (fanout) console.log(`one event to ${fanout.subscribers} WebSocket subscribers (${fanout.events} events): delivery p50 ${fanout.deliveryP50Ms} ms, p99 ${fanout.deliveryP99Ms} ms; all reached, p99 ${fanout.allReachedP99Ms} ms`);
   if (upload) console.log(`200k-point GPX upload (${(upload.bytes / 1e6).toFixed(1)} MB, multipart): median ${upload.medianMs} ms, max ${upload.maxMs} ms; server peak RSS ${upload.serverPeakRssMbBefore} → ${upload.serverPeakRssMbAfter} MB`);
   console.log(`server peak RSS: ${peak} MB`);
   const file = `${root}bench/results/${report.at.replace(/[:.]/g, '-')}-${values.db}.json`;
