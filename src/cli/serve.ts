@@ -27,6 +27,7 @@ export async function run(argv: string[]) {
     if (seeded) console.log(`seeded a demo community: ${seeded.people} people, ${seeded.entries} entries`);
   }
   const app = createApp(config, database);
+  if (!(await app.ready())) console.error('Redis did not answer within 5 s: rate limits count per process until it does');
   const server = await listen(app, config);
   const websocket = attachWebSocket(server, app, config, database);
   const webhooks = startWebhookWorker(database.prisma, config.webhooks);

@@ -18,6 +18,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(key: string): Promise<RateDecision>;
+  /** Resolves once Redis answers (at once without Redis); false if it did not within `timeoutMs`. */
+  ready(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -50,6 +52,17 @@ export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' 
         if (rejection instanceof RateLimiterRes) return decision(rejection, false);
         throw rejection;
       }
+    },
+    async ready(timeoutMs = 5_000) {
+      if (!redis || redis.status === 'ready') return true;
+      const client = redis;
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        client.once('ready', () => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
     },
     async close() {
       redis?.disconnect();

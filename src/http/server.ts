@@ -52,6 +52,8 @@ export interface App {
   fetch: (input: string, init?: RequestInit) => Promise<Response>;
   listener: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
   events: Events;
+  /** Resolves when the shared stores answer (Redis), so that limits are shared from the first request. */
+  ready(): Promise<boolean>;
   /** Counts one request against the shared rate limit (the WebSocket transport uses it). */
   rateLimit(token: string | null, clientAddress: string): Promise<RateDecision>;
   /** Releases what the app holds besides the database (its Redis connections). */
@@ -191,7 +193,7 @@ export function createApp(config: Config, database: Database): App {
   };
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(guarded);
 
-  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter, events, rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
+  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter, events, ready: () => limiter.ready(), rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
     await Promise.all([limiter.close(), events.close()]);
   } };
 }
