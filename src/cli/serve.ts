@@ -1,28 +1,49 @@
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { createApp, listen } from '../http/server.ts';
 import { attachWebSocket } from '../http/websocket.ts';
 import { startWebhookWorker } from '../webhooks/deliveries.ts';
 import { seedIfEmpty } from '../seed/seed.ts';
-import { parseOptions } from './args.ts';
+import { parseOptions, positiveInteger, UsageError } from './args.ts';
 
-const HELP = `Usage: milepost serve [--no-seed]
+const HELP = `Usage: milepost serve [--no-seed] [--workers N]
 
 Starts the HTTP server on HOST:PORT (default 0.0.0.0:3000). Pending migrations are applied first.
 On an empty SQLite database the demo community is seeded, so a first start has something to show;
---no-seed (or a PostgreSQL database) skips that.`;
+--no-seed (or a PostgreSQL database) skips that.
+
+  --workers N   run N server processes sharing the port (node:cluster); "auto" uses every core.
+                Meant for PostgreSQL with REDIS_URL, so that rate limits and events are shared;
+                on SQLite the processes take turns to write.`;
+
+/** Seconds a stopping server waits for requests in flight before it gives up on them. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export async function run(argv: string[]) {
-  const { values } = parseOptions(argv, { 'no-seed': { type: 'boolean' } });
+  const { values } = parseOptions(argv, { 'no-seed': { type: 'boolean' }, workers: { type: 'string' } });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
+  const workers = values.workers === 'auto' ? availableParallelism() : positiveInteger('workers', values.workers, 1);
+  if (workers > 64) throw new UsageError('--workers must be at most 64');
   const config = loadConfig();
+
+  if (workers > 1 && cluster.isPrimary) {
+    // migrate and seed once, before any worker starts
+    const database = await openDatabase(config.database);
+    if (!values['no-seed'] && database.provider === 'sqlite') await seedIfEmpty(database);
+    await database.close();
+    return runPrimary(workers, argv);
+  }
+
   const database = await openDatabase(config.database, {
+    migrate: cluster.isPrimary,
     onQuery: config.logQueries ? (sql, ms) => console.log(`[sql ${ms}ms] ${sql}`) : undefined,
   });
-  if (!values['no-seed'] && database.provider === 'sqlite') {
+  if (cluster.isPrimary && !values['no-seed'] && database.provider === 'sqlite') {
     const seeded = await seedIfEmpty(database);
     if (seeded) console.log(`seeded a demo community: ${seeded.people} people, ${seeded.entries} entries`);
   }
@@ -33,17 +54,44 @@ export async function run(argv: string[]) {
   const webhooks = startWebhookWorker(database.prisma, config.webhooks);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  console.log(`Milepost listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`);
+  const worker = cluster.isWorker ? ` worker ${cluster.worker?.id}` : '';
+  console.log(`Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`);
 
+  // graceful: stop accepting, let requests in flight finish, close sockets, then the stores
   const shutdown = (signal: string) => {
     console.log(`${signal}: closing`);
     void websocket.close();
     void webhooks.stop();
     server.close(() => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));
     server.closeIdleConnections();
-    setTimeout(() => process.exit(1), 10_000).unref();
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  return 0;
+}
+
+/** Keeps `count` workers running; a worker that dies unasked is replaced; SIGTERM stops them all. */
+function runPrimary(count: number, argv: string[]): number {
+  let stopping = false;
+  cluster.setupPrimary({ args: ['serve', ...argv] });
+  for (let i = 0; i < count; i++) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    console.error(`worker ${worker.id} exited (${signal ?? code}); starting another`);
+    cluster.fork();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    stopping = true;
+    console.log(`${signal}: stopping ${count} workers`);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS + 2_000).unref();
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  console.log(`Milepost primary started ${count} workers`);
   return 0;
 }

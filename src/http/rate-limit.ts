@@ -18,6 +18,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(key: string): Promise<RateDecision>;
+  /** Redis's state for /readyz: answers a PING, or not, or is not configured. */
+  redisStatus(): Promise<'ok' | 'unavailable' | 'not configured'>;
   /** Resolves once Redis answers (at once without Redis); false if it did not within `timeoutMs`. */
   ready(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -51,6 +53,14 @@ export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' 
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decision(rejection, false);
         throw rejection;
+      }
+    },
+    async redisStatus() {
+      if (!redis) return 'not configured';
+      try {
+        return (await Promise.race([redis.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000))])) === 'PONG' ? 'ok' : 'unavailable';
+      } catch {
+        return 'unavailable';
       }
     },
     async ready(timeoutMs = 5_000) {

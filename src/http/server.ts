@@ -123,8 +123,19 @@ export function createApp(config: Config, database: Database): App {
     context: (initial) => ('viewer' in initial ? (initial as unknown as Context) : createContext(config, database, events, initial.request)),
   });
 
+  const limiter = createRateLimiter(config);
   const router = new Router();
   router.get('/healthz', () => jsonResponse(200, { status: 'ok' }));
+  // ready to take traffic: the database answers, and Redis too when it is configured
+  router.get('/readyz', async () => {
+    const databaseStatus = await database.prisma.$queryRawUnsafe('SELECT 1').then(
+      () => 'ok',
+      () => 'unavailable',
+    );
+    const redisStatus = await limiter.redisStatus();
+    const ready = databaseStatus === 'ok' && redisStatus !== 'unavailable';
+    return jsonResponse(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', database: databaseStatus, redis: redisStatus });
+  });
   router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${baseUrlOf(config, request)}/graphql` }));
   router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
   router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(baseUrlOf(config, request)))));
@@ -150,8 +161,6 @@ export function createApp(config: Config, database: Database): App {
 
   // node:http → fetch API, with streaming bodies and aborts handled by the same adapter yoga uses;
   // its fetch() serves in-process requests (tests) through the same path
-  const limiter = createRateLimiter(config);
-
   // Edge rules that hold for every path, in order: sizes, maintenance, the rate limit, TLS. Then the
   // request runs, and its response gets the rate-limit headers. An unexpected error is a bug: it is
   // logged and answered with the JSON error body, never a dropped connection or a stack trace.
@@ -161,7 +170,7 @@ export function createApp(config: Config, database: Database): App {
       if (request.url.length > MAX_URL_LENGTH) return jsonResponse(414, { error: { code: 'URI_TOO_LONG', message: `URLs may be at most ${MAX_URL_LENGTH} characters` } });
       const tooLarge = bodyTooLarge(request);
       if (tooLarge) return jsonResponse(413, { error: { code: 'TOO_LARGE', message: tooLarge } });
-      if (url.pathname === '/healthz') return await handle(request, serverContext);
+      if (url.pathname === '/healthz' || url.pathname === '/readyz') return await handle(request, serverContext);
       if (config.maintenance) {
         // no Retry-After: that is how clients tell maintenance from the rate limit (SPEC 7)
         return jsonResponse(503, { error: { code: 'MAINTENANCE', message: 'Milepost is down for maintenance; please try again later' } });
