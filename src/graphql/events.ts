@@ -2,6 +2,7 @@
 // In-process by default; through Redis with REDIS_URL, so an event published by one process reaches
 // subscribers on every process.
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { setMaxListeners } from 'node:events';
 import { createPubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import { DomainError } from '../domain/errors.ts';
@@ -106,7 +107,10 @@ export function createEvents(options: {
     }
     eventTarget = createRedisEventTarget({ publishClient: clients[0]!, subscribeClient: clients[1]! });
   }
-  const target = (eventTarget ?? new EventTarget()) as unknown as Target;
+  const local = eventTarget ? null : new EventTarget();
+  // one listener per subscription: thousands are expected, not a leak
+  if (local) setMaxListeners(0, local);
+  const target = (eventTarget ?? local) as unknown as Target;
   const pubsub = createPubSub<Record<string, [unknown]>>({ eventTarget: target as never });
   let dropped = 0;
   // channels are namespaced, so that deployments (and test runs) sharing one Redis never mix
