@@ -121,6 +121,39 @@ export async function nearbyStream(
     ],
   };
   const wanted = window.skip + window.take + 1;
+  const inCircle = (c: { lat: number | null; lon: number | null }) => c.lat !== null && c.lon !== null && distanceMiles(center, { lat: c.lat, lon: c.lon }) <= radius;
+  // In a busy area the newest entries hold a page of nearby ones: reading them in time order walks the
+  // (createdAt, id) index and stops early, where the box would have to be read and sorted whole.
+  const probe = await context.prisma.entry.findMany({
+    where: { AND: windowWhere(window) },
+    orderBy: [...order(window)],
+    select: { id: true, lat: true, lon: true },
+    take: nearbyTuning.probeRows,
+  });
+  let matches = probe.filter(inCircle).map((c) => c.id);
+  if (matches.length < wanted && probe.length === nearbyTuning.probeRows) {
+    matches = await nearbyFromBox(context, where, window, wanted, inCircle);
+  }
+  const ids = matches.slice(window.skip, wanted);
+  const rows = ids.length
+    ? await context.prisma.entry.findMany({ ...entryQuery(context, info), where: { id: { in: ids } } })
+    : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
+  return toConnection(pageFromRows(ordered, window));
+}
+
+/** Tuning that tests change to reach both paths of the nearby search. */
+export const nearbyTuning = { probeRows: 2_000 };
+
+/** A quiet area: the indexed bounding box, newest first, in growing batches, filtered to the circle. */
+async function nearbyFromBox(
+  context: Context,
+  where: EntryWhere,
+  window: StreamWindow,
+  wanted: number,
+  inCircle: (c: { lat: number | null; lon: number | null }) => boolean,
+): Promise<number[]> {
   const matches: number[] = [];
   let batch = wanted * NEARBY_FIRST_BATCH_FACTOR;
   for (let offset = 0; matches.length < wanted; offset += batch, batch = Math.min(batch * 4, NEARBY_MAX_BATCH)) {
@@ -131,16 +164,8 @@ export async function nearbyStream(
       skip: offset,
       take: batch,
     });
-    for (const c of candidates) {
-      if (c.lat !== null && c.lon !== null && distanceMiles(center, { lat: c.lat, lon: c.lon }) <= radius) matches.push(c.id);
-    }
+    for (const c of candidates) if (inCircle(c)) matches.push(c.id);
     if (candidates.length < batch) break;
   }
-  const ids = matches.slice(window.skip, wanted);
-  const rows = ids.length
-    ? await context.prisma.entry.findMany({ ...entryQuery(context, info), where: { id: { in: ids } } })
-    : [];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
-  return toConnection(pageFromRows(ordered, window));
+  return matches;
 }

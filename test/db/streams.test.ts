@@ -2,6 +2,7 @@
 // Relay cursors, and the nearby radius.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EARTH_RADIUS_MILES } from '../../src/domain/geo.ts';
+import { nearbyTuning } from '../../src/graphql/streams.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntries, createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
@@ -174,6 +175,18 @@ describe('nearby stream', () => {
 
   it('defaults to a radius of 50 miles, boundary included', async () => {
     expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}`))).toEqual(['center', 'inside 50']);
+  });
+
+  it('finds the same entries when it must read the bounding box instead of the newest entries', async () => {
+    const probeRows = nearbyTuning.probeRows;
+    nearbyTuning.probeRows = 1;
+    try {
+      expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}`))).toEqual(['center', 'inside 50']);
+      expect(messages(await stream('nearbyStream', 'lat: 0, lon: 179.95, radius: 20'))).toEqual(['across the antimeridian']);
+      expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 51, first: 1, page: 3`))).toEqual(['outside 50']);
+    } finally {
+      nearbyTuning.probeRows = probeRows;
+    }
   });
 
   it('takes a radius in miles', async () => {
