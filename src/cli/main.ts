@@ -13,6 +13,8 @@ Commands:
   apps       register a third-party app (apps create --name N --redirect-uri URL)
   tokens     mint an access token for scripts (tokens create --username U)
   friends    make two people friends (friends add <username> <username>)
+  backup     copy the SQLite database while the server runs (backup <file>)
+  restore    replace the SQLite database with a backup (restore <file>)
 
 Run \`milepost <command> --help\` for a command's options. Configuration comes from the environment:
 see the configuration table in README.md.`;
@@ -27,6 +29,8 @@ const commands: Record<string, () => Promise<{ run: Command }>> = {
   apps: () => import('./apps.ts'),
   tokens: () => import('./tokens.ts'),
   friends: () => import('./friends.ts'),
+  backup: async () => ({ run: (argv: string[]) => import('./backup.ts').then((m) => m.run(argv, 'backup')) }),
+  restore: async () => ({ run: (argv: string[]) => import('./backup.ts').then((m) => m.run(argv, 'restore')) }),
 };
 
 async function main(argv: string[]): Promise<number> {

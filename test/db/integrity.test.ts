@@ -1,0 +1,140 @@
+// Data integrity: writes racing on the same rows end in a correct state on both databases, and on
+// SQLite an online backup taken during writes restores to a consistent copy.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Sqlite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../support/app.ts';
+import { runCli } from '../support/cli.ts';
+import { createTestDatabase, provider, type TestDatabase } from '../support/database.ts';
+import { createEntry, createPerson, createToken } from '../support/factories.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+const tokens: string[] = [];
+const ids: number[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase('integrity');
+  api = testApp(db);
+  for (let i = 0; i < 8; i++) {
+    const person = await createPerson(db.prisma, { username: `racer${i}` });
+    ids.push(person.id);
+    tokens.push(await createToken(db.prisma, person.id));
+  }
+});
+afterAll(() => db.destroy());
+
+const gql = (token: string, query: string) => api.graphql(query, {}, token);
+
+describe('racing writes', () => {
+  it('likes from many people at once, twice each: one like per person', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    await Promise.all(tokens.flatMap((t) => [gql(t, `mutation { likeEntry(entryId: ${entry.id}) { __typename } }`), gql(t, `mutation { likeEntry(entryId: ${entry.id}) { __typename } }`)]));
+    expect(await db.prisma.like.count({ where: { entryId: entry.id } })).toBe(tokens.length);
+  });
+
+  it('comments racing a delete: none is left on a deleted entry, and each is either kept or refused', async () => {
+    for (let round = 0; round < 5; round++) {
+      const entry = await createEntry(db.prisma, ids[0]!);
+      const results = await Promise.all([
+        ...tokens.slice(1).map((t) => gql(t, `mutation { createComment(entryId: ${entry.id}, body: "race") { __typename } }`)),
+        gql(tokens[0]!, `mutation { deleteEntry(id: ${entry.id}) { __typename } }`),
+      ]);
+      for (const r of results) expect(r.errors).toBeUndefined();
+      expect(await db.prisma.entry.count({ where: { id: entry.id } })).toBe(0);
+      expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(0);
+    }
+  });
+
+  it('two people asking each other at once end as friends, both ways, once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = [2 + 2 * round, 3 + 2 * round].map((i) => i % tokens.length);
+      await db.prisma.friendship.deleteMany({ where: { OR: [{ personId: ids[a!] }, { friendId: ids[a!] }] } });
+      await db.prisma.friendRequest.deleteMany({});
+      const results = await Promise.all([
+        gql(tokens[a!]!, `mutation { requestFriend(username: "racer${b}") { ... on FriendshipState { status } } }`),
+        gql(tokens[b!]!, `mutation { requestFriend(username: "racer${a}") { ... on FriendshipState { status } } }`),
+      ]);
+      for (const r of results) expect(r.errors).toBeUndefined();
+      // both asked: either one saw the other's request and befriended, or both are pending and the
+      // next request settles it; never a duplicate row
+      const pairs = await db.prisma.friendship.count({ where: { OR: [{ personId: ids[a!], friendId: ids[b!] }, { personId: ids[b!], friendId: ids[a!] }] } });
+      const requests = await db.prisma.friendRequest.count({ where: { OR: [{ fromId: ids[a!], toId: ids[b!] }, { fromId: ids[b!], toId: ids[a!] }] } });
+      // friends both ways and no request left, or (each missed the other's) both requests pending
+      expect(pairs === 2 ? requests : [pairs, requests]).toEqual(pairs === 2 ? 0 : [0, 2]);
+      if (pairs === 0) {
+        await gql(tokens[a!]!, `mutation { requestFriend(username: "racer${b}") { __typename } }`);
+        expect(await db.prisma.friendship.count({ where: { personId: ids[a!], friendId: ids[b!] } })).toBe(1);
+      }
+    }
+  });
+
+  it('deleting an entry twice at once: one deletes, the other is told it is gone', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    const results = await Promise.all([1, 2, 3].map(() => gql(tokens[0]!, `mutation { deleteEntry(id: ${entry.id}) { __typename } }`)));
+    const types = results.map((r) => (r.data as { deleteEntry: { __typename: string } }).deleteEntry.__typename).sort();
+    expect(types.filter((t) => t === 'DeletedEntry')).toHaveLength(1);
+    expect(types.filter((t) => t === 'NotFoundError')).toHaveLength(2);
+  });
+});
+
+describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
+  it('taken while writes run, restores to a consistent copy of what was acknowledged', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-backup-'));
+    const env = { DATABASE_URL: db.config.url };
+    try {
+      let writing = true;
+      const acknowledged: number[] = [];
+      const writer = (async () => {
+        while (writing) {
+          const result = await api.graphql<{ createEntry: { id: number } }>('mutation { createEntry(input: { message: "during backup" }) { ... on Entry { id } } }', {}, tokens[1]);
+          acknowledged.push(result.data!.createEntry.id);
+          // in-process SQLite answers in microtasks only: let timers and the child process's I/O run
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const before = acknowledged.length;
+      const backup = await runCli(['backup', path.join(dir, 'snapshot.db')], env);
+      writing = false;
+      await writer;
+      expect(backup.stderr).toBe('');
+      expect(backup.code).toBe(0);
+
+      const snapshot = new Sqlite(path.join(dir, 'snapshot.db'), { readonly: true });
+      const saved = (snapshot.prepare("SELECT id FROM Entry WHERE message = 'during backup' ORDER BY id").all() as Array<{ id: number }>).map((r) => r.id);
+      expect((snapshot.pragma('integrity_check') as Array<{ integrity_check: string }>)[0]!.integrity_check).toBe('ok');
+      snapshot.close();
+      // everything acknowledged before the backup began is in it, and what it holds is a prefix
+      expect(saved.length).toBeGreaterThanOrEqual(before);
+      expect(saved).toEqual(acknowledged.slice(0, saved.length));
+
+      const restoredUrl = `file:${path.join(dir, 'restored.db')}`;
+      const restore = await runCli(['restore', path.join(dir, 'snapshot.db')], { DATABASE_URL: restoredUrl });
+      expect(restore.code).toBe(0);
+      const restored = new Sqlite(path.join(dir, 'restored.db'), { readonly: true });
+      const back = (restored.prepare("SELECT id FROM Entry WHERE message = 'during backup' ORDER BY id").all() as Array<{ id: number }>).map((r) => r.id);
+      restored.close();
+      expect(back).toEqual(saved);
+      expect((await runCli(['backup', path.join(dir, 'snapshot.db')], env)).stderr).toContain('exists');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('refuses to restore a file that is not a Milepost database', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-restore-'));
+    try {
+      const other = new Sqlite(path.join(dir, 'other.db'));
+      other.exec('CREATE TABLE t (x)');
+      other.close();
+      const result = await runCli(['restore', path.join(dir, 'other.db')], { DATABASE_URL: `file:${path.join(dir, 'target.db')}` });
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain('not a Milepost database');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
