@@ -1,0 +1,105 @@
+// Crash safety: a server killed with SIGKILL in the middle of a write load loses no write it
+// acknowledged, and leaves nothing half-written. Looped, because a crash lands somewhere new each time.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createPerson, createToken } from '../support/factories.ts';
+
+const LOOPS = 20;
+const bin = fileURLToPath(new URL('../../bin/milepost.js', import.meta.url));
+let db: TestDatabase;
+let token = '';
+let authorId = 0;
+
+beforeAll(async () => {
+  db = await createTestDatabase('crash');
+  const person = await createPerson(db.prisma, { username: 'crasher' });
+  authorId = person.id;
+  token = await createToken(db.prisma, person.id);
+});
+afterAll(() => db.destroy());
+
+function start(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--no-seed'], {
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.config.url, RATE_LIMIT_PER_HOUR: '1000000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/[^/\s]+)/.exec(out);
+      if (match) resolve({ child, url: match[1]!.replace('localhost', '127.0.0.1') });
+    });
+    child.stderr!.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code, signal) => (signal ? undefined : reject(new Error(`server exited ${code}: ${out}`))));
+  });
+}
+
+interface Acknowledged {
+  entries: Map<number, string>;
+  comments: Map<number, number>;
+  likes: Set<number>;
+}
+
+/** Writers that keep writing until the server dies; only answers that arrived count as acknowledged. */
+async function load(url: string, acked: Acknowledged, stop: () => boolean, writer: number) {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' };
+  for (let i = 0; !stop(); i++) {
+    try {
+      const message = `w${writer}-${i}-${Date.now()}`;
+      const created = await fetch(`${url}/entries.json`, {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({ message, 'workout[activity_type]': 'running', 'workout[distance][value]': '5', 'workout[duration]': '1500' }),
+      });
+      if (created.status !== 201) continue;
+      const entry = (await created.json()) as { id: number };
+      acked.entries.set(entry.id, message);
+      const comment = await fetch(`${url}/entries/${entry.id}/comments.json`, { method: 'POST', headers, body: new URLSearchParams({ body: `on ${entry.id}` }) });
+      if (comment.status === 201) acked.comments.set(Number(comment.headers.get('location')!.split('#comment-')[1]), entry.id);
+      const like = await fetch(`${url}/entries/${entry.id}/likes.json`, { method: 'POST', headers });
+      if (like.status === 201) acked.likes.add(entry.id);
+    } catch {
+      return; // the server is gone
+    }
+  }
+}
+
+async function verify(acked: Acknowledged) {
+  const entries = await db.prisma.entry.findMany({ where: { id: { in: [...acked.entries.keys()] } }, select: { id: true, message: true, kind: true, workout: { select: { activityType: true, duration: true } } } });
+  expect(entries.length).toBe(acked.entries.size);
+  for (const entry of entries) {
+    expect(entry.message).toBe(acked.entries.get(entry.id));
+    expect(entry.workout).toEqual({ activityType: 'running', duration: 1500 });
+  }
+  expect(await db.prisma.comment.count({ where: { id: { in: [...acked.comments.keys()] } } })).toBe(acked.comments.size);
+  expect(await db.prisma.like.count({ where: { entryId: { in: [...acked.likes] }, personId: authorId } })).toBe(acked.likes.size);
+  // nothing half-written anywhere: every workout entry has its workout (comments and likes cannot
+  // outlive their entry: foreign keys)
+  expect(await db.prisma.entry.count({ where: { kind: 'workout', workout: null } })).toBe(0);
+}
+
+describe('a server killed with SIGKILL mid-load', () => {
+  it(`keeps every acknowledged write, ${LOOPS} times over`, async () => {
+    const acked: Acknowledged = { entries: new Map(), comments: new Map(), likes: new Set() };
+    let server = await start();
+    const started = Date.now();
+    for (let loop = 0; loop < LOOPS; loop++) {
+      let dead = false;
+      const writers = Promise.all([0, 1, 2].map((w) => load(server.url, acked, () => dead, w)));
+      await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 250));
+      const exited = new Promise((resolve) => server.child.on('exit', resolve));
+      server.child.kill('SIGKILL');
+      await exited;
+      dead = true;
+      await writers;
+      server = await start();
+      await verify(acked);
+    }
+    server.child.kill('SIGTERM');
+    expect(acked.entries.size).toBeGreaterThan(LOOPS);
+    console.log(`crash test: ${LOOPS} kills, ${acked.entries.size} entries, ${acked.comments.size} comments, ${acked.likes.size} likes acknowledged and found, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }, 240_000);
+});
