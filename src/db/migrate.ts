@@ -123,7 +123,6 @@ function sqliteConnection(file: string): MigrationConnection {
 async function postgresConnection(connectionString: string, schema: string): Promise<MigrationConnection> {
   const client = new pg.Client({ connectionString });
   await client.connect();
-  await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   await client.query(`SET search_path TO "${schema}"`);
   return {
     async exec(script) {
@@ -148,6 +147,8 @@ async function postgresConnection(connectionString: string, schema: string): Pro
       const key = createHash('sha256').update(`milepost-migrate:${schema}`).digest().readInt32BE(0);
       await client.query('SELECT pg_advisory_lock($1)', [key]);
       try {
+        // under the lock: two processes creating the schema at once would collide in pg_namespace
+        await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
         await client.query('BEGIN');
         const result = await fn();
         await client.query('COMMIT');

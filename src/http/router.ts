@@ -104,6 +104,18 @@ export function redirectResponse(location: string, headers: Record<string, strin
   return new Response(null, { status: 302, headers: h });
 }
 
+/** A body the service will not store: PostgreSQL's text cannot hold NUL, and no field needs one. */
+export class MalformedBodyError extends Error {
+  override name = 'MalformedBodyError';
+}
+
+export function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+  return false;
+}
+
 /** Reads a URL-encoded (or multipart) form body, at most `limit` bytes. */
 export async function readForm(request: Request, limit = 64 * 1024): Promise<URLSearchParams> {
   const type = request.headers.get('content-type') ?? '';
@@ -113,10 +125,13 @@ export async function readForm(request: Request, limit = 64 * 1024): Promise<URL
     const data = await request.formData();
     const params = new URLSearchParams();
     for (const [key, value] of data.entries()) if (typeof value === 'string') params.append(key, value);
+    if (hasNul([...params.entries()])) throw new MalformedBodyError('form fields may not contain NUL characters');
     return params;
   }
   const text = await request.text();
   if (text.length > limit) throw new RangeError(`form body larger than ${limit} bytes`);
   if (!type.startsWith('application/x-www-form-urlencoded') && text.length > 0) return new URLSearchParams();
-  return new URLSearchParams(text);
+  const params = new URLSearchParams(text);
+  if (hasNul([...params.entries()])) throw new MalformedBodyError('form fields may not contain NUL characters');
+  return params;
 }

@@ -23,7 +23,7 @@ import { createOperationRunner } from '../rest/execute.ts';
 import { splitExtension } from '../rest/formats.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { avatarSvg } from './avatar.ts';
-import { htmlResponse, jsonResponse, Router } from './router.ts';
+import { hasNul, htmlResponse, jsonResponse, MalformedBodyError, Router } from './router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
@@ -114,6 +114,14 @@ export function createApp(config: Config, database: Database): App {
     },
     plugins: [
       ...graphqlHardening(config),
+      {
+        // PostgreSQL text cannot hold NUL: refuse it in any query or variable before it reaches a resolver
+        onParams({ params }) {
+          if (hasNul(params.query) || hasNul(params.variables)) {
+            throw createGraphQLError('strings may not contain NUL characters', { extensions: { code: 'INVALID_CHARACTER', http: { status: 400 } } });
+          }
+        },
+      },
       // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
       // post) unless it carries one of these headers; an Authorization header already forces one
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-preflight', 'apollo-require-preflight', 'authorization'] }),
@@ -168,6 +176,10 @@ export function createApp(config: Config, database: Database): App {
     try {
       const url = new URL(request.url);
       if (request.url.length > MAX_URL_LENGTH) return jsonResponse(414, { error: { code: 'URI_TOO_LONG', message: `URLs may be at most ${MAX_URL_LENGTH} characters` } });
+      // NUL can be neither stored (PostgreSQL text) nor part of any name: refuse it at the door
+      if (/%00/i.test(request.url) || request.url.includes('\u0000')) {
+        return jsonResponse(400, { error: { code: 'INVALID_CHARACTER', message: 'the URL contains a NUL character' } });
+      }
       const tooLarge = bodyTooLarge(request);
       if (tooLarge) return jsonResponse(413, { error: { code: 'TOO_LARGE', message: tooLarge } });
       if (url.pathname === '/healthz' || url.pathname === '/readyz') return await handle(request, serverContext);
@@ -196,6 +208,7 @@ export function createApp(config: Config, database: Database): App {
       }
       return withHeaders(await handle(request, serverContext, clientAddress), limitHeaders);
     } catch (error) {
+      if (error instanceof MalformedBodyError) return jsonResponse(400, { error: { code: 'MALFORMED_BODY', message: error.message } });
       console.error(`unexpected error on ${request.method} ${new URL(request.url).pathname}:`, error);
       return jsonResponse(500, { error: { code: 'INTERNAL', message: 'an unexpected error occurred; it has been logged' } });
     }

@@ -7,7 +7,7 @@ import type { Database } from '../db/database.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import type { Context } from '../graphql/context.ts';
 import type { Events } from '../graphql/events.ts';
-import { readForm, type RequestContext, type Router } from '../http/router.ts';
+import { hasNul, readForm, type RequestContext, type Router } from '../http/router.ts';
 import type { RunOperation } from './execute.ts';
 import { accepts, jsonpBody, validCallback } from './formats.ts';
 import { coercionProblem, createEntryInput, nestBracketed, restFieldName, type FieldProblem } from './params.ts';
@@ -104,6 +104,7 @@ async function readBody(ctx: RestContext): Promise<Record<string, unknown>> {
     try {
       const parsed = JSON.parse(text) as unknown;
       if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      if (hasNul(parsed)) throw new Error('NUL characters');
       return parsed as Record<string, unknown>;
     } catch {
       throw new RestError(400, 'MALFORMED_BODY', 'the body is not a JSON object');

@@ -92,3 +92,18 @@ describe('access tokens', () => {
     expect(((await different.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('TOKEN_CONFLICT');
   });
 });
+
+describe('NUL characters', () => {
+  it('are refused with 400 in URLs, forms, JSON bodies and GraphQL variables, never stored or a 500', async () => {
+    const person = await createPerson(db.prisma);
+    const token = await createToken(db.prisma, person.id);
+    expect((await api.fetch('/people/a%00b.json')).status).toBe(400);
+    const form = await api.fetch('/entries.json', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'message=a%00b' });
+    expect(form.status).toBe(400);
+    const json = await api.fetch('/entries.json', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ message: 'a\u0000b' }) });
+    expect(json.status).toBe(400);
+    const graphql = await api.graphql('mutation ($m: String) { createEntry(input: { message: $m }) { __typename } }', { m: 'a\u0000b' }, token);
+    expect(graphql.status).toBe(400);
+    expect(await db.prisma.entry.count({ where: { authorId: person.id } })).toBe(0);
+  });
+});
