@@ -24,11 +24,15 @@ export class TokenConflictError extends Error {
  * clients) or the `oauth_token` query parameter (SPEC 5.3). The same token in two places is fine;
  * two different tokens are refused.
  */
+/** The token of an `Authorization: Bearer <t>` or `Authorization: OAuth <t>` header. */
+export function tokenFromHeader(header: string | null | undefined): string | null {
+  return (header ? /^(?:Bearer|OAuth)\s+(\S+)\s*$/i.exec(header)?.[1] : null) ?? null;
+}
+
 export function tokenFromRequest(request: Request, formToken?: string | null): string | null {
   const found = new Set<string>();
-  const header = request.headers.get('authorization');
-  const match = header ? /^(?:Bearer|OAuth)\s+(\S+)\s*$/i.exec(header) : null;
-  if (match) found.add(match[1]!);
+  const fromHeader = tokenFromHeader(request.headers.get('authorization'));
+  if (fromHeader) found.add(fromHeader);
   const query = new URL(request.url).searchParams.get('oauth_token');
   if (query) found.add(query);
   if (formToken) found.add(formToken);
@@ -37,6 +41,25 @@ export function tokenFromRequest(request: Request, formToken?: string | null): s
 }
 
 const LAST_USED_PRECISION_MS = 3_600_000;
+
+export class InvalidTokenError extends Error {
+  override name = 'InvalidTokenError';
+  constructor() {
+    super('the access token is not valid (unknown or revoked)');
+  }
+}
+
+/**
+ * The viewer of a request: null without a token. Two different tokens throw TokenConflictError, an
+ * unknown or revoked one InvalidTokenError; each edge (GraphQL, REST) answers those in its own form.
+ */
+export async function viewerOfRequest(prisma: Prisma, request: Request, formToken?: string | null): Promise<Viewer | null> {
+  const token = tokenFromRequest(request, formToken);
+  if (!token) return null;
+  const viewer = await viewerForToken(prisma, token);
+  if (!viewer) throw new InvalidTokenError();
+  return viewer;
+}
 
 /** The viewer a token speaks for, or null when it is unknown or revoked. */
 export async function viewerForToken(prisma: Prisma, token: string): Promise<Viewer | null> {

@@ -1,11 +1,10 @@
 // Live updates: the events of events.ts, filtered to what the matching query would show the viewer,
 // then loaded through plugin-prisma like any query result.
 import { filter, pipe } from 'graphql-yoga';
-import { NotFoundError } from '../domain/errors.ts';
 import { distanceMiles } from '../domain/geo.ts';
-import { usernameKey } from '../domain/accounts.ts';
 import { builder } from './builder.ts';
 import { requireViewer, type Context } from './context.ts';
+import { requireEntry, requirePersonId } from './lookups.ts';
 import type { EventName, EventPayloads } from './events.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
 import { DeletedEntry } from './mutations/entries.ts';
@@ -14,22 +13,16 @@ function only<K extends EventName>(context: Context, name: K, keep: (payload: Ev
   return pipe(context.events.subscribe(name) as AsyncIterable<EventPayloads[K]> & AsyncIterator<EventPayloads[K]>, filter(keep));
 }
 
-async function personId(context: Context, username: string): Promise<number> {
-  const person = await context.prisma.person.findUnique({ where: { usernameKey: usernameKey(username) }, select: { id: true } });
-  if (!person) throw new NotFoundError('person', username);
-  return person.id;
-}
-
-async function requireEntry(context: Context, entryId: number) {
-  if (!(await context.prisma.entry.findUnique({ where: { id: entryId }, select: { id: true } }))) throw new NotFoundError('entry', String(entryId));
-}
+/** Loads the entry an event names, through the subscriber's selection. */
+const entryOf = (query: object, payload: { entryId: number }, context: Context) =>
+  context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } });
 
 builder.subscriptionFields((t) => ({
   publicEntries: t.prismaField({
     type: 'Entry',
     description: 'Every new entry, as the public stream would show it.',
     subscribe: (_root, _args, context) => context.events.subscribe('entryCreated'),
-    resolve: (query, payload, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } }),
+    resolve: (query, payload, _args, context) => entryOf(query, payload, context),
   }),
 
   personEntries: t.prismaField({
@@ -37,10 +30,10 @@ builder.subscriptionFields((t) => ({
     description: "A person's new entries.",
     args: { username: t.arg.string({ required: true }) },
     subscribe: async (_root, { username }, context) => {
-      const id = await personId(context, username);
+      const id = await requirePersonId(context, username);
       return only(context, 'entryCreated', (p) => p.authorId === id);
     },
-    resolve: (query, payload, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } }),
+    resolve: (query, payload, _args, context) => entryOf(query, payload, context),
   }),
 
   friendsEntries: t.prismaField({
@@ -53,7 +46,7 @@ builder.subscriptionFields((t) => ({
         p.authorId === viewer.id || (await context.prisma.friendship.count({ where: { personId: viewer.id, friendId: p.authorId } })) > 0,
       );
     },
-    resolve: (query, payload, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } }),
+    resolve: (query, payload, _args, context) => entryOf(query, payload, context),
   }),
 
   nearbyEntries: t.prismaField({
@@ -66,7 +59,7 @@ builder.subscriptionFields((t) => ({
       validateNearby(center, radius);
       return only(context, 'entryCreated', (p) => p.lat !== null && p.lon !== null && distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius);
     },
-    resolve: (query, payload, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } }),
+    resolve: (query, payload, _args, context) => entryOf(query, payload, context),
   }),
 
   entryComments: t.prismaField({

@@ -10,7 +10,7 @@ import { createServerAdapter } from '@whatwg-node/server';
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
-import { TokenConflictError, tokenFromRequest, viewerForToken } from '../auth/tokens.ts';
+import { InvalidTokenError, TokenConflictError, tokenFromRequest, viewerOfRequest } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { configureSchemaChecks } from '../graphql/builder.ts';
@@ -65,23 +65,19 @@ function baseUrlOf(config: Config, request: Request): string {
 }
 
 async function createContext(config: Config, database: Database, events: Events, request: Request): Promise<Context> {
-  let token: string | null;
+  let viewer: Context['viewer'];
   try {
-    token = tokenFromRequest(request);
+    viewer = await viewerOfRequest(database.prisma, request);
   } catch (error) {
     if (error instanceof TokenConflictError) {
       throw createGraphQLError(error.message, { extensions: { code: 'TOKEN_CONFLICT', http: { status: 400 } } });
     }
+    if (error instanceof InvalidTokenError) {
+      throw createGraphQLError(error.message, {
+        extensions: { code: 'INVALID_TOKEN', http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="milepost", error="invalid_token"' } } },
+      });
+    }
     throw error;
-  }
-  const viewer = token ? await viewerForToken(database.prisma, token) : null;
-  if (token && !viewer) {
-    throw createGraphQLError('the access token is not valid (unknown or revoked)', {
-      extensions: {
-        code: 'INVALID_TOKEN',
-        http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="milepost", error="invalid_token"' } },
-      },
-    });
   }
   return { prisma: database.prisma, provider: database.provider, viewer, baseUrl: baseUrlOf(config, request), events };
 }

@@ -7,7 +7,7 @@ import type { Server as HttpsServer } from 'node:https';
 import type { ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { viewerForToken } from '../auth/tokens.ts';
+import { tokenFromHeader, viewerForToken } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Context, Viewer } from '../graphql/context.ts';
@@ -50,8 +50,7 @@ export function attachWebSocket(
       connectionInitWaitTimeout: 3_000,
       onConnect: async (ctx) => {
         const fromParams = ctx.connectionParams?.oauth_token;
-        const header = ctx.extra.request.headers.authorization;
-        const fromHeader = header ? /^(?:Bearer|OAuth)\s+(\S+)$/i.exec(header)?.[1] : undefined;
+        const fromHeader = tokenFromHeader(ctx.extra.request.headers.authorization);
         if (typeof fromParams === 'string' && fromHeader && fromParams !== fromHeader) return false;
         const token = typeof fromParams === 'string' ? fromParams : (fromHeader ?? null);
         const address = ctx.extra.request.socket.remoteAddress ?? 'unknown';

@@ -2,7 +2,7 @@
 // shapes of COMPAT.md (shapes.ts). One wrapper gives every path the same formats, JSONP, token
 // handling, status codes and error body.
 import type { ExecutionResult } from 'graphql';
-import { TokenConflictError, tokenFromRequest, viewerForToken } from '../auth/tokens.ts';
+import { InvalidTokenError, TokenConflictError, viewerOfRequest } from '../auth/tokens.ts';
 import type { Database } from '../db/database.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import type { Context } from '../graphql/context.ts';
@@ -136,15 +136,14 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   const { run } = options;
 
   async function viewerContext(ctx: RestContext, formToken: unknown): Promise<Context> {
-    let token: string | null;
+    let viewer: Context['viewer'];
     try {
-      token = tokenFromRequest(ctx.request, typeof formToken === 'string' ? formToken : null);
+      viewer = await viewerOfRequest(options.database.prisma, ctx.request, typeof formToken === 'string' ? formToken : null);
     } catch (error) {
       if (error instanceof TokenConflictError) throw new RestError(400, 'TOKEN_CONFLICT', error.message);
+      if (error instanceof InvalidTokenError) throw new RestError(401, 'INVALID_TOKEN', error.message, undefined, { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` });
       throw error;
     }
-    const viewer = token ? await viewerForToken(options.database.prisma, token) : null;
-    if (token && !viewer) throw new RestError(401, 'INVALID_TOKEN', 'the access token is not valid (unknown or revoked)', undefined, { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` });
     return { prisma: options.database.prisma, provider: options.database.provider, viewer, baseUrl: options.baseUrl(ctx.request), events: options.events };
   }
 

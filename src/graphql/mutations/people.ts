@@ -1,10 +1,10 @@
 // The viewer's profile and friendships: request, accept, decline, remove.
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { validateProfile } from '../../domain/social.ts';
-import { usernameKey } from '../../domain/accounts.ts';
 import { befriend } from '../../db/friendships.ts';
 import { builder } from '../builder.ts';
 import { requireViewer, type Context } from '../context.ts';
+import { requirePersonId } from '../lookups.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum } from '../types/enums.ts';
 
 type Status = 'none' | 'requested' | 'incoming' | 'friends';
@@ -22,10 +22,9 @@ const FriendshipState = builder.objectRef<{ personId: number; status: Status }>(
 
 async function other(context: Context, username: string): Promise<{ viewerId: number; personId: number }> {
   const viewer = requireViewer(context);
-  const person = await context.prisma.person.findUnique({ where: { usernameKey: usernameKey(username) }, select: { id: true } });
-  if (!person) throw new NotFoundError('person', username);
-  if (person.id === viewer.id) throw ValidationError.field('username', 'is you; friendships are with other people');
-  return { viewerId: viewer.id, personId: person.id };
+  const personId = await requirePersonId(context, username);
+  if (personId === viewer.id) throw ValidationError.field('username', 'is you; friendships are with other people');
+  return { viewerId: viewer.id, personId };
 }
 
 const errors = { types: [ValidationError, NotFoundError, NotAuthorizedError] };

@@ -2,12 +2,8 @@
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { validateCommentBody } from '../../domain/social.ts';
 import { builder } from '../builder.ts';
-import { requireViewer, type Context } from '../context.ts';
-
-async function requireEntry(context: Context, entryId: number) {
-  const entry = await context.prisma.entry.findUnique({ where: { id: entryId }, select: { id: true } });
-  if (!entry) throw new NotFoundError('entry', String(entryId));
-}
+import { requireViewer } from '../context.ts';
+import { requireEntry } from '../lookups.ts';
 
 /** A write that lost a race with the entry's deletion hits its foreign key: the entry is gone. */
 function entryGone(error: unknown, entryId: number): never {

@@ -1,6 +1,7 @@
 import { UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
+import { requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
 import { UnitPreferenceEnum } from './enums.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
@@ -85,12 +86,7 @@ builder.queryFields((t) => ({
       errors: { types: [ValidationError, NotFoundError] },
       args: { username: t.arg.string({ required: true }), ...streamArgs },
       resolve: async (_root, args, context, info) => {
-        const person = await context.prisma.person.findUnique({
-          where: { usernameKey: args.username.toLowerCase() },
-          select: { id: true },
-        });
-        if (!person) throw new NotFoundError('person', args.username);
-        return entryStream(context, info, { authorId: person.id }, args);
+        return entryStream(context, info, { authorId: await requirePersonId(context, args.username) }, args);
       },
     },
     EntryConnection,
