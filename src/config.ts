@@ -31,6 +31,12 @@ export interface Config {
   /** Refuse requests that carry a token over plain HTTP (403). */
   readonly requireTls: boolean;
   readonly webhooks: { readonly pollMs: number; readonly retryBaseSeconds: number };
+  /** Memory for cached anonymous read responses, in MB; 0 turns the cache off. */
+  readonly responseCacheMb: number;
+  /** When set, /metrics answers only requests with `Authorization: Bearer <this>`. */
+  readonly metricsToken: string | null;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
 export class ConfigError extends Error {
@@ -130,6 +136,16 @@ function parseSessionSecret(value: string | undefined, env: Config['env']): stri
   return randomBytes(32).toString('base64url');
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function parseLogLevel(value: string | undefined, env: Config['env']): Config['logLevel'] {
+  // tests read what they need from their own logger; their output stays quiet by default
+  if (value === undefined || value === '') return env === 'test' ? 'silent' : 'info';
+  const level = LOG_LEVELS.find((l) => l === value.toLowerCase());
+  if (!level) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  return level;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   if (nodeEnv !== 'development' && nodeEnv !== 'production' && nodeEnv !== 'test') {
@@ -159,5 +175,8 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: parseInteger('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, 1000, 50, 600_000),
       retryBaseSeconds: parseInteger('WEBHOOK_RETRY_BASE_SECONDS', env.WEBHOOK_RETRY_BASE_SECONDS, 10, 1, 3600),
     },
+    responseCacheMb: parseInteger('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 32, 0, 4096),
+    logLevel: parseLogLevel(env.LOG_LEVEL, nodeEnv),
+    metricsToken: env.METRICS_TOKEN || null,
   };
 }

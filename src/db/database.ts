@@ -19,6 +19,8 @@ export interface Database {
   readonly prisma: Prisma;
   /** SQL statements run so far by this client (tests and the benchmark read it). */
   queryCount(): number;
+  /** Calls `listener` after every SQL statement with its time (metrics); returns the unsubscribe. */
+  onQuery(listener: (durationMs: number) => void): () => void;
   /** After rows were inserted with explicit ids: moves PostgreSQL's id sequences past them (no-op on SQLite). */
   syncSequences(): Promise<void>;
   close(): Promise<void>;
@@ -55,9 +57,11 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
   if (options.migrate ?? true) await applyMigrations(database);
   const prisma = createClient(database);
   let count = 0;
+  const listeners = new Set<(durationMs: number) => void>();
   prisma.$on('query', (event) => {
     count += 1;
     options.onQuery?.(event.query, event.duration);
+    for (const listener of listeners) listener(event.duration);
   });
   await prisma.$connect();
   if (database.provider === 'sqlite' && database.file !== ':memory:') {
@@ -69,6 +73,10 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
     provider: database.provider,
     prisma: prisma as unknown as Prisma,
     queryCount: () => count,
+    onQuery(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async syncSequences() {
       if (database.provider !== 'postgresql') return;
       for (const table of SEQUENCE_TABLES) {

@@ -14,6 +14,7 @@ export type Handler = (context: RequestContext) => Promise<Response> | Response;
 
 interface Route {
   method: string;
+  path: string;
   pattern: RegExp;
   keys: string[];
   handler: Handler;
@@ -28,11 +29,18 @@ function compile(path: string): { pattern: RegExp; keys: string[] } {
   return { pattern: new RegExp(`^${source}$`), keys };
 }
 
+const matchedRoutes = new WeakMap<Request, string>();
+
+/** The pattern of the route that answered `request` (`/entries/:id`), for logs and metrics. */
+export function routeOf(request: Request): string | undefined {
+  return matchedRoutes.get(request);
+}
+
 export class Router {
   private readonly routes: Route[] = [];
 
   add(method: string, path: string, handler: Handler): this {
-    this.routes.push({ method, ...compile(path), handler });
+    this.routes.push({ method, path, ...compile(path), handler });
     return this;
   }
 
@@ -42,6 +50,11 @@ export class Router {
 
   post(path: string, handler: Handler) {
     return this.add('POST', path, handler);
+  }
+
+  /** The pattern of the first route whose path matches `pathname`, whatever its method. */
+  patternFor(pathname: string): string | undefined {
+    return this.routes.find((route) => route.pattern.test(pathname))?.path;
   }
 
   /** The response, or null when no route has this path. `path` overrides the URL's (extension removed). */
@@ -55,11 +68,13 @@ export class Router {
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       if (route.method !== method) {
         allowed.add(route.method);
+        matchedRoutes.set(request, route.path);
         continue;
       }
       const params = decodeParams(route.keys, match);
       // a malformed escape (`%ff`) names nothing that exists
       if (!params) return null;
+      matchedRoutes.set(request, route.path);
       return route.handler({ request, url, params, clientAddress, extension: path?.extension ?? null });
     }
     if (allowed.size === 0) return null;

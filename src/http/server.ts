@@ -7,10 +7,16 @@ import { graphqlHardening } from './graphql-hardening.ts';
 import { clientAddressOf, createRateLimiter, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createServerAdapter } from '@whatwg-node/server';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, parse } from 'graphql';
+import { createChangeClock } from '../db/change-clock.ts';
+import { isQueryOperation, ResponseCache } from './response-cache.ts';
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
-import { InvalidTokenError, TokenConflictError, tokenFromRequest, viewerOfRequest } from '../auth/tokens.ts';
+import { clientOfRequest, InvalidTokenError, TokenConflictError, tokenFromRequest, viewerOfRequest } from '../auth/tokens.ts';
+import { createLogger, type Logger } from '../log.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
+import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { configureSchemaChecks } from '../graphql/builder.ts';
@@ -23,7 +29,7 @@ import { createOperationRunner } from '../rest/execute.ts';
 import { splitExtension } from '../rest/formats.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { avatarSvg } from './avatar.ts';
-import { hasNul, htmlResponse, jsonResponse, MalformedBodyError, Router } from './router.ts';
+import { hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from './router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
@@ -52,6 +58,8 @@ export interface App {
   fetch: (input: string, init?: RequestInit) => Promise<Response>;
   listener: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
   events: Events;
+  logger: Logger;
+  metrics: Metrics;
   /** Resolves when the shared stores answer (Redis), so that limits are shared from the first request. */
   ready(): Promise<boolean>;
   /** Counts one request against the shared rate limit (the WebSocket transport uses it). */
@@ -82,15 +90,23 @@ async function createContext(config: Config, database: Database, events: Events,
   return { prisma: database.prisma, provider: database.provider, viewer, baseUrl: baseUrlOf(config, request), events };
 }
 
-export function createApp(config: Config, database: Database): App {
+export interface AppOptions {
+  /** Where log lines go (tests pass their own); by default stdout, as config says. */
+  logger?: Logger;
+}
+
+export function createApp(config: Config, database: Database, options: AppOptions = {}): App {
   configureSchemaChecks({ strict: config.env !== 'production' });
+  const logger = options.logger ?? createLogger(config);
+  const metrics = createMetrics();
+  const stopCountingQueries = database.onQuery((ms) => metrics.query(ms));
   const events = createEvents({
     redisUrl: config.redisUrl,
     prefix: `${config.redisKeyPrefix}:events`,
     // queued after the response is on its way: a webhook never slows the request that caused it
     onPublish: (name, payload) => {
       const origin = config.publicUrl ?? `http://localhost:${config.port}`;
-      void enqueueWebhooks(database.prisma, origin, name, payload).catch((error) => console.error('could not queue webhooks:', error));
+      void enqueueWebhooks(database.prisma, origin, name, payload).catch((error) => logger.error({ err: error, event: name }, 'could not queue webhooks'));
     },
   });
   const yoga = createYoga<Record<string, never>, Context>({
@@ -110,6 +126,8 @@ export function createApp(config: Config, database: Database): App {
     },
     plugins: [
       ...graphqlHardening(config),
+      // operation metrics (parse, validate, execute, errors) into the same registry; /metrics serves it
+      usePrometheus({ registry: metrics.registry, endpoint: false }),
       {
         // PostgreSQL text cannot hold NUL: refuse it in any query or variable before it reaches a resolver
         onParams({ params }) {
@@ -141,6 +159,12 @@ export function createApp(config: Config, database: Database): App {
     return jsonResponse(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', database: databaseStatus, redis: redisStatus });
   });
   router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${baseUrlOf(config, request)}/graphql` }));
+  router.get('/metrics', async ({ request }) => {
+    if (config.metricsToken && request.headers.get('authorization') !== `Bearer ${config.metricsToken}`) {
+      return jsonResponse(401, { error: { code: 'NOT_AUTHORIZED', message: 'metrics need Authorization: Bearer <METRICS_TOKEN>' } }, { 'www-authenticate': 'Bearer realm="milepost metrics"' });
+    }
+    return new Response(await metrics.render(), { status: 200, headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' } });
+  });
   router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
   router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(baseUrlOf(config, request)))));
   router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(baseUrlOf(config, request)))));
@@ -150,17 +174,36 @@ export function createApp(config: Config, database: Database): App {
   const rest = new Router();
   mountRestRoutes(rest, { database, events, run: createOperationRunner(yoga), baseUrl: (request) => baseUrlOf(config, request) });
 
-  const handle = async (request: Request, serverContext: { req?: IncomingMessage }, address?: string): Promise<Response> => {
+  const clock = config.responseCacheMb > 0 ? createChangeClock(config.database) : null;
+  const cache = clock ? new ResponseCache(clock, config.responseCacheMb * 1024 * 1024) : null;
+  if (cache) metrics.watchCache(() => cache.statistics());
+  /** The key of an anonymous read: what the response depends on besides the data. */
+  const cacheKey = (request: Request, body = '') => `${request.method === 'HEAD' ? 'GET' : request.method} ${request.url}\n${request.headers.get('accept') ?? ''}\n${body}`;
+
+  const graphql = async (request: Request, anonymous: boolean): Promise<Response> => {
+    if (!cache || !anonymous || request.method !== 'POST' || !/^application\/json\b/.test(request.headers.get('content-type') ?? '')) return yoga.fetch(request);
+    const body = await request.text();
+    // the body is read: yoga gets a copy of the request that still holds it
+    const replayed = () => yoga.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }));
+    if (!isQueryOperation(body, parse)) return replayed();
+    // a result with errors (a bad variable, a masked failure) is answered but not kept
+    return cache.serve(request, cacheKey(request, body), replayed, (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))));
+  };
+
+  const handle = async (request: Request, serverContext: { req?: IncomingMessage }, address?: string, anonymous = false): Promise<Response> => {
     const { pathname } = new URL(request.url);
-    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return yoga.fetch(request);
+    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return graphql(request, anonymous);
     const clientAddress = address ?? serverContext.req?.socket.remoteAddress ?? 'local';
     const routed = await router.handle(request, clientAddress);
     if (routed) return routed;
     const split = splitExtension(pathname);
     if (request.method === 'OPTIONS') return corsPreflight(request);
-    const legacy = await rest.handle(request, clientAddress, { pathname: split.path, extension: split.extension });
-    if (legacy) return withCors(legacy);
-    return jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
+    const legacy = async () => {
+      const response = await rest.handle(request, clientAddress, { pathname: split.path, extension: split.extension });
+      return response ? withCors(response) : jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
+    };
+    if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD')) return cache.serve(request, cacheKey(request), legacy);
+    return legacy();
   };
 
   // node:http → fetch API, with streaming bodies and aborts handled by the same adapter yoga uses;
@@ -168,6 +211,28 @@ export function createApp(config: Config, database: Database): App {
   // Edge rules that hold for every path, in order: sizes, maintenance, the rate limit, TLS. Then the
   // request runs, and its response gets the rate-limit headers. An unexpected error is a bug: it is
   // logged and answered with the JSON error body, never a dropped connection or a stack trace.
+  /** The route pattern a request is counted under: never the raw path, whose ids would explode the labels. */
+  const routeLabel = (request: Request, pathname: string): string => {
+    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return '/graphql';
+    return routeOf(request) ?? router.patternFor(pathname) ?? rest.patternFor(splitExtension(pathname).path) ?? 'unmatched';
+  };
+
+  // One log line and one metric per request, whatever answered it.
+  const observed = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
+    const started = performance.now();
+    const incoming = request.headers.get('x-request-id');
+    const requestId = incoming && /^[\w.:-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    const response = await guarded(request, serverContext);
+    const seconds = (performance.now() - started) / 1000;
+    const { pathname } = new URL(request.url);
+    const route = routeLabel(request, pathname);
+    metrics.request(request.method, route, response.status, seconds);
+    if (response.status === 503 && response.headers.has('retry-after')) metrics.rateLimited();
+    // the path, never the query string (it may hold oauth_token)
+    logger.info({ reqId: requestId, method: request.method, route, path: pathname, status: response.status, ms: Math.round(seconds * 10_000) / 10, client: clientOfRequest(request) }, 'request');
+    return withHeaders(response, { 'x-request-id': requestId });
+  };
+
   const guarded = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     try {
       const url = new URL(request.url);
@@ -178,7 +243,8 @@ export function createApp(config: Config, database: Database): App {
       }
       const tooLarge = bodyTooLarge(request);
       if (tooLarge) return jsonResponse(413, { error: { code: 'TOO_LARGE', message: tooLarge } });
-      if (url.pathname === '/healthz' || url.pathname === '/readyz') return await handle(request, serverContext);
+      // probes and scrapers are never limited nor turned away in maintenance
+      if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/metrics') return await handle(request, serverContext);
       if (config.maintenance) {
         // no Retry-After: that is how clients tell maintenance from the rate limit (SPEC 7)
         return jsonResponse(503, { error: { code: 'MAINTENANCE', message: 'Milepost is down for maintenance; please try again later' } });
@@ -186,8 +252,10 @@ export function createApp(config: Config, database: Database): App {
       const socketAddress = serverContext.req?.socket.remoteAddress ?? 'local';
       const clientAddress = clientAddressOf(socketAddress, request.headers.get('x-forwarded-for'), config.trustProxy);
       let token: string | null = null;
+      let anonymous = false;
       try {
         token = tokenFromRequest(request);
+        anonymous = token === null;
       } catch {
         // two different tokens: counted by address; the handler answers 400
       }
@@ -202,17 +270,18 @@ export function createApp(config: Config, database: Database): App {
       if (config.requireTls && token && schemeOf(request, config.trustProxy) !== 'https') {
         return withHeaders(jsonResponse(403, { error: { code: 'TLS_REQUIRED', message: 'requests with an access token must use HTTPS' } }), limitHeaders);
       }
-      return withHeaders(await handle(request, serverContext, clientAddress), limitHeaders);
+      return withHeaders(await handle(request, serverContext, clientAddress, anonymous), limitHeaders);
     } catch (error) {
       if (error instanceof MalformedBodyError) return jsonResponse(400, { error: { code: 'MALFORMED_BODY', message: error.message } });
-      console.error(`unexpected error on ${request.method} ${new URL(request.url).pathname}:`, error);
+      logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, 'unexpected error');
       return jsonResponse(500, { error: { code: 'INTERNAL', message: 'an unexpected error occurred; it has been logged' } });
     }
   };
-  const adapter = createServerAdapter<{ req?: IncomingMessage }>(guarded);
+  const adapter = createServerAdapter<{ req?: IncomingMessage }>(observed);
 
-  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter, events, ready: () => limiter.ready(), rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
-    await Promise.all([limiter.close(), events.close()]);
+  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter, events, logger, metrics, ready: () => limiter.ready(), rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
+    stopCountingQueries();
+    await Promise.all([limiter.close(), events.close(), clock?.close()]);
   } };
 }
 

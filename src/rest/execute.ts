@@ -10,7 +10,8 @@ export type RunOperation = (name: OperationName, request: Request, context: Cont
 export function createOperationRunner(yoga: YogaServerInstance<Record<string, never>, Context>): RunOperation {
   const documents = new Map<OperationName, DocumentNode>();
   return async (name, request, context, variables = {}) => {
-    const env = yoga.getEnveloped({ request, ...context });
+    // `params` as yoga gives them to its plugins (the metrics plugin reads the operation name)
+    const env = yoga.getEnveloped({ request, params: { query: OPERATIONS[name], variables }, ...context });
     let document = documents.get(name);
     if (!document) {
       const parsed = env.parse(OPERATIONS[name]);

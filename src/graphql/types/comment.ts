@@ -1,12 +1,12 @@
 import { builder } from '../builder.ts';
 
+// `author` and `person` are added in person.ts, beside the Person type they return
 builder.prismaObject('Comment', {
   description: 'A comment on an entry (SPEC 2.4).',
   fields: (t) => ({
     id: t.exposeInt('id'),
     body: t.exposeString('body'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    author: t.relation('author'),
   }),
 });
 
@@ -14,6 +14,5 @@ builder.prismaObject('Like', {
   description: 'A like on an entry; a person likes an entry at most once.',
   fields: (t) => ({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    person: t.relation('person'),
   }),
 });

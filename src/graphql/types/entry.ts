@@ -61,7 +61,6 @@ export const EntryRef = builder.prismaObject('Entry', {
     }),
     kind: t.field({ type: EntryKindEnum, resolve: (entry) => storedValue(ENTRY_KINDS, entry.kind, 'Entry.kind') }),
     message: t.exposeString('message', { nullable: true }),
-    author: t.relation('author'),
     workout: t.relation('workout', { nullable: true }),
     comments: t.relation('comments', {
       description: 'Comments, oldest first.',

@@ -1,6 +1,8 @@
+import { usernameKey } from '../../domain/accounts.ts';
 import { UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
+import { personById } from '../loaders.ts';
 import { requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
 import { UnitPreferenceEnum } from './enums.ts';
@@ -14,14 +16,12 @@ export const PersonRef = builder.prismaObject('Person', {
     displayName: t.exposeString('displayName'),
     url: t.string({
       description: "Absolute URL of the person's profile page.",
-      select: { username: true },
       resolve: (person, _args, context) => `${context.baseUrl}/people/${encodeURIComponent(person.username)}`,
     }),
     location: t.exposeString('location', { nullable: true, description: 'Free-text location.' }),
     timeZone: t.exposeString('timeZone', { nullable: true }),
     photoUrl: t.string({
       description: 'URL of the avatar picture: the one the person set, or one generated from their initials.',
-      select: { username: true, photoUrl: true },
       resolve: (person, _args, context) => person.photoUrl ?? `${context.baseUrl}/people/${encodeURIComponent(person.username)}/avatar.svg`,
     }),
     goal: t.exposeString('goal', { nullable: true }),
@@ -86,10 +86,18 @@ builder.queryFields((t) => ({
       errors: { types: [ValidationError, NotFoundError] },
       args: { username: t.arg.string({ required: true }), ...streamArgs },
       resolve: async (_root, args, context, info) => {
-        return entryStream(context, info, { authorId: await requirePersonId(context, args.username) }, args);
+        // the author is matched inside the page's query; only an empty page asks whether they exist
+        const page = await entryStream(context, info, { author: { usernameKey: usernameKey(args.username) } }, args);
+        if (page.edges.length === 0) await requirePersonId(context, args.username);
+        return page;
       },
     },
     EntryConnection,
   ),
 }));
 
+// the people of a page (authors, commenters, likers) come from one batched query; these fields live
+// here, beside the type they return
+builder.prismaObjectField('Entry', 'author', (t) => t.field({ type: PersonRef, resolve: (entry, _args, context) => personById(context, entry.authorId) }));
+builder.prismaObjectField('Comment', 'author', (t) => t.field({ type: PersonRef, resolve: (comment, _args, context) => personById(context, comment.authorId) }));
+builder.prismaObjectField('Like', 'person', (t) => t.field({ type: PersonRef, resolve: (like, _args, context) => personById(context, like.personId) }));

@@ -1,0 +1,122 @@
+// Cached bytes of anonymous reads (the legacy GET paths, GraphQL query operations), valid for as long
+// as nothing was committed to the database. Every lookup first reads the change clock: a different
+// reading empties the cache, so a write is visible in the very next read, whichever process made it.
+// Responses that depend on a viewer are never stored: only requests without a token get here.
+import { createHash } from 'node:crypto';
+// whatwg-node's Response hands a Buffer body to node:http in one write, with its length
+import { Response } from '@whatwg-node/fetch';
+import { getOperationAST, type DocumentNode } from 'graphql';
+import type { ChangeClock } from '../db/change-clock.ts';
+
+interface Stored {
+  status: number;
+  headers: Array<[string, string]>;
+  body: Buffer<ArrayBuffer>;
+  etag: string;
+}
+
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  /** Lookups made while the clock could not be read (the response was computed, not stored). */
+  bypassed: number;
+  entries: number;
+  bytes: number;
+}
+
+/** Content types whose responses may be stored. */
+const STORABLE = /^(application\/(json|graphql-response\+json|javascript|gpx\+xml))\b/;
+
+export class ResponseCache {
+  private reading: string | null = null;
+  private readonly entries = new Map<string, Stored>();
+  private bytes = 0;
+  private readonly stats = { hits: 0, misses: 0, bypassed: 0 };
+
+  constructor(
+    private readonly clock: ChangeClock,
+    private readonly maxBytes: number,
+  ) {}
+
+  /**
+   * The response for `key`: the stored one while nothing was committed since it was stored, else what
+   * `produce` answers (stored when `storable` says so, a 200 of a storable type).
+   */
+  async serve(request: Request, key: string, produce: () => Promise<Response> | Response, storable: (body: Buffer<ArrayBuffer>) => boolean = () => true): Promise<Response> {
+    const reading = await this.clock.read();
+    if (reading === null) {
+      this.stats.bypassed += 1;
+      return produce();
+    }
+    if (reading !== this.reading) {
+      this.entries.clear();
+      this.bytes = 0;
+      this.reading = reading;
+    }
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.stats.hits += 1;
+      // least recently used goes first: move this one to the end
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return replay(request, hit);
+    }
+    this.stats.misses += 1;
+    const response = await produce();
+    if (response.status !== 200 || response.headers.has('set-cookie') || !STORABLE.test(response.headers.get('content-type') ?? '')) return response;
+    const body = Buffer.from(await response.arrayBuffer());
+    const stored: Stored = { status: response.status, headers: [...response.headers], body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    // stored only if no commit was seen since this lookup's reading (a later lookup would have moved it)
+    if (this.reading === reading && body.byteLength <= this.maxBytes / 4 && storable(body)) this.store(key, stored);
+    return replay(request, stored);
+  }
+
+  private store(key: string, stored: Stored) {
+    const size = stored.body.byteLength + key.length * 2;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes + size <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.body.byteLength + oldest.length * 2;
+    }
+    this.entries.set(key, stored);
+    this.bytes += size;
+  }
+
+  statistics(): CacheStats {
+    return { ...this.stats, entries: this.entries.size, bytes: this.bytes };
+  }
+}
+
+/** A stored response as a new one, or 304 when the client already holds these bytes. */
+function replay(request: Request, stored: Stored): Response {
+  const headers = new Headers(stored.headers);
+  headers.set('etag', stored.etag);
+  const known = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  if (known?.includes(stored.etag) || known?.includes('*')) return new Response(null, { status: 304, headers }) as unknown as globalThis.Response;
+  return new Response(request.method === 'HEAD' ? null : stored.body, { status: stored.status, headers }) as unknown as globalThis.Response;
+}
+
+const operationTypes = new Map<string, string | null>();
+
+/** Whether a GraphQL request body asks for a query operation (not a mutation or subscription). */
+export function isQueryOperation(body: string, parse: (query: string) => DocumentNode): boolean {
+  let params: { query?: unknown; operationName?: unknown };
+  try {
+    params = JSON.parse(body) as typeof params;
+  } catch {
+    return false;
+  }
+  if (typeof params?.query !== 'string') return false;
+  const key = `${typeof params.operationName === 'string' ? params.operationName : ''}\n${params.query}`;
+  if (!operationTypes.has(key)) {
+    let type: string | null = null;
+    try {
+      type = getOperationAST(parse(params.query), typeof params.operationName === 'string' ? params.operationName : undefined)?.operation ?? null;
+    } catch {
+      // a syntax error: yoga answers it, uncached
+    }
+    if (operationTypes.size >= 1000) operationTypes.delete(operationTypes.keys().next().value!);
+    operationTypes.set(key, type);
+  }
+  return operationTypes.get(key) === 'query';
+}
