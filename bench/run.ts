@@ -2,7 +2,8 @@
 //
 // Seeds a data set (scale 100: 10k people, 100k entries, ~300k comments, ~500k likes; reused between
 // runs), starts the server as a separate process in production mode, warms it up, and drives load
-// with autocannon. Prints a table and writes bench/results/<time>-<db>.json.
+// with wrk when it is installed (else autocannon). Each read is also measured against a bare
+// node:http server sending the same bytes. Prints a table and writes bench/results/<time>-<db>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,9 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { availableParallelism } from 'node:os';
+import { parseDatabaseUrl } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { toGpx } from '../src/domain/gpx.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -93,26 +97,114 @@ const FEED = `edges { node { id url at message location { name } geo { coordinat
   comments { body createdAt author { username displayName photoUrl url } }
   likes { createdAt person { username displayName photoUrl url } } } }`;
 
-const TARGETS = [
-  { name: 'GraphQL public stream (20 entries, author, workout, comments, likes)', query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` },
-  { name: 'GraphQL nearby stream (Oakland, 50 miles)', query: `{ nearbyStream(lat: 37.8044, lon: -122.2712) { ... on EntryConnection { ${FEED} } } }` },
-];
+interface Target {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Reads are compared with a bare node:http server sending the same bytes. */
+  read: boolean;
+}
+
+/** The targets of issue 9; `u` is a seeded person with entries, `token` theirs, `entryId` one of the seeded entries. */
+function targets(u: string, token: string, entryId: number): Target[] {
+  const auth = { authorization: `Bearer ${token}` };
+  const form = { ...auth, 'content-type': 'application/x-www-form-urlencoded' };
+  return [
+    { name: 'REST public stream GET /entries.json', method: 'GET', path: '/entries.json', read: true },
+    { name: 'REST person stream GET /people/<u>/entries.json', method: 'GET', path: `/people/${u}/entries.json`, read: true },
+    { name: 'REST nearby stream GET /entries/nearby/<lat>,<lon>.json', method: 'GET', path: '/entries/nearby/37.8044,-122.2712.json', read: true },
+    { name: 'REST friends stream GET /entries/friends.json (token)', method: 'GET', path: '/entries/friends.json', headers: auth, read: true },
+    // a token makes every read private: computed each time, never from the response cache
+    { name: 'REST public stream with a token (uncached)', method: 'GET', path: '/entries.json', headers: auth, read: true },
+    { name: 'GraphQL public stream (20 entries, author, workout, comments, likes)', method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }), read: true },
+    { name: 'GraphQL public stream with a token (uncached)', method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }), read: true },
+    { name: 'REST create entry POST /entries.json', method: 'POST', path: '/entries.json', headers: form, body: new URLSearchParams({ message: 'bench', 'workout[activity_type]': 'running', 'workout[distance][value]': '5', 'workout[duration]': '1500' }).toString(), read: false },
+    { name: 'REST create comment POST /entries/<id>/comments.json', method: 'POST', path: `/entries/${entryId}/comments.json`, headers: form, body: 'body=bench', read: false },
+  ];
+}
+
+interface Load {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  errors: number;
+}
+
+const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((path) => existsSync(path)) ?? null;
+
+/** Drives `target` for `seconds` with wrk (one thread) when it is installed, else autocannon. */
+async function drive(base: string, target: Pick<Target, 'method' | 'path' | 'headers' | 'body'>, seconds: number): Promise<Load> {
+  if (WRK) return driveWrk(base, target, seconds);
+  const result = await autocannon({ url: `${base}${target.path}`, method: target.method, headers: target.headers, body: target.body, connections, duration: seconds });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
+}
+
+async function driveWrk(base: string, target: Pick<Target, 'method' | 'path' | 'headers' | 'body'>, seconds: number): Promise<Load> {
+  const script = `${root}bench/data/request.lua`;
+  const lua = [
+    `wrk.method = ${JSON.stringify(target.method)}`,
+    ...(target.body ? [`wrk.body = ${JSON.stringify(target.body)}`] : []),
+    ...Object.entries(target.headers ?? {}).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`),
+  ];
+  writeFileSync(script, `${lua.join('\n')}\n`);
+  const child = spawn(WRK!, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `${base}${target.path}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  await new Promise((resolve) => child.on('exit', resolve));
+  const ms = (label: string) => {
+    const match = new RegExp(`${label}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    if (!match) return NaN;
+    const value = Number(match[1]);
+    return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
+  };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  return {
+    requestsPerSecond: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0)),
+    p50Ms: Math.round(ms('50') * 100) / 100,
+    p99Ms: Math.round(ms('99') * 100) / 100,
+    requests,
+    errors: non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+  };
+}
+
+/** The same bytes from a bare node:http server: what this machine can do with no work per request. */
+async function ceiling(body: Buffer, contentType: string, target: Target): Promise<Load> {
+  const file = `${root}bench/data/ceiling-body`;
+  writeFileSync(file, body);
+  const source = `const body = require('node:fs').readFileSync(${JSON.stringify(file)});
+require('node:http').createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': ${JSON.stringify(contentType)}, 'content-length': body.length }); res.end(body); }); })
+  .listen(0, '127.0.0.1', function () { console.log('port ' + this.address().port); });`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.on('data', (chunk) => resolve(/port (\d+)/.exec(String(chunk))![1]!)));
+  try {
+    await drive(`http://127.0.0.1:${port}`, target, 1);
+    return await drive(`http://127.0.0.1:${port}`, target, duration);
+  } finally {
+    child.kill();
+  }
+}
+
+/** SQL statements the server has run, from its own /metrics. */
+async function sqlCount(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return Number(/^milepost_db_queries_total (\d+)/m.exec(text)?.[1] ?? NaN);
+}
 
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   return Math.round(kb / 1024);
-}
-
-async function load(base: string, query: string, seconds: number) {
-  return autocannon({
-    url: `${base}/graphql`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query }),
-    connections,
-    duration: seconds,
-  });
 }
 
 /** A 200,000-point GPX document (lat, lon, elevation, time), about 19 MB: under the 20 MB limit. */
@@ -144,7 +236,6 @@ async function gpxUpload(base: string, url: string, child: ChildProcess) {
   const token = await mintToken(base, url);
   const created = await graphql(base, token, 'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { ... on Entry { id } } }');
   const entryId = created.data.createEntry!.id as number;
-  createdByRun.push(entryId);
   const document = bigGpx();
   const rssBefore = peakRssMb(child.pid!);
   const times: number[] = [];
@@ -198,7 +289,6 @@ async function fanOut(base: string, url: string) {
     const started = performance.now();
     const created = await graphql(base, token, 'mutation { createEntry(input: { message: "fan-out" }) { ... on Entry { id } } }');
     const id = created.data.createEntry!.id as number;
-    createdByRun.push(id);
     for (let wait = 0; wait < 200 && (arrivals.get(id)?.length ?? 0) < subscribers; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
     const times = (arrivals.get(id) ?? []).map((t) => t - started);
     if (times.length < subscribers) throw new Error(`fan-out: only ${times.length} of ${subscribers} subscribers got event ${id}`);
@@ -224,48 +314,63 @@ async function firstUsername(base: string): Promise<string> {
   return body.data.publicStream.edges[0]!.node.author.username;
 }
 
-/** Entries this run created; deleted at the end, so that every run reads the same seeded streams. */
-const createdByRun: number[] = [];
-
-async function cleanUp(base: string, url: string) {
-  if (createdByRun.length === 0) return;
-  const token = await mintToken(base, url);
-  for (const id of createdByRun) await graphql(base, token, `mutation { deleteEntry(id: ${id}) { __typename } }`);
-}
-
 const url = databaseUrl();
 await ensureData(url);
+// the bench's own connection: ids before the run, so that what the run wrote is deleted afterwards
+// and every run reads the same seeded streams
+const database = await openDatabase(parseDatabaseUrl(url), { migrate: false });
+const watermark = {
+  entry: (await database.prisma.entry.aggregate({ _max: { id: true } }))._max.id ?? 0,
+  comment: (await database.prisma.comment.aggregate({ _max: { id: true } }))._max.id ?? 0,
+};
 const { child, base } = await startServer(url);
-const rows = [];
+const rows: Array<Record<string, unknown>> = [];
+const rss: Record<string, number> = {};
 let upload: Awaited<ReturnType<typeof gpxUpload>> | null = null;
 let fanout: Awaited<ReturnType<typeof fanOut>> | null = null;
 try {
-  for (const target of TARGETS) {
-    const probe = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: target.query }) });
-    const body = await probe.text();
-    if (probe.status !== 200 || body.includes('"errors"')) throw new Error(`${target.name}: ${probe.status} ${body.slice(0, 300)}`);
-    await load(base, target.query, 2); // warm-up
-    const result = await load(base, target.query, duration);
+  const token = await mintToken(base, url);
+  const username = await firstUsername(base);
+  const entryId = (await database.prisma.entry.findFirstOrThrow({ orderBy: { id: 'asc' }, select: { id: true } })).id;
+  for (const target of targets(username, token, entryId)) {
+    const probe = await fetch(`${base}${target.path}`, { method: target.method, headers: target.headers, body: target.body });
+    const body = Buffer.from(await probe.arrayBuffer());
+    const expected = target.read ? 200 : 201;
+    if (probe.status !== expected || body.includes('"errors"')) throw new Error(`${target.name}: ${probe.status} ${body.toString().slice(0, 300)}`);
+    await drive(base, target, 2); // warm-up
+    const sqlBefore = await sqlCount(base);
+    const result = await drive(base, target, duration);
+    const sqlPerRequest = Math.round(((await sqlCount(base)) - sqlBefore) / Math.max(1, result.requests) * 100) / 100;
+    const bare = target.read ? await ceiling(body, probe.headers.get('content-type') ?? 'application/json', target) : null;
     rows.push({
       target: target.name,
-      requestsPerSecond: Math.round(result.requests.average),
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      errors: result.errors + result.non2xx + result.timeouts,
+      requestsPerSecond: result.requestsPerSecond,
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+      errors: result.errors,
+      sqlPerRequest,
       responseBytes: body.length,
+      ceilingRequestsPerSecond: bare?.requestsPerSecond ?? null,
+      ofCeiling: bare ? `${((100 * result.requestsPerSecond) / bare.requestsPerSecond).toFixed(1)}%` : null,
     });
+    console.log(`${target.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors, ${sqlPerRequest} SQL/request${bare ? `; bare node:http ${bare.requestsPerSecond} req/s` : ''}`);
   }
+  rss.afterStreamsAndWrites = peakRssMb(child.pid!);
   upload = await gpxUpload(base, url, child);
+  rss.afterGpxUpload = peakRssMb(child.pid!);
   fanout = await fanOut(base, url);
+  rss.afterFanOut = peakRssMb(child.pid!);
 } finally {
-  await cleanUp(base, url).catch((error) => console.error('could not delete the entries this run created:', error));
   const peak = peakRssMb(child.pid!);
   child.kill('SIGTERM');
-  const report = { at: new Date().toISOString(), db: values.db, scale, connections, durationSeconds: duration, node: process.version, serverPeakRssMb: peak, results: rows, gpxUpload200k: upload, fanOut1000: fanout };
-  console.table(rows);
+  await database.prisma.comment.deleteMany({ where: { id: { gt: watermark.comment } } });
+  await database.prisma.entry.deleteMany({ where: { id: { gt: watermark.entry } } });
+  await database.close();
+  const report = { at: new Date().toISOString(), db: values.db, scale, connections, durationSeconds: duration, loadGenerator: WRK ? 'wrk -t1' : 'autocannon', node: process.version, cpus: availableParallelism(), serverPeakRssMb: peak, serverPeakRssMbAt: rss, results: rows, gpxUpload200k: upload, fanOut1000: fanout };
+  console.table(rows.map(({ target, requestsPerSecond, p50Ms, p99Ms, errors, sqlPerRequest, ofCeiling }) => ({ target, 'req/s': requestsPerSecond, p50Ms, p99Ms, errors, 'SQL/req': sqlPerRequest, 'of bare': ofCeiling })));
   if (fanout) console.log(`one event to ${fanout.subscribers} WebSocket subscribers (${fanout.events} events): delivery p50 ${fanout.deliveryP50Ms} ms, p99 ${fanout.deliveryP99Ms} ms; all reached, p99 ${fanout.allReachedP99Ms} ms`);
   if (upload) console.log(`200k-point GPX upload (${(upload.bytes / 1e6).toFixed(1)} MB, multipart): median ${upload.medianMs} ms, max ${upload.maxMs} ms; server peak RSS ${upload.serverPeakRssMbBefore} → ${upload.serverPeakRssMbAfter} MB`);
-  console.log(`server peak RSS: ${peak} MB`);
+  console.log(`server peak RSS: ${peak} MB (${JSON.stringify(rss)})`);
   const file = `${root}bench/results/${report.at.replace(/[:.]/g, '-')}-${values.db}.json`;
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`wrote ${file.slice(root.length)}`);

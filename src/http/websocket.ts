@@ -78,7 +78,9 @@ export function attachWebSocket(
           events: app.events,
         };
         const request = new Request(`http://${ctx.extra.request.headers.host ?? 'localhost'}/graphql`);
-        const enveloped: Enveloped = app.yoga.getEnveloped({ request, ...context } as never);
+        // `params` as yoga's HTTP path gives them to plugins (the metrics plugin reads the operation name)
+        const params = { query: payload.query, operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined };
+        const enveloped: Enveloped = app.yoga.getEnveloped({ request, params, ...context } as never);
         const document = enveloped.parse(payload.query);
         const args: ExecutionArgs & { rootValue: Enveloped } = {
           schema: enveloped.schema,

@@ -69,10 +69,11 @@ builder.mutationFields((t) => ({
         if (!route) throw ValidationError.field('workout.routeId', 'is not one of your routes');
       }
       const { workout, ...fields } = entry;
-      // one statement tree, one transaction: the entry never exists without its workout
-      const created = await context.prisma.entry.create({ ...query, data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) } });
-      context.events.publish('entryCreated', { entryId: created.id, authorId: viewer.id, lat: entry.lat, lon: entry.lon });
-      return created;
+      // one statement tree, one transaction: the entry never exists without its workout. What the
+      // operation asks for is read after the commit, so the write holds the database only for its inserts.
+      const { id } = await context.prisma.entry.create({ data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) }, select: { id: true } });
+      context.events.publish('entryCreated', { entryId: id, authorId: viewer.id, lat: entry.lat, lon: entry.lon });
+      return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 
