@@ -26,7 +26,9 @@ import { enqueueWebhooks } from '../webhooks/deliveries.ts';
 import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
-import { splitExtension } from '../rest/formats.ts';
+import { prefersHtml, splitExtension } from '../rest/formats.ts';
+import { PAGE_OPERATIONS } from '../web/operations.ts';
+import { mountWebPages } from '../web/routes.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { avatarSvg } from './avatar.ts';
 import { hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from './router.ts';
@@ -170,6 +172,13 @@ export function createApp(config: Config, database: Database, options: AppOption
   router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(baseUrlOf(config, request)))));
   mountOAuthRoutes(router, { prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: (request) => baseUrlOf(config, request) });
 
+  // the pages the API's `url` fields point at, for browsers (see handle: by the Accept header)
+  const pages = new Router();
+  mountWebPages(pages, {
+    run: createOperationRunner(yoga, PAGE_OPERATIONS),
+    context: (request) => ({ prisma: database.prisma, provider: database.provider, viewer: null, baseUrl: baseUrlOf(config, request), events }),
+  });
+
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
   const rest = new Router();
   mountRestRoutes(rest, { database, events, run: createOperationRunner(yoga), baseUrl: (request) => baseUrlOf(config, request) });
@@ -194,6 +203,11 @@ export function createApp(config: Config, database: Database, options: AppOption
     const { pathname } = new URL(request.url);
     if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return graphql(request, anonymous);
     const clientAddress = address ?? serverContext.req?.socket.remoteAddress ?? 'local';
+    // a browser navigating to /, /entries/42 or /people/ann gets the page; apps get the data
+    if ((request.method === 'GET' || request.method === 'HEAD') && prefersHtml(request.headers.get('accept')) && !splitExtension(pathname).extension) {
+      const page = await pages.handle(request, clientAddress);
+      if (page) return page;
+    }
     const routed = await router.handle(request, clientAddress);
     if (routed) return routed;
     const split = splitExtension(pathname);
@@ -214,7 +228,7 @@ export function createApp(config: Config, database: Database, options: AppOption
   /** The route pattern a request is counted under: never the raw path, whose ids would explode the labels. */
   const routeLabel = (request: Request, pathname: string): string => {
     if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return '/graphql';
-    return routeOf(request) ?? router.patternFor(pathname) ?? rest.patternFor(splitExtension(pathname).path) ?? 'unmatched';
+    return routeOf(request) ?? pages.patternFor(pathname) ?? router.patternFor(pathname) ?? rest.patternFor(splitExtension(pathname).path) ?? 'unmatched';
   };
 
   // One log line and one metric per request, whatever answered it.

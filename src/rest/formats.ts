@@ -24,6 +24,25 @@ export function accepts(accept: string | null, type: string): boolean {
   });
 }
 
+/**
+ * Whether a request asks for a page rather than data: its Accept header names text/html (or XHTML)
+ * explicitly, with a quality at least that of JSON. Browsers do; API clients (no header, `*\/*`,
+ * `application/json`) keep getting JSON from the paths that serve both.
+ */
+export function prefersHtml(accept: string | null): boolean {
+  if (!accept) return false;
+  let html = 0;
+  let json = 0;
+  for (const part of accept.split(',')) {
+    const [range, ...params] = part.trim().split(';').map((p) => p.trim().toLowerCase());
+    const qParam = params.find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) || 0 : 1;
+    if (range === 'text/html' || range === 'application/xhtml+xml') html = Math.max(html, q);
+    if (range === 'application/json') json = Math.max(json, q);
+  }
+  return html > 0 && html >= json;
+}
+
 /** A plain dotted JavaScript identifier, at most 128 characters: nothing that could carry script. */
 export const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
 

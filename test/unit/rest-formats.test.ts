@@ -1,6 +1,6 @@
 // The REST layer's pure pieces: extensions, Accept, JSONP, bracketed forms and field names.
 import { describe, expect, it } from 'vitest';
-import { accepts, jsonpBody, splitExtension, validCallback } from '../../src/rest/formats.ts';
+import { accepts, jsonpBody, prefersHtml, splitExtension, validCallback } from '../../src/rest/formats.ts';
 import { coercionProblem, createEntryInput, nestBracketed, restFieldName } from '../../src/rest/params.ts';
 
 describe('splitExtension', () => {
@@ -90,5 +90,20 @@ describe('field names', () => {
 
   it('is null for other errors', () => {
     expect(coercionProblem('Unexpected error.')).toBeNull();
+  });
+});
+
+describe('prefersHtml', () => {
+  it('serves pages to browsers and data to API clients', () => {
+
+    // Chromium and Firefox navigations
+    expect(prefersHtml('text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8')).toBe(true);
+    expect(prefersHtml('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBe(true);
+    // API clients
+    expect(prefersHtml(null)).toBe(false);
+    expect(prefersHtml('*/*')).toBe(false);
+    expect(prefersHtml('application/json')).toBe(false);
+    expect(prefersHtml('application/json, text/html;q=0.5')).toBe(false);
+    expect(prefersHtml('text/html;q=0')).toBe(false);
   });
 });

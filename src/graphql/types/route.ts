@@ -1,6 +1,7 @@
 import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
 import { toGpx, type GpxPoint } from '../../domain/gpx.ts';
 import { decodePoints } from '../../domain/track-codec.ts';
+import { thin } from '../../domain/track.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { ActivityTypeEnum } from './enums.ts';
@@ -92,6 +93,13 @@ builder.prismaObject('Track', {
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    outline: t.field({
+      type: [TrackPointRef],
+      description: 'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
+      args: { max: t.arg.int({ required: false, defaultValue: 500 }) },
+      select: { pointData: true },
+      resolve: (track, args) => thin(decodePoints(track.pointData), Math.max(2, Math.min(args.max ?? 500, 2000))),
+    }),
     points: t.field({
       type: [TrackPointRef],
       description: 'The points in order; `first` bounds how many come back (at most 100,000).',

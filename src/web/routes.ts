@@ -1,0 +1,72 @@
+// The people-facing pages, at the same paths as the data they show: a browser asking for HTML at
+// /entries/42 gets the page, an app gets JSON (server.ts decides by the Accept header).
+import type { ExecutionResult } from 'graphql';
+import type { Context } from '../graphql/context.ts';
+import { htmlResponse, type Router } from '../http/router.ts';
+import type { RunOperation } from '../rest/execute.ts';
+import type { PageOperation } from './operations.ts';
+import { entryPage, feedPage, notFoundPage, personPage, routePage, type PageEntry } from './pages.ts';
+
+export interface WebOptions {
+  run: RunOperation<PageOperation>;
+  /** The context of an anonymous reader: the pages show what everyone may see. */
+  context: (request: Request) => Context;
+}
+
+const HEADERS = {
+  // avatars may live anywhere on the web; nothing else is loaded, and no script at all
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'",
+  'cache-control': 'no-cache',
+};
+
+const ok = (html: string) => htmlResponse(200, html, HEADERS);
+const notFound = (what: string) => htmlResponse(404, notFoundPage(what), HEADERS);
+
+function pageNumber(url: URL): number {
+  const page = Number(url.searchParams.get('page') ?? 1);
+  return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
+}
+
+function positiveId(value: string | undefined): number | null {
+  return value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+}
+
+function dataOf<T>(result: ExecutionResult): T {
+  if (result.errors?.length) throw new Error(`page operation failed: ${result.errors[0]!.message}`);
+  return result.data as T;
+}
+
+type Stream = { __typename: string; edges?: Array<{ node: PageEntry }>; pageInfo?: { hasNextPage: boolean } };
+
+export function mountWebPages(router: Router, options: WebOptions): void {
+  const { run } = options;
+
+  router.get('/', async ({ request, url }) => {
+    const page = pageNumber(url);
+    const { stream } = dataOf<{ stream: Stream }>(await run('feed', request, options.context(request), { page }));
+    return ok(feedPage(stream.edges?.map((edge) => edge.node) ?? [], page, stream.pageInfo?.hasNextPage ?? false));
+  });
+
+  router.get('/entries/:id', async ({ request, params }) => {
+    const id = positiveId(params.id);
+    if (id === null) return notFound(`Entry ${params.id}`);
+    const { entry } = dataOf<{ entry: Parameters<typeof entryPage>[0] | null }>(await run('entry', request, options.context(request), { id }));
+    return entry ? ok(entryPage(entry)) : notFound(`Entry ${id}`);
+  });
+
+  router.get('/people/:username', async ({ request, url, params }) => {
+    const page = pageNumber(url);
+    const data = dataOf<{ person: Parameters<typeof personPage>[0] | null; stream: Stream }>(
+      await run('person', request, options.context(request), { username: params.username, page }),
+    );
+    if (!data.person) return notFound(`Nobody called ${params.username}`);
+    return ok(personPage(data.person, data.stream.edges?.map((edge) => edge.node) ?? [], page, data.stream.pageInfo?.hasNextPage ?? false));
+  });
+
+  router.get('/routes/:id', async ({ request, params }) => {
+    const id = positiveId(params.id);
+    if (id === null) return notFound(`Route ${params.id}`);
+    const { route } = dataOf<{ route: Parameters<typeof routePage>[0] | null }>(await run('route', request, options.context(request), { id }));
+    return route ? ok(routePage(route)) : notFound(`Route ${id}`);
+  });
+}

@@ -1,0 +1,145 @@
+// The pages people open from an app's links, in a real browser (Debian's Chromium): the home feed, an
+// entry, a person and a route. Each works without JavaScript, fits a phone, passes axe-core, and is
+// photographed into test/artifacts/ for review.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, listen, type App } from '../../src/http/server.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createPerson, createToken, makeFriends } from '../support/factories.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run should have installed Debian's chromium`);
+  console.log(`[milepost] ${CHROMIUM} is missing (apt-get install chromium): the page tests are skipped.`);
+}
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const GPX = readFileSync(new URL('../fixtures/gpx/garmin-forerunner.gpx', import.meta.url), 'utf8');
+
+let db: TestDatabase;
+let app: App;
+let server: Server;
+let base = '';
+let browser: Browser;
+let noScript: BrowserContext;
+let phone: BrowserContext;
+const ids = { entry: 0, route: 0 };
+
+async function graphql<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+  const body = (await response.json()) as { data: T; errors?: unknown };
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  mkdirSync(ARTIFACTS, { recursive: true });
+  db = await createTestDatabase('pages');
+  app = createApp(testConfig(db.config), db);
+  server = await listen(app, { ...testConfig(db.config), port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const ann = await createPerson(db.prisma, { username: 'ann', displayName: 'Ann Runner' });
+  const bob = await createPerson(db.prisma, { username: 'bob', displayName: 'Bob Cyclist' });
+  await makeFriends(db.prisma, ann.id, bob.id);
+  const [annToken, bobToken] = [await createToken(db.prisma, ann.id), await createToken(db.prisma, bob.id)];
+  const created = await graphql<{ createEntry: { id: number } }>(annToken, 'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { ... on Entry { id } } }');
+  ids.entry = created.createEntry.id;
+  await graphql(bobToken, 'mutation ($id: Int!) { createComment(entryId: $id, body: "Strong finish!") { __typename } }', { id: ids.entry });
+  await graphql(bobToken, 'mutation ($id: Int!) { likeEntry(entryId: $id) { __typename } }', { id: ids.entry });
+  const route = await graphql<{ createRoute: { id: number } }>(annToken, 'mutation { createRoute(name: "Lake loop", activityType: RUNNING) { ... on Route { id } } }');
+  ids.route = route.createRoute.id;
+  await graphql(annToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', { id: ids.route, gpx: GPX });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  noScript = await browser.newContext({ javaScriptEnabled: false });
+  // a phone; CSP bypassed only so that the test can inject axe-core
+  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, bypassCSP: true });
+}, 60_000);
+
+afterAll(async () => {
+  if (!haveChromium) return;
+  await browser?.close();
+  await new Promise((resolve) => server.close(resolve));
+  await app.close();
+  await db.destroy();
+});
+
+const PAGES = [
+  { name: 'home', path: () => '/', heading: 'Latest from everyone', texts: ['Hill repeats at dawn', 'Ann Runner', '8.2 kilometers', '45:10', '1 comment', '1 like'] },
+  { name: 'entry', path: () => `/entries/${ids.entry}`, heading: 'Ann Runner’s entry', texts: ['Hill repeats at dawn', 'Strong finish!', 'Bob Cyclist', 'Oakland, CA'] },
+  { name: 'person', path: () => '/people/ann', heading: 'Ann Runner', texts: ['@ann', 'Hill repeats at dawn', 'Bob Cyclist', 'Lake loop'] },
+  { name: 'route', path: () => `/routes/${ids.route}`, heading: 'Lake loop', texts: ['A route by', 'Ann Runner', 'Download the GPX', 'm climbed'] },
+];
+
+describe.skipIf(!haveChromium)('the web pages', () => {
+  for (const target of PAGES) {
+    it(`shows the ${target.name} page without JavaScript`, async () => {
+      const tab = await noScript.newPage();
+      const response = await tab.goto(`${base}${target.path()}`);
+      expect(response!.status()).toBe(200);
+      expect(response!.headers()['content-type']).toContain('text/html');
+      expect(await tab.locator('h1').textContent()).toBe(target.heading);
+      const text = await tab.locator('main').innerText();
+      for (const expected of target.texts) expect(text).toContain(expected);
+      await tab.close();
+    });
+
+    it(`fits a phone and passes axe-core on the ${target.name} page`, async () => {
+      const tab = await phone.newPage();
+      await tab.goto(`${base}${target.path()}`);
+      // nothing wider than the screen: no sideways scrolling
+      expect(await tab.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await tab.addScriptTag({ content: AXE });
+      const violations = await tab.evaluate(async () => {
+        const result = await (window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe.run({ resultTypes: ['violations'] });
+        return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+      });
+      expect(violations).toEqual([]);
+      await tab.screenshot({ path: `${ARTIFACTS}${target.name}.png`, fullPage: true });
+      await tab.close();
+    });
+  }
+
+  it('draws the route on a map with start and finish, and an elevation profile', async () => {
+    const tab = await noScript.newPage();
+    await tab.goto(`${base}/routes/${ids.route}`);
+    expect(await tab.locator('svg.track-map path').count()).toBeGreaterThan(0);
+    expect(await tab.locator('svg.track-map circle').count()).toBe(2);
+    expect(await tab.locator('svg.elevation-profile title').textContent()).toMatch(/from \d+ m to \d+ m over [\d.]+ km/);
+    await tab.close();
+  });
+
+  it('resolves every url and photo_url of the JSON shapes to a page or a picture', async () => {
+    const entry = (await (await fetch(`${base}/entries/${ids.entry}.json`)).json()) as { url: string; user: { url: string; photo_url: string }; comments: Array<{ user: { url: string; photo_url: string } }>; likes: Array<{ user: { url: string } }> };
+    const pages = [entry.url, entry.user.url, entry.comments[0]!.user.url, entry.likes[0]!.user.url];
+    const tab = await noScript.newPage();
+    for (const url of pages) {
+      const response = await tab.goto(url);
+      expect(response!.status(), url).toBe(200);
+      expect(response!.headers()['content-type'], url).toContain('text/html');
+    }
+    for (const url of [entry.user.photo_url, entry.comments[0]!.user.photo_url]) {
+      const response = await tab.goto(url);
+      expect(response!.status(), url).toBe(200);
+      expect(response!.headers()['content-type'], url).toContain('image/svg+xml');
+    }
+    await tab.close();
+  });
+
+  it('answers a missing entry with a 404 page, and apps with JSON at the same paths', async () => {
+    const tab = await noScript.newPage();
+    const response = await tab.goto(`${base}/entries/999999`);
+    expect(response!.status()).toBe(404);
+    expect(await tab.locator('h1').textContent()).toBe('Not found');
+    await tab.close();
+    const json = await fetch(`${base}/entries/${ids.entry}`, { headers: { accept: 'application/json' } });
+    expect(json.headers.get('content-type')).toContain('application/json');
+    expect(((await json.json()) as { id: number }).id).toBe(ids.entry);
+  });
+});
