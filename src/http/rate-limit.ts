@@ -102,3 +102,12 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
     'x-ratelimit-reset': String(decision.resetAt),
   };
 }
+
+/** The 503 of a spent limit (SPEC 7): its JSON body and headers, Retry-After included. */
+export function rateLimitedReply(decision: RateDecision, windowSeconds: number): { status: 503; body: unknown; headers: Record<string, string> } {
+  return {
+    status: 503,
+    body: { error: { code: 'RATE_LIMITED', message: `rate limit of ${decision.limit} requests per ${windowSeconds} s exceeded; retry in ${decision.retryAfter} s` } },
+    headers: { ...rateLimitHeaders(decision), 'retry-after': String(decision.retryAfter) },
+  };
+}

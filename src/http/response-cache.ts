@@ -8,7 +8,7 @@ import { Response } from '@whatwg-node/fetch';
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { ChangeClock } from '../db/change-clock.ts';
 
-interface Stored {
+export interface Stored {
   status: number;
   headers: Array<[string, string]>;
   body: Buffer<ArrayBuffer>;
@@ -48,19 +48,8 @@ export class ResponseCache {
       this.stats.bypassed += 1;
       return produce();
     }
-    if (reading !== this.reading) {
-      this.entries.clear();
-      this.bytes = 0;
-      this.reading = reading;
-    }
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.stats.hits += 1;
-      // least recently used goes first: move this one to the end
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return replay(request, hit);
-    }
+    const hit = this.find(key, reading);
+    if (hit) return replay(request, hit);
     this.stats.misses += 1;
     const response = await produce();
     if (response.status !== 200 || response.headers.has('set-cookie') || !STORABLE.test(response.headers.get('content-type') ?? '')) return response;
@@ -69,6 +58,27 @@ export class ResponseCache {
     // stored only if no commit was seen since this lookup's reading (a later lookup would have moved it)
     if (this.reading === reading && body.byteLength <= this.maxBytes / 4 && storable(body)) this.store(key, stored);
     return replay(request, stored);
+  }
+
+  /** The stored response for `key` while nothing was committed since it was stored (node:http's fast path). */
+  async peek(key: string): Promise<Stored | null> {
+    const reading = await this.clock.read();
+    return reading === null ? null : this.find(key, reading);
+  }
+
+  private find(key: string, reading: string): Stored | null {
+    if (reading !== this.reading) {
+      this.entries.clear();
+      this.bytes = 0;
+      this.reading = reading;
+    }
+    const hit = this.entries.get(key);
+    if (!hit) return null;
+    this.stats.hits += 1;
+    // least recently used goes first: move this one to the end
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit;
   }
 
   private store(key: string, stored: Stored) {
@@ -87,12 +97,22 @@ export class ResponseCache {
   }
 }
 
+/** Whether an If-None-Match header names these bytes. */
+export function alreadyHeld(ifNoneMatch: string | null | undefined, etag: string): boolean {
+  const known = ifNoneMatch?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  return known !== undefined && (known.includes(etag) || known.includes('*'));
+}
+
+/** The key of an anonymous read: what its response depends on besides the data. */
+export function readKey(method: string, url: string, accept: string | null | undefined, body = ''): string {
+  return `${method === 'HEAD' ? 'GET' : method} ${url}\n${accept ?? ''}\n${body}`;
+}
+
 /** A stored response as a new one, or 304 when the client already holds these bytes. */
 function replay(request: Request, stored: Stored): Response {
   const headers = new Headers(stored.headers);
   headers.set('etag', stored.etag);
-  const known = request.headers.get('if-none-match')?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
-  if (known?.includes(stored.etag) || known?.includes('*')) return new Response(null, { status: 304, headers }) as unknown as globalThis.Response;
+  if (alreadyHeld(request.headers.get('if-none-match'), stored.etag)) return new Response(null, { status: 304, headers }) as unknown as globalThis.Response;
   return new Response(request.method === 'HEAD' ? null : stored.body, { status: stored.status, headers }) as unknown as globalThis.Response;
 }
 

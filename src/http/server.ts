@@ -4,19 +4,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { graphqlHardening } from './graphql-hardening.ts';
-import { clientAddressOf, createRateLimiter, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
+import { clientAddressOf, createRateLimiter, rateLimitedReply, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
+import { fullUrlOf, requestIdOf, withFastReads, type Observation } from './fast-read.ts';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createServerAdapter } from '@whatwg-node/server';
 import { GraphQLError, parse } from 'graphql';
 import { createChangeClock } from '../db/change-clock.ts';
-import { isQueryOperation, ResponseCache } from './response-cache.ts';
+import { isQueryOperation, readKey, ResponseCache } from './response-cache.ts';
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
 import { clientOfRequest, InvalidTokenError, TokenConflictError, tokenFromRequest, viewerOfRequest } from '../auth/tokens.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
-import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { configureSchemaChecks } from '../graphql/builder.ts';
@@ -186,22 +186,23 @@ export function createApp(config: Config, database: Database, options: AppOption
   const clock = config.responseCacheMb > 0 ? createChangeClock(config.database) : null;
   const cache = clock ? new ResponseCache(clock, config.responseCacheMb * 1024 * 1024) : null;
   if (cache) metrics.watchCache(() => cache.statistics());
-  /** The key of an anonymous read: what the response depends on besides the data. */
-  const cacheKey = (request: Request, body = '') => `${request.method === 'HEAD' ? 'GET' : request.method} ${request.url}\n${request.headers.get('accept') ?? ''}\n${body}`;
+  /** The key of an anonymous read, the same one node:http's fast path computes. */
+  const cacheKey = (request: Request, serverContext: { req?: IncomingMessage }, body = '') =>
+    readKey(request.method, serverContext.req ? fullUrlOf(serverContext.req) : request.url, request.headers.get('accept'), body);
 
-  const graphql = async (request: Request, anonymous: boolean): Promise<Response> => {
+  const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, anonymous: boolean): Promise<Response> => {
     if (!cache || !anonymous || request.method !== 'POST' || !/^application\/json\b/.test(request.headers.get('content-type') ?? '')) return yoga.fetch(request);
     const body = await request.text();
     // the body is read: yoga gets a copy of the request that still holds it
     const replayed = () => yoga.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }));
     if (!isQueryOperation(body, parse)) return replayed();
     // a result with errors (a bad variable, a masked failure) is answered but not kept
-    return cache.serve(request, cacheKey(request, body), replayed, (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))));
+    return cache.serve(request, cacheKey(request, serverContext, body), replayed, (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))));
   };
 
   const handle = async (request: Request, serverContext: { req?: IncomingMessage }, address?: string, anonymous = false): Promise<Response> => {
     const { pathname } = new URL(request.url);
-    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return graphql(request, anonymous);
+    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return graphql(request, serverContext, anonymous);
     const clientAddress = address ?? serverContext.req?.socket.remoteAddress ?? 'local';
     // a browser navigating to /, /entries/42 or /people/ann gets the page; apps get the data
     if ((request.method === 'GET' || request.method === 'HEAD') && prefersHtml(request.headers.get('accept')) && !splitExtension(pathname).extension) {
@@ -216,7 +217,7 @@ export function createApp(config: Config, database: Database, options: AppOption
       const response = await rest.handle(request, clientAddress, { pathname: split.path, extension: split.extension });
       return response ? withCors(response) : jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
     };
-    if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD')) return cache.serve(request, cacheKey(request), legacy);
+    if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD')) return cache.serve(request, cacheKey(request, serverContext), legacy);
     return legacy();
   };
 
@@ -226,24 +227,29 @@ export function createApp(config: Config, database: Database, options: AppOption
   // request runs, and its response gets the rate-limit headers. An unexpected error is a bug: it is
   // logged and answered with the JSON error body, never a dropped connection or a stack trace.
   /** The route pattern a request is counted under: never the raw path, whose ids would explode the labels. */
-  const routeLabel = (request: Request, pathname: string): string => {
+  const routeLabel = (pathname: string, request?: Request): string => {
     if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return '/graphql';
-    return routeOf(request) ?? pages.patternFor(pathname) ?? router.patternFor(pathname) ?? rest.patternFor(splitExtension(pathname).path) ?? 'unmatched';
+    return (request && routeOf(request)) ?? pages.patternFor(pathname) ?? router.patternFor(pathname) ?? rest.patternFor(splitExtension(pathname).path) ?? 'unmatched';
   };
 
-  // One log line and one metric per request, whatever answered it.
+  /** One log line and one metric per request, whichever way it was answered. */
+  const observe = (observation: Observation, request?: Request) => {
+    const route = routeLabel(observation.path, request);
+    metrics.request(observation.method, route, observation.status, observation.seconds);
+    if (observation.status === 503 && observation.rateLimited) metrics.rateLimited();
+    // the path, never the query string (it may hold oauth_token)
+    logger.info(
+      { reqId: observation.requestId, method: observation.method, route, path: observation.path, status: observation.status, ms: Math.round(observation.seconds * 10_000) / 10, client: request && clientOfRequest(request) },
+      'request',
+    );
+  };
+
   const observed = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     const started = performance.now();
-    const incoming = request.headers.get('x-request-id');
-    const requestId = incoming && /^[\w.:-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdOf(request.headers.get('x-request-id'));
     const response = await guarded(request, serverContext);
-    const seconds = (performance.now() - started) / 1000;
-    const { pathname } = new URL(request.url);
-    const route = routeLabel(request, pathname);
-    metrics.request(request.method, route, response.status, seconds);
-    if (response.status === 503 && response.headers.has('retry-after')) metrics.rateLimited();
-    // the path, never the query string (it may hold oauth_token)
-    logger.info({ reqId: requestId, method: request.method, route, path: pathname, status: response.status, ms: Math.round(seconds * 10_000) / 10, client: clientOfRequest(request) }, 'request');
+    const path = new URL(request.url).pathname;
+    observe({ requestId, method: request.method, path, status: response.status, seconds: (performance.now() - started) / 1000, rateLimited: response.headers.has('retry-after') }, request);
     return withHeaders(response, { 'x-request-id': requestId });
   };
 
@@ -276,10 +282,8 @@ export function createApp(config: Config, database: Database, options: AppOption
       const decision = await limiter.consume(rateLimitKey(token, clientAddress));
       const limitHeaders = rateLimitHeaders(decision);
       if (!decision.allowed) {
-        return withHeaders(
-          jsonResponse(503, { error: { code: 'RATE_LIMITED', message: `rate limit of ${decision.limit} requests per ${config.rateLimit.windowSeconds} s exceeded; retry in ${decision.retryAfter} s` } }),
-          { ...limitHeaders, 'retry-after': String(decision.retryAfter) },
-        );
+        const reply = rateLimitedReply(decision, config.rateLimit.windowSeconds);
+        return jsonResponse(reply.status, reply.body, reply.headers);
       }
       if (config.requireTls && token && schemeOf(request, config.trustProxy) !== 'https') {
         return withHeaders(jsonResponse(403, { error: { code: 'TLS_REQUIRED', message: 'requests with an access token must use HTTPS' } }), limitHeaders);
@@ -292,8 +296,23 @@ export function createApp(config: Config, database: Database, options: AppOption
     }
   };
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(observed);
+  // cached anonymous GETs skip the fetch-API adapter (see fast-read.ts)
+  const listener = cache
+    ? withFastReads(
+        {
+          cache,
+          consume: (key) => limiter.consume(key),
+          trustProxy: config.trustProxy,
+          windowSeconds: config.rateLimit.windowSeconds,
+          maxUrlLength: MAX_URL_LENGTH,
+          enabled: () => !config.maintenance,
+          observe: (observation) => observe(observation),
+        },
+        adapter,
+      )
+    : adapter;
 
-  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: adapter, events, logger, metrics, ready: () => limiter.ready(), rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
+  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener, events, logger, metrics, ready: () => limiter.ready(), rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
     stopCountingQueries();
     await Promise.all([limiter.close(), events.close(), clock?.close()]);
   } };

@@ -104,3 +104,80 @@ describe('the response cache', () => {
     expect(b.data.createEntry.id).not.toBe(a.data.createEntry.id);
   });
 });
+
+describe('cached reads over node:http (the fast path)', () => {
+  it('answers with the same bytes and edge headers as the full way, and stays fresh after writes', async () => {
+    const { createApp, listen } = await import('../../src/http/server.ts');
+    const { testConfig } = await import('../support/database.ts');
+    const config = { ...testConfig(db.config, { RATE_LIMIT_PER_HOUR: '6' }), port: 0, host: '127.0.0.1' };
+    const app = createApp(config, db);
+    const server = await listen(app, config);
+    const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+    try {
+      const first = await fetch(`${base}/entries.json`);
+      const firstBody = await first.text();
+      const before = db.queryCount();
+      const second = await fetch(`${base}/entries.json`, { headers: { 'x-request-id': 'fast-1' } });
+      expect(await second.text()).toBe(firstBody);
+      expect(db.queryCount()).toBe(before);
+      expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(second.headers.get('access-control-allow-origin')).toBe('*');
+      expect(second.headers.get('x-request-id')).toBe('fast-1');
+      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+      expect(second.headers.get('content-length')).toBe(String(Buffer.byteLength(firstBody)));
+
+      const head = await fetch(`${base}/entries.json`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+      const unchanged = await fetch(`${base}/entries.json`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+      expect(unchanged.status).toBe(304);
+
+      // a write by another connection is seen at once
+      const other = await openDatabase(db.config, { migrate: false });
+      await createEntry(other.prisma, authorId, { message: 'seen by the fast path' });
+      await other.close();
+      const fresh = (await (await fetch(`${base}/entries.json`)).json()) as { entries: Array<{ message: string }> };
+      expect(fresh.entries[0]!.message).toBe('seen by the fast path');
+
+      // the limit holds on this path too: 6 an hour, the 7th is refused with Retry-After
+      expect((await fetch(`${base}/entries.json`)).status).toBe(200);
+      const refused = await fetch(`${base}/entries.json`);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+      const metrics = await (await fetch(`${base}/metrics`)).text();
+      expect(metrics).toMatch(/milepost_rate_limit_rejections_total 1\b/);
+      expect(metrics).toMatch(/milepost_http_requests_total\{method="GET",route="\/entries",status="200"\} 4\b/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+    }
+  });
+
+  it('serves a repeated GraphQL query from the cache and never a mutation', async () => {
+    const { createApp, listen } = await import('../../src/http/server.ts');
+    const { testConfig } = await import('../support/database.ts');
+    const config = { ...testConfig(db.config), port: 0, host: '127.0.0.1' };
+    const app = createApp(config, db);
+    const server = await listen(app, config);
+    const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+    const post = (query: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }).then((r) => r.json() as Promise<{ data: Record<string, any> }>);
+    try {
+      const first = await post(STREAM);
+      const before = db.queryCount();
+      expect(await post(STREAM)).toEqual(first);
+      expect(db.queryCount()).toBe(before);
+      const created = await post('mutation { createEntry(input: { message: "posted over http" }) { ... on Entry { id } } }', { authorization: `Bearer ${token}` });
+      expect(created.data.createEntry.id).toBeGreaterThan(0);
+      const after = await post(STREAM);
+      expect(after.data.publicStream.edges[0].node.message).toBe('posted over http');
+      // a malformed body still gets the full way's answer
+      const malformed = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+      expect(malformed.status).toBe(400);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+// The shortest way through for the commonest request: an anonymous GET whose bytes the response cache
+// holds. It is answered on node:http directly, without building fetch-API objects, under the same
+// edge rules as every other request (rate limit and its headers, request id, log line, metrics).
+// Anything else, and any miss, goes the full way.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { prefersHtml } from '../rest/formats.ts';
+import { clientAddressOf, rateLimitedReply, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
+import { alreadyHeld, readKey, type ResponseCache } from './response-cache.ts';
+
+export interface Observation {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  seconds: number;
+  /** A 503 of the rate limit (not of maintenance). */
+  rateLimited?: boolean;
+}
+
+export interface FastReadOptions {
+  cache: ResponseCache;
+  consume: (key: string) => Promise<RateDecision>;
+  trustProxy: number;
+  windowSeconds: number;
+  maxUrlLength: number;
+  /** False while in maintenance: every request then takes the full way. */
+  enabled: () => boolean;
+  observe: (observation: Observation) => void;
+}
+
+/** Paths the full way handles itself: probes, metrics, GraphQL (bodies, CSRF). */
+const NEVER = /^\/(graphql|healthz|readyz|metrics)(\/|$|\?)/;
+
+/** GraphQL bodies larger than this, or of no declared length, take the full way. */
+const MAX_GRAPHQL_BODY = 64 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The URL a request has on the fetch-API side (as @whatwg-node/server builds it), so both sides share cache keys. */
+export function fullUrlOf(req: IncomingMessage): string {
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return `${protocol}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+}
+
+/** Request ids that may be echoed: short, and no characters that could split a log line or a header. */
+export function requestIdOf(incoming: string | null | undefined): string {
+  return incoming && /^[\w.:-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export function withFastReads(options: FastReadOptions, fullWay: Listener): Listener {
+  /** What kind of cacheable read this is, if any: a GET of a legacy path, or a GraphQL POST. */
+  const kind = (req: IncomingMessage): 'get' | 'graphql' | null => {
+    const url = req.url ?? '/';
+    if (!options.enabled() || req.headers.authorization !== undefined || url.length > options.maxUrlLength) return null;
+    if (req.method === 'POST' && url === '/graphql' && /^application\/json\b/.test(req.headers['content-type'] ?? '')) {
+      // a declared length bounds what is read here (node:http holds the body to it)
+      const length = req.headers['content-length'];
+      return length !== undefined && Number(length) <= MAX_GRAPHQL_BODY ? 'graphql' : null;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+    return !NEVER.test(url) && !/oauth_token|%00|\u0000/i.test(url) && !prefersHtml(req.headers.accept ?? null) ? 'get' : null;
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, what: 'get' | 'graphql'): Promise<void> => {
+    const started = performance.now();
+    let body = '';
+    if (what === 'graphql') {
+      body = await readBody(req);
+      // the stream is spent: @whatwg-node/server takes a request's `body` field as its body instead
+      (req as IncomingMessage & { body?: string }).body = body;
+    }
+    const stored = await options.cache.peek(readKey(req.method!, fullUrlOf(req), req.headers.accept, body));
+    if (!stored) return fullWay(req, res);
+    const requestId = requestIdOf(req.headers['x-request-id'] as string | undefined);
+    const address = clientAddressOf(req.socket.remoteAddress ?? 'local', (req.headers['x-forwarded-for'] as string | undefined) ?? null, options.trustProxy);
+    const decision = await options.consume(rateLimitKey(null, address));
+    let status: number;
+    if (!decision.allowed) {
+      const reply = rateLimitedReply(decision, options.windowSeconds);
+      const body = JSON.stringify(reply.body);
+      status = reply.status;
+      res.writeHead(status, { ...reply.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+      res.end(body);
+    } else {
+      const headers: Record<string, string | number> = {};
+      for (const [name, value] of stored.headers) if (name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value;
+      Object.assign(headers, rateLimitHeaders(decision), { etag: stored.etag, 'x-request-id': requestId });
+      if (alreadyHeld(req.headers['if-none-match'], stored.etag)) {
+        status = 304;
+        delete headers['content-type'];
+        res.writeHead(status, headers);
+        res.end();
+      } else {
+        status = stored.status;
+        headers['content-length'] = stored.body.byteLength;
+        res.writeHead(status, headers);
+        res.end(req.method === 'HEAD' ? undefined : stored.body);
+      }
+    }
+    options.observe({ requestId, method: req.method!, path: (req.url ?? '/').split('?')[0]!, status, seconds: (performance.now() - started) / 1000, rateLimited: !decision.allowed });
+  };
+
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const what = kind(req);
+    if (!what) return fullWay(req, res);
+    serve(req, res, what).catch((error: unknown) => {
+      // nothing sent yet: the full way answers (and logs) instead; otherwise the socket is closed
+      if (!res.headersSent) return void fullWay(req, res);
+      res.destroy(error instanceof Error ? error : undefined);
+    });
+  };
+}
