@@ -35,6 +35,8 @@ function postgresClock(connectionString: string): ChangeClock {
   const client = new pg.Client({ connectionString, application_name: 'milepost change clock' });
   let connected: Promise<boolean> | null = null;
   let pending: Promise<string | null> | null = null;
+  // one query at a time on the one connection: a new one is sent once the previous has answered
+  let previous: Promise<unknown> = Promise.resolve();
   const connect = () =>
     (connected ??= client.connect().then(
       () => true,
@@ -57,10 +59,14 @@ function postgresClock(connectionString: string): ChangeClock {
     read() {
       // every request that arrives before the query is sent shares it: the query still starts after
       // each of them arrived, so it sees every commit they could have been told about
-      pending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        pending = null;
-        return query();
-      });
+      pending ??= new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => previous)
+        .then(() => {
+          pending = null;
+          const reading = query();
+          previous = reading;
+          return reading;
+        });
       return pending;
     },
     async close() {
