@@ -13,6 +13,7 @@ const ERRORS = {
   '405': { ...error('The method is not allowed here; `Allow` lists those that are.'), headers: { Allow: { schema: { type: 'string' } } } },
   '406': error('The extension is not `.json` (or `.gpx` where offered), or `Accept` excludes the format.'),
   '422': error('Invalid or missing parameters; `error.fields` names each one.'),
+  '304': { description: 'Not Modified: the request carried no token and its `If-None-Match` named the current `ETag`.', headers: { ETag: { schema: { type: 'string' } } } },
 };
 
 const pick = (...codes: Array<keyof typeof ERRORS>) => Object.fromEntries(codes.map((c) => [c, ERRORS[c]]));
@@ -36,7 +37,7 @@ const stream = (summary: string, extra: unknown[] = [], secured = false) => ({
     summary,
     parameters: [...extra, ...streamParams, ...formatParams],
     ...(secured ? { security: BEARER } : {}),
-    responses: { '200': { description: 'At most 20 entries, newest first; `{"entries": []}` past the last page.', content: json(ref('EntryList')) }, ...pick('400', '401', '404', '405', '406', '422') },
+    responses: { '200': { description: 'At most 20 entries, newest first; `{"entries": []}` past the last page.', content: json(ref('EntryList')) }, ...pick('304', '400', '401', '404', '405', '406', '422') },
   },
 });
 
@@ -117,6 +118,9 @@ export function openApiDocument(baseUrl: string) {
         'The REST paths of the original workout-sharing service, kept for existing integrations. Every path also answers without `.json`. ' +
         'Write requests take URL-encoded or multipart forms with bracketed names, or JSON. Every GET JSON path takes `callback` (JSONP). ' +
         'A method a path does not list gets 405 with `Allow` and the error body. Errors always have the `Error` shape. ' +
+        'Answers to requests without a token carry an `ETag`; send it back in `If-None-Match` to get 304 while nothing changed. ' +
+        'Every answer carries `X-Request-Id` (yours, if you sent one) and the `X-RateLimit-*` headers. ' +
+        'A browser (an `Accept` header naming `text/html`) at `/`, `/entries/{id}`, `/people/{username}` or `/routes/{id}` gets the web page instead of JSON. ' +
         'New integrations may prefer GraphQL at `/graphql`.',
     },
     servers: [{ url: baseUrl }],
@@ -240,7 +244,7 @@ export function openApiDocument(baseUrl: string) {
       ]),
       '/people/{username}/entries.json': stream('A person’s entries.', [USERNAME]),
       '/entries/{id}.json': {
-        get: { summary: 'An entry.', parameters: [ID, ...formatParams], responses: { '200': { description: 'The entry.', content: json(ref('Entry')) }, ...pick('400', '404', '405', '406') } },
+        get: { summary: 'An entry.', parameters: [ID, ...formatParams], responses: { '200': { description: 'The entry.', content: json(ref('Entry')) }, ...pick('304', '400', '404', '405', '406') } },
         delete: {
           summary: 'Delete one of your entries, with its comments, likes and track.',
           security: BEARER,
@@ -270,7 +274,7 @@ export function openApiDocument(baseUrl: string) {
       },
       '/entries/{id}/track.json': trackUpload('Create or replace the GPS track of one of your workouts.'),
       '/people/{username}.json': {
-        get: { summary: 'A person.', parameters: [USERNAME, ...formatParams], responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('400', '404', '405', '406') } },
+        get: { summary: 'A person.', parameters: [USERNAME, ...formatParams], responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('304', '400', '404', '405', '406') } },
       },
       '/people/me.json': {
         get: { summary: 'The person who authorized the token.', security: BEARER, parameters: formatParams, responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('400', '401', '405', '406') } },
@@ -279,14 +283,14 @@ export function openApiDocument(baseUrl: string) {
         get: {
           summary: 'A person’s friends.',
           parameters: [USERNAME, ...formatParams],
-          responses: { '200': { description: 'The friends.', content: json({ type: 'object', required: ['friends'], properties: { friends: { type: 'array', items: ref('Friend') } } }) }, ...pick('400', '404', '405', '406') },
+          responses: { '200': { description: 'The friends.', content: json({ type: 'object', required: ['friends'], properties: { friends: { type: 'array', items: ref('Friend') } } }) }, ...pick('304', '400', '404', '405', '406') },
         },
       },
       '/people/{username}/routes.json': {
         get: {
           summary: 'A person’s routes.',
           parameters: [USERNAME, ...formatParams],
-          responses: { '200': { description: 'The routes.', content: json({ type: 'object', required: ['routes'], properties: { routes: { type: 'array', items: ref('Route') } } }) }, ...pick('400', '404', '405', '406') },
+          responses: { '200': { description: 'The routes.', content: json({ type: 'object', required: ['routes'], properties: { routes: { type: 'array', items: ref('Route') } } }) }, ...pick('304', '400', '404', '405', '406') },
         },
       },
       '/routes.json': {
@@ -301,7 +305,7 @@ export function openApiDocument(baseUrl: string) {
         get: {
           summary: 'A route as GPX 1.1 (also `/routes/{id}.json` for its JSON summary).',
           parameters: [ID],
-          responses: { '200': { description: 'The GPX document.', content: { 'application/gpx+xml': { schema: { type: 'string' } } } }, ...pick('404', '405', '406') },
+          responses: { '200': { description: 'The GPX document.', content: { 'application/gpx+xml': { schema: { type: 'string' } } } }, ...pick('304', '404', '405', '406') },
         },
       },
       '/routes/{id}/track.json': trackUpload('Create or replace the GPS track of one of your routes.'),
