@@ -359,7 +359,9 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  */
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Location, WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+  'access-control-expose-headers': 'Location, WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, ETag',
+  // the same path answers a page to browsers and JSON to apps: shared caches must keep them apart
+  vary: 'Accept',
 };
 
 function withCors(response: Response): Response {

@@ -17,6 +17,7 @@ const HEADERS = {
   // avatars may live anywhere on the web; nothing else is loaded, and no script at all
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'",
   'cache-control': 'no-cache',
+  vary: 'Accept',
 };
 
 const ok = (html: string) => htmlResponse(200, html, HEADERS);
