@@ -118,6 +118,7 @@ function targets(u: string, token: string, entryId: number): Target[] {
     { name: 'REST friends stream GET /entries/friends.json (token)', method: 'GET', path: '/entries/friends.json', headers: auth, read: true },
     // a token makes every read private: computed each time, never from the response cache
     { name: 'REST public stream with a token (uncached)', method: 'GET', path: '/entries.json', headers: auth, read: true },
+    { name: 'REST nearby stream with a token (uncached)', method: 'GET', path: '/entries/nearby/37.8044,-122.2712.json', headers: auth, read: true },
     { name: 'GraphQL public stream (20 entries, author, workout, comments, likes)', method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }), read: true },
     { name: 'GraphQL public stream with a token (uncached)', method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }), read: true },
     { name: 'REST create entry POST /entries.json', method: 'POST', path: '/entries.json', headers: form, body: new URLSearchParams({ message: 'bench', 'workout[activity_type]': 'running', 'workout[distance][value]': '5', 'workout[duration]': '1500' }).toString(), read: false },
