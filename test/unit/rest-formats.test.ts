@@ -107,3 +107,18 @@ describe('prefersHtml', () => {
     expect(prefersHtml('text/html;q=0')).toBe(false);
   });
 });
+
+describe('hasNul', () => {
+  it('finds NUL in strings, keys and nested values, and leaves uploaded bytes alone', async () => {
+    const { hasNul } = await import('../../src/http/router.ts');
+    expect(hasNul({ a: ['x', { b: 'y\u0000' }] })).toBe(true);
+    expect(hasNul({ 'k\u0000': 1 })).toBe(true);
+    expect(hasNul(Object.assign(Object.create(null) as object, { a: '\u0000' }))).toBe(true);
+    expect(hasNul({ a: 'clean', n: 1, z: null })).toBe(false);
+    // an uploaded file is bytes, not text: it is never walked field by field (a 20 MB buffer cost
+    // seconds that way), so a file whose fields cannot be read passes untouched
+    const file = new Blob(['<gpx/>']);
+    Object.defineProperty(file, 'buffer', { enumerable: true, get: () => { throw new Error('walked into the file'); } });
+    expect(hasNul({ variables: { gpx: file } })).toBe(false);
+  });
+});
