@@ -1,4 +1,4 @@
-// npm run bench [-- --db sqlite|postgres] [--scale N] [--connections C] [--duration S]
+// npm run bench [-- --db sqlite|postgres] [--scale N] [--connections C] [--duration S] [--heap=--max-old-space-size=192]
 //
 // Seeds a data set (scale 100: 10k people, 100k entries, ~300k comments, ~500k likes; reused between
 // runs), starts the server as a separate process in production mode, warms it up, and drives load
@@ -24,6 +24,8 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '100' },
     connections: { type: 'string', default: '32' },
     duration: { type: 'string', default: '10' },
+    // V8 flags for the server process, e.g. --heap=--max-old-space-size=192
+    heap: { type: 'string', default: '' },
   },
 });
 const scale = Number(values.scale);
@@ -40,8 +42,8 @@ function databaseUrl(): string {
   return url.toString();
 }
 
-function run(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [`${root}bin/milepost.js`, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function run(args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeFlags, `${root}bin/milepost.js`, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 async function seeded(): Promise<boolean> {
@@ -78,13 +80,18 @@ async function startServer(url: string): Promise<{ child: ChildProcess; base: st
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     // the load generator is one client: measure the server, not the rate limit
     RATE_LIMIT_PER_HOUR: '10000000',
-  });
+  }, values.heap ? values.heap.split(/\s+/) : []);
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
       out += chunk;
       const match = /listening on (http:\/\/[^/\s]+)/.exec(out);
-      if (match) resolve(match[1]!);
+      if (match) {
+        // from here on the request log (a line a request, as in production) is read and dropped
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        resolve(match[1]!);
+      }
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
@@ -367,7 +374,7 @@ try {
   await database.prisma.comment.deleteMany({ where: { id: { gt: watermark.comment } } });
   await database.prisma.entry.deleteMany({ where: { id: { gt: watermark.entry } } });
   await database.close();
-  const report = { at: new Date().toISOString(), db: values.db, scale, connections, durationSeconds: duration, loadGenerator: WRK ? 'wrk -t1' : 'autocannon', node: process.version, cpus: availableParallelism(), serverPeakRssMb: peak, serverPeakRssMbAt: rss, results: rows, gpxUpload200k: upload, fanOut1000: fanout };
+  const report = { at: new Date().toISOString(), db: values.db, scale, connections, serverNodeFlags: values.heap || null, durationSeconds: duration, loadGenerator: WRK ? 'wrk -t1' : 'autocannon', node: process.version, cpus: availableParallelism(), serverPeakRssMb: peak, serverPeakRssMbAt: rss, results: rows, gpxUpload200k: upload, fanOut1000: fanout };
   console.table(rows.map(({ target, requestsPerSecond, p50Ms, p99Ms, errors, sqlPerRequest, ofCeiling }) => ({ target, 'req/s': requestsPerSecond, p50Ms, p99Ms, errors, 'SQL/req': sqlPerRequest, 'of bare': ofCeiling })));
   if (fanout) console.log(`one event to ${fanout.subscribers} WebSocket subscribers (${fanout.events} events): delivery p50 ${fanout.deliveryP50Ms} ms, p99 ${fanout.deliveryP99Ms} ms; all reached, p99 ${fanout.allReachedP99Ms} ms`);
   if (upload) console.log(`200k-point GPX upload (${(upload.bytes / 1e6).toFixed(1)} MB, multipart): median ${upload.medianMs} ms, max ${upload.maxMs} ms; server peak RSS ${upload.serverPeakRssMbBefore} → ${upload.serverPeakRssMbAfter} MB`);
