@@ -24,7 +24,7 @@ import type { Context } from '../graphql/context.ts';
 import { createEvents, type Events } from '../graphql/events.ts';
 import { enqueueWebhooks } from '../webhooks/deliveries.ts';
 import { schema } from '../graphql/schema.ts';
-import { mountOAuthRoutes } from '../oauth/routes.ts';
+import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
 import { prefersHtml, splitExtension } from '../rest/formats.ts';
 import { PAGE_OPERATIONS } from '../web/operations.ts';
@@ -177,6 +177,7 @@ export function createApp(config: Config, database: Database, options: AppOption
   mountWebPages(pages, {
     run: createOperationRunner(yoga, PAGE_OPERATIONS),
     context: (request) => ({ prisma: database.prisma, provider: database.provider, viewer: null, baseUrl: baseUrlOf(config, request), events }),
+    session: (request) => pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: (r) => baseUrlOf(config, r) }, request),
   });
 
   // the legacy paths answer with or without `.json`, so they route on the path without its extension

@@ -39,20 +39,22 @@ function safeNext(value: string | null): string | null {
   return value;
 }
 
+/** What every page needs: the logged-in person (if any) and a CSRF token, with the cookies to set. */
+export async function pageSession(options: Pick<OAuthRoutesOptions, 'prisma' | 'sessionSecret' | 'baseUrl'>, request: Request) {
+  const cookies = parseCookies(request.headers.get('cookie'));
+  const session = decodeSession(options.sessionSecret, cookies[SESSION_COOKIE]);
+  const viewer: Account | null = session ? await findAccount(options.prisma, session.personId) : null;
+  const secure = options.baseUrl(request).startsWith('https:');
+  const csrf = cookies[CSRF_COOKIE] ?? newCsrfToken();
+  const setCookies = cookies[CSRF_COOKIE] ? [] : [serializeCookie(CSRF_COOKIE, csrf, { secure, sameSite: 'Strict' })];
+  return { cookies, viewer, csrf, secure, setCookies };
+}
+
 export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): void {
   const { prisma, sessionSecret } = options;
   const throttle = options.throttle ?? new FailureThrottle();
 
-  /** What every page needs: the logged-in person (if any) and a CSRF token, with the cookies to set. */
-  async function pageState(ctx: RequestContext) {
-    const cookies = parseCookies(ctx.request.headers.get('cookie'));
-    const session = decodeSession(sessionSecret, cookies[SESSION_COOKIE]);
-    const viewer: Account | null = session ? await findAccount(prisma, session.personId) : null;
-    const secure = options.baseUrl(ctx.request).startsWith('https:');
-    const csrf = cookies[CSRF_COOKIE] ?? newCsrfToken();
-    const setCookies = cookies[CSRF_COOKIE] ? [] : [serializeCookie(CSRF_COOKIE, csrf, { secure, sameSite: 'Strict' })];
-    return { cookies, viewer, csrf, secure, setCookies };
-  }
+  const pageState = (ctx: RequestContext) => pageSession(options, ctx.request);
 
   type State = Awaited<ReturnType<typeof pageState>>;
 

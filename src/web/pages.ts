@@ -1,6 +1,6 @@
 // The pages every `url` of the API points at: the home feed, an entry, a person, a route. Rendered on
 // the server as plain HTML (no script), readable on a phone; every value is escaped.
-import { escapeHtml as e, layout } from '../oauth/pages.ts';
+import { escapeHtml as e, layout, type PageViewer } from '../oauth/pages.ts';
 import { elevationProfileSvg, trackMapSvg, type MapPoint } from './track-svg.ts';
 
 export interface PagePerson {
@@ -104,13 +104,19 @@ function pager(base: string, page: number, hasNext: boolean): string {
   return `<nav class="pages" aria-label="Pages">${previous}${next}</nav>`;
 }
 
-function page(title: string, body: string): string {
-  return layout(title, body, null, '').replace('</style>', `${PAGE_STYLE}</style>`);
+/** Who is looking (their name and the log-out button in the header), when they are logged in. */
+export interface Visitor {
+  viewer: PageViewer | null;
+  csrf: string;
 }
 
-export function feedPage(entries: PageEntry[], pageNumber: number, hasNext: boolean): string {
+function page(visitor: Visitor, title: string, body: string): string {
+  return layout(title, body, visitor.viewer, visitor.csrf).replace('</style>', `${PAGE_STYLE}</style>`);
+}
+
+export function feedPage(visitor: Visitor, entries: PageEntry[], pageNumber: number, hasNext: boolean): string {
   const list = entries.length ? entries.map((entry) => entryCard(entry, { link: true })).join('\n') : '<p class="card">Nothing posted yet.</p>';
-  return page('Latest from everyone', `${list}${pager('/', pageNumber, hasNext)}`);
+  return page(visitor, 'Latest from everyone', `${list}${pager('/', pageNumber, hasNext)}`);
 }
 
 function trackFigures(track: PageTrack, title: string): string {
@@ -125,6 +131,7 @@ function trackFigures(track: PageTrack, title: string): string {
 }
 
 export function entryPage(
+  visitor: Visitor,
   entry: PageEntry & { comments: Array<{ id: number; body: string; createdAt: string; author: PagePerson }>; likes: Array<{ createdAt: string; person: PagePerson }>; track: PageTrack | null },
 ): string {
   const comments = entry.comments.length
@@ -134,6 +141,7 @@ export function entryPage(
     ? `<ul class="plain people">${entry.likes.map((l) => `<li>${avatar(l.person, '')}${personLink(l.person)}</li>`).join('')}</ul>`
     : '<p>No likes yet.</p>';
   return page(
+    visitor,
     `${entry.author.displayName}’s entry`,
     `${entryCard(entry, { link: false })}
 ${entry.track ? trackFigures(entry.track, `this ${entry.workout ? lower(entry.workout.activityType) : 'entry'}`) : ''}
@@ -149,7 +157,7 @@ export interface PagePersonDetail extends PagePerson {
   routes: Array<{ id: number; name: string | null; activityType: string | null; distance: { value: number; units: string } | null }>;
 }
 
-export function personPage(person: PagePersonDetail, entries: PageEntry[], pageNumber: number, hasNext: boolean): string {
+export function personPage(visitor: Visitor, person: PagePersonDetail, entries: PageEntry[], pageNumber: number, hasNext: boolean): string {
   const about = [person.location ? `<p>${e(person.location)}</p>` : '', person.goal ? `<p>Goal: ${e(person.goal)}</p>` : ''].join('');
   const friends = person.friends.length
     ? `<ul class="plain people">${person.friends.map((f) => `<li>${avatar(f, '')}${personLink(f)}</li>`).join('')}</ul>`
@@ -161,6 +169,7 @@ export function personPage(person: PagePersonDetail, entries: PageEntry[], pageN
     : '<p>No routes yet.</p>';
   const stream = entries.length ? entries.map((entry) => entryCard(entry, { link: true })).join('\n') : '<p class="card">No entries yet.</p>';
   return page(
+    visitor,
     person.displayName,
     `<section class="card person"><p>${avatar(person)} @${e(person.username)}</p>${about}</section>
 <section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2>${stream}${pager(`/people/${encodeURIComponent(person.username)}`, pageNumber, hasNext)}</section>
@@ -169,10 +178,11 @@ export function personPage(person: PagePersonDetail, entries: PageEntry[], pageN
   );
 }
 
-export function routePage(route: { id: number; name: string | null; activityType: string | null; distance: { value: number; units: string } | null; owner: PagePerson; track: PageTrack | null }): string {
+export function routePage(visitor: Visitor, route: { id: number; name: string | null; activityType: string | null; distance: { value: number; units: string } | null; owner: PagePerson; track: PageTrack | null }): string {
   const title = route.name ?? `Route ${route.id}`;
   const facts = [route.activityType ? e(lower(route.activityType)) : null, route.distance ? distance(route.distance) : null].filter(Boolean).join(' · ');
   return page(
+    visitor,
     title,
     `<section class="card"><p>A route by ${personLink(route.owner)}${facts ? ` · ${facts}` : ''}</p>
 <p><a href="/routes/${route.id}.gpx" download>Download the GPX</a></p></section>
@@ -180,6 +190,6 @@ ${route.track ? trackFigures(route.track, title) : '<p class="card">No track has
   );
 }
 
-export function notFoundPage(what: string): string {
-  return page('Not found', `<p class="card">${e(what)} does not exist, or it was deleted.</p><p><a href="/">Back to the latest entries</a></p>`);
+export function notFoundPage(visitor: Visitor, what: string): string {
+  return page(visitor, 'Not found', `<p class="card">${e(what)} does not exist, or it was deleted.</p><p><a href="/">Back to the latest entries</a></p>`);
 }

@@ -5,12 +5,14 @@ import type { Context } from '../graphql/context.ts';
 import { htmlResponse, type Router } from '../http/router.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import type { PageOperation } from './operations.ts';
-import { entryPage, feedPage, notFoundPage, personPage, routePage, type PageEntry } from './pages.ts';
+import { entryPage, feedPage, notFoundPage, personPage, routePage, type PageEntry, type Visitor } from './pages.ts';
 
 export interface WebOptions {
   run: RunOperation<PageOperation>;
   /** The context of an anonymous reader: the pages show what everyone may see. */
   context: (request: Request) => Context;
+  /** Who is logged in (for the header), and the cookies a first visit gets. */
+  session: (request: Request) => Promise<Visitor & { setCookies: string[] }>;
 }
 
 const HEADERS = {
@@ -20,8 +22,6 @@ const HEADERS = {
   vary: 'Accept',
 };
 
-const ok = (html: string) => htmlResponse(200, html, HEADERS);
-const notFound = (what: string) => htmlResponse(404, notFoundPage(what), HEADERS);
 
 function pageNumber(url: URL): number {
   const page = Number(url.searchParams.get('page') ?? 1);
@@ -42,32 +42,47 @@ type Stream = { __typename: string; edges?: Array<{ node: PageEntry }>; pageInfo
 export function mountWebPages(router: Router, options: WebOptions): void {
   const { run } = options;
 
-  router.get('/', async ({ request, url }) => {
-    const page = pageNumber(url);
-    const { stream } = dataOf<{ stream: Stream }>(await run('feed', request, options.context(request), { page }));
-    return ok(feedPage(stream.edges?.map((edge) => edge.node) ?? [], page, stream.pageInfo?.hasNextPage ?? false));
-  });
+  /** A page for this visitor: `render` gets who is looking and answers the status and the HTML. */
+  const respond = async (request: Request, render: (visitor: Visitor) => Promise<[number, string]>) => {
+    const session = await options.session(request);
+    const [status, html] = await render(session);
+    return htmlResponse(status, html, HEADERS, session.setCookies);
+  };
 
-  router.get('/entries/:id', async ({ request, params }) => {
-    const id = positiveId(params.id);
-    if (id === null) return notFound(`Entry ${params.id}`);
-    const { entry } = dataOf<{ entry: Parameters<typeof entryPage>[0] | null }>(await run('entry', request, options.context(request), { id }));
-    return entry ? ok(entryPage(entry)) : notFound(`Entry ${id}`);
-  });
+  router.get('/', ({ request, url }) =>
+    respond(request, async (visitor) => {
+      const page = pageNumber(url);
+      const { stream } = dataOf<{ stream: Stream }>(await run('feed', request, options.context(request), { page }));
+      return [200, feedPage(visitor, stream.edges?.map((edge) => edge.node) ?? [], page, stream.pageInfo?.hasNextPage ?? false)];
+    }),
+  );
 
-  router.get('/people/:username', async ({ request, url, params }) => {
-    const page = pageNumber(url);
-    const data = dataOf<{ person: Parameters<typeof personPage>[0] | null; stream: Stream }>(
-      await run('person', request, options.context(request), { username: params.username, page }),
-    );
-    if (!data.person) return notFound(`Nobody called ${params.username}`);
-    return ok(personPage(data.person, data.stream.edges?.map((edge) => edge.node) ?? [], page, data.stream.pageInfo?.hasNextPage ?? false));
-  });
+  router.get('/entries/:id', ({ request, params }) =>
+    respond(request, async (visitor) => {
+      const id = positiveId(params.id);
+      if (id === null) return [404, notFoundPage(visitor, `Entry ${params.id}`)];
+      const { entry } = dataOf<{ entry: Parameters<typeof entryPage>[1] | null }>(await run('entry', request, options.context(request), { id }));
+      return entry ? [200, entryPage(visitor, entry)] : [404, notFoundPage(visitor, `Entry ${id}`)];
+    }),
+  );
 
-  router.get('/routes/:id', async ({ request, params }) => {
-    const id = positiveId(params.id);
-    if (id === null) return notFound(`Route ${params.id}`);
-    const { route } = dataOf<{ route: Parameters<typeof routePage>[0] | null }>(await run('route', request, options.context(request), { id }));
-    return route ? ok(routePage(route)) : notFound(`Route ${id}`);
-  });
+  router.get('/people/:username', ({ request, url, params }) =>
+    respond(request, async (visitor) => {
+      const page = pageNumber(url);
+      const data = dataOf<{ person: Parameters<typeof personPage>[1] | null; stream: Stream }>(
+        await run('person', request, options.context(request), { username: params.username, page }),
+      );
+      if (!data.person) return [404, notFoundPage(visitor, `Nobody called ${params.username}`)];
+      return [200, personPage(visitor, data.person, data.stream.edges?.map((edge) => edge.node) ?? [], page, data.stream.pageInfo?.hasNextPage ?? false)];
+    }),
+  );
+
+  router.get('/routes/:id', ({ request, params }) =>
+    respond(request, async (visitor) => {
+      const id = positiveId(params.id);
+      if (id === null) return [404, notFoundPage(visitor, `Route ${params.id}`)];
+      const { route } = dataOf<{ route: Parameters<typeof routePage>[1] | null }>(await run('route', request, options.context(request), { id }));
+      return route ? [200, routePage(visitor, route)] : [404, notFoundPage(visitor, `Route ${id}`)];
+    }),
+  );
 }

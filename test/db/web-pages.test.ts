@@ -132,6 +132,22 @@ describe.skipIf(!haveChromium)('the web pages', () => {
     await tab.close();
   });
 
+  it('shows a logged-in person their name and a log-out button on every page', async () => {
+    const { createAccount } = await import('../../src/oauth/store.ts');
+    await createAccount(db.prisma, { username: 'carol', displayName: 'Carol Climber', password: 'a long enough passphrase' });
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const tab = await context.newPage();
+    await tab.goto(`${base}/login?next=/`);
+    await tab.fill('#username', 'carol');
+    await tab.fill('#password', 'a long enough passphrase');
+    await Promise.all([tab.waitForURL(`${base}/`), tab.click('button[type=submit]')]);
+    expect(await tab.locator('header').innerText()).toContain('Carol Climber');
+    expect(await tab.locator('header button', { hasText: 'Log out' }).count()).toBe(1);
+    await tab.goto(`${base}/routes/${ids.route}`);
+    expect(await tab.locator('header').innerText()).toContain('Carol Climber');
+    await context.close();
+  });
+
   it('answers a missing entry with a 404 page, and apps with JSON at the same paths', async () => {
     const tab = await noScript.newPage();
     const response = await tab.goto(`${base}/entries/999999`);
