@@ -6,7 +6,7 @@
 // node:http server sending the same bytes. Prints a table and writes bench/results/<time>-<db>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -42,8 +42,8 @@ function databaseUrl(): string {
   return url.toString();
 }
 
-function run(args: string[], env: Record<string, string>, nodeFlags: string[] = []): ChildProcess {
-  return spawn(process.execPath, [...nodeFlags, `${root}bin/milepost.js`, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+function run(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [`${root}bin/milepost.js`, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 async function seeded(): Promise<boolean> {
@@ -72,30 +72,31 @@ async function ensureData(url: string) {
 }
 
 async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
-  const child = run(['serve', '--no-seed'], {
-    DATABASE_URL: url,
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
-    // the load generator is one client: measure the server, not the rate limit
-    RATE_LIMIT_PER_HOUR: '10000000',
-  }, values.heap ? values.heap.split(/\s+/) : []);
-  const base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/[^/\s]+)/.exec(out);
-      if (match) {
-        // from here on the request log (a line a request, as in production) is read and dropped
-        child.stdout!.removeAllListeners('data');
-        child.stdout!.resume();
-        resolve(match[1]!);
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  // the request log (a line a request, as in production) goes to a file: through a pipe to this
+  // busy process, a full pipe would stall the server's writes and show up as latency
+  const logFile = `${root}bench/data/server.log`;
+  const child = spawn(process.execPath, [...(values.heap ? values.heap.split(/\s+/) : []), `${root}bin/milepost.js`, 'serve', '--no-seed'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      NODE_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      // the load generator is one client: measure the server, not the rate limit
+      RATE_LIMIT_PER_HOUR: '10000000',
+    },
+    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
   });
-  return { child, base };
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  for (let waited = 0; waited < 60_000; waited += 100) {
+    const match = /listening on (http:\/\/[^/\s]+)/.exec(readFileSync(logFile, 'utf8'));
+    if (match) return { child, base: match[1]! };
+    if (exited) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server did not start: see ${logFile}`);
 }
 
 const FEED = `edges { node { id url at message location { name } geo { coordinates }
