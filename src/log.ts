@@ -35,14 +35,3 @@ export function createLogger(config: Pick<Config, 'env' | 'logLevel'>, destinati
   if (config.env === 'development') return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid' } } });
   return pino(options);
 }
-
-/** A URL with credential-like query parameters censored: for messages that must show one. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    for (const key of [...parsed.searchParams.keys()]) if (SECRET_KEYS.has(key.toLowerCase())) parsed.searchParams.set(key, '[redacted]');
-    return parsed.toString();
-  } catch {
-    return '[unparseable URL]';
-  }
-}

@@ -39,10 +39,8 @@ export async function run(argv: string[]) {
     return runPrimary(workers, argv);
   }
 
-  const database = await openDatabase(config.database, {
-    migrate: cluster.isPrimary,
-    onQuery: config.logQueries ? (sql, ms) => console.log(`[sql ${ms}ms] ${sql}`) : undefined,
-  });
+  const database = await openDatabase(config.database, { migrate: cluster.isPrimary });
+  if (config.logQueries) database.onQuery((ms, sql) => console.log(`[sql ${ms}ms] ${sql}`));
   if (cluster.isPrimary && !values['no-seed'] && database.provider === 'sqlite') {
     const seeded = await seedIfEmpty(database);
     if (seeded) console.log(`seeded a demo community: ${seeded.people} people, ${seeded.entries} entries`);
@@ -51,7 +49,7 @@ export async function run(argv: string[]) {
   if (!(await app.ready())) console.error('Redis did not answer within 5 s: rate limits count per process until it does');
   const server = await listen(app, config);
   const websocket = attachWebSocket(server, app, config, database);
-  const webhooks = startWebhookWorker(database.prisma, config.webhooks);
+  const webhooks = startWebhookWorker(database.prisma, { ...config.webhooks, logger: app.logger });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const worker = cluster.isWorker ? ` worker ${cluster.worker?.id}` : '';

@@ -19,8 +19,8 @@ export interface Database {
   readonly prisma: Prisma;
   /** SQL statements run so far by this client (tests and the benchmark read it). */
   queryCount(): number;
-  /** Calls `listener` after every SQL statement with its time (metrics); returns the unsubscribe. */
-  onQuery(listener: (durationMs: number) => void): () => void;
+  /** Calls `listener` after every SQL statement with its time and text (metrics, LOG_QUERIES); returns the unsubscribe. */
+  onQuery(listener: (durationMs: number, sql: string) => void): () => void;
   /** After rows were inserted with explicit ids: moves PostgreSQL's id sequences past them (no-op on SQLite). */
   syncSequences(): Promise<void>;
   close(): Promise<void>;
@@ -32,8 +32,6 @@ const SEQUENCE_TABLES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'Track',
 export interface OpenOptions {
   /** Apply pending migrations first (default true). */
   migrate?: boolean;
-  /** Called with every SQL statement, for debugging (LOG_QUERIES). */
-  onQuery?: (sql: string, durationMs: number) => void;
 }
 
 const QUERY_LOG = [{ emit: 'event', level: 'query' }] as const;
@@ -57,11 +55,10 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
   if (options.migrate ?? true) await applyMigrations(database);
   const prisma = createClient(database);
   let count = 0;
-  const listeners = new Set<(durationMs: number) => void>();
+  const listeners = new Set<(durationMs: number, sql: string) => void>();
   prisma.$on('query', (event) => {
     count += 1;
-    options.onQuery?.(event.query, event.duration);
-    for (const listener of listeners) listener(event.duration);
+    for (const listener of listeners) listener(event.duration, event.query);
   });
   await prisma.$connect();
   if (database.provider === 'sqlite' && database.file !== ':memory:') {

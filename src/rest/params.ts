@@ -85,6 +85,11 @@ export function createEntryInput(params: Record<string, unknown>): Record<string
   return input;
 }
 
+/** A path's id segment as a database id (1 to 999,999,999), or null when it cannot name a row. */
+export function positiveId(value: string | undefined): number | null {
+  return value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+}
+
 export interface FieldProblem {
   field: string;
   message: string;

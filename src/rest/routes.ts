@@ -10,7 +10,7 @@ import type { Events } from '../graphql/events.ts';
 import { hasNul, readForm, type RequestContext, type Router } from '../http/router.ts';
 import type { RunOperation } from './execute.ts';
 import { accepts, jsonpBody, validCallback } from './formats.ts';
-import { coercionProblem, createEntryInput, nestBracketed, restFieldName, type FieldProblem } from './params.ts';
+import { coercionProblem, createEntryInput, nestBracketed, positiveId, restFieldName, type FieldProblem } from './params.ts';
 import { commentJson, entryJson, friendJson, likeJson, personJson, routeJson, trackJson, type GqlEntry, type GqlPerson, type GqlRoute, type GqlTrack } from './shapes.ts';
 
 export interface RestOptions {
@@ -81,8 +81,6 @@ function outcome<T extends Typed>(result: ExecutionResult, field: string, expect
   if (value.__typename !== expected) throw failure(value as never, viewer);
   return value;
 }
-
-const positiveId = (value: string | undefined): number | null => (value && /^\d{1,9}$/.test(value) ? Number(value) : null);
 
 /** Stream parameters as sent; GraphQL's coercion names any that is not a number. */
 function pageVariables(url: URL) {

@@ -4,6 +4,7 @@ import type { ExecutionResult } from 'graphql';
 import type { Context } from '../graphql/context.ts';
 import { htmlResponse, type Router } from '../http/router.ts';
 import type { RunOperation } from '../rest/execute.ts';
+import { positiveId } from '../rest/params.ts';
 import type { PageOperation } from './operations.ts';
 import { entryPage, feedPage, notFoundPage, personPage, routePage, type PageEntry, type Visitor } from './pages.ts';
 
@@ -22,14 +23,9 @@ const HEADERS = {
   vary: 'Accept',
 };
 
-
 function pageNumber(url: URL): number {
   const page = Number(url.searchParams.get('page') ?? 1);
   return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
-}
-
-function positiveId(value: string | undefined): number | null {
-  return value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : null;
 }
 
 function dataOf<T>(result: ExecutionResult): T {

@@ -1,6 +1,7 @@
 // Webhooks for apps: events about a person are queued, in the database, for every app that person
 // has authorized and that registered a callback URL; a worker in each process delivers them, signed,
 // retrying with backoff. Nothing here runs inside the request that caused the event.
+import type { Logger } from '../log.ts';
 import { randomBytes } from 'node:crypto';
 import type { Prisma } from '../db/database.ts';
 import type { EventName, EventPayloads } from '../graphql/events.ts';
@@ -132,14 +133,16 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
-export function startWebhookWorker(prisma: Prisma, options: { pollMs: number; retryBaseSeconds: number }): WebhookWorker {
+export function startWebhookWorker(prisma: Prisma, options: { pollMs: number; retryBaseSeconds: number; logger?: Pick<Logger, 'error'> }): WebhookWorker {
   let running: Promise<void> | null = null;
   const tick = () => {
     running ??= (async () => {
       try {
         for (const id of await claimDue(prisma, 20)) await deliver(prisma, id, options.retryBaseSeconds);
       } catch (error) {
-        console.error('webhook delivery failed:', error);
+        // through the service's logger, which censors credential fields, when there is one
+        if (options.logger) options.logger.error({ err: error }, 'webhook delivery failed');
+        else console.error('webhook delivery failed:', error);
       } finally {
         running = null;
       }
