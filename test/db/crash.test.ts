@@ -88,8 +88,14 @@ describe('a server killed with SIGKILL mid-load', () => {
     const started = Date.now();
     for (let loop = 0; loop < LOOPS; loop++) {
       let dead = false;
+      const before = acked.entries.size;
       const writers = Promise.all([0, 1, 2].map((w) => load(server.url, acked, () => dead, w)));
-      await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 250));
+      // the kill comes once this round has had a write acknowledged, at a random moment after: a fixed
+      // delay meant a busy machine (CI runs many test files at once) could kill before any write landed
+      for (const deadline = Date.now() + 30_000; acked.entries.size === before && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 250));
       const exited = new Promise((resolve) => server.child.on('exit', resolve));
       server.child.kill('SIGKILL');
       await exited;
