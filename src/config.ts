@@ -8,6 +8,11 @@ export type DatabaseConfig =
 
 export interface Config {
   readonly env: 'development' | 'production' | 'test';
+  /**
+   * Unexpected errors answer with their message and stack (yoga's development mode). Only when
+   * NODE_ENV=development is set explicitly (`npm run dev`): `npm start` is safe to expose.
+   */
+  readonly exposeErrors: boolean;
   readonly host: string;
   readonly port: number;
   /** Absolute base for the `url` fields of responses; derived from each request when unset. */
@@ -153,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   return {
     env: nodeEnv,
+    exposeErrors: env.NODE_ENV === 'development',
     host: env.HOST || '0.0.0.0',
     port: parsePort(env.PORT, 3000),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),

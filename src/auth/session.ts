@@ -45,7 +45,12 @@ export function parseCookies(header: string | null): Record<string, string> {
     const eq = part.indexOf('=');
     if (eq < 0) continue;
     const name = part.slice(0, eq).trim();
-    if (name && !(name in cookies)) cookies[name] = decodeURIComponent(part.slice(eq + 1).trim());
+    if (!name || name in cookies) continue;
+    try {
+      cookies[name] = decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      // a malformed escape (`a=%`), perhaps a sibling domain's cookie: not ours, so ignored
+    }
   }
   return cookies;
 }

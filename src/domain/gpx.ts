@@ -7,6 +7,14 @@ import { ValidationError } from './errors.ts';
 export const GPX_NAMESPACES = new Set(['http://www.topografix.com/GPX/1/1', 'http://www.topografix.com/GPX/1/0', '']);
 const TRACKPOINT_EXTENSION = /^http:\/\/www\.garmin\.com\/xmlschemas\/TrackPointExtension\/v\d$/;
 export const DEFAULT_MAX_GPX_BYTES = 20 * 1024 * 1024;
+/** Real GPX nests under ten levels (extensions included); past this, a document is an attack. */
+export const MAX_GPX_DEPTH = 32;
+/** Elements of any kind in one document: a 20 MB track of 200,000 points with extensions holds ~2M. */
+export const MAX_GPX_ELEMENTS = 4_000_000;
+/** Text is fed to the parser in slices this long, and the event loop gets a turn between them. */
+const SLICE_CHARS = 64 * 1024;
+/** Beyond the deepest trench and the stratosphere: a number outside is a broken device or an attack. */
+const ELEVATION_LIMIT_METERS = 100_000;
 
 export interface GpxPoint {
   lat: number;
@@ -49,17 +57,28 @@ export function sniffEncoding(head: Uint8Array): { encoding: string; bomLength: 
 }
 
 /** `kind` and `index` name the point only when something is wrong: building names for every value is costly. */
-function parseNumber(text: string, field: string, kind: string, index: number): number {
+function parseNumber(text: string, field: string, kind: string, index: number, limit = Number.MAX_VALUE): number {
   const value = Number(text);
   if (!Number.isFinite(value) || text.trim() === '') fail(`${kind} ${index} ${field} "${text.trim().slice(0, 40)}" is not a number`);
+  if (Math.abs(value) > limit) fail(`${kind} ${index} ${field} ${text.trim().slice(0, 40)} is outside -${limit}..${limit}`);
   return value;
 }
 
-const ISO_TIME = /^\s*\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?\s*$/;
+/** An optional number: an empty element (`<ele/>`, as OsmAnd writes) means the value is absent. */
+function optionalNumber(text: string, field: string, kind: string, index: number, limit: number): number | null {
+  return text.trim() === '' ? null : parseNumber(text, field, kind, index, limit);
+}
 
-function parseTime(text: string, field: string, kind: string, index: number): Date {
+const ISO_TIME = /^\s*\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?\s*$/;
+// GPS began in 1980; a year past 2200 is a broken clock, and both ends stay valid dates in every database
+const EARLIEST_TIME = Date.UTC(1970, 0, 1);
+const LATEST_TIME = Date.UTC(2200, 0, 1);
+
+function parseTime(text: string, field: string, kind: string, index: number): Date | null {
+  if (text.trim() === '') return null;
   const date = new Date(text.trim());
   if (!ISO_TIME.test(text) || Number.isNaN(date.getTime())) fail(`${kind} ${index} ${field} "${text.trim().slice(0, 40)}" is not an ISO 8601 time`);
+  if (date.getTime() < EARLIEST_TIME || date.getTime() >= LATEST_TIME) fail(`${kind} ${index} ${field} ${text.trim().slice(0, 40)} is outside 1970..2199`);
   return date;
 }
 
@@ -93,6 +112,7 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
   let segment = -1;
   let gpxUri: string | null = null;
   let error: Error | null = null;
+  let elements = 0;
 
   parser.on('doctype', () => fail('documents with a DOCTYPE are refused (no entity expansion, no external entities)'));
   parser.on('error', (e) => {
@@ -104,6 +124,9 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
       if (local !== 'gpx' || !GPX_NAMESPACES.has(uri)) fail(`the root element is <${tag.name}>, not GPX 1.0 or 1.1 <gpx>`);
       gpxUri = uri;
     }
+    // saxes resolves namespaces through a chain as long as the nesting: unbounded depth made parsing quadratic
+    if (stack.length >= MAX_GPX_DEPTH) fail(`nests elements more than ${MAX_GPX_DEPTH} levels deep`);
+    if (++elements > MAX_GPX_ELEMENTS) fail(`has more than ${MAX_GPX_ELEMENTS} elements`);
     stack.push(local);
     text = '';
     if (uri !== gpxUri) return;
@@ -133,7 +156,7 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
     if (kind !== null && uri === gpxUri) {
       const target = kind === 'wpt' ? waypoint! : point!;
       const index = (kind === 'wpt' ? result.waypoints.length : kind === 'trkpt' ? result.points.length : routePoints.length) + 1;
-      if (local === 'ele' && parent === kind) target.elevation = parseNumber(text, 'ele', kind, index);
+      if (local === 'ele' && parent === kind) target.elevation = optionalNumber(text, 'ele', kind, index, ELEVATION_LIMIT_METERS);
       else if (local === 'time' && parent === kind) target.time = parseTime(text, 'time', kind, index);
       else if (local === 'name' && parent === 'wpt' && kind === 'wpt') waypoint!.name = text.trim().slice(0, 200) || null;
       else if (local === kind) {
@@ -144,28 +167,34 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
       }
     } else if (kind !== null && kind !== 'wpt' && (local === 'hr' || local === 'cad') && TRACKPOINT_EXTENSION.test(uri)) {
       const index = result.points.length + 1;
-      if (local === 'hr') point!.heartRate = Math.round(parseNumber(text, 'heart rate', kind, index));
-      else point!.cadence = Math.round(parseNumber(text, 'cadence', kind, index));
+      const value = optionalNumber(text, local === 'hr' ? 'heart rate' : 'cadence', kind, index, 1000);
+      if (value !== null && value < 0) fail(`${kind} ${index} ${local === 'hr' ? 'heart rate' : 'cadence'} ${value} is negative`);
+      if (local === 'hr') point!.heartRate = value === null ? null : Math.round(value);
+      else point!.cadence = value === null ? null : Math.round(value);
     } else if (local === 'name' && uri === gpxUri && result.name === null && (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')) {
       result.name = text.trim().slice(0, 200) || null;
     }
     text = '';
   });
 
-  const write = (chunk: string) => {
-    parser.write(chunk);
-    if (error) throw error;
+  // in slices, with a turn for the event loop after each: a 20 MB document never holds it for long
+  const write = async (chunk: string) => {
+    for (let at = 0; at < chunk.length; at += SLICE_CHARS) {
+      parser.write(chunk.length <= SLICE_CHARS ? chunk : chunk.slice(at, at + SLICE_CHARS));
+      if (error) throw error;
+      await yieldToEventLoop();
+    }
   };
 
   if (typeof source === 'string') {
     if (Buffer.byteLength(source) > maxBytes) fail(`is larger than ${maxBytes} bytes`);
-    write(source.replace(/^\uFEFF/, ''));
+    await write(source.replace(/^\uFEFF/, ''));
   } else {
     let decoder: TextDecoder | null = null;
     let head: Uint8Array[] = [];
     let headBytes = 0;
     let bytes = 0;
-    const feed = (body: Uint8Array) => {
+    const feed = async (body: Uint8Array) => {
       let decoded: string;
       try {
         // stream mode: a character split across chunks is completed by the next one
@@ -173,31 +202,31 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
       } catch {
         return fail(`is not valid ${decoder!.encoding}`);
       }
-      write(decoded);
+      await write(decoded);
     };
     // the encoding is read from the first bytes, so gather enough of them before decoding any
-    const start = () => {
+    const start = async () => {
       const first = Buffer.concat(head);
       const { encoding, bomLength } = sniffEncoding(first);
       decoder = new TextDecoder(encoding, { fatal: true });
       head = [];
-      feed(first.subarray(bomLength));
+      await feed(first.subarray(bomLength));
     };
-    const chunks = source instanceof Uint8Array ? [source] : source;
+    const chunks = source instanceof Uint8Array ? slices(source) : source;
     for await (const chunk of chunks) {
       bytes += chunk.byteLength;
       if (bytes > maxBytes) fail(`is larger than ${maxBytes} bytes`);
       if (decoder) {
-        feed(chunk);
+        await feed(chunk);
         continue;
       }
       head.push(chunk);
       headBytes += chunk.byteLength;
-      if (headBytes >= 256) start();
+      if (headBytes >= 256) await start();
     }
-    if (!decoder) start();
+    if (!decoder) await start();
     try {
-      write(decoder!.decode());
+      await write(decoder!.decode());
     } catch (e) {
       if (e instanceof ValidationError) throw e;
       fail(`is not valid ${decoder!.encoding}`);
@@ -208,6 +237,16 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
   if (error) throw error;
   if (result.points.length === 0 && routePoints.length > 0) result.points = routePoints;
   return result;
+}
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A whole body (a multipart file) in the slices a network stream would bring. */
+function* slices(bytes: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < bytes.byteLength || at === 0; at += SLICE_CHARS) {
+    yield bytes.subarray(at, at + SLICE_CHARS);
+    if (bytes.byteLength === 0) return;
+  }
 }
 
 function escapeXml(value: string): string {

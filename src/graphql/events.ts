@@ -22,6 +22,8 @@ export interface Events {
   subscribe<K extends EventName>(name: K): AsyncIterableIterator<EventPayloads[K]>;
   /** Subscriptions ended because their consumer fell too far behind. */
   dropped(): number;
+  /** Events (or subscriptions) that could not reach Redis. */
+  failed(): number;
   close(): Promise<void>;
 }
 
@@ -90,22 +92,52 @@ function boundedSubscription<T>(target: Target, topic: string, onDrop: () => voi
   };
 }
 
+/**
+ * The two Redis connections of the event target, with every command's failure handled: the library
+ * leaves PUBLISH's promise unhandled, and a write made while Redis was away killed the process once
+ * the queued command gave up. No offline queue either: an event is refused at once, not held for
+ * seconds while the outage lasts.
+ */
+function redisClients(url: string, onFailure: (error: unknown) => void) {
+  const publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  // the subscriber keeps its queue: a SUBSCRIBE sent during an outage is replayed on reconnect
+  const subscriber = new Redis(url);
+  for (const client of [publisher, subscriber]) {
+    client.on('error', () => {
+      /* ioredis reconnects by itself; each failed command is reported below */
+    });
+  }
+  const soft = <A extends unknown[]>(run: (...args: A) => Promise<unknown>) => (...args: A) => {
+    run(...args).catch(onFailure);
+  };
+  // only the methods createRedisEventTarget calls
+  const publishClient = { publish: soft((channel: string, message: string) => publisher.publish(channel, message)) };
+  const subscribeClient = {
+    on: (event: 'message', listener: (channel: string, message: string) => void) => subscriber.on(event, listener),
+    subscribe: soft((topic: string) => subscriber.subscribe(topic)),
+    unsubscribe: soft((topic: string) => subscriber.unsubscribe(topic)),
+  };
+  return { connections: [publisher, subscriber], publishClient: publishClient as unknown as Redis, subscribeClient: subscribeClient as unknown as Redis };
+}
+
 export function createEvents(options: {
   redisUrl: string | null;
   prefix: string;
+  /** An event that could not reach Redis (an outage): it is lost for other processes, and the write stands. */
+  onFailure?: (error: unknown) => void;
   /** Runs in the publishing process only, once per event (webhooks are queued here, not per subscriber). */
   onPublish?: <K extends EventName>(name: K, payload: EventPayloads[K]) => void;
 }): Events {
   let clients: Redis[] = [];
   let eventTarget: ReturnType<typeof createRedisEventTarget> | undefined;
+  let failed = 0;
   if (options.redisUrl) {
-    clients = [new Redis(options.redisUrl), new Redis(options.redisUrl)];
-    for (const client of clients) {
-      client.on('error', () => {
-        /* ioredis reconnects by itself; publishing resumes when it is back */
-      });
-    }
-    eventTarget = createRedisEventTarget({ publishClient: clients[0]!, subscribeClient: clients[1]! });
+    const redis = redisClients(options.redisUrl, (error) => {
+      failed += 1;
+      options.onFailure?.(error);
+    });
+    clients = redis.connections;
+    eventTarget = createRedisEventTarget({ publishClient: redis.publishClient, subscribeClient: redis.subscribeClient });
   }
   const local = eventTarget ? null : new EventTarget();
   // one listener per subscription: thousands are expected, not a leak
@@ -124,6 +156,7 @@ export function createEvents(options: {
       return boundedSubscription(target, topic(name), () => (dropped += 1));
     },
     dropped: () => dropped,
+    failed: () => failed,
     async close() {
       for (const client of clients) client.disconnect();
     },

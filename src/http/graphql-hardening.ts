@@ -1,30 +1,103 @@
 // Limits on what one GraphQL document may ask, so that a single request cannot exhaust the server:
-// depth, cost, aliases, tokens and directives (graphql-armor), no field suggestions (they leak the
-// schema when introspection is off), and introspection itself where configured off.
+// depth, aliases, tokens and directives (graphql-armor), a cost that multiplies each list by how
+// many items it may hold, no field suggestions (they leak the schema when introspection is off), and
+// introspection itself where configured off.
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import { getNamedType, getNullableType, GraphQLError, isLeafType, isListType, NoSchemaIntrospectionCustomRule, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { ComplexityEstimator, getComplexity as GetComplexity } from 'graphql-query-complexity';
+import { createRequire } from 'node:module';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.ts';
+
+// its ESM build imports graphql's ESM files, and graphql refuses a schema built by the CommonJS one
+// (Pothos, yoga): "another module or realm"
+const { getComplexity } = createRequire(import.meta.url)('graphql-query-complexity') as { getComplexity: typeof GetComplexity };
 
 export const GRAPHQL_LIMITS = {
   // a feed with comments' authors is 6 deep; the REST operations are within these too
   maxDepth: 12,
-  maxCost: 20_000,
+  // one unit per field, lists multiplied by their size: a page of 100 entries with their comments
+  // and likes is ~40,000; friends of friends of friends at 50 each ~10,000; a third level of friends is refused
+  maxCost: 50_000,
   maxAliases: 15,
   maxTokens: 3_000,
   maxDirectives: 50,
 };
 
+/** Items of a connection page when `first` is not given (the streams' 20). */
+const CONNECTION_PAGE = 20;
+/** What a list without a size argument is assumed to hold: comments and likes of an entry, routes. */
+export const ASSUMED_LIST_SIZE = 20;
+/** Connections and sized lists cost as many items as they may return, up to this. */
+const MAX_COUNTED_ITEMS = 100_000;
+/** A field that returns a whole document (a track's GPX) costs like this many fields. */
+const DOCUMENT_COST = 1_000;
+const DOCUMENT_FIELDS = new Set(['Track.gpx']);
+
+/**
+ * The cost of a field: 1, plus its children's cost times the items it may return. The item count is
+ * the argument that bounds it (`first`, `last`, `max`), else the connection's page (20), else the
+ * assumed size of a plain list; a connection's `edges` are counted once, at the connection.
+ */
+export const listCost: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
+  if (DOCUMENT_FIELDS.has(`${type.name}.${field.name}`)) return DOCUMENT_COST;
+  const named = getNamedType(field.type);
+  // introspection is bounded by the schema itself (and off in production)
+  if (named.name.startsWith('__')) return 0;
+  if (isLeafType(named)) return 1;
+  const sized = [args.first, args.last, args.max].find((n): n is number => typeof n === 'number');
+  let items = 1;
+  // a connection, or a union holding one (the streams answer EntryConnection or ValidationError)
+  if (field.args.some((arg) => arg.name === 'first')) items = sized ?? CONNECTION_PAGE;
+  else if (type.name.endsWith('Connection') && field.name === 'edges') items = 1;
+  else if (isListType(getNullableType(field.type))) items = sized ?? ASSUMED_LIST_SIZE;
+  return 1 + Math.min(Math.max(items, 0), MAX_COUNTED_ITEMS) * childComplexity;
+};
+
+/** The cost of running `document` with `variables`, as the limit counts it. */
+export function queryCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string): number {
+  return getComplexity({ schema, query: document, variables: variables ?? {}, operationName, estimators: [listCost] });
+}
+
+/** Refuses an operation whose cost is over the limit, before anything runs (queries and subscriptions). */
+function costLimit(maxCost: number): Plugin {
+  const check = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null; operationName?: string | null }) => {
+    let cost: number;
+    try {
+      cost = queryCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName ?? undefined);
+    } catch {
+      // a variable of the wrong type: execution reports it properly
+      return null;
+    }
+    if (cost <= maxCost) return null;
+    return new GraphQLError(`Query cost ${cost} is over the limit of ${maxCost}: ask for fewer items (first, max) or fewer nested lists`, {
+      extensions: { code: 'COST_LIMIT' },
+    });
+  };
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const error = check(args);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const error = check(args);
+      if (error) setResultAndStopExecution({ errors: [error] });
+    },
+  };
+}
+
 export function graphqlHardening(config: Pick<Config, 'introspection'>): Plugin[] {
   const plugins: Plugin[] = [
     EnvelopArmorPlugin({
       maxDepth: { n: GRAPHQL_LIMITS.maxDepth, ignoreIntrospection: true },
-      costLimit: { maxCost: GRAPHQL_LIMITS.maxCost, ignoreIntrospection: true },
+      // the cost is counted below, with the sizes of lists (armor's own cost ignores them)
+      costLimit: { enabled: false },
       maxAliases: { n: GRAPHQL_LIMITS.maxAliases },
       maxTokens: { n: GRAPHQL_LIMITS.maxTokens },
       maxDirectives: { n: GRAPHQL_LIMITS.maxDirectives },
       blockFieldSuggestion: { enabled: true },
     }) as Plugin,
+    costLimit(GRAPHQL_LIMITS.maxCost),
   ];
   if (!config.introspection) {
     plugins.push({

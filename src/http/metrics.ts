@@ -7,6 +7,10 @@ export interface Metrics {
   readonly registry: Registry;
   request(method: string, route: string, status: number, seconds: number): void;
   rateLimited(): void;
+  /** An event that could not be published (Redis away); the write it announced stands. */
+  eventFailed(): void;
+  /** A client that closed its connection before its answer was sent. */
+  aborted(): void;
   query(milliseconds: number): void;
   /** Where the response cache's figures come from, read at each scrape. */
   watchCache(stats: () => CacheStats): void;
@@ -24,6 +28,8 @@ export function createMetrics(): Metrics {
   const rejections = new Counter({ name: 'milepost_rate_limit_rejections_total', help: 'Requests refused with 503 because their rate limit was spent.', registers });
   const queries = new Counter({ name: 'milepost_db_queries_total', help: 'SQL statements run.', registers });
   const queryTime = new Histogram({ name: 'milepost_db_query_duration_seconds', help: 'Time of each SQL statement.', buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1], registers });
+  const failedEvents = new Counter({ name: 'milepost_events_failed_total', help: 'Events that could not be published to Redis (subscribers on other processes missed them).', registers });
+  const aborts = new Counter({ name: 'milepost_http_requests_aborted_total', help: 'Requests whose client closed the connection before the answer was sent.', registers });
   let cacheStats: (() => CacheStats) | null = null;
   const cacheCounter = (name: string, help: string, pick: (stats: CacheStats) => number) =>
     new Gauge({
@@ -45,6 +51,8 @@ export function createMetrics(): Metrics {
       latency.observe(labels, seconds);
     },
     rateLimited: () => rejections.inc(),
+    eventFailed: () => failedEvents.inc(),
+    aborted: () => aborts.inc(),
     query(milliseconds) {
       queries.inc();
       queryTime.observe(milliseconds / 1000);

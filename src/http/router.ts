@@ -1,5 +1,7 @@
 // A route table: method + path pattern → handler. A path that exists under other methods answers 405
 // with `Allow` (SPEC 7), so every route added here gets that for free.
+import { BodyTooLargeError, discardRest, readLimitedBytes, readLimitedText } from './body.ts';
+
 export interface RequestContext {
   request: Request;
   url: URL;
@@ -136,20 +138,29 @@ export function hasNul(value: unknown): boolean {
   return false;
 }
 
-/** Reads a URL-encoded (or multipart) form body, at most `limit` bytes. */
-export async function readForm(request: Request, limit = 64 * 1024): Promise<URLSearchParams> {
+/** The largest form the pages and OAuth endpoints take (a URL-encoded or multipart form of fields). */
+export const FORM_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Reads a URL-encoded (or multipart) form body, at most `limit` bytes whatever the headers say;
+ * past it, BodyTooLargeError (413) with the rest of the body discarded.
+ */
+export async function readForm(request: Request, limit = FORM_LIMIT_BYTES): Promise<URLSearchParams> {
   const type = request.headers.get('content-type') ?? '';
   const length = Number(request.headers.get('content-length') ?? 0);
-  if (length > limit) throw new RangeError(`form body larger than ${limit} bytes`);
+  if (length > limit) {
+    if (request.body) void discardRest(request.body.getReader());
+    throw new BodyTooLargeError(limit);
+  }
   if (type.startsWith('multipart/form-data')) {
-    const data = await request.formData();
+    const bytes = await readLimitedBytes(request, limit);
+    const data = await new Response(new Blob([new Uint8Array(bytes)]), { headers: { 'content-type': type } }).formData();
     const params = new URLSearchParams();
     for (const [key, value] of data.entries()) if (typeof value === 'string') params.append(key, value);
     if (hasNul([...params.entries()])) throw new MalformedBodyError('form fields may not contain NUL characters');
     return params;
   }
-  const text = await request.text();
-  if (text.length > limit) throw new RangeError(`form body larger than ${limit} bytes`);
+  const text = await readLimitedText(request, limit);
   if (!type.startsWith('application/x-www-form-urlencoded') && text.length > 0) return new URLSearchParams();
   const params = new URLSearchParams(text);
   if (hasNul([...params.entries()])) throw new MalformedBodyError('form fields may not contain NUL characters');

@@ -31,7 +31,8 @@ import { PAGE_OPERATIONS } from '../web/operations.ts';
 import { mountWebPages } from '../web/routes.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { avatarSvg } from './avatar.ts';
-import { hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from './router.ts';
+import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, readLimitedText } from './body.ts';
+import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from './router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
@@ -70,8 +71,12 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** The origin clients reach us at: PUBLIC_URL, else the request's, with the scheme a trusted TLS proxy reports. */
 function baseUrlOf(config: Config, request: Request): string {
-  return config.publicUrl ?? new URL(request.url).origin;
+  if (config.publicUrl) return config.publicUrl;
+  const url = new URL(request.url);
+  const scheme = schemeOf(request, config.trustProxy);
+  return scheme === 'https' || scheme === 'http' ? `${scheme}://${url.host}` : url.origin;
 }
 
 async function createContext(config: Config, database: Database, events: Events, request: Request): Promise<Context> {
@@ -105,6 +110,10 @@ export function createApp(config: Config, database: Database, options: AppOption
   const events = createEvents({
     redisUrl: config.redisUrl,
     prefix: `${config.redisKeyPrefix}:events`,
+    onFailure: (error) => {
+      metrics.eventFailed();
+      logger.warn({ err: error }, 'could not publish an event to Redis; the write stands');
+    },
     // queued after the response is on its way: a webhook never slows the request that caused it
     onPublish: (name, payload) => {
       const origin = config.publicUrl ?? `http://localhost:${config.port}`;
@@ -117,7 +126,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     graphiql: config.graphiql ? { title: 'Milepost GraphQL', defaultQuery: DEFAULT_QUERY } : false,
     landingPage: false,
     maskedErrors: {
-      isDev: config.env === 'development',
+      isDev: config.exposeErrors,
       // expected failures keep their message and code where no typed error can carry them (a
       // subscription refused at its start); everything else stays masked
       maskError: (error, message, isDev) => {
@@ -192,11 +201,12 @@ export function createApp(config: Config, database: Database, options: AppOption
     readKey(request.method, serverContext.req ? fullUrlOf(serverContext.req) : request.url, request.headers.get('accept'), body);
 
   const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, anonymous: boolean): Promise<Response> => {
-    if (!cache || !anonymous || request.method !== 'POST' || !/^application\/json\b/.test(request.headers.get('content-type') ?? '')) return yoga.fetch(request);
-    const body = await request.text();
+    if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(request.headers.get('content-type') ?? '')) return yoga.fetch(request);
+    // read under the limit whatever the headers say: a chunked body has no Content-Length to check
+    const body = await readLimitedText(request, JSON_LIMIT_BYTES);
     // the body is read: yoga gets a copy of the request that still holds it
     const replayed = () => yoga.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }));
-    if (!isQueryOperation(body, parse)) return replayed();
+    if (!cache || !anonymous || !isQueryOperation(body, parse)) return replayed();
     // a result with errors (a bad variable, a masked failure) is answered but not kept
     return cache.serve(request, cacheKey(request, serverContext, body), replayed, (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))));
   };
@@ -263,7 +273,11 @@ export function createApp(config: Config, database: Database, options: AppOption
         return jsonResponse(400, { error: { code: 'INVALID_CHARACTER', message: 'the URL contains a NUL character' } });
       }
       const tooLarge = bodyTooLarge(request);
-      if (tooLarge) return jsonResponse(413, { error: { code: 'TOO_LARGE', message: tooLarge } });
+      if (tooLarge) {
+        // read off, not left unread: closing over unread bytes resets the connection and loses this answer
+        if (request.body) void discardRest(request.body.getReader());
+        return jsonResponse(413, { error: { code: 'TOO_LARGE', message: tooLarge } });
+      }
       // probes and scrapers are never limited nor turned away in maintenance
       if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/metrics') return await handle(request, serverContext);
       if (config.maintenance) {
@@ -292,6 +306,7 @@ export function createApp(config: Config, database: Database, options: AppOption
       return withHeaders(await handle(request, serverContext, clientAddress, anonymous), limitHeaders);
     } catch (error) {
       if (error instanceof MalformedBodyError) return jsonResponse(400, { error: { code: 'MALFORMED_BODY', message: error.message } });
+      if (error instanceof BodyTooLargeError) return jsonResponse(413, { error: { code: 'TOO_LARGE', message: error.message } });
       logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, 'unexpected error');
       return jsonResponse(500, { error: { code: 'INTERNAL', message: 'an unexpected error occurred; it has been logged' } });
     }
@@ -325,15 +340,15 @@ const MAX_URL_LENGTH = 8 * 1024;
 const BODY_LIMITS: Array<[RegExp, number]> = [
   [/^application\/gpx\+xml/, DEFAULT_MAX_GPX_BYTES],
   [/^multipart\/form-data/, DEFAULT_MAX_GPX_BYTES + 1024 * 1024],
-  [/^application\/(graphql-response\+)?json/, 1024 * 1024],
-  [/^application\/x-www-form-urlencoded/, 64 * 1024],
+  [/^application\/(graphql-response\+)?json/, JSON_LIMIT_BYTES],
+  [/^application\/x-www-form-urlencoded/, FORM_LIMIT_BYTES],
 ];
 
 function bodyTooLarge(request: Request): string | null {
   const length = Number(request.headers.get('content-length') ?? 0);
   if (!length) return null;
   const type = request.headers.get('content-type') ?? '';
-  const limit = BODY_LIMITS.find(([pattern]) => pattern.test(type))?.[1] ?? 64 * 1024;
+  const limit = BODY_LIMITS.find(([pattern]) => pattern.test(type))?.[1] ?? FORM_LIMIT_BYTES;
   return length > limit ? `a ${type || 'request'} body may be at most ${limit} bytes` : null;
 }
 

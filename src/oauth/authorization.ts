@@ -189,16 +189,27 @@ export async function exchangeToken(prisma: Prisma, input: { form: URLSearchPara
   }
 }
 
+/** RFC 6749 2.3.1: base64 of `client_id:client_secret`, each form-URL-encoded; null when malformed. */
+function basicCredentials(encoded: string): { clientId: string; clientSecret: string } | null {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  try {
+    return { clientId: decodeURIComponent(decoded.slice(0, colon)), clientSecret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    return null;
+  }
+}
+
 /** RFC 7009. The client authenticates as at the token endpoint; an unknown token is not an error. */
 export async function revokeAccessToken(prisma: Prisma, input: { form: URLSearchParams; authorization: string | null }): Promise<EndpointResponse> {
   let clientId = input.form.get('client_id');
   let clientSecret = input.form.get('client_secret');
   const basic = /^Basic\s+(\S+)$/i.exec(input.authorization ?? '');
   if (basic) {
-    const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    clientId = decodeURIComponent(decoded.slice(0, colon));
-    clientSecret = decodeURIComponent(decoded.slice(colon + 1));
+    const credentials = basicCredentials(basic[1]!);
+    if (!credentials) return oauthError(401, 'invalid_client', 'the Basic credentials are malformed: base64 of client_id:client_secret, each URL-encoded', { 'www-authenticate': 'Basic realm="milepost"' });
+    ({ clientId, clientSecret } = credentials);
   }
   const token = input.form.get('token');
   if (!token) return oauthError(400, 'invalid_request', 'token is required');

@@ -33,10 +33,24 @@ export interface OAuthRoutesOptions {
   throttle?: FailureThrottle;
 }
 
-/** Only a path on this site may follow a log-in: never another origin (`//evil`, `/\evil`). */
-function safeNext(value: string | null): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
-  return value;
+const SAME_ORIGIN = 'http://milepost.invalid';
+
+/**
+ * Only a path on this site may follow a log-in, judged the way a browser reads it: a URL parser
+ * drops tabs and newlines and reads `\` as `/`, so `/%09/evil.example` leads to another origin.
+ */
+export function safeNext(value: string | null): string | null {
+  if (!value || !value.startsWith('/')) return null;
+  // control characters and backslashes are never part of a path of ours; browsers rewrite them
+  if (/[\u0000-\u001f\u007f\\]/.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value, SAME_ORIGIN);
+  } catch {
+    return null;
+  }
+  if (url.origin !== SAME_ORIGIN) return null;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /** What every page needs: the logged-in person (if any) and a CSRF token, with the cookies to set. */

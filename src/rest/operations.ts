@@ -27,7 +27,7 @@ export const OPERATIONS = {
   entry: `query ($id: Int!) { entry(id: $id) { ...RestEntry } } ${ENTRY}`,
   person: `query ($username: String!) { person(username: $username) { username displayName photoUrl url location timeZone goal } }`,
   me: `query { me { username displayName photoUrl url location timeZone goal } }`,
-  friends: `query ($username: String!) { person(username: $username) { friends { ...RestPerson location } } } ${PERSON}`,
+  friends: `query ($username: String!) { person(username: $username) { friends(first: 50) { edges { node { ...RestPerson location } } } } } ${PERSON}`,
   routes: `query ($username: String!) { person(username: $username) { routes { ...RestRoute } } } ${ROUTE}`,
   route: `query ($id: Int!) { route(id: $id) { ...RestRoute } } ${ROUTE}`,
   routeGpx: `query ($id: Int!) { route(id: $id) { name track { gpx } } }`,

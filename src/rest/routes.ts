@@ -7,6 +7,7 @@ import type { Database } from '../db/database.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import type { Context } from '../graphql/context.ts';
 import type { Events } from '../graphql/events.ts';
+import { BodyTooLargeError, drainedOnCancel, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { hasNul, readForm, type RequestContext, type Router } from '../http/router.ts';
 import type { RunOperation } from './execute.ts';
 import { accepts, jsonpBody, validCallback } from './formats.ts';
@@ -46,6 +47,13 @@ export class RestError extends Error {
 }
 
 const CHALLENGE = 'Bearer realm="milepost"';
+
+/** `me` in a person's path means the token's person; without a token it is a 401, not someone called "me". */
+function ownerName(ctx: RequestContext, context: Context): string {
+  if (ctx.params.username !== 'me') return ctx.params.username!;
+  if (!context.viewer) throw notAuthorized();
+  return context.viewer.username;
+}
 const notAuthorized = (message = 'this request needs an access token: oauth_token, or Authorization: Bearer') =>
   new RestError(401, 'NOT_AUTHORIZED', message, undefined, { 'www-authenticate': CHALLENGE });
 
@@ -96,8 +104,7 @@ function pageVariables(url: URL) {
 async function readBody(ctx: RestContext): Promise<Record<string, unknown>> {
   const type = ctx.request.headers.get('content-type') ?? '';
   if (type.startsWith('application/json')) {
-    const text = await ctx.request.text();
-    if (text.length > 1024 * 1024) throw new RestError(413, 'TOO_LARGE', 'the JSON body is larger than 1 MB');
+    const text = await readLimitedText(ctx.request, JSON_LIMIT_BYTES);
     if (!text.trim()) return {};
     try {
       const parsed = JSON.parse(text) as unknown;
@@ -112,7 +119,7 @@ async function readBody(ctx: RestContext): Promise<Record<string, unknown>> {
     try {
       return nestBracketed((await readForm(ctx.request)).entries());
     } catch (error) {
-      if (error instanceof RangeError) throw new RestError(413, 'TOO_LARGE', error.message);
+      if (error instanceof BodyTooLargeError) throw error;
       throw new RestError(400, 'MALFORMED_BODY', 'the form body cannot be read');
     }
   }
@@ -270,13 +277,13 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     return { status: 200, body: personJson(data.person) };
   });
   route('GET', '/people/:username/friends', {}, async ({ ctx, context }) => {
-    const name = username(ctx) === 'me' && context.viewer ? context.viewer.username : username(ctx);
-    const data = dataOf<{ person: { friends: GqlPerson[] } | null }>(await run('friends', ctx.request, context, { username: name }));
+    const name = ownerName(ctx, context);
+    const data = dataOf<{ person: { friends: { edges: Array<{ node: GqlPerson }> } } | null }>(await run('friends', ctx.request, context, { username: name }));
     if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
-    return { status: 200, body: { friends: data.person.friends.map(friendJson) } };
+    return { status: 200, body: { friends: data.person.friends.edges.map((edge) => friendJson(edge.node)) } };
   });
   route('GET', '/people/:username/routes', {}, async ({ ctx, context }) => {
-    const name = username(ctx) === 'me' && context.viewer ? context.viewer.username : username(ctx);
+    const name = ownerName(ctx, context);
     const data = dataOf<{ person: { routes: GqlRoute[] } | null }>(await run('routes', ctx.request, context, { username: name }));
     if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
     return { status: 200, body: { routes: data.person.routes.map(routeJson) } };
@@ -317,7 +324,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
         throw new RestError(413, 'TOO_LARGE', `GPX documents may be at most ${DEFAULT_MAX_GPX_BYTES} bytes`);
       }
       // the body streams into the parser, which stops at the size limit
-      const gpx = { stream: () => ctx.request.body ?? new Blob([]).stream() };
+      const gpx = { stream: () => (ctx.request.body ? drainedOnCancel(ctx.request.body) : new Blob([]).stream()) };
       const result = outcome<Typed & { id: number; track: GqlTrack }>(await run(operation, ctx.request, context, { id, gpx }), 'result', operation === 'setEntryTrack' ? 'Entry' : 'Route', true);
       return { status: 200, body: { id: result.id, track: trackJson(result.track) } };
     };

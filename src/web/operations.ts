@@ -21,7 +21,7 @@ export const PAGE_OPERATIONS = {
   person: `query ($username: String!, $page: Int) {
     person(username: $username) {
       ...PagePerson location goal
-      friends { ...PagePerson }
+      friends(first: 50) { edges { node { ...PagePerson } } }
       routes { id name activityType distance { value units } }
     }
     stream: personStream(username: $username, page: $page) { ${STREAM} }

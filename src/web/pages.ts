@@ -153,14 +153,14 @@ ${entry.track ? trackFigures(entry.track, `this ${entry.workout ? lower(entry.wo
 export interface PagePersonDetail extends PagePerson {
   location: string | null;
   goal: string | null;
-  friends: PagePerson[];
+  friends: { edges: Array<{ node: PagePerson }> };
   routes: Array<{ id: number; name: string | null; activityType: string | null; distance: { value: number; units: string } | null }>;
 }
 
 export function personPage(visitor: Visitor, person: PagePersonDetail, entries: PageEntry[], pageNumber: number, hasNext: boolean): string {
   const about = [person.location ? `<p>${e(person.location)}</p>` : '', person.goal ? `<p>Goal: ${e(person.goal)}</p>` : ''].join('');
-  const friends = person.friends.length
-    ? `<ul class="plain people">${person.friends.map((f) => `<li>${avatar(f, '')}${personLink(f)}</li>`).join('')}</ul>`
+  const friends = person.friends.edges.length
+    ? `<ul class="plain people">${person.friends.edges.map(({ node: f }) => `<li>${avatar(f, '')}${personLink(f)}</li>`).join('')}</ul>`
     : '<p>No friends yet.</p>';
   const routes = person.routes.length
     ? `<ul class="plain">${person.routes

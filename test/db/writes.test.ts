@@ -138,7 +138,7 @@ describe('friends', () => {
   const act = (token: string, verb: string, username: string) =>
     mutate(token, `${verb}(username: "${username}") { __typename ... on FriendshipState { status person { username } } ${ERROR} }`);
   const friendsOf = async (username: string) =>
-    ((await api.graphql<{ person: { friends: Array<{ username: string }> } }>(`{ person(username: "${username}") { friends { username } } }`)).data!.person.friends).map((f) => f.username);
+    ((await api.graphql<{ person: { friends: { edges: Array<{ node: { username: string } }> } } }>(`{ person(username: "${username}") { friends { edges { node { username } } } } }`)).data!.person.friends.edges).map((f) => f.node.username);
 
   it('request → pending for both → accept → friends both ways → remove', async () => {
     const carol = await person('carol');

@@ -1,6 +1,8 @@
 import { usernameKey } from '../../domain/accounts.ts';
 import { UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import type { Prisma } from '../../generated/prisma-sqlite/client.ts';
 import { builder } from '../builder.ts';
 import { personById } from '../loaders.ts';
 import { requirePersonId } from '../lookups.ts';
@@ -40,14 +42,25 @@ export const PersonRef = builder.prismaObject('Person', {
   }),
 });
 
+/** Friends per page: a list of every friend of every friend multiplied without bound (issue 16). */
+export const FRIENDS_PAGE = { defaultSize: 20, maxSize: 50 } as const;
+
+const friendsPage = prismaConnectionHelpers(builder, 'Friendship', {
+  cursor: 'personId_friendId',
+  select: (nodeSelection) => ({ friend: nodeSelection(true) }),
+  resolveNode: (friendship) => friendship.friend,
+  // Prisma takes a list (the friend's id breaks ties); Pothos types only a single ordering
+  query: () => ({ orderBy: [{ createdAt: 'asc' }, { friendId: 'asc' }] as Prisma.FriendshipOrderByWithRelationInput }),
+  ...FRIENDS_PAGE,
+});
+
 builder.prismaObjectField(PersonRef, 'friends', (t) =>
-  t.field({
-    type: [PersonRef],
-    description: 'Accepted friends, longest-standing first.',
-    select: (_args, _context, nestedSelection) => ({
-      friendships: { orderBy: [{ createdAt: 'asc' }, { friendId: 'asc' }], select: { friend: nestedSelection(true) } },
-    }),
-    resolve: (person) => person.friendships.map((friendship) => friendship.friend),
+  t.connection({
+    type: PersonRef,
+    description: `Accepted friends, longest-standing first: ${FRIENDS_PAGE.defaultSize} a page, \`first\` at most ${FRIENDS_PAGE.maxSize}.`,
+    args: friendsPage.getArgs(),
+    select: (args, context, nestedSelection) => ({ friendships: friendsPage.getQuery(args, context, nestedSelection) }),
+    resolve: (person, args, context) => friendsPage.resolve(person.friendships, args, context),
   }),
 );
 

@@ -1,0 +1,80 @@
+// Request bodies read under a limit. A body that is refused part-way (too large, or a document the
+// parser rejected) is not cut off: closing a socket that still has unread bytes makes TCP send a
+// reset, and the client then loses the answer that says why. Its remainder is read and discarded,
+// up to a bound, so that the client reads the status and its JSON error body.
+
+/** Bytes a refused body may still send after its answer; past this the connection is closed. */
+export const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
+
+/** JSON bodies: GraphQL documents with their variables, REST writes. */
+export const JSON_LIMIT_BYTES = 1024 * 1024;
+
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError';
+  constructor(readonly limit: number) {
+    super(`the request body is larger than ${limit} bytes`);
+  }
+}
+
+/** Reads and drops what is left of a body, at most `limit` bytes, then lets go of it. */
+export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>, limit = DRAIN_LIMIT_BYTES): Promise<void> {
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      bytes += value.byteLength;
+      if (bytes > limit) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // the client went away: nothing left to read
+  }
+}
+
+/**
+ * The same bytes as `body`; cancelling it (a consumer that stopped early) discards the rest instead of
+ * destroying the connection under the client's feet.
+ */
+export function drainedOnCancel(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel() {
+        void discardRest(reader);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** The body as text, at most `limit` bytes (whatever Content-Length says: chunked bodies have none). */
+export async function readLimitedText(request: Request, limit: number): Promise<string> {
+  return (await readLimitedBytes(request, limit)).toString('utf8');
+}
+
+/** The body's bytes, at most `limit` of them; past it BodyTooLargeError, and the rest is discarded. */
+export async function readLimitedBytes(request: Request, limit: number): Promise<Buffer> {
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > limit) {
+      void discardRest(reader);
+      throw new BodyTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}

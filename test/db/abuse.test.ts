@@ -1,0 +1,247 @@
+// Hostile and unlucky input (issue 16): each case is an attack or a fault that once stalled or
+// killed the server. Every one runs against the whole service and is bounded in time and memory.
+import { Agent, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGpx } from '../../src/domain/gpx.ts';
+import { GRAPHQL_LIMITS } from '../../src/http/graphql-hardening.ts';
+import { listen } from '../../src/http/server.ts';
+import { testApp } from '../support/app.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createEntry, createPerson, createToken } from '../support/factories.ts';
+import { hasRedisServer, startRedis } from '../support/redis.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+let owner: { id: number; token: string };
+
+beforeAll(async () => {
+  db = await createTestDatabase('abuse');
+  api = testApp(db);
+  const person = await createPerson(db.prisma, { username: 'owner' });
+  owner = { id: person.id, token: await createToken(db.prisma, person.id) };
+});
+afterAll(() => db.destroy());
+
+/** Runs `work` and measures how long the event loop was held at once, the longest stall seen. */
+async function longestStall<T>(work: () => Promise<T>): Promise<{ result: T; stallMs: number; ms: number }> {
+  let stallMs = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 1);
+  const started = performance.now();
+  try {
+    const result = await work();
+    const now = performance.now();
+    return { result, stallMs: Math.max(stallMs, now - last), ms: now - started };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+describe.skipIf(!hasRedisServer)('a Redis outage', () => {
+  it('fails events soft: a write during the outage answers, is stored, and the process lives on', async () => {
+    const redis = await startRedis();
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    const shared = testApp(db, { REDIS_URL: redis.url, REDIS_KEY_PREFIX: `outage-${Date.now()}` });
+    try {
+      await shared.app.ready();
+      const entry = await createEntry(db.prisma, owner.id);
+      await redis.stop();
+      const result = await shared.graphql<{ createComment: { __typename: string } }>(
+        `mutation { createComment(entryId: ${entry.id}, body: "during the outage") { __typename } }`,
+        {},
+        owner.token,
+      );
+      expect(result.data?.createComment.__typename).toBe('Comment');
+      expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(1);
+      // ioredis gave up on queued commands after its retries (about 10 s) and the rejection killed the process
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(rejections).toEqual([]);
+      expect(shared.app.events.failed()).toBeGreaterThan(0);
+      expect(await shared.app.metrics.render()).toMatch(/milepost_events_failed_total [1-9]/);
+      expect((await shared.fetch('/healthz')).status).toBe(200);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await redis.stop();
+      await shared.app.close();
+    }
+  }, 30_000);
+});
+
+describe('GPX uploads', () => {
+  const nested = (depth: number) => `<gpx xmlns="http://www.topografix.com/GPX/1/1">${'<x>'.repeat(depth)}${'</x>'.repeat(depth)}</gpx>`;
+
+  it('refuses deep nesting at once: 50,000 levels took 20 s of a held event loop', async () => {
+    const { result, ms } = await longestStall(() => parseGpx(nested(50_000)).catch((error: Error) => error));
+    expect((result as Error).message).toMatch(/more than 32 levels deep/);
+    expect(ms).toBeLessThan(500);
+  });
+
+  it('parses a large body of unknown elements in linear time without holding the event loop', async () => {
+    const junk = `<gpx xmlns="http://www.topografix.com/GPX/1/1">${'<a><b>text</b></a>'.repeat(600_000)}<trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk></gpx>`;
+    const heapBefore = process.memoryUsage().heapUsed;
+    const { result, stallMs } = await longestStall(() => parseGpx(Buffer.from(junk)));
+    expect(result.points).toHaveLength(1);
+    // one slice of 64 KiB at a time; a whole 11 MB body parsed in one go held the loop for ~0.4 s
+    expect(stallMs).toBeLessThan(100);
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it('answers a deeply nested upload through REST with 422 naming gpx', async () => {
+    const route = await db.prisma.route.create({ data: { ownerId: owner.id, name: 'nested' } });
+    const response = await api.fetch(`/routes/${route.id}/track.json`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/gpx+xml' },
+      body: nested(20_000),
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ error: { fields: [{ field: 'gpx' }] } });
+  });
+
+  it.each([
+    ['an elevation of 1e308', '<trkpt lat="1" lon="2"><ele>1e308</ele></trkpt>', /ele .* is outside/],
+    ['a heart rate of -5', '<trkpt lat="1" lon="2"><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>-5</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>', /negative/],
+    ['a time in the year 275760', '<trkpt lat="1" lon="2"><time>+275760-01-01T00:00:00Z</time></trkpt>', /time/],
+  ])('refuses %s with 422 and stores nothing', async (_name, point, message) => {
+    const route = await db.prisma.route.create({ data: { ownerId: owner.id, name: 'absurd' } });
+    const gpx = `<gpx xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1"><trk><trkseg>${point}</trkseg></trk></gpx>`;
+    const response = await api.fetch(`/routes/${route.id}/track.json`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/gpx+xml' },
+      body: gpx,
+    });
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { error: { fields: Array<{ field: string; message: string }> } };
+    expect(body.error.fields[0]).toMatchObject({ field: 'gpx', message: expect.stringMatching(message) });
+    expect(await db.prisma.track.count({ where: { route: { id: route.id } } })).toBe(0);
+  });
+});
+
+describe('GraphQL amplification', () => {
+  let community: string[];
+
+  beforeAll(async () => {
+    // a dense community: 60 people, every one a friend of every other
+    const people = await Promise.all(Array.from({ length: 60 }, (_, i) => createPerson(db.prisma, { username: `dense${i}` })));
+    community = people.map((p) => p.username);
+    const rows = people.flatMap((a) => people.filter((b) => b.id !== a.id).map((b) => ({ personId: a.id, friendId: b.id })));
+    await db.prisma.friendship.createMany({ data: rows });
+  });
+
+  const post = (query: string) => api.graphql(query);
+  const friendsOf = (levels: number, first?: number) => {
+    const args = first ? `(first: ${first})` : '';
+    let selection = 'username';
+    for (let i = 0; i < levels; i++) selection = `friends${args} { edges { node { ${selection} } } }`;
+    return `{ person(username: "${community[0]}") { ${selection} } }`;
+  };
+
+  it('pages friends: 20 by default, at most 50, with cursors', async () => {
+    const first = await post(`{ person(username: "${community[0]}") { friends { edges { node { username } } pageInfo { hasNextPage endCursor } } } }`);
+    const page = (first.data as { person: { friends: { edges: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string } } } }).person.friends;
+    expect(page.edges).toHaveLength(20);
+    expect(page.pageInfo.hasNextPage).toBe(true);
+    const next = await post(`{ person(username: "${community[0]}") { friends(first: 500, after: "${page.pageInfo.endCursor}") { edges { node { username } } } } }`);
+    expect((next.data as { person: { friends: { edges: unknown[] } } }).person.friends.edges).toHaveLength(39);
+  });
+
+  it('refuses friends of friends of friends at full pages: the cost counts every list by its size', async () => {
+    const refused = await post(friendsOf(3, 50));
+    expect(refused.errors?.[0]?.message).toMatch(/cost \d+ is over the limit of 50000/);
+    // six levels: 8.6 MB in 2.8 s before; now refused before anything runs (by depth, too)
+    const six = await post(friendsOf(6));
+    expect(six.data).toBeUndefined();
+    expect(six.errors?.[0]?.message).toMatch(/cost|depth/);
+    // aliases do not multiply past the limit either
+    const aliased = await post(`{ ${Array.from({ length: 10 }, (_, i) => `a${i}: person(username: "${community[0]}") { friends(first: 50) { edges { node { friends(first: 50) { edges { node { username } } } } } } }`).join(' ')} }`);
+    expect(aliased.errors?.[0]?.message).toMatch(/cost/);
+  });
+
+  it('answers the worst allowed query quickly and without holding the event loop long', async () => {
+    // the largest fan-out under the limit: three levels at 25 friends is 15,625 people (cost 48,176)
+    const worst = friendsOf(3, 25);
+    const { result, ms, stallMs } = await longestStall(() => api.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: worst }) }).then((r) => r.text()));
+    expect(JSON.parse(result).errors).toBeUndefined();
+    console.log(`[abuse] worst allowed friends query: ${result.length} bytes in ${Math.round(ms)} ms, longest stall ${Math.round(stallMs)} ms`);
+    expect(result.length).toBeLessThan(2 * 1024 * 1024);
+    expect(ms).toBeLessThan(3_000);
+    expect(stallMs).toBeLessThan(1_000);
+    expect(GRAPHQL_LIMITS.maxCost).toBe(50_000);
+  });
+});
+
+describe('refused bodies over a real connection', () => {
+  let server: Server;
+  let port: number;
+  let token: string;
+  let routeId: number;
+
+  beforeAll(async () => {
+    const config = testConfig(db.config, { PORT: '0', HOST: '127.0.0.1' });
+    server = await listen(api.app, config);
+    port = (server.address() as AddressInfo).port;
+    token = owner.token;
+    routeId = (await db.prisma.route.create({ data: { ownerId: owner.id, name: 'socket' } })).id;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** Sends `body` in 64 KiB writes, as a client uploading a file would, and reads the whole answer. */
+  function send(agent: Agent, method: string, path: string, headers: Record<string, string>, body: Buffer, chunked = false) {
+    return new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ port, host: '127.0.0.1', method, path, agent, headers: { ...headers, ...(chunked ? {} : { 'content-length': String(body.length) }) } }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on('error', reject);
+      let at = 0;
+      const pump = () => {
+        while (at < body.length) {
+          const more = req.write(body.subarray(at, at + 65_536));
+          at += 65_536;
+          if (!more) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+  }
+
+  it.each([
+    ['a DOCTYPE', Buffer.from(`<!DOCTYPE gpx><gpx>${' '.repeat(3_000_000)}</gpx>`), false, 422],
+    ['a non-GPX root', Buffer.from(`<foo>${' '.repeat(3_000_000)}</foo>`), true, 422],
+    ['a chunked body over 20 MB', Buffer.alloc(21 * 1024 * 1024, 32), true, 422],
+    ['a declared body over 20 MB', Buffer.alloc(21 * 1024 * 1024, 32), false, 413],
+  ])('answers %s with its status and JSON body, and the connection stays usable', async (_name, body, chunked, status) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/gpx+xml' };
+      const refused = await send(agent, 'PUT', `/routes/${routeId}/track.json`, headers, body, chunked);
+      expect(refused.status).toBe(status);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: expect.any(String) } });
+      const next = await send(agent, 'GET', '/healthz', {}, Buffer.alloc(0));
+      expect(next.status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  }, 30_000);
+
+  it('stops reading a chunked form at 64 KB and answers 413, with memory flat', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const before = process.memoryUsage().rss;
+      const response = await send(agent, 'POST', '/oauth/token', { 'content-type': 'application/x-www-form-urlencoded' }, Buffer.alloc(8 * 1024 * 1024, 'a'), true);
+      expect(response.status).toBe(413);
+      expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'TOO_LARGE' } });
+      expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+    } finally {
+      agent.destroy();
+    }
+  }, 30_000);
+});
