@@ -1,42 +1,36 @@
-// The browser session of a logged-in person: a signed, HttpOnly, SameSite=Lax cookie holding the
-// person's id and when they logged in. Lax, not Strict: an app sends people to /oauth/authorize with
-// a top-level link from its own site, and they must arrive logged in.
+// The browser session of a logged-in person: an HttpOnly, SameSite=Lax cookie holding a random
+// session token, signed so that forged cookies are turned away without a database look-up. The
+// session itself lives in the database (only the token's hash), so logging out ends it for good,
+// even for a copy of the cookie taken earlier. Lax, not Strict: an app sends people to
+// /oauth/authorize with a top-level link from its own site, and they must arrive logged in.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SESSION_COOKIE = 'milepost_session';
 export const CSRF_COOKIE = 'milepost_csrf';
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
-export interface Session {
-  personId: number;
-  /** epoch seconds */
-  issuedAt: number;
-}
-
 function sign(secret: string, payload: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url');
 }
 
-export function encodeSession(secret: string, session: Session): string {
-  const payload = Buffer.from(JSON.stringify([session.personId, session.issuedAt])).toString('base64url');
-  return `${payload}.${sign(secret, payload)}`;
+export function newSessionToken(): string {
+  return randomBytes(32).toString('base64url');
 }
 
-export function decodeSession(secret: string, value: string | undefined, now = Date.now()): Session | null {
+/** The cookie's value for a session token. */
+export function signSessionToken(secret: string, token: string): string {
+  return `${token}.${sign(secret, token)}`;
+}
+
+/** The session token in a cookie, or null when the cookie is missing, malformed or not signed by us. */
+export function readSessionToken(secret: string, value: string | undefined): string | null {
   if (!value) return null;
-  const [payload, signature] = value.split('.');
-  if (!payload || !signature) return null;
-  const expected = Buffer.from(sign(secret, payload));
+  const [token, signature] = value.split('.');
+  if (!token || !signature || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const expected = Buffer.from(sign(secret, token));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-  try {
-    const [personId, issuedAt] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (!Number.isSafeInteger(personId) || !Number.isSafeInteger(issuedAt)) return null;
-    if ((issuedAt as number) + SESSION_MAX_AGE_SECONDS < now / 1000) return null;
-    return { personId: personId as number, issuedAt: issuedAt as number };
-  } catch {
-    return null;
-  }
+  return token;
 }
 
 export function parseCookies(header: string | null): Record<string, string> {

@@ -1,50 +1,56 @@
-// Slows down password guessing: after too many failures for an account, or from an address, further
-// attempts are refused until the window has passed. In memory, per process (issue 6 moves it to Redis).
+// Slows down guessing (passwords at /login, codes and secrets at /oauth/token): each attempt is
+// reserved atomically before the slow check runs, under every rule at once, so that concurrent
+// attempts cannot all slip in before the first failure is counted. A success gives its attempt back.
+// Counted in memory for one process, or in Redis through the limiter's store when it is shared.
 
 export interface ThrottleRule {
-  failures: number;
+  /** A name of its own: the counters of different rules never mix. */
+  name: string;
+  attempts: number;
   windowSeconds: number;
 }
 
 export const LOGIN_RULES = {
   /** per account and address: a person who mistypes a few times is not locked out by others */
-  accountAddress: { failures: 5, windowSeconds: 15 * 60 },
+  accountAddress: { name: 'login-account', attempts: 5, windowSeconds: 15 * 60 },
   /** per address, across accounts: stops one client from spraying passwords */
-  address: { failures: 30, windowSeconds: 15 * 60 },
+  address: { name: 'login-address', attempts: 30, windowSeconds: 15 * 60 },
 } satisfies Record<string, ThrottleRule>;
 
 export const TOKEN_RULES = {
-  clientAddress: { failures: 20, windowSeconds: 15 * 60 },
-  address: { failures: 100, windowSeconds: 15 * 60 },
+  clientAddress: { name: 'token-client', attempts: 20, windowSeconds: 15 * 60 },
+  address: { name: 'token-address', attempts: 100, windowSeconds: 15 * 60 },
 } satisfies Record<string, ThrottleRule>;
 
-export class FailureThrottle {
-  private readonly failures = new Map<string, number[]>();
+/** One counter per rule, as the rate limiter's store provides them (memory, or Redis when shared). */
+export interface AttemptCounter {
+  /** Counts one attempt; the seconds to wait when the rule is spent (the attempt is then refused), else 0. */
+  take(key: string): Promise<number>;
+  /** Gives one attempt back (a success does not count against anyone). */
+  giveBack(key: string): Promise<void>;
+}
 
-  constructor(private readonly now: () => number = Date.now) {}
+export type CounterFactory = (rule: ThrottleRule) => AttemptCounter;
 
-  /** Seconds until `key` may try again under `rule`, or 0. */
-  retryAfter(key: string, rule: ThrottleRule): number {
-    const recent = this.recent(key, rule);
-    if (recent.length < rule.failures) return 0;
-    return Math.max(1, Math.ceil((recent[0]! + rule.windowSeconds * 1000 - this.now()) / 1000));
+export class GuessThrottle {
+  private readonly counters = new Map<string, AttemptCounter>();
+
+  constructor(private readonly counterFor: CounterFactory) {}
+
+  private counter(rule: ThrottleRule): AttemptCounter {
+    let counter = this.counters.get(rule.name);
+    if (!counter) this.counters.set(rule.name, (counter = this.counterFor(rule)));
+    return counter;
   }
 
-  fail(key: string, rule: ThrottleRule): void {
-    const recent = this.recent(key, rule);
-    recent.push(this.now());
-    this.failures.set(key, recent.slice(-rule.failures));
+  /** Reserves an attempt under each rule; the seconds to wait when any of them is spent, else 0. */
+  async reserve(attempts: ReadonlyArray<readonly [string, ThrottleRule]>): Promise<number> {
+    const waits = await Promise.all(attempts.map(([key, rule]) => this.counter(rule).take(key)));
+    return Math.max(0, ...waits);
   }
 
-  reset(key: string): void {
-    this.failures.delete(key);
-  }
-
-  private recent(key: string, rule: ThrottleRule): number[] {
-    const since = this.now() - rule.windowSeconds * 1000;
-    const kept = (this.failures.get(key) ?? []).filter((at) => at > since);
-    if (kept.length) this.failures.set(key, kept);
-    else this.failures.delete(key);
-    return kept;
+  /** The attempt succeeded: it no longer counts. */
+  async succeeded(attempts: ReadonlyArray<readonly [string, ThrottleRule]>): Promise<void> {
+    await Promise.all(attempts.map(([key, rule]) => this.counter(rule).giveBack(key)));
   }
 }

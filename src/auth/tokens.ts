@@ -85,3 +85,31 @@ export async function viewerForToken(prisma: Prisma, token: string): Promise<Vie
   }
   return { id: Number(row.personId), username: row.username, clientId: Number(row.clientId) };
 }
+
+/** How long a token seen valid is believed valid for counting its requests (not for authorizing them). */
+const RECOGNIZED_FOR_MS = 60_000;
+const RECOGNIZED_MAX = 50_000;
+
+/**
+ * Whether a token is one we issued (and not revoked), for choosing whose budget a request spends
+ * before the request runs. A made-up token must not open a fresh budget of its own: its requests
+ * count under the client's address. Recent answers are remembered, so a real app's requests cost
+ * no extra statement; authorization itself always checks the database.
+ */
+export function createTokenRecognizer(prisma: Prisma): (token: string) => Promise<boolean> {
+  const recognized = new Map<string, number>();
+  return async (token) => {
+    const hash = hashToken(token);
+    const until = recognized.get(hash);
+    if (until !== undefined && until > Date.now()) return true;
+    const row = await prisma.oAuthAccessToken.findUnique({ where: { tokenHash: hash }, select: { revokedAt: true } });
+    const known = row !== null && row.revokedAt === null;
+    recognized.delete(hash);
+    if (known) {
+      // oldest first: Map keeps insertion order
+      if (recognized.size >= RECOGNIZED_MAX) recognized.delete(recognized.keys().next().value!);
+      recognized.set(hash, Date.now() + RECOGNIZED_FOR_MS);
+    }
+    return known;
+  };
+}

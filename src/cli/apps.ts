@@ -4,11 +4,15 @@ import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 
 const HELP = `Usage: milepost apps create --name N --redirect-uri URL [--redirect-uri URL …] [--owner USER] [--public] [--webhook-url URL]
+                            [--legacy-implicit] [--legacy-http]
 
 Registers a third-party app and prints JSON {"client_id": …, "client_secret": …}. The secret is shown
 only this once and stored hashed. --public registers a public client (native or browser app): it has
 no secret and must use PKCE (S256). --webhook-url makes Milepost POST signed events there (entries,
-comments, likes of people who authorized the app); the JSON then also holds "webhook_secret".`;
+comments, likes of people who authorized the app); the JSON then also holds "webhook_secret".
+Legacy flows, off by default (RFC 9700), for clients of the original service that need them:
+--legacy-implicit allows the user-agent flow (response_type=token), and --legacy-http allows plain
+http:// callbacks on hosts other than loopback.`;
 
 export async function run(argv: string[]) {
   const { values, positionals } = parseOptions(argv, {
@@ -17,6 +21,8 @@ export async function run(argv: string[]) {
     owner: { type: 'string' },
     public: { type: 'boolean' },
     'webhook-url': { type: 'string' },
+    'legacy-implicit': { type: 'boolean' },
+    'legacy-http': { type: 'boolean' },
   });
   if (values.help) {
     console.log(HELP);
@@ -35,7 +41,13 @@ export async function run(argv: string[]) {
       ownerId = owner.id;
     }
     try {
-      const app = await createApp(prisma, ownerId, { name: values.name!, redirectUris: values['redirect-uri']!, confidential: !values.public });
+      const app = await createApp(prisma, ownerId, {
+        name: values.name!,
+        redirectUris: values['redirect-uri']!,
+        confidential: !values.public,
+        allowImplicit: values['legacy-implicit'] ?? false,
+        allowPlainHttp: values['legacy-http'] ?? false,
+      });
       const webhook = values['webhook-url'] ? await setWebhook(prisma, null, app.clientId, values['webhook-url']) : null;
       console.log(JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret, ...(webhook ? { webhook_secret: webhook.secret } : {}) }));
       return 0;

@@ -40,13 +40,20 @@ export interface AppInput {
   name: string;
   redirectUris: string[];
   confidential: boolean;
+  /** Legacy (RFC 9700 2.1.2): the user-agent flow, `response_type=token`. Off unless asked for. */
+  allowImplicit?: boolean;
+  /** Legacy: plain `http://` callbacks on hosts other than loopback. Off unless asked for. */
+  allowPlainHttp?: boolean;
 }
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
  * A callback URL an app may register: absolute, no fragment (RFC 6749 3.1.2), https or a loopback
  * http address, or a private-use scheme for native apps (RFC 8252 7.1: `com.example.app:/cb`).
+ * Plain http elsewhere only for an app that opted in to it (the original service's clients).
  */
-export function redirectUriProblem(uri: string): string | null {
+export function redirectUriProblem(uri: string, allowPlainHttp = false): string | null {
   let url: URL;
   try {
     url = new URL(uri);
@@ -55,7 +62,10 @@ export function redirectUriProblem(uri: string): string | null {
   }
   if (url.hash || uri.includes('#')) return 'must not contain a fragment';
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:') return null; // plain http stays allowed: the original service's apps registered such callbacks
+  if (url.protocol === 'http:') {
+    if (allowPlainHttp || LOOPBACK_HOSTS.has(url.hostname)) return null;
+    return 'must use https (plain http only on a loopback address, or for a legacy app that allows it)';
+  }
   if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol)) return null;
   if (url.protocol === 'javascript:' || url.protocol === 'data:' || url.protocol === 'file:') return `must not use ${url.protocol}`;
   return 'must use https, http, or a reverse-domain private scheme such as com.example.app:';
@@ -69,14 +79,12 @@ export function validateApp(input: AppInput): AppInput {
   if (uris.length === 0) issues.push({ path: 'redirect_uri', message: 'at least one callback URL is required' });
   if (uris.length > 10) issues.push({ path: 'redirect_uri', message: 'at most 10 callback URLs' });
   uris.forEach((uri, i) => {
-    const problem = redirectUriProblem(uri);
+    const problem = redirectUriProblem(uri, input.allowPlainHttp);
     if (problem) issues.push({ path: `redirect_uri[${i}]`, message: `${uri} ${problem}` });
   });
   if (issues.length) throw new ValidationError(issues);
-  return { name, redirectUris: [...new Set(uris)], confidential: input.confidential };
+  return { name, redirectUris: [...new Set(uris)], confidential: input.confidential, allowImplicit: input.allowImplicit ?? false, allowPlainHttp: input.allowPlainHttp ?? false };
 }
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
 /**
  * Whether `requested` may be used for an app that registered `registered`: the same string exactly,

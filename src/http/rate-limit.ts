@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { AttemptCounter, ThrottleRule } from '../auth/throttle.ts';
 import type { Config } from '../config.ts';
 
 export interface RateDecision {
@@ -18,6 +19,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(key: string): Promise<RateDecision>;
+  /** A counter of attempts under `rule`, kept where this limiter keeps its counts (memory or Redis). */
+  attemptCounter(rule: ThrottleRule): AttemptCounter;
   /** Redis's state for /readyz: answers a PING, or not, or is not configured. */
   redisStatus(): Promise<'ok' | 'unavailable' | 'not configured'>;
   /** Resolves once Redis answers (at once without Redis); false if it did not within `timeoutMs`. */
@@ -46,7 +49,29 @@ export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' 
     resetAt: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
     retryAfter: allowed ? 0 : Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
   });
+  const counterLimiter = (rule: ThrottleRule): RateLimiterAbstract => {
+    const options = { points: rule.attempts, duration: rule.windowSeconds, keyPrefix: `${config.redisKeyPrefix}:guess:${rule.name}` };
+    const local = new RateLimiterMemory(options);
+    return redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: local, rejectIfRedisNotReady: true }) : local;
+  };
   return {
+    attemptCounter(rule) {
+      const counter = counterLimiter(rule);
+      return {
+        async take(key) {
+          try {
+            await counter.consume(key);
+            return 0;
+          } catch (rejection) {
+            if (rejection instanceof RateLimiterRes) return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+            throw rejection;
+          }
+        },
+        async giveBack(key) {
+          await counter.reward(key, 1).catch(() => undefined);
+        },
+      };
+    },
     async consume(key) {
       try {
         return decision(await limiter.consume(key), true);

@@ -13,7 +13,8 @@ import { createChangeClock } from '../db/change-clock.ts';
 import { isQueryOperation, readKey, ResponseCache } from './response-cache.ts';
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
-import { clientOfRequest, InvalidTokenError, TokenConflictError, tokenFromRequest, viewerOfRequest } from '../auth/tokens.ts';
+import { GuessThrottle } from '../auth/throttle.ts';
+import { clientOfRequest, createTokenRecognizer, InvalidTokenError, TokenConflictError, tokenFromRequest, viewerOfRequest } from '../auth/tokens.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
@@ -157,6 +158,7 @@ export function createApp(config: Config, database: Database, options: AppOption
   });
 
   const limiter = createRateLimiter(config);
+  const recognizeToken = createTokenRecognizer(database.prisma);
   const router = new Router();
   router.get('/healthz', () => jsonResponse(200, { status: 'ok' }));
   // ready to take traffic: the database answers, and Redis too when it is configured
@@ -179,7 +181,12 @@ export function createApp(config: Config, database: Database, options: AppOption
   router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
   router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(baseUrlOf(config, request)))));
   router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(baseUrlOf(config, request)))));
-  mountOAuthRoutes(router, { prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: (request) => baseUrlOf(config, request) });
+  mountOAuthRoutes(router, {
+    prisma: database.prisma,
+    sessionSecret: config.sessionSecret,
+    baseUrl: (request) => baseUrlOf(config, request),
+    throttle: new GuessThrottle((rule) => limiter.attemptCounter(rule)),
+  });
 
   // the pages the API's `url` fields point at, for browsers (see handle: by the Accept header)
   const pages = new Router();
@@ -294,7 +301,9 @@ export function createApp(config: Config, database: Database, options: AppOption
       } catch {
         // two different tokens: counted by address; the handler answers 400
       }
-      const decision = await limiter.consume(rateLimitKey(token, clientAddress));
+      // a token we never issued spends the address's budget: random tokens open no budgets of their own
+      const counted = token !== null && (await recognizeToken(token).catch(() => false)) ? token : null;
+      const decision = await limiter.consume(rateLimitKey(counted, clientAddress));
       const limitHeaders = rateLimitHeaders(decision);
       if (!decision.allowed) {
         const reply = rateLimitedReply(decision, config.rateLimit.windowSeconds);

@@ -4,7 +4,7 @@
 // and the same store.
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Prisma } from '../db/database.ts';
-import { redirectUriMatches, stripAppendedCallbackParams } from '../domain/accounts.ts';
+import { redirectUriMatches, redirectUriProblem, stripAppendedCallbackParams } from '../domain/accounts.ts';
 import { AUTHORIZATION_CODE_LIFETIME_SECONDS, createModel } from './model.ts';
 import { findApp, issueAccessToken, revokeToken, type RegisteredApp } from './store.ts';
 
@@ -67,6 +67,10 @@ export async function checkAuthorizeRequest(prisma: Prisma, params: URLSearchPar
   if (!redirectUriMatches(app.redirectUris, values.redirect_uri)) {
     return page('invalid_request', `The redirect_uri is not one that "${app.name}" registered.`);
   }
+  // a callback registered before plain http became opt-in, on an app that has not opted in
+  if (redirectUriProblem(values.redirect_uri, app.allowPlainHttp)) {
+    return page('invalid_request', `The redirect_uri uses plain http, which "${app.name}" does not allow.`);
+  }
   const responseType = values.response_type === 'code' || values.response_type === 'token' ? values.response_type : null;
   const request: AuthorizeRequest = {
     responseType: responseType ?? 'code',
@@ -85,6 +89,9 @@ export async function checkAuthorizeRequest(prisma: Prisma, params: URLSearchPar
   if (request.state !== null && !VSCHAR.test(request.state)) return fail('invalid_request', 'state must be visible ASCII');
   if (!values.response_type) return fail('invalid_request', 'response_type is required (code or token)');
   if (!responseType) return fail('unsupported_response_type', 'response_type must be code or token');
+  if (responseType === 'token' && !app.allowImplicit) {
+    return fail('unauthorized_client', 'this app does not use the user-agent (implicit) flow; use response_type=code with PKCE');
+  }
   if (request.responseType === 'code') {
     if (request.codeChallenge !== null) {
       if (request.codeChallengeMethod !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');

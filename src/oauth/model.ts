@@ -9,10 +9,12 @@ import { redirectUriMatches } from '../domain/accounts.ts';
 import {
   AUTHORIZATION_CODE_LIFETIME_SECONDS,
   codeIdFor,
+  codeWasReplayed,
   consumeCode,
   findApp,
   findUnusedCode,
   issueAccessToken,
+  revokeTokensOfCode,
   saveAuthorizationCode,
   type RegisteredApp,
 } from './store.ts';
@@ -121,6 +123,8 @@ export function createModel(prisma: Prisma, endpoint: 'authorize' | 'token'): Mo
         { clientId: (client as OAuthClient).rowId, personId: (user as { id: number }).id, scope: token.scope?.join(' ') || null, authorizationCodeId },
         token.accessToken,
       );
+      // a replay that raced this exchange may have revoked before the token existed: look again
+      if (authorizationCodeId !== null && (await codeWasReplayed(prisma, authorizationCodeId))) await revokeTokensOfCode(prisma, authorizationCodeId);
       // long-lived (SPEC 5): whatever expiry the library computed is not kept or shown
       return { accessToken: token.accessToken, client, user, scope: token.scope };
     },

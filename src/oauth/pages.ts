@@ -146,7 +146,7 @@ export function developerPage(input: {
   apps: Array<RegisteredApp & { webhookUrl?: string | null }>;
   created?: CreatedApp;
   issues?: FieldIssue[];
-  form?: { name: string; redirectUris: string; confidential: boolean };
+  form?: { name: string; redirectUris: string; confidential: boolean; allowImplicit?: boolean; allowPlainHttp?: boolean };
   /** Shown once, when a webhook URL was first set. */
   webhookSecret?: { app: string; secret: string };
 }): string {
@@ -158,7 +158,7 @@ export function developerPage(input: {
   const list = input.apps.length
     ? `<table><thead><tr><th>Name</th><th>client_id</th><th>Callbacks</th><th>Webhooks</th></tr></thead><tbody>${input.apps
         .map(
-          (a) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}</td><td class="secret">${e(a.clientId)}</td><td>${a.redirectUris.map(e).join('<br>')}</td>
+          (a) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}${a.allowImplicit || a.allowPlainHttp ? ' (legacy flows)' : ''}</td><td class="secret">${e(a.clientId)}</td><td>${a.redirectUris.map(e).join('<br>')}</td>
           <td><form method="post" action="/developers/apps/webhook">${hidden('csrf', input.csrf)}${hidden('client_id', a.clientId)}
           <label for="webhook-${e(a.clientId)}">Webhook URL</label><input type="url" id="webhook-${e(a.clientId)}" name="webhook_url" value="${e(a.webhookUrl ?? '')}">
           <button type="submit" class="secondary">Save</button></form>
@@ -182,6 +182,10 @@ export function developerPage(input: {
        <fieldset><legend>Client type</legend>
          <label><input type="radio" name="client_type" value="confidential"${form.confidential ? ' checked' : ''}> Confidential: a server that keeps a secret</label>
          <label><input type="radio" name="client_type" value="public"${form.confidential ? '' : ' checked'}> Public: a native or browser app (PKCE, no secret)</label>
+       </fieldset>
+       <fieldset><legend>Legacy flows (only for clients of the original service that need them)</legend>
+         <label><input type="checkbox" name="allow_implicit" value="1"${form.allowImplicit ? ' checked' : ''}> Allow the user-agent (implicit) flow, <code>response_type=token</code>: the token travels in the URL; new apps use the code flow with PKCE</label>
+         <label><input type="checkbox" name="allow_plain_http" value="1"${form.allowPlainHttp ? ' checked' : ''}> Allow plain <code>http://</code> callbacks on hosts other than loopback: codes and tokens then travel unencrypted</label>
        </fieldset>
        <button type="submit">Register</button>
      </form></div>`,

@@ -4,13 +4,14 @@ import {
   SESSION_COOKIE,
   SESSION_MAX_AGE_SECONDS,
   csrfMatches,
-  decodeSession,
-  encodeSession,
   newCsrfToken,
+  newSessionToken,
   parseCookies,
+  readSessionToken,
   serializeCookie,
+  signSessionToken,
 } from '../auth/session.ts';
-import { FailureThrottle, LOGIN_RULES, TOKEN_RULES } from '../auth/throttle.ts';
+import { LOGIN_RULES, TOKEN_RULES, type GuessThrottle } from '../auth/throttle.ts';
 import type { Prisma } from '../db/database.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { htmlResponse, jsonResponse, readForm, redirectResponse, type RequestContext, type Router } from '../http/router.ts';
@@ -24,13 +25,27 @@ import {
   type EndpointResponse,
 } from './authorization.ts';
 import { accountPage, consentPage, deliveriesPage, developerPage, loginPage, oauthErrorPage, signupPage } from './pages.ts';
-import { appsOwnedBy, authorizationsOf, checkPassword, createAccount, createApp, deliveriesOf, findAccount, revokeAuthorization, setWebhook, type Account } from './store.ts';
+import {
+  accountOfSession,
+  appsOwnedBy,
+  authorizationsOf,
+  checkPassword,
+  createAccount,
+  createApp,
+  createSession,
+  deliveriesOf,
+  endSession,
+  revokeAuthorization,
+  setWebhook,
+  type Account,
+} from './store.ts';
 
 export interface OAuthRoutesOptions {
   prisma: Prisma;
   sessionSecret: string;
   baseUrl: (request: Request) => string;
-  throttle?: FailureThrottle;
+  /** Guessing limits for /login and /oauth/token, counted where the rate limit is (memory or Redis). */
+  throttle: GuessThrottle;
 }
 
 const SAME_ORIGIN = 'http://milepost.invalid';
@@ -56,17 +71,17 @@ export function safeNext(value: string | null): string | null {
 /** What every page needs: the logged-in person (if any) and a CSRF token, with the cookies to set. */
 export async function pageSession(options: Pick<OAuthRoutesOptions, 'prisma' | 'sessionSecret' | 'baseUrl'>, request: Request) {
   const cookies = parseCookies(request.headers.get('cookie'));
-  const session = decodeSession(options.sessionSecret, cookies[SESSION_COOKIE]);
-  const viewer: Account | null = session ? await findAccount(options.prisma, session.personId) : null;
+  const sessionToken = readSessionToken(options.sessionSecret, cookies[SESSION_COOKIE]);
+  const viewer: Account | null = sessionToken ? await accountOfSession(options.prisma, sessionToken) : null;
   const secure = options.baseUrl(request).startsWith('https:');
   const csrf = cookies[CSRF_COOKIE] ?? newCsrfToken();
   const setCookies = cookies[CSRF_COOKIE] ? [] : [serializeCookie(CSRF_COOKIE, csrf, { secure, sameSite: 'Strict' })];
-  return { cookies, viewer, csrf, secure, setCookies };
+  return { cookies, viewer, sessionToken, csrf, secure, setCookies };
 }
 
 export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): void {
   const { prisma, sessionSecret } = options;
-  const throttle = options.throttle ?? new FailureThrottle();
+  const { throttle } = options;
 
   const pageState = (ctx: RequestContext) => pageSession(options, ctx.request);
 
@@ -74,11 +89,12 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
 
   const page = (state: State, status: number, html: string) => htmlResponse(status, html, {}, state.setCookies);
 
-  function loggedIn(state: State, account: Account, location: string): Response {
-    const cookie = serializeCookie(SESSION_COOKIE, encodeSession(sessionSecret, { personId: account.id, issuedAt: Math.floor(Date.now() / 1000) }), {
-      secure: state.secure,
-      maxAge: SESSION_MAX_AGE_SECONDS,
-    });
+  async function loggedIn(state: State, account: Account, location: string): Promise<Response> {
+    const token = newSessionToken();
+    await createSession(prisma, account.id, token, SESSION_MAX_AGE_SECONDS);
+    // a session that was open in this browser ends: the new one replaces it
+    if (state.sessionToken) await endSession(prisma, state.sessionToken);
+    const cookie = serializeCookie(SESSION_COOKIE, signSessionToken(sessionSecret, token), { secure: state.secure, maxAge: SESSION_MAX_AGE_SECONDS });
     return redirectResponse(location, { 'set-cookie': [...state.setCookies, cookie] });
   }
 
@@ -106,9 +122,12 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     if (!form) return forbidden(state);
     const username = (form.get('username') ?? '').trim();
     const next = safeNext(form.get('next'));
-    const accountKey = `login:${username.toLowerCase()}:${ctx.clientAddress}`;
-    const addressKey = `login:${ctx.clientAddress}`;
-    const wait = Math.max(throttle.retryAfter(accountKey, LOGIN_RULES.accountAddress), throttle.retryAfter(addressKey, LOGIN_RULES.address));
+    const attempts = [
+      [`${username.toLowerCase()}:${ctx.clientAddress}`, LOGIN_RULES.accountAddress],
+      [ctx.clientAddress, LOGIN_RULES.address],
+    ] as const;
+    // reserved before the slow hash: forty attempts at once cannot all be tried
+    const wait = await throttle.reserve(attempts);
     if (wait > 0) {
       const minutes = Math.ceil(wait / 60);
       return htmlResponse(429, loginPage({ csrf: state.csrf, next, username, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }), {
@@ -116,12 +135,8 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
       });
     }
     const account = await checkPassword(prisma, username, form.get('password') ?? '');
-    if (!account) {
-      throttle.fail(accountKey, LOGIN_RULES.accountAddress);
-      throttle.fail(addressKey, LOGIN_RULES.address);
-      return page(state, 401, loginPage({ csrf: state.csrf, next, username, error: 'That username and password do not match.' }));
-    }
-    throttle.reset(accountKey);
+    if (!account) return page(state, 401, loginPage({ csrf: state.csrf, next, username, error: 'That username and password do not match.' }));
+    await throttle.succeeded(attempts);
     return loggedIn(state, account, next ?? '/account');
   });
 
@@ -148,6 +163,8 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
   router.post('/logout', async (ctx) => {
     const state = await pageState(ctx);
     if (!(await postedForm(ctx, state))) return forbidden(state);
+    // ended in the database: a copy of the cookie taken before opens nothing afterwards
+    if (state.sessionToken) await endSession(prisma, state.sessionToken);
     return redirectResponse('/login', { 'set-cookie': serializeCookie(SESSION_COOKIE, '', { secure: state.secure, maxAge: 0 }) });
   });
 
@@ -177,7 +194,13 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     if (!state.viewer) return loginRedirect(ctx);
     const form = await postedForm(ctx, state);
     if (!form) return forbidden(state);
-    const input = { name: form.get('name') ?? '', redirectUris: (form.get('redirect_uris') ?? '').split(/\r?\n/), confidential: form.get('client_type') !== 'public' };
+    const input = {
+      name: form.get('name') ?? '',
+      redirectUris: (form.get('redirect_uris') ?? '').split(/\r?\n/),
+      confidential: form.get('client_type') !== 'public',
+      allowImplicit: form.get('allow_implicit') === '1',
+      allowPlainHttp: form.get('allow_plain_http') === '1',
+    };
     try {
       const created = await createApp(prisma, state.viewer.id, input);
       return page(state, 201, developerPage({ csrf: state.csrf, viewer: state.viewer, apps: await appsOwnedBy(prisma, state.viewer.id), created }));
@@ -191,7 +214,7 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
           viewer: state.viewer,
           apps: await appsOwnedBy(prisma, state.viewer.id),
           issues: error.issues,
-          form: { name: input.name, redirectUris: form.get('redirect_uris') ?? '', confidential: input.confidential },
+          form: { name: input.name, redirectUris: form.get('redirect_uris') ?? '', confidential: input.confidential, allowImplicit: input.allowImplicit, allowPlainHttp: input.allowPlainHttp },
         }),
       );
     }
@@ -255,17 +278,17 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
   router.post('/oauth/token', async (ctx) => {
     const form = await readForm(ctx.request);
     const clientId = form.get('client_id') ?? ctx.url.searchParams.get('client_id') ?? '';
-    // guessing codes, verifiers or secrets: failures per app and address, then per address
-    const keys = [`token:${clientId}:${ctx.clientAddress}`, `token:${ctx.clientAddress}`] as const;
-    const wait = Math.max(throttle.retryAfter(keys[0], TOKEN_RULES.clientAddress), throttle.retryAfter(keys[1], TOKEN_RULES.address));
+    // guessing codes, verifiers or secrets: attempts per app and address, then per address
+    const attempts = [
+      [`${clientId}:${ctx.clientAddress}`, TOKEN_RULES.clientAddress],
+      [ctx.clientAddress, TOKEN_RULES.address],
+    ] as const;
+    const wait = await throttle.reserve(attempts);
     if (wait > 0) {
       return jsonResponse(429, { error: 'too_many_requests', error_description: `too many failed token requests; retry in ${wait} s` }, { 'retry-after': String(wait), 'cache-control': 'no-store' });
     }
     const result = await exchangeToken(prisma, { form, query: ctx.url.searchParams, authorization: ctx.request.headers.get('authorization') });
-    if (result.status >= 400) {
-      throttle.fail(keys[0], TOKEN_RULES.clientAddress);
-      throttle.fail(keys[1], TOKEN_RULES.address);
-    }
+    if (result.status < 400) await throttle.succeeded(attempts);
     return endpoint(result);
   });
 

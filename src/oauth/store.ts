@@ -49,6 +49,22 @@ export async function findAccount(prisma: Prisma, id: number): Promise<Account |
   return prisma.person.findUnique({ where: { id }, select: ACCOUNT });
 }
 
+/** Starts a browser session for `personId`; only the token's hash is kept. */
+export async function createSession(prisma: Prisma, personId: number, token: string, maxAgeSeconds: number): Promise<void> {
+  await prisma.session.create({ data: { tokenHash: hashToken(token), personId, expiresAt: new Date(Date.now() + maxAgeSeconds * 1000) } });
+}
+
+/** The account of a live session (not ended, not expired), or null. */
+export async function accountOfSession(prisma: Prisma, token: string): Promise<Account | null> {
+  const session = await prisma.session.findUnique({ where: { tokenHash: hashToken(token) }, select: { revokedAt: true, expiresAt: true, person: { select: ACCOUNT } } });
+  if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) return null;
+  return session.person;
+}
+
+export async function endSession(prisma: Prisma, token: string): Promise<void> {
+  await prisma.session.updateMany({ where: { tokenHash: hashToken(token), revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
 export async function findAccountByUsername(prisma: Prisma, username: string): Promise<Account | null> {
   return prisma.person.findUnique({ where: { usernameKey: usernameKey(username) }, select: ACCOUNT });
 }
@@ -59,6 +75,9 @@ export interface RegisteredApp {
   name: string;
   confidential: boolean;
   redirectUris: string[];
+  /** Legacy flows this app opted in to: the user-agent flow, plain-http callbacks. */
+  allowImplicit: boolean;
+  allowPlainHttp: boolean;
 }
 
 export interface CreatedApp extends RegisteredApp {
@@ -66,8 +85,8 @@ export interface CreatedApp extends RegisteredApp {
   clientSecret: string | null;
 }
 
-const APP = { id: true, clientId: true, name: true, confidential: true, redirectUris: { select: { uri: true }, orderBy: { id: 'asc' } } } as const;
-type AppRow = { id: number; clientId: string; name: string; confidential: boolean; redirectUris: Array<{ uri: string }> };
+const APP = { id: true, clientId: true, name: true, confidential: true, allowImplicit: true, allowPlainHttp: true, redirectUris: { select: { uri: true }, orderBy: { id: 'asc' } } } as const;
+type AppRow = { id: number; clientId: string; name: string; confidential: boolean; allowImplicit: boolean; allowPlainHttp: boolean; redirectUris: Array<{ uri: string }> };
 const toApp = (row: AppRow): RegisteredApp => ({ ...row, redirectUris: row.redirectUris.map((r) => r.uri) });
 
 export async function createApp(prisma: Prisma, ownerId: number | null, input: AppInput): Promise<CreatedApp> {
@@ -79,6 +98,8 @@ export async function createApp(prisma: Prisma, ownerId: number | null, input: A
       clientId,
       name: valid.name,
       confidential: valid.confidential,
+      allowImplicit: valid.allowImplicit ?? false,
+      allowPlainHttp: valid.allowPlainHttp ?? false,
       secretHash: clientSecret ? hashToken(clientSecret) : null,
       ownerId,
       redirectUris: { create: valid.redirectUris.map((uri) => ({ uri })) },
@@ -158,7 +179,8 @@ export async function findUnusedCode(prisma: Prisma, code: string): Promise<Stor
   });
   if (!row) return null;
   if (row.usedAt) {
-    await prisma.oAuthAccessToken.updateMany({ where: { authorizationCodeId: row.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    await prisma.oAuthAuthorizationCode.update({ where: { id: row.id }, data: { replayedAt: new Date() } });
+    await revokeTokensOfCode(prisma, row.id);
     return null;
   }
   const { usedAt: _used, ...code_ } = row;
@@ -168,7 +190,23 @@ export async function findUnusedCode(prisma: Prisma, code: string): Promise<Stor
 /** Marks the code used; false when another request got there first. */
 export async function consumeCode(prisma: Prisma, codeId: number): Promise<boolean> {
   const { count } = await prisma.oAuthAuthorizationCode.updateMany({ where: { id: codeId, usedAt: null }, data: { usedAt: new Date() } });
-  return count === 1;
+  if (count === 1) return true;
+  // lost the race to an exchange running at the same moment: a replay (RFC 6749 4.1.2). Mark the
+  // code first, then revoke; the winner checks the mark after saving its token, so whichever order
+  // the two run in, the token does not survive.
+  await prisma.oAuthAuthorizationCode.updateMany({ where: { id: codeId }, data: { replayedAt: new Date() } });
+  await revokeTokensOfCode(prisma, codeId);
+  return false;
+}
+
+export async function revokeTokensOfCode(prisma: Prisma, codeId: number): Promise<void> {
+  await prisma.oAuthAccessToken.updateMany({ where: { authorizationCodeId: codeId, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+/** Whether a replay of the code was seen (after its token was saved: see consumeCode). */
+export async function codeWasReplayed(prisma: Prisma, codeId: number): Promise<boolean> {
+  const row = await prisma.oAuthAuthorizationCode.findUnique({ where: { id: codeId }, select: { replayedAt: true } });
+  return row?.replayedAt != null;
 }
 
 export async function codeIdFor(prisma: Prisma, code: string): Promise<number | null> {

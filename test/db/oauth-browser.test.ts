@@ -113,6 +113,8 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     await page.goto(`${milepostUrl}/developers/apps`);
     await page.fill('#name', 'Interval Coach');
     await page.fill('#redirect_uris', `${appUrl}/callback\n${appUrl}/implicit`);
+    // the user-agent flow below is legacy: opt-in per app
+    await page.check('input[name=allow_implicit]');
     await page.click('form[action="/developers/apps"] button[type=submit]');
     credentials.clientId = (await page.textContent('#client-id'))!.trim();
     credentials.clientSecret = (await page.textContent('#client-secret'))!.trim();

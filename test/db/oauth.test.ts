@@ -11,6 +11,7 @@ let api: ReturnType<typeof testApp>;
 let web: CreatedApp;
 let other: CreatedApp;
 let native: CreatedApp;
+let legacy: CreatedApp;
 const PASSWORD = 'correct horse battery';
 const CALLBACK = 'https://app.example/oauth/callback';
 
@@ -21,6 +22,7 @@ beforeAll(async () => {
   web = await createApp(db.prisma, null, { name: 'Run Tracker', redirectUris: [CALLBACK], confidential: true });
   other = await createApp(db.prisma, null, { name: 'Other App', redirectUris: ['https://other.example/cb'], confidential: true });
   native = await createApp(db.prisma, null, { name: 'Phone App', redirectUris: ['http://127.0.0.1/callback'], confidential: false });
+  legacy = await createApp(db.prisma, null, { name: 'Old Widget', redirectUris: [CALLBACK, 'http://widget.example/cb'], confidential: true, allowImplicit: true, allowPlainHttp: true });
 });
 afterAll(() => db.destroy());
 
@@ -147,6 +149,20 @@ describe('codes', () => {
     expect((await me(first.body.access_token!)).status).toBe(401);
   });
 
+  it('exchanged four times at once: one answer carries a token, and the replays revoke it', async () => {
+    // an app of its own: the refused exchanges count against the app's guessing budget
+    const racer = await createApp(db.prisma, null, { name: 'Racer', redirectUris: [CALLBACK], confidential: true });
+    const race = (code: string) => tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: racer.clientId, client_secret: racer.clientSecret! });
+    for (let round = 0; round < 5; round++) {
+      const { code } = await getCode({ client_id: racer.clientId });
+      const answers = await Promise.all([race(code), race(code), race(code), race(code)]);
+      const granted = answers.filter((a) => a.status === 200);
+      expect(granted.length).toBeLessThanOrEqual(1);
+      expect(answers.filter((a) => a.status === 400).length).toBeGreaterThanOrEqual(3);
+      for (const answer of granted) expect((await me(answer.body.access_token!)).status).toBe(401);
+    }
+  });
+
   it('expire after ten minutes', async () => {
     const { code } = await getCode();
     const row = await db.prisma.oAuthAuthorizationCode.findFirstOrThrow({ orderBy: { id: 'desc' } });
@@ -238,10 +254,10 @@ describe('native apps: public clients with PKCE (S256) and loopback redirects', 
   });
 });
 
-describe('user-agent flow (response_type=token)', () => {
+describe('user-agent flow (response_type=token), opt-in per app', () => {
   it('redirects with the token in the fragment', async () => {
     const browser = await loggedInBrowser();
-    const location = await approve(browser, { response_type: 'token', client_id: web.clientId, redirect_uri: CALLBACK, state: 'ua' });
+    const location = await approve(browser, { response_type: 'token', client_id: legacy.clientId, redirect_uri: CALLBACK, state: 'ua' });
     expect(location.search).toBe('');
     const fragment = new URLSearchParams(location.hash.slice(1));
     expect(fragment.get('token_type')).toBe('bearer');
@@ -251,8 +267,40 @@ describe('user-agent flow (response_type=token)', () => {
 
   it('declining answers in the fragment too', async () => {
     const browser = await loggedInBrowser();
-    const location = await approve(browser, { response_type: 'token', client_id: web.clientId, redirect_uri: CALLBACK }, 'deny');
+    const location = await approve(browser, { response_type: 'token', client_id: legacy.clientId, redirect_uri: CALLBACK }, 'deny');
     expect(new URLSearchParams(location.hash.slice(1)).get('error')).toBe('access_denied');
+  });
+
+  it('is refused for an app that did not opt in (RFC 9700), before any consent', async () => {
+    const browser = await loggedInBrowser();
+    const refused = await browser.get(authorizeUrl({ response_type: 'token', client_id: web.clientId, redirect_uri: CALLBACK, state: 'ua' }));
+    expect(refused.status).toBe(302);
+    const location = new URL(refused.headers.get('location')!);
+    expect(new URLSearchParams(location.hash.slice(1)).get('error')).toBe('unauthorized_client');
+    expect(location.hash).not.toContain('access_token');
+  });
+});
+
+describe('plain http callbacks, opt-in per app', () => {
+  it('refuses an http callback on a host other than loopback unless the app allows it', async () => {
+    await expect(createApp(db.prisma, null, { name: 'Plain', redirectUris: ['http://plain.example/cb'], confidential: true })).rejects.toThrow(/must use https/);
+    const loopback = await createApp(db.prisma, null, { name: 'Local', redirectUris: ['http://localhost:8080/cb'], confidential: true });
+    expect(loopback.redirectUris).toEqual(['http://localhost:8080/cb']);
+    const browser = await loggedInBrowser();
+    const consent = await browser.get(authorizeUrl({ response_type: 'code', client_id: legacy.clientId, redirect_uri: 'http://widget.example/cb' }));
+    expect(consent.status).toBe(200);
+  });
+
+  it('refuses at authorization an http callback kept from before, on an app that no longer allows it', async () => {
+    await db.prisma.oAuthClient.update({ where: { clientId: legacy.clientId }, data: { allowPlainHttp: false } });
+    try {
+      const browser = await loggedInBrowser();
+      const refused = await browser.get(authorizeUrl({ response_type: 'code', client_id: legacy.clientId, redirect_uri: 'http://widget.example/cb' }));
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain('plain http');
+    } finally {
+      await db.prisma.oAuthClient.update({ where: { clientId: legacy.clientId }, data: { allowPlainHttp: true } });
+    }
   });
 });
 
@@ -410,7 +458,7 @@ describe('metadata and storage', () => {
     const { code } = await getCode();
     const token = (await exchange(code)).body.access_token!;
     const browser = await loggedInBrowser();
-    const implicit = await approve(browser, { response_type: 'token', client_id: web.clientId, redirect_uri: CALLBACK });
+    const implicit = await approve(browser, { response_type: 'token', client_id: legacy.clientId, redirect_uri: CALLBACK });
     const implicitToken = new URLSearchParams(implicit.hash.slice(1)).get('access_token')!;
     const tables = ['Person', 'OAuthClient', 'OAuthRedirectUri', 'OAuthAuthorizationCode', 'OAuthAccessToken'];
     let dump = '';
