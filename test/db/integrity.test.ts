@@ -58,16 +58,25 @@ describe('racing writes', () => {
         gql(tokens[b!]!, `mutation { requestFriend(username: "racer${a}") { ... on FriendshipState { status } } }`),
       ]);
       for (const r of results) expect(r.errors).toBeUndefined();
-      // both asked: either one saw the other's request and befriended, or both are pending and the
-      // next request settles it; never a duplicate row
+      // each request is committed before its sender looks again, so at least one sees the other's
       const pairs = await db.prisma.friendship.count({ where: { OR: [{ personId: ids[a!], friendId: ids[b!] }, { personId: ids[b!], friendId: ids[a!] }] } });
       const requests = await db.prisma.friendRequest.count({ where: { OR: [{ fromId: ids[a!], toId: ids[b!] }, { fromId: ids[b!], toId: ids[a!] }] } });
-      // friends both ways and no request left, or (each missed the other's) both requests pending
-      expect(pairs === 2 ? requests : [pairs, requests]).toEqual(pairs === 2 ? 0 : [0, 2]);
-      if (pairs === 0) {
-        await gql(tokens[a!]!, `mutation { requestFriend(username: "racer${b}") { __typename } }`);
-        expect(await db.prisma.friendship.count({ where: { personId: ids[a!], friendId: ids[b!] } })).toBe(1);
-      }
+      expect([pairs, requests]).toEqual([2, 0]);
+    }
+  });
+
+  it('accepting one request several times at once: friends once, no 500', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = [0, 1];
+      await db.prisma.friendship.deleteMany({ where: { OR: [{ personId: ids[a]! }, { friendId: ids[a]! }] } });
+      await db.prisma.friendRequest.deleteMany({});
+      await db.prisma.friendRequest.create({ data: { fromId: ids[b]!, toId: ids[a]! } });
+      const results = await Promise.all([1, 2, 3, 4].map(() => gql(tokens[a]!, `mutation { acceptFriend(username: "racer${b}") { __typename ... on FriendshipState { status } } }`)));
+      for (const r of results) expect(r.errors).toBeUndefined();
+      const states = results.map((r) => (r.data as { acceptFriend: { __typename: string } }).acceptFriend.__typename);
+      expect(states).toContain('FriendshipState');
+      expect(await db.prisma.friendship.count({ where: { personId: ids[a]!, friendId: ids[b]! } })).toBe(1);
+      expect(await db.prisma.friendship.count({ where: { personId: ids[b]!, friendId: ids[a]! } })).toBe(1);
     }
   });
 

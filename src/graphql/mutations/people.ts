@@ -51,6 +51,13 @@ builder.mutationFields((t) => ({
           return false; // asked twice: the first request stands
         },
       );
+      // asked each other at the same moment: each request was written before the other was seen.
+      // Looking again after our own commit, at least one of the two sees the other's request.
+      const crossed = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
+      if (crossed) {
+        await befriend(context.prisma, viewerId, personId);
+        return { personId, status: 'friends' as const };
+      }
       if (created) context.events.publish('friendRequested', { fromId: viewerId, toId: personId });
       return { personId, status: 'requested' as const };
     },
