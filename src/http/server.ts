@@ -23,6 +23,7 @@ import type { Database } from '../db/database.ts';
 import { configureSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
 import { createEvents, type Events } from '../graphql/events.ts';
+import { useIdempotencyKeys } from '../graphql/idempotency.ts';
 import { enqueueWebhooks } from '../webhooks/deliveries.ts';
 import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
@@ -138,6 +139,8 @@ export function createApp(config: Config, database: Database, options: AppOption
     },
     plugins: [
       ...graphqlHardening(config),
+      // a create retried with the same Idempotency-Key answers as the first time (REST runs through here too)
+      useIdempotencyKeys(),
       // operation metrics (parse, validate, execute, errors) into the same registry; /metrics serves it
       usePrometheus({ registry: metrics.registry, endpoint: false }),
       {

@@ -77,7 +77,11 @@ function dataOf<T>(result: ExecutionResult): T {
   if (result.errors?.length) {
     const problems = result.errors.map((e) => coercionProblem(e.message)).filter((p): p is FieldProblem => p !== null);
     if (problems.length === result.errors.length) throw new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', problems);
-    throw result.errors[0];
+    // an expected refusal with a status of its own (an Idempotency-Key conflict): the same status here
+    const first = result.errors[0]!;
+    const http = first.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+    if (http?.status && http.status < 500) throw new RestError(http.status, String(first.extensions?.code ?? 'REFUSED'), first.message, undefined, http.headers);
+    throw first;
   }
   return result.data as T;
 }

@@ -28,6 +28,58 @@ afterAll(() => db.destroy());
 
 const gql = (token: string, query: string) => api.graphql(query, {}, token);
 
+describe('retries with an Idempotency-Key', () => {
+  const comment = (entryId: number, key: string | null, body: string, token = tokens[5]!) =>
+    api.fetch(`/entries/${entryId}/comments.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify({ body }),
+    });
+
+  it('a create sent twice with one key is stored once, and both answers are the first one', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    const first = await comment(entry.id, 'retry-1', 'sent twice');
+    const again = await comment(entry.id, 'retry-1', 'sent twice');
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual(await first.json());
+    expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(1);
+    // without a key, a retry is a second comment, as before
+    await comment(entry.id, null, 'sent twice');
+    expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(2);
+  });
+
+  it('sent four times at once: stored once; the others answer the same or 409 with Retry-After', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    const answers = await Promise.all([1, 2, 3, 4].map(() => comment(entry.id, 'racing-key', 'at once')));
+    for (const answer of answers) expect([201, 409]).toContain(answer.status);
+    for (const answer of answers.filter((a) => a.status === 409)) expect(answer.headers.get('retry-after')).toBe('1');
+    expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(1);
+  });
+
+  it('refuses the same key with another request (422), and keeps keys per person', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    expect((await comment(entry.id, 'reused', 'one')).status).toBe(201);
+    const reused = await comment(entry.id, 'reused', 'another');
+    expect(reused.status).toBe(422);
+    expect(await reused.json()).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
+    expect((await comment(entry.id, 'reused', 'another', tokens[6]!)).status).toBe(201);
+  });
+
+  it('works for GraphQL mutations, with the header', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    const send = () =>
+      api.app.fetch('http://milepost.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[5]}`, 'idempotency-key': 'gql-1' },
+        body: JSON.stringify({ query: `mutation { createComment(entryId: ${entry.id}, body: "once") { ... on Comment { id } } }` }),
+      }).then((r) => r.json());
+    const [first, second] = [await send(), await send()];
+    expect(second).toEqual(first);
+    expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(1);
+  });
+});
+
 describe('racing writes', () => {
   it('likes from many people at once, twice each: one like per person', async () => {
     const entry = await createEntry(db.prisma, ids[0]!);
