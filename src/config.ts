@@ -35,7 +35,8 @@ export interface Config {
   readonly tls: { readonly cert: string; readonly key: string } | null;
   /** Refuse requests that carry a token over plain HTTP (403). */
   readonly requireTls: boolean;
-  readonly webhooks: { readonly pollMs: number; readonly retryBaseSeconds: number };
+  /** `allowPrivate`: webhooks may target loopback and private networks (off: SSRF guard). */
+  readonly webhooks: { readonly pollMs: number; readonly retryBaseSeconds: number; readonly allowPrivate: boolean };
   /** Memory for cached anonymous read responses, in MB; 0 turns the cache off. */
   readonly responseCacheMb: number;
   /** When set, /metrics answers only requests with `Authorization: Bearer <this>`. */
@@ -180,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooks: {
       pollMs: parseInteger('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, 1000, 50, 600_000),
       retryBaseSeconds: parseInteger('WEBHOOK_RETRY_BASE_SECONDS', env.WEBHOOK_RETRY_BASE_SECONDS, 10, 1, 3600),
+      allowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, false),
     },
     responseCacheMb: parseInteger('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 32, 0, 4096),
     logLevel: parseLogLevel(env.LOG_LEVEL, nodeEnv),

@@ -1,3 +1,4 @@
+import { loadConfig } from '../config.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { createApp, findAccountByUsername, setWebhook } from '../oauth/store.ts';
 import { parseOptions, reportInvalid, UsageError } from './args.ts';
@@ -48,7 +49,7 @@ export async function run(argv: string[]) {
         allowImplicit: values['legacy-implicit'] ?? false,
         allowPlainHttp: values['legacy-http'] ?? false,
       });
-      const webhook = values['webhook-url'] ? await setWebhook(prisma, null, app.clientId, values['webhook-url']) : null;
+      const webhook = values['webhook-url'] ? await setWebhook(prisma, null, app.clientId, values['webhook-url'], { allowPrivate: loadConfig().webhooks.allowPrivate }) : null;
       console.log(JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret, ...(webhook ? { webhook_secret: webhook.secret } : {}) }));
       return 0;
     } catch (error) {

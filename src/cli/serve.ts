@@ -49,9 +49,9 @@ export async function run(argv: string[]) {
   if (!(await app.ready())) console.error('Redis did not answer within 5 s: rate limits count per process until it does');
   const server = await listen(app, config);
   const websocket = attachWebSocket(server, app, config, database);
-  const webhooks = startWebhookWorker(database.prisma, { ...config.webhooks, logger: app.logger });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const webhooks = startWebhookWorker(database.prisma, { ...config.webhooks, origin: config.publicUrl ?? `http://localhost:${port}`, logger: app.logger });
   const worker = cluster.isWorker ? ` worker ${cluster.worker?.id}` : '';
   console.log(`Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`);
 

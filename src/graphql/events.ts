@@ -1,4 +1,5 @@
-// What happened, for subscriptions (and webhooks): published by the mutations after they commit.
+// What happened, for subscriptions: published by the mutations after they commit. (Webhooks read the
+// same events from the outbox, written in each write's transaction: src/db/outbox.ts.)
 // In-process by default; through Redis with REDIS_URL, so an event published by one process reaches
 // subscribers on every process.
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
@@ -125,8 +126,6 @@ export function createEvents(options: {
   prefix: string;
   /** An event that could not reach Redis (an outage): it is lost for other processes, and the write stands. */
   onFailure?: (error: unknown) => void;
-  /** Runs in the publishing process only, once per event (webhooks are queued here, not per subscriber). */
-  onPublish?: <K extends EventName>(name: K, payload: EventPayloads[K]) => void;
 }): Events {
   let clients: Redis[] = [];
   let eventTarget: ReturnType<typeof createRedisEventTarget> | undefined;
@@ -150,7 +149,6 @@ export function createEvents(options: {
   return {
     publish(name, payload) {
       pubsub.publish(topic(name), payload);
-      options.onPublish?.(name, payload);
     },
     subscribe(name) {
       return boundedSubscription(target, topic(name), () => (dropped += 1));

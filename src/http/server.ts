@@ -24,7 +24,6 @@ import { configureSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
 import { createEvents, type Events } from '../graphql/events.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
-import { enqueueWebhooks } from '../webhooks/deliveries.ts';
 import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
@@ -116,11 +115,6 @@ export function createApp(config: Config, database: Database, options: AppOption
       metrics.eventFailed();
       logger.warn({ err: error }, 'could not publish an event to Redis; the write stands');
     },
-    // queued after the response is on its way: a webhook never slows the request that caused it
-    onPublish: (name, payload) => {
-      const origin = config.publicUrl ?? `http://localhost:${config.port}`;
-      void enqueueWebhooks(database.prisma, origin, name, payload).catch((error) => logger.error({ err: error, event: name }, 'could not queue webhooks'));
-    },
   });
   const yoga = createYoga<Record<string, never>, Context>({
     schema,
@@ -189,6 +183,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     sessionSecret: config.sessionSecret,
     baseUrl: (request) => baseUrlOf(config, request),
     throttle: new GuessThrottle((rule) => limiter.attemptCounter(rule)),
+    webhooksAllowPrivate: config.webhooks.allowPrivate,
   });
 
   // the pages the API's `url` fields point at, for browsers (see handle: by the Accept header)

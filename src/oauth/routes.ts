@@ -46,6 +46,8 @@ export interface OAuthRoutesOptions {
   baseUrl: (request: Request) => string;
   /** Guessing limits for /login and /oauth/token, counted where the rate limit is (memory or Redis). */
   throttle: GuessThrottle;
+  /** Webhook URLs may point at private networks (WEBHOOK_ALLOW_PRIVATE). */
+  webhooksAllowPrivate?: boolean;
 }
 
 const SAME_ORIGIN = 'http://milepost.invalid';
@@ -227,7 +229,7 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     if (!form) return forbidden(state);
     const clientId = form.get('client_id') ?? '';
     try {
-      const { secret } = await setWebhook(prisma, state.viewer.id, clientId, form.get('webhook_url'));
+      const { secret } = await setWebhook(prisma, state.viewer.id, clientId, form.get('webhook_url'), { allowPrivate: options.webhooksAllowPrivate });
       const apps = await appsOwnedBy(prisma, state.viewer.id);
       const app = apps.find((a) => a.clientId === clientId)!;
       return page(state, 200, developerPage({ csrf: state.csrf, viewer: state.viewer, apps, ...(secret ? { webhookSecret: { app: app.name, secret } } : {}) }));

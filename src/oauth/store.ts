@@ -8,6 +8,7 @@ import type { Prisma } from '../db/database.ts';
 import { usernameKey, validateApp, validateSignUp, type AppInput, type SignUpInput } from '../domain/accounts.ts';
 import { httpUrlProblem } from '../domain/entry-input.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { webhookTargetProblem } from '../webhooks/address-guard.ts';
 import { newWebhookSecret } from '../webhooks/deliveries.ts';
 
 export interface Account {
@@ -283,12 +284,16 @@ export async function scriptsApp(prisma: Prisma): Promise<{ id: number; clientId
 }
 
 /** Sets (or clears) an owned app's webhook URL; returns the signing secret when one was created. */
-export async function setWebhook(prisma: Prisma, ownerId: number | null, clientId: string, url: string | null): Promise<{ secret: string | null }> {
+/**
+ * Sets (or with null clears) an app's webhook URL. It must reach the public internet: loopback,
+ * private networks and metadata addresses are refused (SSRF) unless `allowPrivate`.
+ */
+export async function setWebhook(prisma: Prisma, ownerId: number | null, clientId: string, url: string | null, options: { allowPrivate?: boolean } = {}): Promise<{ secret: string | null }> {
   const app = await prisma.oAuthClient.findFirst({ where: { clientId, ...(ownerId === null ? {} : { ownerId }) }, select: { id: true, webhookSecret: true } });
   if (!app) throw new NotFoundError('app', clientId);
   const target = url?.trim() || null;
   if (target) {
-    const problem = httpUrlProblem(target);
+    const problem = httpUrlProblem(target) ?? (options.allowPrivate ? null : await webhookTargetProblem(target));
     if (problem) throw ValidationError.field('webhook_url', problem);
   }
   const secret = target && !app.webhookSecret ? newWebhookSecret() : null;

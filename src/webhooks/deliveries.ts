@@ -1,10 +1,16 @@
 // Webhooks for apps: events about a person are queued, in the database, for every app that person
 // has authorized and that registered a callback URL; a worker in each process delivers them, signed,
-// retrying with backoff. Nothing here runs inside the request that caused the event.
-import type { Logger } from '../log.ts';
+// retrying with backoff. The events come from the outbox, written in the transaction of the write
+// they announce, so none is lost to a crash. Nothing here runs inside the request that caused it.
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import type { Logger } from '../log.ts';
 import type { Prisma } from '../db/database.ts';
+import { drainOutbox } from '../db/outbox.ts';
 import type { EventName, EventPayloads } from '../graphql/events.ts';
+import { isPublicAddress, PrivateAddressError, publicOnlyLookup } from './address-guard.ts';
 import { signPayload } from './signature.ts';
 
 export const MAX_ATTEMPTS = 8;
@@ -24,7 +30,7 @@ export function newWebhookSecret(): string {
 }
 
 /** Whose event it is: the author of the entry concerned. */
-async function personOf(prisma: Prisma, name: EventName, payload: EventPayloads[EventName]): Promise<number | null> {
+async function personOf(prisma: Pick<Prisma, 'entry'>, name: EventName, payload: EventPayloads[EventName]): Promise<number | null> {
   if ('authorId' in payload && (name === 'entryCreated' || name === 'entryDeleted')) return payload.authorId;
   if ('entryId' in payload) {
     const entry = await prisma.entry.findUnique({ where: { id: payload.entryId }, select: { authorId: true } });
@@ -33,7 +39,7 @@ async function personOf(prisma: Prisma, name: EventName, payload: EventPayloads[
   return null;
 }
 
-export async function enqueueWebhooks<K extends EventName>(prisma: Prisma, baseUrl: string, name: K, payload: EventPayloads[K]): Promise<number> {
+export async function enqueueWebhooks<K extends EventName>(prisma: Pick<Prisma, 'entry' | 'oAuthClient' | 'webhookDelivery'>, baseUrl: string, name: K, payload: EventPayloads[K]): Promise<number> {
   const event = WEBHOOK_EVENTS[name];
   if (!event) return 0;
   const personId = await personOf(prisma, name, payload);
@@ -76,7 +82,34 @@ async function claimDue(prisma: Prisma, limit: number) {
   return claimed;
 }
 
-async function deliver(prisma: Prisma, id: number, retryBaseSeconds: number): Promise<void> {
+/**
+ * POSTs a delivery and answers its status. Without `allowPrivate`, only to public internet addresses:
+ * an IP literal is checked here, a name where it resolves (the connection uses that address).
+ */
+function post(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<number> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && isIP(host) && !isPublicAddress(host)) return Promise.reject(new PrivateAddressError(`${host} is not a public internet address`));
+  const options: RequestOptions = {
+    method: 'POST',
+    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    timeout: SEND_TIMEOUT_MS,
+    ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
+  };
+  return new Promise((resolve, reject) => {
+    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, options, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function deliver(prisma: Prisma, id: number, options: { retryBaseSeconds: number; allowPrivate: boolean }): Promise<void> {
+  const { retryBaseSeconds } = options;
   const row = await prisma.webhookDelivery.findUniqueOrThrow({
     where: { id },
     select: { event: true, payload: true, attempts: true, client: { select: { webhookUrl: true, webhookSecret: true } } },
@@ -89,24 +122,23 @@ async function deliver(prisma: Prisma, id: number, retryBaseSeconds: number): Pr
   } else {
     const timestamp = Math.floor(Date.now() / 1000);
     try {
-      const response = await fetch(row.client.webhookUrl, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-        headers: {
+      statusCode = await post(
+        row.client.webhookUrl,
+        {
           'content-type': 'application/json',
           'user-agent': 'Milepost-Webhooks/1',
           'x-milepost-event': row.event,
           'x-milepost-delivery': String(id),
           'x-milepost-signature': signPayload(row.client.webhookSecret, timestamp, row.payload),
         },
-        body: row.payload,
-      });
-      statusCode = response.status;
-      await response.arrayBuffer().catch(() => undefined);
-      if (!response.ok) error = `the receiver answered ${response.status}`;
+        row.payload,
+        options.allowPrivate,
+      );
+      if (statusCode < 200 || statusCode > 299) error = `the receiver answered ${statusCode}`;
     } catch (e) {
-      error = (e as Error).name === 'TimeoutError' ? `no answer within ${SEND_TIMEOUT_MS / 1000} s` : `could not connect: ${(e as Error).message}`;
+      const failure = e as Error;
+      error =
+        failure.name === 'TimeoutError' ? `no answer within ${SEND_TIMEOUT_MS / 1000} s` : failure instanceof PrivateAddressError ? `refused: ${failure.message}` : `could not connect: ${failure.message}`;
     }
   }
   if (!error) {
@@ -128,17 +160,35 @@ async function deliver(prisma: Prisma, id: number, retryBaseSeconds: number): Pr
 }
 
 export interface WebhookWorker {
-  /** Delivers what is due now; the timer calls it, and tests may too. */
+  /** Queues what the outbox holds and delivers what is due now; the timer calls it, and tests may too. */
   tick(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function startWebhookWorker(prisma: Prisma, options: { pollMs: number; retryBaseSeconds: number; logger?: Pick<Logger, 'error'> }): WebhookWorker {
+export interface WebhookWorkerOptions {
+  pollMs: number;
+  retryBaseSeconds: number;
+  /** The service's public origin, for the `entry_url` of events. */
+  origin: string;
+  /** Deliver to private and loopback addresses too (WEBHOOK_ALLOW_PRIVATE: tests, internal deployments). */
+  allowPrivate?: boolean;
+  logger?: Pick<Logger, 'error'>;
+}
+
+/** Turns outbox events into deliveries, in the transaction that takes them from the outbox. */
+export function relayOutbox(prisma: Prisma, origin: string): Promise<number> {
+  return drainOutbox(prisma, async (tx, event) => {
+    await enqueueWebhooks(tx, origin, event.name, event.payload);
+  });
+}
+
+export function startWebhookWorker(prisma: Prisma, options: WebhookWorkerOptions): WebhookWorker {
   let running: Promise<void> | null = null;
   const tick = () => {
     running ??= (async () => {
       try {
-        for (const id of await claimDue(prisma, 20)) await deliver(prisma, id, options.retryBaseSeconds);
+        await relayOutbox(prisma, options.origin);
+        for (const id of await claimDue(prisma, 20)) await deliver(prisma, id, { retryBaseSeconds: options.retryBaseSeconds, allowPrivate: options.allowPrivate ?? false });
       } catch (error) {
         // through the service's logger, which censors credential fields, when there is one
         if (options.logger) options.logger.error({ err: error }, 'webhook delivery failed');

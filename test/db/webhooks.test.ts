@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApp, issueAccessToken, setWebhook } from '../../src/oauth/store.ts';
 import { signPayload, verifySignature } from '../../src/webhooks/signature.ts';
-import { backoffSeconds, startWebhookWorker, type WebhookWorker } from '../../src/webhooks/deliveries.ts';
+import { isPublicAddress } from '../../src/webhooks/address-guard.ts';
+import { backoffSeconds, relayOutbox, startWebhookWorker, type WebhookWorker } from '../../src/webhooks/deliveries.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -40,11 +41,12 @@ beforeAll(async () => {
   const owner = await createAccount(db.prisma, { username: 'devowner', password: 'a long password', displayName: 'Dev' });
   const app = await createApp(db.prisma, owner.id, { name: 'Coach', redirectUris: ['https://coach.example/cb'], confidential: true });
   clientId = app.clientId;
-  secret = (await setWebhook(db.prisma, owner.id, clientId, receiverUrl)).secret!;
+  // the receiver listens on loopback, which only a deployment that allows private targets may use
+  secret = (await setWebhook(db.prisma, owner.id, clientId, receiverUrl, { allowPrivate: true })).secret!;
   const author = await createPerson(db.prisma, { username: 'hookauthor' });
   authorToken = await issueAccessToken(db.prisma, { clientId: app.id, personId: author.id });
   otherToken = await createToken(db.prisma, (await createPerson(db.prisma, { username: 'hookother' })).id);
-  worker = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1 });
+  worker = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1, origin: ORIGIN, allowPrivate: true });
 });
 
 afterAll(async () => {
@@ -53,15 +55,11 @@ afterAll(async () => {
   await db.destroy();
 });
 
-const waitFor = async (check: () => Promise<boolean>) => {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('timed out');
-};
 
+const ORIGIN = 'http://milepost.test';
 const queued = () => db.prisma.webhookDelivery.count();
+/** What the worker does first on each tick: the outbox's events become deliveries. */
+const relay = () => relayOutbox(db.prisma, ORIGIN);
 
 async function post(token: string, message: string): Promise<number> {
   const result = await api.graphql<{ createEntry: { id: number } }>('mutation ($m: String) { createEntry(input: { message: $m }) { ... on Entry { id } } }', { m: message }, token);
@@ -72,7 +70,8 @@ describe('webhooks', () => {
   it('deliver an event, signed, to the apps the person authorized', async () => {
     const before = await queued();
     const entryId = await post(authorToken, 'hello hooks');
-    await waitFor(async () => (await queued()) === before + 1);
+    await relay();
+    expect(await queued()).toBe(before + 1);
     await worker.tick();
     const delivery = received.at(-1)!;
     expect(delivery.headers['x-milepost-event']).toBe('entry.created');
@@ -84,7 +83,7 @@ describe('webhooks', () => {
   it('send nothing for people who never authorized the app', async () => {
     const before = await queued();
     await post(otherToken, 'not for the app');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await relay();
     expect(await queued()).toBe(before);
   });
 
@@ -92,7 +91,8 @@ describe('webhooks', () => {
     answers.push(500);
     const before = await queued();
     await post(authorToken, 'retry me');
-    await waitFor(async () => (await queued()) === before + 1);
+    await relay();
+    expect(await queued()).toBe(before + 1);
     await worker.tick();
     const failed = await db.prisma.webhookDelivery.findFirstOrThrow({ orderBy: { id: 'desc' } });
     expect(failed).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500, lastError: 'the receiver answered 500' });
@@ -107,14 +107,30 @@ describe('webhooks', () => {
     expect(backoffSeconds(20, 10)).toBe(3600);
   });
 
+  it('lose no event to a crash between the commit and the queueing: the outbox is in the write’s transaction', async () => {
+    const before = await queued();
+    // the write commits; the process dies before any worker ran (nothing relayed, nothing queued)
+    const entryId = await post(authorToken, 'committed, then the crash');
+    expect(await queued()).toBe(before);
+    expect(await db.prisma.outboxEvent.count()).toBe(1);
+    const count = received.length;
+    const next = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1, origin: ORIGIN, allowPrivate: true });
+    await next.tick();
+    await next.stop();
+    expect(received.length).toBe(count + 1);
+    expect(JSON.parse(received.at(-1)!.body).data.entry_id).toBe(entryId);
+    expect(await db.prisma.outboxEvent.count()).toBe(0);
+  });
+
   it('survive a restart: what a dead process queued or was sending is delivered by the next', async () => {
     const entryId = await post(authorToken, 'before the crash');
-    await waitFor(async () => (await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })) === 1);
+    await relay();
+    expect(await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })).toBe(1);
     // a process that claimed the delivery and died mid-send leaves it locked, with a lock that passes
     await db.prisma.webhookDelivery.updateMany({ where: { status: 'pending' }, data: { status: 'sending', lockedUntil: new Date(Date.now() - 1000) } });
     await db.prisma.webhookDelivery.create({ data: { clientId: (await db.prisma.oAuthClient.findUniqueOrThrow({ where: { clientId } })).id, event: 'like.created', payload: '{"event":"like.created","data":{}}' } });
     const count = received.length;
-    const restarted = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1 });
+    const restarted = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1, origin: ORIGIN, allowPrivate: true });
     await restarted.tick();
     await restarted.stop();
     expect(received.length).toBe(count + 2);
@@ -125,10 +141,10 @@ describe('webhooks', () => {
 
   it('comments and likes on the person’s entries are events too', async () => {
     const entryId = await post(authorToken, 'comment on me');
-    await waitFor(async () => (await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })) === 1);
     await api.graphql(`mutation { createComment(entryId: ${entryId}, body: "nice") { __typename } }`, {}, otherToken);
     await api.graphql(`mutation { likeEntry(entryId: ${entryId}) { __typename } }`, {}, otherToken);
-    await waitFor(async () => (await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })) === 3);
+    await relay();
+    expect(await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })).toBe(3);
     await worker.tick();
     expect(received.slice(-3).map((r) => r.headers['x-milepost-event'])).toEqual(['entry.created', 'comment.created', 'like.created']);
   });
@@ -146,6 +162,38 @@ describe('webhooks', () => {
     const nosy = new TestBrowser(api.fetch);
     await nosy.logIn('nosy', 'a long password');
     expect((await nosy.get(`/developers/apps/${clientId}/deliveries`)).status).toBe(404);
+  });
+});
+
+describe('webhook targets (SSRF)', () => {
+  it.each(['http://127.0.0.1:9/hooks', 'http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/', 'http://192.168.1.1/', 'http://[::1]/', 'http://[fd00::1]/', 'http://[::ffff:10.0.0.1]/', 'http://localhost/', 'http://0.0.0.0/'])(
+    'refuses %s at registration',
+    async (url) => {
+      await expect(setWebhook(db.prisma, null, clientId, url)).rejects.toMatchObject({ issues: [{ path: 'webhook_url', message: expect.stringMatching(/not a public internet address/) }] });
+    },
+  );
+
+  it('refuses at delivery a name that resolves to a private address now, and sends nothing', async () => {
+    const app = await createApp(db.prisma, null, { name: 'Rebinder', redirectUris: ['https://rebind.example/cb'], confidential: true });
+    const author = await createPerson(db.prisma, { username: 'rebound' });
+    const token = await issueAccessToken(db.prisma, { clientId: app.id, personId: author.id });
+    // registered when the name still pointed elsewhere; now it resolves to loopback
+    await db.prisma.oAuthClient.update({ where: { id: app.id }, data: { webhookUrl: receiverUrl.replace('127.0.0.1', 'localhost'), webhookSecret: 'whsec_test' } });
+    await post(token, 'to a rebound name');
+    const count = received.length;
+    const guarded = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1, origin: ORIGIN });
+    await guarded.tick();
+    await guarded.stop();
+    expect(received.length).toBe(count);
+    const delivery = await db.prisma.webhookDelivery.findFirstOrThrow({ where: { clientId: app.id } });
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/^refused: .*not a public internet address/) });
+  });
+
+  it('tells public from private addresses', () => {
+    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34']) expect(isPublicAddress(address), address).toBe(true);
+    for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.0.1', '169.254.169.254', '100.64.0.1', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '224.0.0.1', 'not-an-ip']) {
+      expect(isPublicAddress(address), address).toBe(false);
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { validateCreateEntry } from '../../domain/entry-input.ts';
 import { parseGpx } from '../../domain/gpx.ts';
 import { replaceTrack } from '../../db/tracks.ts';
+import { withOutboxEvent } from '../../db/outbox.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
 import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum, MediaTypeEnum } from '../types/enums.ts';
@@ -71,8 +72,13 @@ builder.mutationFields((t) => ({
       const { workout, ...fields } = entry;
       // one statement tree, one transaction: the entry never exists without its workout. What the
       // operation asks for is read after the commit, so the write holds the database only for its inserts.
-      const { id } = await context.prisma.entry.create({ data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) }, select: { id: true } });
-      context.events.publish('entryCreated', { entryId: id, authorId: viewer.id, lat: entry.lat, lon: entry.lon });
+      const created = { authorId: viewer.id, lat: entry.lat, lon: entry.lon };
+      const { id } = await withOutboxEvent(
+        context.prisma,
+        (tx) => tx.entry.create({ data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) }, select: { id: true } }),
+        (row) => ({ name: 'entryCreated', payload: { entryId: row.id, ...created } }),
+      );
+      context.events.publish('entryCreated', { entryId: id, ...created });
       return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -87,8 +93,12 @@ builder.mutationFields((t) => ({
       const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true } });
       if (!entry) throw new NotFoundError('entry', String(id));
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
-      const { count } = await context.prisma.entry.deleteMany({ where: { id, authorId: viewer.id } });
-      if (count === 0) throw new NotFoundError('entry', String(id));
+      const deleted = await context.prisma.$transaction(async (tx) => {
+        const { count } = await tx.entry.deleteMany({ where: { id, authorId: viewer.id } });
+        if (count === 1) await tx.outboxEvent.create({ data: { name: 'entryDeleted', payload: JSON.stringify({ entryId: id, authorId: viewer.id }) } });
+        return count === 1;
+      });
+      if (!deleted) throw new NotFoundError('entry', String(id));
       context.events.publish('entryDeleted', { entryId: id, authorId: viewer.id });
       return { id };
     },

@@ -1,6 +1,7 @@
 // Comments and likes on entries.
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { validateCommentBody } from '../../domain/social.ts';
+import { withOutboxEvent } from '../../db/outbox.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
 import { requireEntry } from '../lookups.ts';
@@ -22,7 +23,11 @@ builder.mutationFields((t) => ({
       const viewer = requireViewer(context);
       const text = validateCommentBody(body);
       await requireEntry(context, entryId);
-      const comment = await context.prisma.comment.create({ ...query, data: { entryId, authorId: viewer.id, body: text } }).catch((e) => entryGone(e, entryId));
+      const comment = await withOutboxEvent(
+        context.prisma,
+        (tx) => tx.comment.create({ ...query, data: { entryId, authorId: viewer.id, body: text } }),
+        (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
+      ).catch((e) => entryGone(e, entryId));
       context.events.publish('commentAdded', { entryId, commentId: comment.id, authorId: viewer.id });
       return comment;
     },
@@ -40,7 +45,11 @@ builder.mutationFields((t) => ({
       const existing = await context.prisma.like.findUnique({ ...query, where });
       if (existing) return existing;
       try {
-        const like = await context.prisma.like.create({ ...query, data: { entryId, personId: viewer.id } });
+        const like = await withOutboxEvent(
+          context.prisma,
+          (tx) => tx.like.create({ ...query, data: { entryId, personId: viewer.id } }),
+          (row) => ({ name: 'likeAdded', payload: { entryId, likeId: row.id, personId: viewer.id } }),
+        );
         context.events.publish('likeAdded', { entryId, likeId: like.id, personId: viewer.id });
         return like;
       } catch (error) {
