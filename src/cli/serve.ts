@@ -58,6 +58,7 @@ export async function run(argv: string[]) {
   // graceful: stop accepting, let requests in flight finish, close sockets, then the stores
   const shutdown = (signal: string) => {
     console.log(`${signal}: closing`);
+    app.drain();
     void websocket.close();
     void webhooks.stop();
     server.close(() => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));

@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prefersHtml } from '../rest/formats.ts';
 import { clientAddressOf, rateLimitedReply, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
-import { alreadyHeld, readKey, type ResponseCache } from './response-cache.ts';
+import { COMPRESSION_THRESHOLD_BYTES, compressBytes, isCompressible, preferredEncoding, varyOnEncoding } from './compression.ts';
+import { alreadyHeld, readKey, type ResponseCache, type Stored } from './response-cache.ts';
 
 export interface Observation {
   requestId: string;
@@ -57,6 +58,19 @@ export function requestIdOf(incoming: string | null | undefined): string {
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
+/** The stored body in the encoding the client prefers, compressed once per entry and kept; sets the headers. */
+function encoded(stored: Stored, headers: Record<string, string | number>, acceptEncoding: string | undefined): Buffer {
+  if (!isCompressible(headers['content-type'] as string | undefined)) return stored.body;
+  headers.vary = varyOnEncoding(headers.vary as string | undefined);
+  const encoding = preferredEncoding(acceptEncoding);
+  if (!encoding || stored.body.byteLength < COMPRESSION_THRESHOLD_BYTES) return stored.body;
+  stored.compressed ??= {};
+  const body = (stored.compressed[encoding] ??= compressBytes(stored.body, encoding));
+  headers['content-encoding'] = encoding;
+  headers.etag = stored.etag.replace(/"$/, `-${encoding}"`);
+  return body;
+}
+
 export function withFastReads(options: FastReadOptions, fullWay: Listener): Listener {
   /** What kind of cacheable read this is, if any: a GET of a legacy path, or a GraphQL POST. */
   const kind = (req: IncomingMessage): 'get' | 'graphql' | null => {
@@ -102,9 +116,10 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
         res.end();
       } else {
         status = stored.status;
-        headers['content-length'] = stored.body.byteLength;
+        const body = encoded(stored, headers, req.headers['accept-encoding']);
+        headers['content-length'] = body.byteLength;
         res.writeHead(status, headers);
-        res.end(req.method === 'HEAD' ? undefined : stored.body);
+        res.end(req.method === 'HEAD' ? undefined : body);
       }
     }
     options.observe({ requestId, method: req.method!, path: (req.url ?? '/').split('?')[0]!, status, seconds: (performance.now() - started) / 1000, rateLimited: !decision.allowed });

@@ -7,12 +7,15 @@ import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/fetch';
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { ChangeClock } from '../db/change-clock.ts';
+import type { Encoding } from './compression.ts';
 
 export interface Stored {
   status: number;
   headers: Array<[string, string]>;
   body: Buffer<ArrayBuffer>;
   etag: string;
+  /** The body compressed, made on first demand and kept with it (fast path). */
+  compressed?: Partial<Record<Encoding, Buffer>>;
 }
 
 export interface CacheStats {
@@ -99,7 +102,8 @@ export class ResponseCache {
 
 /** Whether an If-None-Match header names these bytes. */
 export function alreadyHeld(ifNoneMatch: string | null | undefined, etag: string): boolean {
-  const known = ifNoneMatch?.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+  // a compressed answer's tag names its encoding ("…-br"): the client holds the same content
+  const known = ifNoneMatch?.split(',').map((tag) => tag.trim().replace(/^W\//, '').replace(/-(br|gzip)"$/, '"'));
   return known !== undefined && (known.includes(etag) || known.includes('*'));
 }
 

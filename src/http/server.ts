@@ -1,6 +1,6 @@
 // Assembles the HTTP service: GraphQL at /graphql, health at /healthz, JSON 404 elsewhere.
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { graphqlHardening } from './graphql-hardening.ts';
@@ -32,6 +32,7 @@ import { PAGE_OPERATIONS } from '../web/operations.ts';
 import { mountWebPages } from '../web/routes.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { avatarSvg } from './avatar.ts';
+import { compressResponse } from './compression.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, readLimitedText } from './body.ts';
 import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from './router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
@@ -61,6 +62,8 @@ export interface App {
   /** In-process entry point: tests call it without opening a port. */
   fetch: (input: string, init?: RequestInit) => Promise<Response>;
   listener: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+  /** Stopping: answers from now on carry `Connection: close`. */
+  drain(): void;
   events: Events;
   logger: Logger;
   metrics: Metrics;
@@ -263,7 +266,7 @@ export function createApp(config: Config, database: Database, options: AppOption
   const observed = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request.headers.get('x-request-id'));
-    const response = await guarded(request, serverContext);
+    const response = compressResponse(request, await guarded(request, serverContext));
     const path = new URL(request.url).pathname;
     observe({ requestId, method: request.method, path, status: response.status, seconds: (performance.now() - started) / 1000, rateLimited: response.headers.has('retry-after') }, request);
     return withHeaders(response, { 'x-request-id': requestId });
@@ -312,6 +315,12 @@ export function createApp(config: Config, database: Database, options: AppOption
       }
       return withHeaders(await handle(request, serverContext, clientAddress, anonymous), limitHeaders);
     } catch (error) {
+      // the client closed its connection (a phone losing signal, the end of a load test): not a fault
+      if (request.signal?.aborted || (error as Error | null)?.name === 'AbortError') {
+        metrics.aborted();
+        logger.debug({ method: request.method, path: new URL(request.url).pathname }, 'aborted request');
+        return jsonResponse(CLIENT_CLOSED_REQUEST, { error: { code: 'ABORTED', message: 'the client closed the connection' } });
+      }
       if (error instanceof MalformedBodyError) return jsonResponse(400, { error: { code: 'MALFORMED_BODY', message: error.message } });
       if (error instanceof BodyTooLargeError) return jsonResponse(413, { error: { code: 'TOO_LARGE', message: error.message } });
       logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, 'unexpected error');
@@ -335,13 +344,35 @@ export function createApp(config: Config, database: Database, options: AppOption
       )
     : adapter;
 
-  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener, events, logger, metrics, ready: () => limiter.ready(), rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
+  let draining = false;
+  const edge = (req: IncomingMessage, res: ServerResponse) => {
+    // while stopping, every answer says so: a keep-alive client reconnects instead of reusing a socket about to close
+    if (draining) res.setHeader('connection', 'close');
+    withReasonPhrase(res);
+    return listener(req, res);
+  };
+
+  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: edge, drain: () => void (draining = true), events, logger, metrics, ready: () => limiter.ready(), rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
     stopCountingQueries();
     await Promise.all([limiter.close(), events.close(), clock?.close()]);
   } };
 }
 
 const MAX_URL_LENGTH = 8 * 1024;
+/** nginx's code for a request whose client went away before the answer: logged and counted, never seen. */
+const CLIENT_CLOSED_REQUEST = 499;
+
+/** The standard reason phrase on the status line: the fetch-API side leaves it empty (`HTTP/1.1 200 `). */
+function withReasonPhrase(res: ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, statusCode: number, ...rest: unknown[]) {
+    if (rest[0] === '' || rest[0] === undefined) {
+      if (rest[0] === '') rest.shift();
+      return (writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, STATUS_CODES[statusCode] ?? 'Unknown', ...rest);
+    }
+    return (writeHead as (...args: unknown[]) => ServerResponse).call(this, statusCode, ...rest);
+  } as ServerResponse['writeHead'];
+}
 
 /** Largest body accepted, by content type; null when the declared length is within it. */
 const BODY_LIMITS: Array<[RegExp, number]> = [

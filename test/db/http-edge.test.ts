@@ -1,0 +1,154 @@
+// The HTTP edge as a client on a real socket sees it: status lines, compression, the graceful stop,
+// and how a client that hangs up is logged.
+import { Writable } from 'node:stream';
+import { Agent, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, listen, type App } from '../../src/http/server.ts';
+import { createLogger } from '../../src/log.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createEntries, createPerson } from '../support/factories.ts';
+
+let db: TestDatabase;
+let app: App;
+let server: Server;
+let port: number;
+const logLines: Array<Record<string, unknown>> = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase('edge');
+  const person = await createPerson(db.prisma, { username: 'edgy' });
+  await createEntries(db.prisma, person.id, 25);
+  const config = testConfig(db.config, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug' });
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  app = createApp(config, db, { logger: createLogger(config, sink) });
+  server = await listen(app, config);
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await app.close();
+  await db.destroy();
+});
+
+interface Answer {
+  status: number;
+  statusMessage: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function get(path: string, headers: Record<string, string> = {}, agent?: Agent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    request({ port, host: '127.0.0.1', path, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, statusMessage: res.statusMessage!, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('status lines', () => {
+  it.each([
+    ['/entries.json', 200, 'OK'],
+    ['/no/such/path', 404, 'Not Found'],
+    ['/graphql', 405, 'Method Not Allowed'],
+  ])('%s answers %d %s', async (path, status, phrase) => {
+    // twice: the first answer is computed, the second may come from the cache's fast path
+    for (let i = 0; i < 2; i++) {
+      const answer = await get(path, path === '/graphql' ? { 'x-graphql-yoga-csrf': '1', accept: 'application/json' } : {});
+      if (path !== '/graphql') expect(answer.status).toBe(status);
+      if (answer.status === status) expect(answer.statusMessage).toBe(phrase);
+      else expect(answer.statusMessage.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('compression', () => {
+  it.each([
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const)('answers %s when asked, the same JSON, with Vary, on the computed and the cached path', async (encoding, decompress) => {
+    const plain = await get('/entries.json');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/);
+    for (let i = 0; i < 2; i++) {
+      const packed = await get('/entries.json', { 'accept-encoding': `${encoding}, identity;q=0.5` });
+      expect(packed.headers['content-encoding']).toBe(encoding);
+      expect(packed.headers.vary).toMatch(/Accept-Encoding/);
+      expect(packed.body.byteLength).toBeLessThan(plain.body.byteLength / 3);
+      expect(JSON.parse(decompress(packed.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+      // the tag names the encoding, and still answers 304 to a client holding it
+      expect(packed.headers.etag).toMatch(new RegExp(`-${encoding}"$`));
+      expect((await get('/entries.json', { 'accept-encoding': encoding, 'if-none-match': packed.headers.etag! })).status).toBe(304);
+    }
+  });
+
+  it('leaves small answers and unwanted encodings alone', async () => {
+    const small = await get('/healthz', { 'accept-encoding': 'gzip, br' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    const refused = await get('/entries.json', { 'accept-encoding': 'br;q=0, gzip;q=0' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('compresses GraphQL answers too', async () => {
+    const body = JSON.stringify({ query: '{ publicStream { ... on EntryConnection { edges { node { id message author { username displayName url photoUrl } } } } } }' });
+    const answer = await new Promise<Answer>((resolve, reject) => {
+      const req = request({ port, host: '127.0.0.1', path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, statusMessage: res.statusMessage!, headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(answer.body).toString('utf8')).data.publicStream.edges).toHaveLength(20);
+  });
+});
+
+describe('client disconnects', () => {
+  it('are logged at debug level as aborted requests and counted, not as errors', async () => {
+    const before = logLines.length;
+    await new Promise<void>((resolve) => {
+      // a body promised but never finished: the server is reading it when the client hangs up
+      const req = request({ port, host: '127.0.0.1', path: '/oauth/token', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1000' } });
+      req.on('error', () => resolve());
+      req.write('grant_type=');
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 200);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const lines = logLines.slice(before);
+    expect(lines.filter((l) => l.level === 50)).toEqual([]);
+    expect(lines.some((l) => l.msg === 'aborted request' && l.level === 20)).toBe(true);
+    expect(await app.metrics.render()).toMatch(/milepost_http_requests_aborted_total [1-9]/);
+  });
+});
+
+describe('a graceful stop', () => {
+  it('answers with Connection: close while draining, so keep-alive clients reconnect instead of failing', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect((await get('/healthz', {}, agent)).headers.connection).toBe('keep-alive');
+      app.drain();
+      const draining = await get('/healthz', {}, agent);
+      expect(draining.status).toBe(200);
+      expect(draining.headers.connection).toBe('close');
+      // the next request opens a new connection and is answered
+      expect((await get('/healthz', {}, agent)).status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
