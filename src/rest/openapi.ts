@@ -281,16 +281,18 @@ export function openApiDocument(baseUrl: string) {
       },
       '/people/{username}/friends.json': {
         get: {
-          summary: 'A person’s friends.',
+          summary: 'A person’s friends: the 50 longest-standing (GraphQL `Person.friends` pages through all of them).',
+          description: '`me` stands for the person who authorized the token, and needs one (401 without).',
           parameters: [USERNAME, ...formatParams],
-          responses: { '200': { description: 'The friends.', content: json({ type: 'object', required: ['friends'], properties: { friends: { type: 'array', items: ref('Friend') } } }) }, ...pick('304', '400', '404', '405', '406') },
+          responses: { '200': { description: 'The friends.', content: json({ type: 'object', required: ['friends'], properties: { friends: { type: 'array', items: ref('Friend') } } }) }, ...pick('304', '400', '401', '404', '405', '406') },
         },
       },
       '/people/{username}/routes.json': {
         get: {
           summary: 'A person’s routes.',
+          description: '`me` stands for the person who authorized the token, and needs one (401 without).',
           parameters: [USERNAME, ...formatParams],
-          responses: { '200': { description: 'The routes.', content: json({ type: 'object', required: ['routes'], properties: { routes: { type: 'array', items: ref('Route') } } }) }, ...pick('304', '400', '404', '405', '406') },
+          responses: { '200': { description: 'The routes.', content: json({ type: 'object', required: ['routes'], properties: { routes: { type: 'array', items: ref('Route') } } }) }, ...pick('304', '400', '401', '404', '405', '406') },
         },
       },
       '/routes.json': {

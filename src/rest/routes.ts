@@ -260,7 +260,8 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   });
   route('POST', '/entries/:id/comments', { auth: true, body: true }, async ({ ctx, context, params }) => {
     const id = entryId(ctx);
-    const body = typeof params.body === 'string' ? params.body : params.body === undefined || params.body === null ? '' : String(params.body);
+    // an object or a list is passed as sent, so that GraphQL's coercion names `body` (never "[object Object]")
+    const body = params.body === undefined || params.body === null ? '' : typeof params.body === 'number' || typeof params.body === 'boolean' ? String(params.body) : params.body;
     const comment = outcome<Typed & { id: number } & GqlEntry['comments'][number]>(await run('createComment', ctx.request, context, { entryId: id, body }), 'result', 'Comment', true);
     return { status: 201, body: commentJson(comment), headers: { location: `${context.baseUrl}/entries/${id}#comment-${comment.id}` } };
   });

@@ -338,6 +338,22 @@ describe('status codes (SPEC 7)', () => {
     expect(bad.json).toMatchObject({ error: { fields: [{ field: 'gpx', message: expect.stringContaining('DOCTYPE') }] } });
   });
 
+  it('a comment body that is not text: 422 naming body, nothing stored as "[object Object]"', async () => {
+    for (const body of ['{"body": {"a": 1}}', '{"body": ["x"]}']) {
+      const response = await call(`/entries/${entryId}/comments.json`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body });
+      expect(response).toMatchObject({ status: 422, json: { error: { fields: [{ field: 'body' }] } } });
+    }
+    expect(await db.prisma.comment.count({ where: { body: { contains: 'object' } } })).toBe(0);
+  });
+
+  it('/people/me/friends.json and routes.json without a token: 401, not someone called "me"', async () => {
+    for (const path of ['/people/me/friends.json', '/people/me/routes.json']) {
+      const response = await call(path);
+      expect(response.status).toBe(401);
+    }
+    expect((await call('/people/me/friends.json', { headers: auth() })).status).toBe(200);
+  });
+
   it('a malformed JSON body: 400 with a JSON error', async () => {
     const response = await call('/entries.json', { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"message": ' });
     expect(response).toMatchObject({ status: 400, json: { error: { code: 'MALFORMED_BODY' } } });
