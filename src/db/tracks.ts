@@ -20,6 +20,7 @@ export async function replaceTrack(prisma: Prisma, provider: 'sqlite' | 'postgre
           name: gpx.name,
           polyline: encodePolyline(thin(gpx.points)),
           pointData: encodePoints(gpx.points) as Uint8Array<ArrayBuffer>,
+          routePointData: gpx.routePoints.length ? (encodePoints(gpx.routePoints) as Uint8Array<ArrayBuffer>) : null,
           updatedAt: new Date(),
         },
         select: { id: true },

@@ -36,7 +36,10 @@ export interface GpxWaypoint {
 
 export interface ParsedGpx {
   name: string | null;
+  /** The recorded track (`<trk>`); a document with routes only gives its route's points here. */
   points: GpxPoint[];
+  /** The planned routes (`<rte>`, `segment` numbers them) of a document that also holds a track. */
+  routePoints: GpxPoint[];
   waypoints: GpxWaypoint[];
 }
 
@@ -101,7 +104,8 @@ function coordinates(tag: SaxesTagNS, kind: string, index: number, into: { lat: 
 export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | string, maxBytes = DEFAULT_MAX_GPX_BYTES): Promise<ParsedGpx> {
   // positions cost a fifth of the parse and errors name the point instead
   const parser = new SaxesParser({ xmlns: true, position: false });
-  const result: ParsedGpx = { name: null, points: [], waypoints: [] };
+  const result: ParsedGpx = { name: null, points: [], routePoints: [], waypoints: [] };
+  let route = -1;
   const routePoints: GpxPoint[] = [];
   const stack: string[] = [];
   let text = '';
@@ -131,11 +135,12 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
     text = '';
     if (uri !== gpxUri) return;
     if (local === 'trkseg') segment += 1;
+    else if (local === 'rte') route += 1;
     else if (local === 'trkpt' || local === 'rtept') {
       const index = (local === 'trkpt' ? result.points.length : routePoints.length) + 1;
       if (local === 'trkpt' && segment < 0) segment = 0;
       kind = local;
-      point = { lat: 0, lon: 0, elevation: null, time: null, heartRate: null, cadence: null, segment: local === 'trkpt' ? segment : 0 };
+      point = { lat: 0, lon: 0, elevation: null, time: null, heartRate: null, cadence: null, segment: local === 'trkpt' ? segment : Math.max(route, 0) };
       coordinates(tag as SaxesTagNS, local, index, point);
     } else if (local === 'wpt') {
       kind = 'wpt';
@@ -235,7 +240,9 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
   if (gpxUri === null && !error) fail('is empty: no <gpx> root element');
   parser.close();
   if (error) throw error;
-  if (result.points.length === 0 && routePoints.length > 0) result.points = routePoints;
+  // a route alone stands for the track (one segment); beside a track it is kept as the plan
+  if (result.points.length === 0) result.points = routePoints.map((p) => ({ ...p, segment: 0 }));
+  else result.routePoints = routePoints;
   return result;
 }
 
@@ -256,7 +263,7 @@ function escapeXml(value: string): string {
 const isoSeconds = (date: Date) => date.toISOString().replace(/\.000Z$/, 'Z');
 
 /** GPX 1.1, in chunks, so that a long track streams out without one huge string. */
-export function* gpxChunks(track: { name: string | null; points: Iterable<GpxPoint>; waypoints: Iterable<GpxWaypoint> }): Generator<string> {
+export function* gpxChunks(track: { name: string | null; points: Iterable<GpxPoint>; routePoints?: Iterable<GpxPoint>; waypoints: Iterable<GpxWaypoint> }): Generator<string> {
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
   yield '<gpx version="1.1" creator="Milepost" xmlns="http://www.topografix.com/GPX/1/1" ' +
     'xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1" ' +
@@ -295,7 +302,21 @@ export function* gpxChunks(track: { name: string | null; points: Iterable<GpxPoi
     }
   }
   if (segment !== null) buffer += '    </trkseg>\n';
-  yield `${buffer}  </trk>\n</gpx>\n`;
+  yield `${buffer}  </trk>\n`;
+  let route: number | null = null;
+  buffer = '';
+  for (const p of track.routePoints ?? []) {
+    if (p.segment !== route) {
+      if (route !== null) buffer += '  </rte>\n';
+      buffer += '  <rte>\n';
+      route = p.segment;
+    }
+    const ele = p.elevation !== null ? `<ele>${p.elevation}</ele>` : '';
+    const time = p.time ? `<time>${isoSeconds(p.time)}</time>` : '';
+    buffer += `    <rtept lat="${p.lat}" lon="${p.lon}">${ele}${time}</rtept>\n`;
+  }
+  if (route !== null) buffer += '  </rte>\n';
+  yield `${buffer}</gpx>\n`;
 }
 
 export function toGpx(track: Parameters<typeof gpxChunks>[0]): string {

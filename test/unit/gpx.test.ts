@@ -82,9 +82,30 @@ describe('parseGpx on real-world shapes', () => {
     expect(summarizeTrack(gpx.points).elevationGain).toBe(218);
   });
 
+  it('keeps a route beside a track, and gives both back with the waypoints', async () => {
+    const gpx = `<gpx xmlns="http://www.topografix.com/GPX/1/1"><wpt lat="1" lon="1"><name>Start</name></wpt>
+      <trk><trkseg><trkpt lat="1" lon="1"/><trkpt lat="1.001" lon="1.001"/></trkseg></trk>
+      <rte><rtept lat="2" lon="2"><ele>12</ele></rtept><rtept lat="2.001" lon="2.001"/></rte>
+      <rte><rtept lat="3" lon="3"/></rte></gpx>`;
+    const parsed = await parseGpx(gpx);
+    expect(parsed.points.map((p) => p.lat)).toEqual([1, 1.001]);
+    expect(parsed.routePoints.map((p) => [p.lat, p.segment])).toEqual([[2, 0], [2.001, 0], [3, 1]]);
+    const written = toGpx(parsed);
+    expect(written.match(/<rte>/g)).toHaveLength(2);
+    const again = await parseGpx(written);
+    expect(again.routePoints.map((p) => [p.lat, p.elevation, p.segment])).toEqual([[2, 12, 0], [2.001, null, 0], [3, null, 1]]);
+    expect(again.points).toHaveLength(2);
+    expect(again.waypoints.map((w) => w.name)).toEqual(['Start']);
+  });
+
+  it('reads an empty <ele/> or <ele></ele> (as OsmAnd writes) as no elevation', async () => {
+    const parsed = await parseGpx('<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="1"><ele/></trkpt><trkpt lat="1" lon="2"><ele></ele><time></time></trkpt><trkpt lat="1" lon="3"><ele> 5 </ele></trkpt></trkseg></trk></gpx>');
+    expect(parsed.points.map((p) => p.elevation)).toEqual([null, null, 5]);
+  });
+
   it('accepts an empty track', async () => {
     const gpx = await parseGpx(fixture('empty-track.gpx'));
-    expect(gpx).toEqual({ name: 'Nothing recorded', points: [], waypoints: [] });
+    expect(gpx).toEqual({ name: 'Nothing recorded', points: [], routePoints: [], waypoints: [] });
   });
 });
 

@@ -82,13 +82,14 @@ builder.prismaObject('Track', {
     polyline: t.exposeString('polyline', { description: 'Google encoded polyline of the track, thinned to at most 500 points.' }),
     waypoints: t.relation('waypoints', { query: { orderBy: { seq: 'asc' } } }),
     gpx: t.string({
-      description: 'The whole track as a GPX 1.1 document.',
+      description: 'The whole track as a GPX 1.1 document, with its waypoints and any planned route (`<rte>`) it was uploaded with.',
       select: {
         name: true,
         pointData: true,
+        routePointData: true,
         waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
       },
-      resolve: (track) => toGpx({ name: track.name, points: decodePoints(track.pointData), waypoints: track.waypoints }),
+      resolve: (track) => toGpx({ name: track.name, points: decodePoints(track.pointData), routePoints: decodePoints(track.routePointData), waypoints: track.waypoints }),
     }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
