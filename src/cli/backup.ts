@@ -1,23 +1,48 @@
-// `milepost backup <file>` and `milepost restore <file>`: online, consistent SQLite backups through
-// SQLite's backup API. PostgreSQL has pg_dump and pg_restore for that (see README).
+// `milepost backup <file>` and `milepost restore <file>`: online, consistent backups. SQLite through
+// its backup API; PostgreSQL through pg_dump and pg_restore (custom format, the service's schema only).
+import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type DatabaseConfig } from '../config.ts';
 import { parseOptions, UsageError } from './args.ts';
 
-const HELP = `Usage: milepost backup <file>     copy the SQLite database while the server runs
-       milepost restore <file>    replace the SQLite database with a backup (stop the server first)
+const HELP = `Usage: milepost backup <file>     copy the database while the server runs
+       milepost restore <file>    replace the database with a backup (stop the server first)
 
 A backup is a consistent snapshot: every write acknowledged before it started is in it, and no write
-is in it half. On PostgreSQL use pg_dump and pg_restore instead (README, "Deployment").`;
+is in it half. SQLite is copied through its backup API; PostgreSQL through pg_dump (custom format,
+Milepost's schema only) and pg_restore, which must be installed (Debian: postgresql-client).`;
 
-function sqliteFile(): string {
-  const { database } = loadConfig();
-  if (database.provider !== 'sqlite') {
-    throw new UsageError('backup and restore work on SQLite; on PostgreSQL use pg_dump and pg_restore (see README)');
+/** Runs a PostgreSQL client tool, its output passed through; a missing tool is a usage error. */
+function pgTool(tool: 'pg_dump' | 'pg_restore', args: string[]): number {
+  const result = spawnSync(tool, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+    throw new UsageError(`${tool} is not installed: install PostgreSQL's client tools (Debian: apt-get install postgresql-client)`);
   }
-  return database.file;
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function postgresBackup(database: Extract<DatabaseConfig, { provider: 'postgresql' }>, command: 'backup' | 'restore', target: string): number {
+  if (command === 'backup') {
+    if (existsSync(target)) throw new UsageError(`${target} exists; choose a new file`);
+    // one snapshot (pg_dump's own transaction), written beside the target and renamed when whole
+    const partial = `${target}.partial`;
+    const status = pgTool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--schema=${database.schema}`, `--file=${partial}`, `--dbname=${database.connectionString}`]);
+    if (status !== 0) {
+      rmSync(partial, { force: true });
+      return status;
+    }
+    renameSync(partial, target);
+    console.log(`backed up schema ${database.schema} to ${target}`);
+    return 0;
+  }
+  if (!existsSync(target)) throw new UsageError(`${target} does not exist`);
+  // --clean --if-exists: the schema's tables are replaced by the backup's, in one transaction
+  const status = pgTool('pg_restore', ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', `--schema=${database.schema}`, `--dbname=${database.connectionString}`, target]);
+  if (status === 0) console.log(`restored schema ${database.schema} from ${target}`);
+  return status;
 }
 
 function check(file: string): void {
@@ -40,7 +65,9 @@ export async function run(argv: string[], command: 'backup' | 'restore') {
   }
   if (positionals.length !== 1) throw new UsageError(`expected one file\n\n${HELP}`);
   const target = path.resolve(positionals[0]!);
-  const live = sqliteFile();
+  const { database } = loadConfig();
+  if (database.provider === 'postgresql') return postgresBackup(database, command, target);
+  const live = database.file;
   if (command === 'backup') {
     if (existsSync(target)) throw new UsageError(`${target} exists; choose a new file`);
     const source = new Sqlite(live, { fileMustExist: true, timeout: 10_000 });

@@ -1,6 +1,6 @@
 // Data integrity: writes racing on the same rows end in a correct state on both databases, and on
 // SQLite an online backup taken during writes restores to a consistent copy.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -198,4 +198,28 @@ describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe.skipIf(provider !== 'postgresql' || !existsSync('/usr/bin/pg_dump'))('backup and restore (PostgreSQL, through pg_dump and pg_restore)', () => {
+  it('backs up the service’s schema and restores it, undoing what came after', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-pgbackup-'));
+    const env = { DATABASE_URL: db.config.url };
+    try {
+      const kept = await createEntry(db.prisma, ids[0]!, { message: 'before the backup' });
+      const backup = await runCli(['backup', path.join(dir, 'snapshot.dump')], env);
+      expect(backup.stderr).toBe('');
+      expect(backup.code).toBe(0);
+      const later = await createEntry(db.prisma, ids[0]!, { message: 'after the backup' });
+      await db.prisma.entry.delete({ where: { id: kept.id } });
+      const restore = await runCli(['restore', path.join(dir, 'snapshot.dump')], env);
+      expect(restore.stderr).toBe('');
+      expect(restore.code).toBe(0);
+      expect(await db.prisma.entry.count({ where: { id: kept.id } })).toBe(1);
+      expect(await db.prisma.entry.count({ where: { id: later.id } })).toBe(0);
+      // the backup refuses to overwrite a file
+      expect((await runCli(['backup', path.join(dir, 'snapshot.dump')], env)).code).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
