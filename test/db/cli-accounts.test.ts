@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/tokens.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
+import { newClientId } from '../../src/oauth/store.ts';
 import { testApp } from '../support/app.ts';
 import { runCli } from '../support/cli.ts';
 import { freshDatabaseConfig } from '../support/database.ts';
@@ -58,6 +59,10 @@ describe('milepost apps create and tokens create', () => {
     const token = minted.stdout.trim();
     const api = testApp(Object.assign(database, { config }));
     expect((await api.graphql('{ me { username } }', {}, token)).data).toEqual({ me: { username: 'scripted' } });
+  });
+
+  it('makes client ids a command line can take: none begins with a dash', () => {
+    for (let i = 0; i < 2_000; i++) expect(newClientId()).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{19}$/);
   });
 
   it('registers a public app with no secret', async () => {
