@@ -45,9 +45,16 @@ export function encodeCursor(position: Position): string {
   return Buffer.from(`${position.at}:${position.id}`, 'utf8').toString('base64url');
 }
 
+/** The latest time a cursor may hold (9999-12-31), and the largest id a database integer holds. */
+const LATEST_CURSOR_MS = 253_402_300_799_999;
+const LARGEST_ID = 2_147_483_647;
+
 export function decodeCursor(cursor: string): Position | null {
-  const match = /^(-?\d{1,16}):(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  return match ? { at: Number(match[1]), id: Number(match[2]) } : null;
+  const match = /^(\d{1,15}):(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) return null;
+  const position = { at: Number(match[1]), id: Number(match[2]) };
+  // a forged cursor must not reach the database as an Invalid Date or an integer it cannot hold
+  return position.at <= LATEST_CURSOR_MS && position.id <= LARGEST_ID ? position : null;
 }
 
 function checkInteger(issues: FieldIssue[], name: string, value: number | null | undefined, min: number, max: number) {

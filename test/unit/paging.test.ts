@@ -35,6 +35,11 @@ describe('streamWindow', () => {
 });
 
 describe('cursors', () => {
+  it('refuse forged positions a database cannot hold: a huge time, a huge id, a negative time', () => {
+    for (const forged of ['9999999999999999:1', '1700000000000:99999999999', '-5:1']) expect(decodeCursor(Buffer.from(forged).toString('base64url'))).toBeNull();
+    expect(decodeCursor(Buffer.from('253402300799999:2147483647').toString('base64url'))).toEqual({ at: 253402300799999, id: 2147483647 });
+  });
+
   it('round-trip a position', () => {
     const position = { at: 1_700_000_000_123, id: 42 };
     expect(decodeCursor(encodeCursor(position))).toEqual(position);
