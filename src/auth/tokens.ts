@@ -1,7 +1,7 @@
 // Access tokens: how a request presents one, and how a stored one is found. Tokens are stored as
 // SHA-256 digests: they are random 256-bit values, so a fast hash is enough and a leaked table is useless.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Prisma } from '../db/database.ts';
+import { isTransient, type Prisma } from '../db/database.ts';
 import type { Viewer } from '../graphql/context.ts';
 
 export function hashToken(token: string): string {
@@ -73,10 +73,15 @@ export function clientOfRequest(request: Request): number | undefined {
 export async function viewerForToken(prisma: Prisma, token: string): Promise<Viewer | null> {
   // one statement for the token and its person: it runs before every request with a token (Prisma
   // would load the person with a second one)
-  const [row] = await prisma.$queryRaw<Array<{ id: number; revokedAt: unknown; lastUsedAt: unknown; clientId: number; personId: number; username: string }>>`
+  const lookUp = () => prisma.$queryRaw<Array<{ id: number; revokedAt: unknown; lastUsedAt: unknown; clientId: number; personId: number; username: string }>>`
     SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", p."id" AS "personId", p."username"
     FROM "OAuthAccessToken" t JOIN "Person" p ON p."id" = t."personId"
     WHERE t."tokenHash" = ${hashToken(token)}`;
+  // a read, so a lost connection is worth one more try (raw statements are not retried for us)
+  const [row] = await lookUp().catch((error: unknown) => {
+    if (!isTransient(error)) throw error;
+    return lookUp();
+  });
   if (!row || row.revokedAt !== null) return null;
   // the account page shows when an app last acted; an hour's precision spares a write per request
   const lastUsed = row.lastUsedAt === null ? null : new Date(row.lastUsedAt as string | number | Date).getTime();

@@ -44,11 +44,50 @@ function createClient(database: DatabaseConfig): LoggingPrisma {
     return new PrismaClient({ adapter, log: [...QUERY_LOG] });
   }
   const adapter = new PrismaPg(
-    { connectionString: database.connectionString, options: `-c search_path=${database.schema}` },
+    // named in pg_stat_activity, so that an operator (or a fault test) can tell this service's connections apart
+    { connectionString: database.connectionString, options: `-c search_path=${database.schema}`, application_name: `milepost/${database.schema}`.slice(0, 63) },
     { schema: database.schema },
   );
   // same model, same generated API: only the query compiler's SQL dialect differs
   return new PostgresPrismaClient({ adapter, log: [...QUERY_LOG] }) as unknown as LoggingPrisma;
+}
+
+/** Reads: running one again changes nothing, so a read cut off by a lost connection is tried again. */
+const READS = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy']);
+
+/**
+ * A failure of the connection rather than of the statement: PostgreSQL restarted or a proxy cut the
+ * connection. The pool opens a new one for the next attempt.
+ */
+export function isTransient(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && ['P1001', 'P1002', 'P1008', 'P1017', 'P2024'].includes(code)) return true;
+  // PostgreSQL's SQLSTATE 57P01–57P03 (shut down, terminated) and class 08 (connection exception), as the driver reports them
+  return /Code: `(57P0[123]|08\w{3})`|Connection terminated|terminating connection|server closed the connection|ECONNRESET|ECONNREFUSED|Connection ended/i.test(
+    String((error as Error)?.message ?? ''),
+  );
+}
+
+/** Attempts of a read, with the pause before each retry: a reconnecting pool needs a moment. */
+const READ_RETRY_DELAYS_MS = [0, 20, 100];
+
+/** The client, with reads retried after a transient failure (writes never: they may have committed). */
+function withReadRetry(prisma: LoggingPrisma) {
+  return prisma.$extends({
+    query: {
+      async $allOperations({ operation, args, query }) {
+        if (!READS.has(operation)) return query(args);
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await query(args);
+          } catch (error) {
+            if (!isTransient(error) || attempt >= READ_RETRY_DELAYS_MS.length - 1) throw error;
+            await new Promise((resolve) => setTimeout(resolve, READ_RETRY_DELAYS_MS[attempt + 1]));
+          }
+        }
+      },
+    },
+  });
 }
 
 export async function openDatabase(database: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
@@ -68,7 +107,7 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
   }
   return {
     provider: database.provider,
-    prisma: prisma as unknown as Prisma,
+    prisma: withReadRetry(prisma) as unknown as Prisma,
     queryCount: () => count,
     onQuery(listener) {
       listeners.add(listener);

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../support/app.ts';
 import { runCli } from '../support/cli.ts';
@@ -220,6 +221,38 @@ describe.skipIf(provider !== 'postgresql' || !existsSync('/usr/bin/pg_dump'))('b
       expect((await runCli(['backup', path.join(dir, 'snapshot.dump')], env)).code).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe.skipIf(provider !== 'postgresql')('lost PostgreSQL connections', () => {
+  it('cut reads off mid-load: they are tried again, and no read answers an error', async () => {
+    const schema = new URL(db.config.url).searchParams.get('schema')!;
+    const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+    await admin.connect();
+    try {
+      await createEntry(db.prisma, ids[0]!, { message: 'read under fire' });
+      const ours = [`milepost/${schema}`];
+      const failures: unknown[] = [];
+      for (let round = 0; round < 5; round++) {
+        // the reads wait behind a lock, so that the connections die while the reads are in flight
+        await admin.query('BEGIN');
+        await admin.query(`LOCK TABLE "${schema}"."Entry" IN ACCESS EXCLUSIVE MODE`);
+        const reads = [1, 2, 3, 4].map(() => api.graphql(`{ publicStream { ... on EntryConnection { edges { node { id author { username } } } } } }`));
+        for (let i = 0; i < 200; i++) {
+          const waiting = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", ours);
+          if (waiting.rows[0].n >= 1) break;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        // only this file's connections: other suites share the server
+        const cut = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', ours);
+        expect(cut.rowCount).toBeGreaterThan(0);
+        await admin.query('COMMIT');
+        for (const result of await Promise.all(reads)) if (result.errors) failures.push(result.errors);
+      }
+      expect(failures).toEqual([]);
+    } finally {
+      await admin.end();
     }
   }, 60_000);
 });
