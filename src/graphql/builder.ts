@@ -56,6 +56,12 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({ description: 'Reads: the four streams of SPEC 4.2, single entries and people.' });
-builder.mutationType({ description: 'Writes; each needs an access token. Expected failures come back as typed errors.' });
+builder.queryType({
+  description:
+    'Reads: the four streams of SPEC 4.2, single entries and people. A document may cost at most 50,000: one per field, lists multiplied by the items they may return (`first`, `last` or `max`; 20 for a connection page or a plain list). Depth at most 12.',
+});
+builder.mutationType({
+  description:
+    'Writes; each needs an access token. Expected failures come back as typed errors. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters) to make a retry safe: the same key with the same mutation answers as the first time, without a second write.',
+});
 builder.subscriptionType({ description: 'Live updates over graphql-ws (WebSocket at /graphql) or server-sent events. Each carries only what the matching query would show the viewer.' });

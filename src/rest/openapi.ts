@@ -12,7 +12,9 @@ const ERRORS = {
   '404': error('No such entry, person, route or path.'),
   '405': { ...error('The method is not allowed here; `Allow` lists those that are.'), headers: { Allow: { schema: { type: 'string' } } } },
   '406': error('The extension is not `.json` (or `.gpx` where offered), or `Accept` excludes the format.'),
-  '422': error('Invalid or missing parameters; `error.fields` names each one.'),
+  '409': { ...error('A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds.'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+  '413': error('The body is larger than its limit: 1 MB JSON, 64 KB forms (chunked bodies too).'),
+  '422': error('Invalid or missing parameters; `error.fields` names each one. Also an `Idempotency-Key` sent before with a different request (`IDEMPOTENCY_KEY_REUSED`).'),
   '304': { description: 'Not Modified: the request carried no token and its `If-None-Match` named the current `ETag`.', headers: { ETag: { schema: { type: 'string' } } } },
 };
 
@@ -31,6 +33,15 @@ const pathParam = (name: string, schema: unknown, description: string) => ({ nam
 const ID = pathParam('id', { type: 'integer' }, 'An entry’s or route’s id.');
 const USERNAME = pathParam('username', { type: 'string' }, 'A person’s username, any letter case.');
 const BEARER = [{ oauth2: [] }, { bearer: [] }];
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Makes the create safe to retry: the same key (per person, kept 24 hours) with the same request answers as the first time, without a second write.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+/** What every create may also answer. */
+const CREATE_ERRORS = ['400', '401', '405', '409', '413', '422'] as const;
 
 const stream = (summary: string, extra: unknown[] = [], secured = false) => ({
   get: {
@@ -232,8 +243,9 @@ export function openApiDocument(baseUrl: string) {
         post: {
           summary: 'Create an entry: a note, a workout, an image and/or a location.',
           security: BEARER,
+          parameters: [IDEMPOTENCY_KEY],
           requestBody: formBody(CREATE_ENTRY),
-          responses: { '201': { description: 'Created; `Location` is the entry’s URL.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Entry')) }, ...pick('400', '401', '405', '406', '422') },
+          responses: { '201': { description: 'Created; `Location` is the entry’s URL.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Entry')) }, ...pick(...CREATE_ERRORS, '406') },
         },
       },
       '/entries/friends.json': stream('The viewer’s and their friends’ entries.', [], true),
@@ -259,17 +271,17 @@ export function openApiDocument(baseUrl: string) {
         post: {
           summary: 'Comment on an entry.',
           security: BEARER,
-          parameters: [ID],
+          parameters: [ID, IDEMPOTENCY_KEY],
           requestBody: formBody({ type: 'object', required: ['body'], properties: { body: { type: 'string', minLength: 1, maxLength: 510 } } }),
-          responses: { '201': { description: 'Created.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Comment')) }, ...pick('400', '401', '404', '405', '422') },
+          responses: { '201': { description: 'Created.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Comment')) }, ...pick(...CREATE_ERRORS, '404') },
         },
       },
       '/entries/{id}/likes.json': {
         post: {
           summary: 'Like an entry; liking twice is not an error.',
           security: BEARER,
-          parameters: [ID],
-          responses: { '201': { description: 'The like.', content: json(ref('Like')) }, ...pick('401', '404', '405') },
+          parameters: [ID, IDEMPOTENCY_KEY],
+          responses: { '201': { description: 'The like.', content: json(ref('Like')) }, ...pick(...CREATE_ERRORS, '404') },
         },
       },
       '/entries/{id}/track.json': trackUpload('Create or replace the GPS track of one of your workouts.'),
@@ -299,8 +311,9 @@ export function openApiDocument(baseUrl: string) {
         post: {
           summary: 'Create a route; attach a track with PUT /routes/{id}/track.json.',
           security: BEARER,
+          parameters: [IDEMPOTENCY_KEY],
           requestBody: formBody({ type: 'object', properties: { name: { type: 'string', maxLength: 100 }, activity_type: { enum: ['running', 'cycling', 'swimming', 'walking', 'fitness'] } } }),
-          responses: { '201': { description: 'Created; `Location` is its GPX download.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Route')) }, ...pick('400', '401', '405', '422') },
+          responses: { '201': { description: 'Created; `Location` is its GPX download.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Route')) }, ...pick(...CREATE_ERRORS) },
         },
       },
       '/routes/{id}.gpx': {
