@@ -121,6 +121,10 @@ function targets(u: string, token: string, entryId: number): Target[] {
   const form = { ...auth, 'content-type': 'application/x-www-form-urlencoded' };
   return [
     { name: 'REST public stream GET /entries.json', method: 'GET', path: '/entries.json', read: true },
+    // what browsers and most HTTP clients ask for: the cached answer compressed once, then served as bytes
+    { name: 'REST public stream, Accept-Encoding: br (cached)', method: 'GET', path: '/entries.json', headers: { 'accept-encoding': 'br' }, read: true },
+    { name: 'REST public stream, Accept-Encoding: gzip (cached)', method: 'GET', path: '/entries.json', headers: { 'accept-encoding': 'gzip' }, read: true },
+    { name: 'REST public stream with a token, Accept-Encoding: gzip (uncached)', method: 'GET', path: '/entries.json', headers: { ...auth, 'accept-encoding': 'gzip' }, read: true },
     { name: 'REST person stream GET /people/<u>/entries.json', method: 'GET', path: `/people/${u}/entries.json`, read: true },
     { name: 'REST nearby stream GET /entries/nearby/<lat>,<lon>.json', method: 'GET', path: '/entries/nearby/37.8044,-122.2712.json', read: true },
     { name: 'REST friends stream GET /entries/friends.json (token)', method: 'GET', path: '/entries/friends.json', headers: auth, read: true },

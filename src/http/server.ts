@@ -266,7 +266,7 @@ export function createApp(config: Config, database: Database, options: AppOption
   const observed = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request.headers.get('x-request-id'));
-    const response = compressResponse(request, await guarded(request, serverContext));
+    const response = await compressResponse(request, await guarded(request, serverContext));
     const path = new URL(request.url).pathname;
     observe({ requestId, method: request.method, path, status: response.status, seconds: (performance.now() - started) / 1000, rateLimited: response.headers.has('retry-after') }, request);
     return withHeaders(response, { 'x-request-id': requestId });
