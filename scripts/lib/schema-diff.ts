@@ -75,7 +75,7 @@ function patchCharFields(result: QueryResultLike | QueryResultLike[]) {
   return result;
 }
 class CatalogFriendlyClient extends pg.Client {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query has a dozen overloads; this forwards them all
   override query(...args: any[]): any {
     const last = args.at(-1);
     if (typeof last === 'function') {

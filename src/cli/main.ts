@@ -19,7 +19,7 @@ Commands:
 Run \`milepost <command> --help\` for a command's options. Configuration comes from the environment:
 see the configuration table in README.md.`;
 
-type Command = (argv: string[]) => Promise<number | void>;
+type Command = (argv: string[]) => Promise<number | undefined>;
 
 const commands: Record<string, () => Promise<{ run: Command }>> = {
   serve: () => import('./serve.ts'),

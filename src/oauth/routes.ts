@@ -57,7 +57,7 @@ const SAME_ORIGIN = 'http://milepost.invalid';
  * drops tabs and newlines and reads `\` as `/`, so `/%09/evil.example` leads to another origin.
  */
 export function safeNext(value: string | null): string | null {
-  if (!value || !value.startsWith('/')) return null;
+  if (!value?.startsWith('/')) return null;
   // control characters and backslashes are never part of a path of ours; browsers rewrite them
   if (/[\u0000-\u001f\u007f\\]/.test(value)) return null;
   let url: URL;

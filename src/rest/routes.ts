@@ -156,7 +156,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     return { prisma: options.database.prisma, provider: options.database.provider, viewer, baseUrl: options.baseUrl(ctx.request), events: options.events };
   }
 
-  function respond(ctx: RestContext, reply: Reply, callback: string | null, viewer: boolean): Response {
+  function respond(reply: Reply, callback: string | null, viewer: boolean): Response {
     const headers = new Headers(reply.headers);
     if (viewer) headers.set('cache-control', 'private');
     if (reply.raw) {
@@ -201,9 +201,9 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
         const context = await viewerContext(ctx, params.oauth_token);
         viewer = context.viewer !== null;
         if (spec.auth && !viewer) throw notAuthorized();
-        return respond(ctx, await handler({ ctx, context, params, format }), callback, viewer);
+        return respond(await handler({ ctx, context, params, format }), callback, viewer);
       } catch (error) {
-        if (error instanceof RestError) return respond(ctx, errorReply(error), callback, viewer);
+        if (error instanceof RestError) return respond(errorReply(error), callback, viewer);
         throw error;
       }
     });

@@ -60,7 +60,10 @@ describe('the request log', () => {
 
   it('censors credential-named fields in any object it logs', () => {
     const chunks: string[] = [];
-    const logger = createLogger({ env: 'test', logLevel: 'info' }, new Writable({ write: (c, _e, done) => (chunks.push(String(c)), done()) }));
+    const logger = createLogger({ env: 'test', logLevel: 'info' }, new Writable({ write: (c, _e, done) => {
+        chunks.push(String(c));
+        done();
+      } }));
     logger.info({ body: { oauth_token: 'T1', client_secret: 'S1', password: 'P1' }, headers: { authorization: 'Bearer T2' }, code: 'C1' }, 'something');
     const text = chunks.join('');
     for (const secret of ['T1', 'S1', 'P1', 'T2', 'C1']) expect(text).not.toContain(secret);

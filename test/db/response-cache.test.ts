@@ -162,17 +162,19 @@ describe('cached reads over node:http (the fast path)', () => {
     const app = createApp(config, db);
     const server = await listen(app, config);
     const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+    // what these tests read of the answers: an id, and a page's messages
+    type Shape = { id: number; edges: Array<{ node: { message: string } }> };
     const post = (query: string, headers: Record<string, string> = {}) =>
-      fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }).then((r) => r.json() as Promise<{ data: Record<string, any> }>);
+      fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }).then((r) => r.json() as Promise<{ data: Record<string, Shape> }>);
     try {
       const first = await post(STREAM);
       const before = db.queryCount();
       expect(await post(STREAM)).toEqual(first);
       expect(db.queryCount()).toBe(before);
       const created = await post('mutation { createEntry(input: { message: "posted over http" }) { ... on Entry { id } } }', { authorization: `Bearer ${token}` });
-      expect(created.data.createEntry.id).toBeGreaterThan(0);
+      expect(created.data.createEntry!.id).toBeGreaterThan(0);
       const after = await post(STREAM);
-      expect(after.data.publicStream.edges[0].node.message).toBe('posted over http');
+      expect(after.data.publicStream!.edges[0]!.node.message).toBe('posted over http');
       // a malformed body still gets the full way's answer
       const malformed = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
       expect(malformed.status).toBe(400);

@@ -24,7 +24,10 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
   for (let i = 0; i < 50; i++) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
       socket.once('error', () => resolve(false));
     });
     if (open) break;

@@ -1,4 +1,4 @@
-import { DomainError, NotAuthorizedError, NotFoundError, ValidationError, type FieldIssue } from '../../domain/errors.ts';
+import { type DomainError, NotAuthorizedError, NotFoundError, ValidationError, type FieldIssue } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
