@@ -43,7 +43,10 @@ function databaseUrl(): string {
 }
 
 function run(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [`${root}bin/milepost.js`, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return spawn(process.execPath, [`${root}bin/milepost.js`, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 async function seeded(): Promise<boolean> {
@@ -75,19 +78,23 @@ async function startServer(url: string): Promise<{ child: ChildProcess; base: st
   // the request log (a line a request, as in production) goes to a file: through a pipe to this
   // busy process, a full pipe would stall the server's writes and show up as latency
   const logFile = `${root}bench/data/server.log`;
-  const child = spawn(process.execPath, [...(values.heap ? values.heap.split(/\s+/) : []), `${root}bin/milepost.js`, 'serve', '--no-seed'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      NODE_ENV: 'production',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SESSION_SECRET: randomBytes(32).toString('base64url'),
-      // the load generator is one client: measure the server, not the rate limit
-      RATE_LIMIT_PER_HOUR: '10000000',
+  const child = spawn(
+    process.execPath,
+    [...(values.heap ? values.heap.split(/\s+/) : []), `${root}bin/milepost.js`, 'serve', '--no-seed'],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        NODE_ENV: 'production',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SESSION_SECRET: randomBytes(32).toString('base64url'),
+        // the load generator is one client: measure the server, not the rate limit
+        RATE_LIMIT_PER_HOUR: '10000000',
+      },
+      stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
     },
-    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
-  });
+  );
   let exited = false;
   child.on('exit', () => (exited = true));
   for (let waited = 0; waited < 60_000; waited += 100) {
@@ -122,19 +129,87 @@ function targets(u: string, token: string, entryId: number): Target[] {
   return [
     { name: 'REST public stream GET /entries.json', method: 'GET', path: '/entries.json', read: true },
     // what browsers and most HTTP clients ask for: the cached answer compressed once, then served as bytes
-    { name: 'REST public stream, Accept-Encoding: br (cached)', method: 'GET', path: '/entries.json', headers: { 'accept-encoding': 'br' }, read: true },
-    { name: 'REST public stream, Accept-Encoding: gzip (cached)', method: 'GET', path: '/entries.json', headers: { 'accept-encoding': 'gzip' }, read: true },
-    { name: 'REST public stream with a token, Accept-Encoding: gzip (uncached)', method: 'GET', path: '/entries.json', headers: { ...auth, 'accept-encoding': 'gzip' }, read: true },
+    {
+      name: 'REST public stream, Accept-Encoding: br (cached)',
+      method: 'GET',
+      path: '/entries.json',
+      headers: { 'accept-encoding': 'br' },
+      read: true,
+    },
+    {
+      name: 'REST public stream, Accept-Encoding: gzip (cached)',
+      method: 'GET',
+      path: '/entries.json',
+      headers: { 'accept-encoding': 'gzip' },
+      read: true,
+    },
+    {
+      name: 'REST public stream with a token, Accept-Encoding: gzip (uncached)',
+      method: 'GET',
+      path: '/entries.json',
+      headers: { ...auth, 'accept-encoding': 'gzip' },
+      read: true,
+    },
     { name: 'REST person stream GET /people/<u>/entries.json', method: 'GET', path: `/people/${u}/entries.json`, read: true },
-    { name: 'REST nearby stream GET /entries/nearby/<lat>,<lon>.json', method: 'GET', path: '/entries/nearby/37.8044,-122.2712.json', read: true },
-    { name: 'REST friends stream GET /entries/friends.json (token)', method: 'GET', path: '/entries/friends.json', headers: auth, read: true },
+    {
+      name: 'REST nearby stream GET /entries/nearby/<lat>,<lon>.json',
+      method: 'GET',
+      path: '/entries/nearby/37.8044,-122.2712.json',
+      read: true,
+    },
+    {
+      name: 'REST friends stream GET /entries/friends.json (token)',
+      method: 'GET',
+      path: '/entries/friends.json',
+      headers: auth,
+      read: true,
+    },
     // a token makes every read private: computed each time, never from the response cache
     { name: 'REST public stream with a token (uncached)', method: 'GET', path: '/entries.json', headers: auth, read: true },
-    { name: 'REST nearby stream with a token (uncached)', method: 'GET', path: '/entries/nearby/37.8044,-122.2712.json', headers: auth, read: true },
-    { name: 'GraphQL public stream (20 entries, author, workout, comments, likes)', method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }), read: true },
-    { name: 'GraphQL public stream with a token (uncached)', method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }), read: true },
-    { name: 'REST create entry POST /entries.json', method: 'POST', path: '/entries.json', headers: form, body: new URLSearchParams({ message: 'bench', 'workout[activity_type]': 'running', 'workout[distance][value]': '5', 'workout[duration]': '1500' }).toString(), read: false },
-    { name: 'REST create comment POST /entries/<id>/comments.json', method: 'POST', path: `/entries/${entryId}/comments.json`, headers: form, body: 'body=bench', read: false },
+    {
+      name: 'REST nearby stream with a token (uncached)',
+      method: 'GET',
+      path: '/entries/nearby/37.8044,-122.2712.json',
+      headers: auth,
+      read: true,
+    },
+    {
+      name: 'GraphQL public stream (20 entries, author, workout, comments, likes)',
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }),
+      read: true,
+    },
+    {
+      name: 'GraphQL public stream with a token (uncached)',
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }),
+      read: true,
+    },
+    {
+      name: 'REST create entry POST /entries.json',
+      method: 'POST',
+      path: '/entries.json',
+      headers: form,
+      body: new URLSearchParams({
+        message: 'bench',
+        'workout[activity_type]': 'running',
+        'workout[distance][value]': '5',
+        'workout[duration]': '1500',
+      }).toString(),
+      read: false,
+    },
+    {
+      name: 'REST create comment POST /entries/<id>/comments.json',
+      method: 'POST',
+      path: `/entries/${entryId}/comments.json`,
+      headers: form,
+      body: 'body=bench',
+      read: false,
+    },
   ];
 }
 
@@ -154,9 +229,21 @@ const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((path) => existsSync(pat
  * second its one thread reported p99 over a second (and "timeouts") where autocannon, and the
  * server's own log, saw at most half a second.
  */
-async function drive(base: string, target: Pick<Target, 'method' | 'path' | 'headers' | 'body'>, seconds: number, fast = true): Promise<Load & { tool: string }> {
+async function drive(
+  base: string,
+  target: Pick<Target, 'method' | 'path' | 'headers' | 'body'>,
+  seconds: number,
+  fast = true,
+): Promise<Load & { tool: string }> {
   if (WRK && fast) return { ...(await driveWrk(base, target, seconds)), tool: 'wrk' };
-  const result = await autocannon({ url: `${base}${target.path}`, method: target.method, headers: target.headers, body: target.body, connections, duration: seconds });
+  const result = await autocannon({
+    url: `${base}${target.path}`,
+    method: target.method,
+    headers: target.headers,
+    body: target.body,
+    connections,
+    duration: seconds,
+  });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -175,7 +262,9 @@ async function driveWrk(base: string, target: Pick<Target, 'method' | 'path' | '
     ...Object.entries(target.headers ?? {}).map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`),
   ];
   writeFileSync(script, `${lua.join('\n')}\n`);
-  const child = spawn(WRK!, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `${base}${target.path}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(WRK!, ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `${base}${target.path}`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
   await new Promise((resolve) => child.on('exit', resolve));
@@ -253,24 +342,41 @@ async function graphql(base: string, token: string, query: string, variables: Re
 /** Uploads the big track as a multipart file, the way a client sends a file: a few times, keeping each time. */
 async function gpxUpload(base: string, url: string, child: ChildProcess) {
   const token = await mintToken(base, url);
-  const created = await graphql(base, token, 'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { ... on Entry { id } } }');
+  const created = await graphql(
+    base,
+    token,
+    'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { ... on Entry { id } } }',
+  );
   const entryId = created.data.createEntry!.id as number;
   const document = bigGpx();
   const rssBefore = peakRssMb(child.pid!);
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {
     const form = new FormData();
-    form.set('operations', JSON.stringify({ query: `mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: ${entryId}, gpx: $gpx) { __typename ... on Entry { track { pointCount } } } }`, variables: { gpx: null } }));
+    form.set(
+      'operations',
+      JSON.stringify({
+        query: `mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: ${entryId}, gpx: $gpx) { __typename ... on Entry { track { pointCount } } } }`,
+        variables: { gpx: null },
+      }),
+    );
     form.set('map', JSON.stringify({ 0: ['variables.gpx'] }));
     form.set('0', new Blob([document], { type: 'application/gpx+xml' }), 'big.gpx');
     const started = performance.now();
     const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     const body = (await response.json()) as { data?: { setEntryTrack?: { track?: { pointCount: number } } } };
     times.push(performance.now() - started);
-    if (body.data?.setEntryTrack?.track?.pointCount !== 200_000) throw new Error(`GPX upload failed: ${JSON.stringify(body).slice(0, 300)}`);
+    if (body.data?.setEntryTrack?.track?.pointCount !== 200_000)
+      throw new Error(`GPX upload failed: ${JSON.stringify(body).slice(0, 300)}`);
   }
   times.sort((a, b) => a - b);
-  return { bytes: Buffer.byteLength(document), medianMs: Math.round(times[1]!), maxMs: Math.round(times[2]!), serverPeakRssMbBefore: rssBefore, serverPeakRssMbAfter: peakRssMb(child.pid!) };
+  return {
+    bytes: Buffer.byteLength(document),
+    medianMs: Math.round(times[1]!),
+    maxMs: Math.round(times[2]!),
+    serverPeakRssMbBefore: rssBefore,
+    serverPeakRssMbAfter: peakRssMb(child.pid!),
+  };
 }
 
 /** One event reaching 1,000 subscribers on one process: how long until each, and until all, have it. */
@@ -280,25 +386,27 @@ async function fanOut(base: string, url: string) {
   const sockets: WebSocket[] = [];
   const arrivals = new Map<number, number[]>();
   await Promise.all(
-    Array.from({ length: subscribers }, () =>
-      new Promise<void>((resolve, reject) => {
-        const ws = new WebSocket(wsUrl, 'graphql-transport-ws');
-        sockets.push(ws);
-        ws.on('error', reject);
-        ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
-        ws.on('message', (data) => {
-          const message = JSON.parse(String(data)) as { type: string; payload?: { data?: { publicEntries?: { id: number } } } };
-          if (message.type === 'connection_ack') {
-            ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { publicEntries { id } }' } }));
-            setTimeout(resolve, 50);
-          } else if (message.type === 'next') {
-            const id = message.payload!.data!.publicEntries!.id;
-            const list = arrivals.get(id) ?? [];
-            list.push(performance.now());
-            arrivals.set(id, list);
-          }
-        });
-      }),
+    Array.from(
+      { length: subscribers },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const ws = new WebSocket(wsUrl, 'graphql-transport-ws');
+          sockets.push(ws);
+          ws.on('error', reject);
+          ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
+          ws.on('message', (data) => {
+            const message = JSON.parse(String(data)) as { type: string; payload?: { data?: { publicEntries?: { id: number } } } };
+            if (message.type === 'connection_ack') {
+              ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { publicEntries { id } }' } }));
+              setTimeout(resolve, 50);
+            } else if (message.type === 'next') {
+              const id = message.payload!.data!.publicEntries!.id;
+              const list = arrivals.get(id) ?? [];
+              list.push(performance.now());
+              arrivals.set(id, list);
+            }
+          });
+        }),
     ),
   );
   const token = await mintToken(base, url);
@@ -308,15 +416,23 @@ async function fanOut(base: string, url: string) {
     const started = performance.now();
     const created = await graphql(base, token, 'mutation { createEntry(input: { message: "fan-out" }) { ... on Entry { id } } }');
     const id = created.data.createEntry!.id as number;
-    for (let wait = 0; wait < 200 && (arrivals.get(id)?.length ?? 0) < subscribers; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let wait = 0; wait < 200 && (arrivals.get(id)?.length ?? 0) < subscribers; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     const times = (arrivals.get(id) ?? []).map((t) => t - started);
     if (times.length < subscribers) throw new Error(`fan-out: only ${times.length} of ${subscribers} subscribers got event ${id}`);
     deliveries.push(...times);
     toAll.push(Math.max(...times));
   }
   for (const ws of sockets) ws.close();
-  const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
-  return { subscribers, events: toAll.length, deliveryP50Ms: Math.round(pct(deliveries, 50)), deliveryP99Ms: Math.round(pct(deliveries, 99)), allReachedP99Ms: Math.round(pct(toAll, 99)) };
+  const pct = (values: number[], p: number) =>
+    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))]!;
+  return {
+    subscribers,
+    events: toAll.length,
+    deliveryP50Ms: Math.round(pct(deliveries, 50)),
+    deliveryP99Ms: Math.round(pct(deliveries, 99)),
+    allReachedP99Ms: Math.round(pct(toAll, 99)),
+  };
 }
 
 async function mintToken(base: string, url: string): Promise<string> {
@@ -328,7 +444,11 @@ async function mintToken(base: string, url: string): Promise<string> {
 }
 
 async function firstUsername(base: string): Promise<string> {
-  const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ publicStream(first: 1) { ... on EntryConnection { edges { node { author { username } } } } } }' }) });
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ publicStream(first: 1) { ... on EntryConnection { edges { node { author { username } } } } } }' }),
+  });
   const body = (await response.json()) as { data: { publicStream: { edges: Array<{ node: { author: { username: string } } }> } } };
   return body.data.publicStream.edges[0]!.node.author.username;
 }
@@ -355,11 +475,12 @@ try {
     const probe = await fetch(`${base}${target.path}`, { method: target.method, headers: target.headers, body: target.body });
     const body = Buffer.from(await probe.arrayBuffer());
     const expected = target.read ? 200 : 201;
-    if (probe.status !== expected || body.includes('"errors"')) throw new Error(`${target.name}: ${probe.status} ${body.toString().slice(0, 300)}`);
+    if (probe.status !== expected || body.includes('"errors"'))
+      throw new Error(`${target.name}: ${probe.status} ${body.toString().slice(0, 300)}`);
     const warm = await drive(base, target, 2); // warm-up
     const sqlBefore = await sqlCount(base);
     const result = await drive(base, target, duration, warm.requestsPerSecond >= 2000);
-    const sqlPerRequest = Math.round(((await sqlCount(base)) - sqlBefore) / Math.max(1, result.requests) * 100) / 100;
+    const sqlPerRequest = Math.round((((await sqlCount(base)) - sqlBefore) / Math.max(1, result.requests)) * 100) / 100;
     const bare = target.read ? await ceiling(body, probe.headers.get('content-type') ?? 'application/json', target) : null;
     rows.push({
       target: target.name,
@@ -373,7 +494,9 @@ try {
       ceilingRequestsPerSecond: bare?.requestsPerSecond ?? null,
       ofCeiling: bare ? `${((100 * result.requestsPerSecond) / bare.requestsPerSecond).toFixed(1)}%` : null,
     });
-    console.log(`${target.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors, ${sqlPerRequest} SQL/request${bare ? `; bare node:http ${bare.requestsPerSecond} req/s` : ''}`);
+    console.log(
+      `${target.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors, ${sqlPerRequest} SQL/request${bare ? `; bare node:http ${bare.requestsPerSecond} req/s` : ''}`,
+    );
   }
   rss.afterStreamsAndWrites = peakRssMb(child.pid!);
   upload = await gpxUpload(base, url, child);
@@ -386,10 +509,42 @@ try {
   await database.prisma.comment.deleteMany({ where: { id: { gt: watermark.comment } } });
   await database.prisma.entry.deleteMany({ where: { id: { gt: watermark.entry } } });
   await database.close();
-  const report = { at: new Date().toISOString(), db: values.db, scale, connections, serverNodeFlags: values.heap || null, durationSeconds: duration, loadGenerator: WRK ? 'wrk -t1 for fast targets, autocannon for the rest' : 'autocannon', node: process.version, cpus: availableParallelism(), serverPeakRssMb: peak, serverPeakRssMbAt: rss, results: rows, gpxUpload200k: upload, fanOut1000: fanout };
-  console.table(rows.map(({ target, requestsPerSecond, p50Ms, p99Ms, errors, sqlPerRequest, ofCeiling, loadGenerator }) => ({ target, 'req/s': requestsPerSecond, p50Ms, p99Ms, errors, 'SQL/req': sqlPerRequest, 'of bare': ofCeiling, by: loadGenerator })));
-  if (fanout) console.log(`one event to ${fanout.subscribers} WebSocket subscribers (${fanout.events} events): delivery p50 ${fanout.deliveryP50Ms} ms, p99 ${fanout.deliveryP99Ms} ms; all reached, p99 ${fanout.allReachedP99Ms} ms`);
-  if (upload) console.log(`200k-point GPX upload (${(upload.bytes / 1e6).toFixed(1)} MB, multipart): median ${upload.medianMs} ms, max ${upload.maxMs} ms; server peak RSS ${upload.serverPeakRssMbBefore} → ${upload.serverPeakRssMbAfter} MB`);
+  const report = {
+    at: new Date().toISOString(),
+    db: values.db,
+    scale,
+    connections,
+    serverNodeFlags: values.heap || null,
+    durationSeconds: duration,
+    loadGenerator: WRK ? 'wrk -t1 for fast targets, autocannon for the rest' : 'autocannon',
+    node: process.version,
+    cpus: availableParallelism(),
+    serverPeakRssMb: peak,
+    serverPeakRssMbAt: rss,
+    results: rows,
+    gpxUpload200k: upload,
+    fanOut1000: fanout,
+  };
+  console.table(
+    rows.map(({ target, requestsPerSecond, p50Ms, p99Ms, errors, sqlPerRequest, ofCeiling, loadGenerator }) => ({
+      target,
+      'req/s': requestsPerSecond,
+      p50Ms,
+      p99Ms,
+      errors,
+      'SQL/req': sqlPerRequest,
+      'of bare': ofCeiling,
+      by: loadGenerator,
+    })),
+  );
+  if (fanout)
+    console.log(
+      `one event to ${fanout.subscribers} WebSocket subscribers (${fanout.events} events): delivery p50 ${fanout.deliveryP50Ms} ms, p99 ${fanout.deliveryP99Ms} ms; all reached, p99 ${fanout.allReachedP99Ms} ms`,
+    );
+  if (upload)
+    console.log(
+      `200k-point GPX upload (${(upload.bytes / 1e6).toFixed(1)} MB, multipart): median ${upload.medianMs} ms, max ${upload.maxMs} ms; server peak RSS ${upload.serverPeakRssMbBefore} → ${upload.serverPeakRssMbAfter} MB`,
+    );
   console.log(`server peak RSS: ${peak} MB (${JSON.stringify(rss)})`);
   const file = `${root}bench/results/${report.at.replace(/[:.]/g, '-')}-${values.db}.json`;
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);

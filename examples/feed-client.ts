@@ -12,7 +12,9 @@ const response = await fetch(`${base}/graphql`, {
 const { data } = (await response.json()) as { data: PublicStreamQuery };
 if (data.publicStream.__typename === 'EntryConnection') {
   for (const { node } of data.publicStream.edges) {
-    const what = node.workout ? `${node.workout.activityType.toLowerCase()} ${node.workout.distance?.value ?? ''} ${node.workout.distance?.units.toLowerCase() ?? ''}` : 'note';
+    const what = node.workout
+      ? `${node.workout.activityType.toLowerCase()} ${node.workout.distance?.value ?? ''} ${node.workout.distance?.units.toLowerCase() ?? ''}`
+      : 'note';
     console.log(`${node.at}  ${node.author.displayName.padEnd(12)} ${what.padEnd(24)} ${node.message ?? ''}`);
   }
 }

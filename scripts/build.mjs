@@ -10,7 +10,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const tsc = `${root}node_modules/typescript/bin/tsc`;
 if (!existsSync(tsc)) {
   if (existsSync(`${root}dist/cli/main.js`)) process.exit(0);
-  console.error('milepost: TypeScript is not installed and there is no dist/: run `npm install` (with development dependencies), then `npm run build`');
+  console.error(
+    'milepost: TypeScript is not installed and there is no dist/: run `npm install` (with development dependencies), then `npm run build`',
+  );
   process.exit(1);
 }
 const result = spawnSync(process.execPath, [tsc, '-p', `${root}tsconfig.build.json`], { cwd: root, stdio: 'inherit' });

@@ -20,8 +20,7 @@ export function derivePostgresSchema(source) {
         .replace('"../src/generated/prisma-sqlite"', '"../../src/generated/prisma-postgres"'),
     )
     .join('\n');
-  const header =
-    '// GENERATED from prisma/schema.prisma by scripts/derive-postgres-schema.mjs. Do not edit by hand.\n';
+  const header = '// GENERATED from prisma/schema.prisma by scripts/derive-postgres-schema.mjs. Do not edit by hand.\n';
   return header + derived.replace(/^(\/\/[^\n]*\n)+/, '');
 }
 

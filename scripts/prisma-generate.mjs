@@ -6,7 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const env = { ...process.env, PATH: `${root}node_modules/.bin:${process.env.PATH}`, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1' };
+const env = {
+  ...process.env,
+  PATH: `${root}node_modules/.bin:${process.env.PATH}`,
+  PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath,
+  PRISMA_HIDE_UPDATE_MESSAGE: '1',
+};
 for (const schema of ['prisma/schema.prisma', 'prisma/postgres/schema.prisma']) {
   const result = spawnSync(process.execPath, [`${root}node_modules/prisma/build/index.js`, 'generate', '--schema', schema], {
     cwd: root,

@@ -46,7 +46,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`${variable}: ${message}`);
     this.name = 'ConfigError';
   }
@@ -116,7 +119,8 @@ function parsePublicUrl(value: string | undefined): string | null {
 function parseInteger(variable: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, got "${value}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, got "${value}"`);
   return n;
 }
 
@@ -128,7 +132,11 @@ function parseRedisUrl(value: string | undefined): string | null {
 
 function parseTls(cert: string | undefined, key: string | undefined): Config['tls'] {
   if (!cert && !key) return null;
-  if (!cert || !key) throw new ConfigError(cert ? 'TLS_KEY' : 'TLS_CERT', 'TLS_CERT and TLS_KEY go together: paths of a PEM certificate (chain) and its private key');
+  if (!cert || !key)
+    throw new ConfigError(
+      cert ? 'TLS_KEY' : 'TLS_CERT',
+      'TLS_CERT and TLS_KEY go together: paths of a PEM certificate (chain) and its private key',
+    );
   return { cert, key };
 }
 

@@ -7,7 +7,17 @@ import type { Config } from './config.ts';
 export type { Logger };
 
 /** Keys whose values are secrets, at any depth of a logged object. */
-const SECRET_KEYS = new Set(['oauth_token', 'access_token', 'refresh_token', 'code', 'client_secret', 'password', 'authorization', 'cookie', 'token']);
+const SECRET_KEYS = new Set([
+  'oauth_token',
+  'access_token',
+  'refresh_token',
+  'code',
+  'client_secret',
+  'password',
+  'authorization',
+  'cookie',
+  'token',
+]);
 
 /**
  * A copy of `value` with every secret-named field censored, at any depth. Flat objects of plain
@@ -32,6 +42,7 @@ export function createLogger(config: Pick<Config, 'env' | 'logLevel'>, destinati
     formatters: { log: (object: Record<string, unknown>) => censor(object) as Record<string, unknown> },
   };
   if (destination) return pino(options, destination as pino.DestinationStream);
-  if (config.env === 'development') return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid' } } });
+  if (config.env === 'development')
+    return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid' } } });
   return pino(options);
 }

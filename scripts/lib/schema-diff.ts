@@ -129,4 +129,3 @@ export async function pendingSql(scratch: Scratch): Promise<string> {
     engine.free();
   }
 }
-

@@ -73,7 +73,9 @@ export function clientOfRequest(request: Request): number | undefined {
 export async function viewerForToken(prisma: Prisma, token: string): Promise<Viewer | null> {
   // one statement for the token and its person: it runs before every request with a token (Prisma
   // would load the person with a second one)
-  const lookUp = () => prisma.$queryRaw<Array<{ id: number; revokedAt: unknown; lastUsedAt: unknown; clientId: number; personId: number; username: string }>>`
+  const lookUp = () => prisma.$queryRaw<
+    Array<{ id: number; revokedAt: unknown; lastUsedAt: unknown; clientId: number; personId: number; username: string }>
+  >`
     SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", p."id" AS "personId", p."username"
     FROM "OAuthAccessToken" t JOIN "Person" p ON p."id" = t."personId"
     WHERE t."tokenHash" = ${hashToken(token)}`;

@@ -49,8 +49,16 @@ export async function run(argv: string[]) {
         allowImplicit: values['legacy-implicit'] ?? false,
         allowPlainHttp: values['legacy-http'] ?? false,
       });
-      const webhook = values['webhook-url'] ? await setWebhook(prisma, null, app.clientId, values['webhook-url'], { allowPrivate: loadConfig().webhooks.allowPrivate }) : null;
-      console.log(JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret, ...(webhook ? { webhook_secret: webhook.secret } : {}) }));
+      const webhook = values['webhook-url']
+        ? await setWebhook(prisma, null, app.clientId, values['webhook-url'], { allowPrivate: loadConfig().webhooks.allowPrivate })
+        : null;
+      console.log(
+        JSON.stringify({
+          client_id: app.clientId,
+          client_secret: app.clientSecret,
+          ...(webhook ? { webhook_secret: webhook.secret } : {}),
+        }),
+      );
       return 0;
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;

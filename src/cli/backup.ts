@@ -24,12 +24,23 @@ function pgTool(tool: 'pg_dump' | 'pg_restore', args: string[]): number {
   return result.status ?? 1;
 }
 
-function postgresBackup(database: Extract<DatabaseConfig, { provider: 'postgresql' }>, command: 'backup' | 'restore', target: string): number {
+function postgresBackup(
+  database: Extract<DatabaseConfig, { provider: 'postgresql' }>,
+  command: 'backup' | 'restore',
+  target: string,
+): number {
   if (command === 'backup') {
     if (existsSync(target)) throw new UsageError(`${target} exists; choose a new file`);
     // one snapshot (pg_dump's own transaction), written beside the target and renamed when whole
     const partial = `${target}.partial`;
-    const status = pgTool('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--schema=${database.schema}`, `--file=${partial}`, `--dbname=${database.connectionString}`]);
+    const status = pgTool('pg_dump', [
+      '--format=custom',
+      '--no-owner',
+      '--no-privileges',
+      `--schema=${database.schema}`,
+      `--file=${partial}`,
+      `--dbname=${database.connectionString}`,
+    ]);
     if (status !== 0) {
       rmSync(partial, { force: true });
       return status;
@@ -40,7 +51,16 @@ function postgresBackup(database: Extract<DatabaseConfig, { provider: 'postgresq
   }
   if (!existsSync(target)) throw new UsageError(`${target} does not exist`);
   // --clean --if-exists: the schema's tables are replaced by the backup's, in one transaction
-  const status = pgTool('pg_restore', ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', `--schema=${database.schema}`, `--dbname=${database.connectionString}`, target]);
+  const status = pgTool('pg_restore', [
+    '--clean',
+    '--if-exists',
+    '--no-owner',
+    '--no-privileges',
+    '--single-transaction',
+    `--schema=${database.schema}`,
+    `--dbname=${database.connectionString}`,
+    target,
+  ]);
   if (status === 0) console.log(`restored schema ${database.schema} from ${target}`);
   return status;
 }

@@ -17,7 +17,10 @@ export async function run(argv: string[]) {
   if (verb !== 'add' || !a || !b || extra.length) throw new UsageError(`expected "friends add <username> <username>"\n\n${HELP}`);
   return withDatabase(async ({ prisma }) => {
     const [first, second] = await Promise.all([findAccountByUsername(prisma, a), findAccountByUsername(prisma, b)]);
-    for (const [name, found] of [[a, first], [b, second]] as const) {
+    for (const [name, found] of [
+      [a, first],
+      [b, second],
+    ] as const) {
       if (!found) {
         console.error(`milepost friends: nobody is called "${name}"`);
         return 1;

@@ -26,7 +26,10 @@ export async function run(argv: string[]) {
   const config = loadConfig();
   const database = await openDatabase(config.database);
   const bar = process.stderr.isTTY
-    ? new cliProgress.SingleBar({ format: ' {stage} [{bar}] {percentage}% | {value}/{total}', hideCursor: true, stream: process.stderr }, cliProgress.Presets.shades_classic)
+    ? new cliProgress.SingleBar(
+        { format: ' {stage} [{bar}] {percentage}% | {value}/{total}', hideCursor: true, stream: process.stderr },
+        cliProgress.Presets.shades_classic,
+      )
     : null;
   let stage = '';
   let lastLine = 0;

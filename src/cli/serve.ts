@@ -51,9 +51,15 @@ export async function run(argv: string[]) {
   const websocket = attachWebSocket(server, app, config, database);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const webhooks = startWebhookWorker(database.prisma, { ...config.webhooks, origin: config.publicUrl ?? `http://localhost:${port}`, logger: app.logger });
+  const webhooks = startWebhookWorker(database.prisma, {
+    ...config.webhooks,
+    origin: config.publicUrl ?? `http://localhost:${port}`,
+    logger: app.logger,
+  });
   const worker = cluster.isWorker ? ` worker ${cluster.worker?.id}` : '';
-  console.log(`Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`);
+  console.log(
+    `Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`,
+  );
 
   // graceful: stop accepting, let requests in flight finish, close sockets, then the stores
   const shutdown = (signal: string) => {

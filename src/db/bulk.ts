@@ -16,7 +16,10 @@ export interface BulkTarget {
 const ROWS_PER_STATEMENT = 20_000;
 
 type ScalarType = 'Int' | 'Float' | 'String' | 'DateTime' | 'Boolean';
-const models = getDatamodel().datamodel.models as unknown as Record<string, { fields: ReadonlyArray<{ name: string; type: string; kind: string }> }>;
+const models = getDatamodel().datamodel.models as unknown as Record<
+  string,
+  { fields: ReadonlyArray<{ name: string; type: string; kind: string }> }
+>;
 
 function columnTypes(table: string, columns: string[]): ScalarType[] {
   const fields = models[table]?.fields;
@@ -57,12 +60,16 @@ export async function bulkInsert(target: BulkTarget, table: string, rows: readon
   const toDate = target.provider === 'postgresql' ? (d: Date) => d.toISOString() : sqliteDate;
   for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
     const chunk = values.slice(start, start + ROWS_PER_STATEMENT);
-    const payload = JSON.stringify(chunk.map((row) => columns.map((c, i) => {
-      const value = row[c] ?? null;
-      if (value instanceof Date) return toDate(value);
-      if (types[i] === 'Boolean' && typeof value === 'boolean' && target.provider === 'sqlite') return value ? 1 : 0;
-      return value;
-    })));
+    const payload = JSON.stringify(
+      chunk.map((row) =>
+        columns.map((c, i) => {
+          const value = row[c] ?? null;
+          if (value instanceof Date) return toDate(value);
+          if (types[i] === 'Boolean' && typeof value === 'boolean' && target.provider === 'sqlite') return value ? 1 : 0;
+          return value;
+        }),
+      ),
+    );
     await target.client.$executeRawUnsafe(sql, payload);
   }
 }

@@ -27,7 +27,18 @@ export interface Database {
 }
 
 /** Tables whose `id` is autoincrement: a sequence on PostgreSQL. */
-const SEQUENCE_TABLES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'Track', 'OAuthClient', 'OAuthRedirectUri', 'OAuthAuthorizationCode', 'OAuthAccessToken'];
+const SEQUENCE_TABLES = [
+  'Person',
+  'Entry',
+  'Comment',
+  'Like',
+  'Route',
+  'Track',
+  'OAuthClient',
+  'OAuthRedirectUri',
+  'OAuthAuthorizationCode',
+  'OAuthAccessToken',
+];
 
 export interface OpenOptions {
   /** Apply pending migrations first (default true). */
@@ -45,7 +56,11 @@ function createClient(database: DatabaseConfig): LoggingPrisma {
   }
   const adapter = new PrismaPg(
     // named in pg_stat_activity, so that an operator (or a fault test) can tell this service's connections apart
-    { connectionString: database.connectionString, options: `-c search_path=${database.schema}`, application_name: `milepost/${database.schema}`.slice(0, 63) },
+    {
+      connectionString: database.connectionString,
+      options: `-c search_path=${database.schema}`,
+      application_name: `milepost/${database.schema}`.slice(0, 63),
+    },
     { schema: database.schema },
   );
   // same model, same generated API: only the query compiler's SQL dialect differs

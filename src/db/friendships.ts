@@ -8,13 +8,39 @@ import type { Prisma } from './database.ts';
 export async function befriend(prisma: Prisma, a: number, b: number): Promise<void> {
   try {
     await prisma.$transaction(async (tx) => {
-      await tx.friendRequest.deleteMany({ where: { OR: [{ fromId: a, toId: b }, { fromId: b, toId: a }] } });
-      await tx.friendship.deleteMany({ where: { OR: [{ personId: a, friendId: b }, { personId: b, friendId: a }] } });
-      await tx.friendship.createMany({ data: [{ personId: a, friendId: b }, { personId: b, friendId: a }] });
+      await tx.friendRequest.deleteMany({
+        where: {
+          OR: [
+            { fromId: a, toId: b },
+            { fromId: b, toId: a },
+          ],
+        },
+      });
+      await tx.friendship.deleteMany({
+        where: {
+          OR: [
+            { personId: a, friendId: b },
+            { personId: b, friendId: a },
+          ],
+        },
+      });
+      await tx.friendship.createMany({
+        data: [
+          { personId: a, friendId: b },
+          { personId: b, friendId: a },
+        ],
+      });
     });
   } catch (error) {
     if ((error as { code?: string }).code !== 'P2002') throw error;
     // the racing transaction committed the friendship; its requests went with it
-    await prisma.friendRequest.deleteMany({ where: { OR: [{ fromId: a, toId: b }, { fromId: b, toId: a }] } });
+    await prisma.friendRequest.deleteMany({
+      where: {
+        OR: [
+          { fromId: a, toId: b },
+          { fromId: b, toId: a },
+        ],
+      },
+    });
   }
 }

@@ -10,7 +10,11 @@ type Transaction = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
  * Runs `write` and records the event it announces in one transaction; returns what `write` returned.
  * `event` sees that result (the new row's id).
  */
-export async function withOutboxEvent<T, K extends EventName>(prisma: Prisma, write: (tx: Transaction) => Promise<T>, event: (result: T) => { name: K; payload: EventPayloads[K] }): Promise<T> {
+export async function withOutboxEvent<T, K extends EventName>(
+  prisma: Prisma,
+  write: (tx: Transaction) => Promise<T>,
+  event: (result: T) => { name: K; payload: EventPayloads[K] },
+): Promise<T> {
   return prisma.$transaction(async (tx) => {
     const result = await write(tx);
     const { name, payload } = event(result);
@@ -29,7 +33,11 @@ export interface OutboxEvent {
  * Hands each waiting event, oldest first, to `handle` inside a transaction that also removes it: an
  * event is handled once, by one process, and a failure leaves it for the next round.
  */
-export async function drainOutbox(prisma: Prisma, handle: (tx: Transaction, event: OutboxEvent) => Promise<void>, limit = 100): Promise<number> {
+export async function drainOutbox(
+  prisma: Prisma,
+  handle: (tx: Transaction, event: OutboxEvent) => Promise<void>,
+  limit = 100,
+): Promise<number> {
   const waiting = await prisma.outboxEvent.findMany({ orderBy: { id: 'asc' }, take: limit, select: { id: true } });
   let handled = 0;
   for (const { id } of waiting) {

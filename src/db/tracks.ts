@@ -25,7 +25,11 @@ export async function replaceTrack(prisma: Prisma, provider: 'sqlite' | 'postgre
         },
         select: { id: true },
       });
-      await bulkInsert({ provider, client: tx }, 'TrackWaypoint', gpx.waypoints.map((w, seq) => ({ trackId: track.id, seq, ...w })));
+      await bulkInsert(
+        { provider, client: tx },
+        'TrackWaypoint',
+        gpx.waypoints.map((w, seq) => ({ trackId: track.id, seq, ...w })),
+      );
       return track.id;
     },
     // a 200k-point track is a 7 MB value: allow a slow disk more than the default five seconds

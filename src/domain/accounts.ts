@@ -83,7 +83,13 @@ export function validateApp(input: AppInput): AppInput {
     if (problem) issues.push({ path: `redirect_uri[${i}]`, message: `${uri} ${problem}` });
   });
   if (issues.length) throw new ValidationError(issues);
-  return { name, redirectUris: [...new Set(uris)], confidential: input.confidential, allowImplicit: input.allowImplicit ?? false, allowPlainHttp: input.allowPlainHttp ?? false };
+  return {
+    name,
+    redirectUris: [...new Set(uris)],
+    confidential: input.confidential,
+    allowImplicit: input.allowImplicit ?? false,
+    allowPlainHttp: input.allowPlainHttp ?? false,
+  };
 }
 
 /**

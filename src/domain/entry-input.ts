@@ -81,9 +81,12 @@ export function validateCreateEntry(input: CreateEntryInput, preference: UnitPre
 
   const lat = input.lat ?? null;
   const lon = input.lon ?? null;
-  if ((lat === null) !== (lon === null)) issues.push({ path: lat === null ? 'lat' : 'lon', message: `is required together with ${lat === null ? 'lon' : 'lat'}` });
-  if (lat !== null && (!Number.isFinite(lat) || lat < -90 || lat > 90)) issues.push({ path: 'lat', message: 'must be a latitude between -90 and 90' });
-  if (lon !== null && (!Number.isFinite(lon) || lon < -180 || lon > 180)) issues.push({ path: 'lon', message: 'must be a longitude between -180 and 180' });
+  if ((lat === null) !== (lon === null))
+    issues.push({ path: lat === null ? 'lat' : 'lon', message: `is required together with ${lat === null ? 'lon' : 'lat'}` });
+  if (lat !== null && (!Number.isFinite(lat) || lat < -90 || lat > 90))
+    issues.push({ path: 'lat', message: 'must be a latitude between -90 and 90' });
+  if (lon !== null && (!Number.isFinite(lon) || lon < -180 || lon > 180))
+    issues.push({ path: 'lon', message: 'must be a longitude between -180 and 180' });
 
   let media: Pick<ValidEntry, 'mediaType' | 'mediaUrl' | 'mediaPreviewUrl'> = { mediaType: null, mediaUrl: null, mediaPreviewUrl: null };
   if (input.media) {
@@ -106,7 +109,8 @@ export function validateCreateEntry(input: CreateEntryInput, preference: UnitPre
     if (!w.activityType) issues.push({ path: 'workout.activityType', message: 'is required when posting a workout' });
     const value = w.distance?.value ?? null;
     if (w.distance && value === null) issues.push({ path: 'workout.distance.value', message: 'is required with distance units' });
-    if (value !== null && (!Number.isFinite(value) || value < 0)) issues.push({ path: 'workout.distance.value', message: 'must be a number, 0 or more' });
+    if (value !== null && (!Number.isFinite(value) || value < 0))
+      issues.push({ path: 'workout.distance.value', message: 'must be a number, 0 or more' });
     const activity = w.activityType ?? 'running';
     workout = {
       activityType: activity,

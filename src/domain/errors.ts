@@ -25,7 +25,10 @@ export class ValidationError extends DomainError {
 
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND';
-  constructor(readonly resource: string, readonly key: string) {
+  constructor(
+    readonly resource: string,
+    readonly key: string,
+  ) {
     super(`${resource} ${key} does not exist`);
     this.name = 'NotFoundError';
   }

@@ -39,7 +39,23 @@ export function boundingBox(center: Point, radiusMiles: number): BoundingBox {
   if (dLon >= 180) return { minLat, maxLat, lonRanges: [[-180, 180]] };
   const west = center.lon - dLon;
   const east = center.lon + dLon;
-  if (west < -180) return { minLat, maxLat, lonRanges: [[west + 360, 180], [-180, east]] };
-  if (east > 180) return { minLat, maxLat, lonRanges: [[west, 180], [-180, east - 360]] };
+  if (west < -180)
+    return {
+      minLat,
+      maxLat,
+      lonRanges: [
+        [west + 360, 180],
+        [-180, east],
+      ],
+    };
+  if (east > 180)
+    return {
+      minLat,
+      maxLat,
+      lonRanges: [
+        [west, 180],
+        [-180, east - 360],
+      ],
+    };
   return { minLat, maxLat, lonRanges: [[west, east]] };
 }

@@ -55,7 +55,8 @@ export function sniffEncoding(head: Uint8Array): { encoding: string; bomLength: 
   const ascii = String.fromCharCode(...head.subarray(0, 200));
   const declared = /^<\?xml[^>]*\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(ascii)?.[1]?.toLowerCase();
   if (!declared || declared === 'utf-8' || declared === 'utf8') return { encoding: 'utf-8', bomLength: 0 };
-  if (['iso-8859-1', 'latin1', 'iso_8859-1', 'windows-1252', 'us-ascii', 'ascii'].includes(declared)) return { encoding: 'windows-1252', bomLength: 0 };
+  if (['iso-8859-1', 'latin1', 'iso_8859-1', 'windows-1252', 'us-ascii', 'ascii'].includes(declared))
+    return { encoding: 'windows-1252', bomLength: 0 };
   return fail(`encoding "${declared}" is not supported; send UTF-8 or ISO-8859-1`);
 }
 
@@ -80,8 +81,10 @@ const LATEST_TIME = Date.UTC(2200, 0, 1);
 function parseTime(text: string, field: string, kind: string, index: number): Date | null {
   if (text.trim() === '') return null;
   const date = new Date(text.trim());
-  if (!ISO_TIME.test(text) || Number.isNaN(date.getTime())) fail(`${kind} ${index} ${field} "${text.trim().slice(0, 40)}" is not an ISO 8601 time`);
-  if (date.getTime() < EARLIEST_TIME || date.getTime() >= LATEST_TIME) fail(`${kind} ${index} ${field} ${text.trim().slice(0, 40)} is outside 1970..2199`);
+  if (!ISO_TIME.test(text) || Number.isNaN(date.getTime()))
+    fail(`${kind} ${index} ${field} "${text.trim().slice(0, 40)}" is not an ISO 8601 time`);
+  if (date.getTime() < EARLIEST_TIME || date.getTime() >= LATEST_TIME)
+    fail(`${kind} ${index} ${field} ${text.trim().slice(0, 40)} is outside 1970..2199`);
   return date;
 }
 
@@ -101,7 +104,10 @@ function coordinates(tag: SaxesTagNS, kind: string, index: number, into: { lat: 
  * segments; a document with no track but a route (`<rte>`) gives the route's points instead.
  * Invalid input throws ValidationError on the field `gpx`.
  */
-export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | string, maxBytes = DEFAULT_MAX_GPX_BYTES): Promise<ParsedGpx> {
+export async function parseGpx(
+  source: AsyncIterable<Uint8Array> | Uint8Array | string,
+  maxBytes = DEFAULT_MAX_GPX_BYTES,
+): Promise<ParsedGpx> {
   // positions cost a fifth of the parse and errors name the point instead
   const parser = new SaxesParser({ xmlns: true, position: false });
   const result: ParsedGpx = { name: null, points: [], routePoints: [], waypoints: [] };
@@ -140,7 +146,15 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
       const index = (local === 'trkpt' ? result.points.length : routePoints.length) + 1;
       if (local === 'trkpt' && segment < 0) segment = 0;
       kind = local;
-      point = { lat: 0, lon: 0, elevation: null, time: null, heartRate: null, cadence: null, segment: local === 'trkpt' ? segment : Math.max(route, 0) };
+      point = {
+        lat: 0,
+        lon: 0,
+        elevation: null,
+        time: null,
+        heartRate: null,
+        cadence: null,
+        segment: local === 'trkpt' ? segment : Math.max(route, 0),
+      };
       coordinates(tag as SaxesTagNS, local, index, point);
     } else if (local === 'wpt') {
       kind = 'wpt';
@@ -176,7 +190,12 @@ export async function parseGpx(source: AsyncIterable<Uint8Array> | Uint8Array | 
       if (value !== null && value < 0) fail(`${kind} ${index} ${local === 'hr' ? 'heart rate' : 'cadence'} ${value} is negative`);
       if (local === 'hr') point!.heartRate = value === null ? null : Math.round(value);
       else point!.cadence = value === null ? null : Math.round(value);
-    } else if (local === 'name' && uri === gpxUri && result.name === null && (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')) {
+    } else if (
+      local === 'name' &&
+      uri === gpxUri &&
+      result.name === null &&
+      (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')
+    ) {
       result.name = text.trim().slice(0, 200) || null;
     }
     text = '';
@@ -263,7 +282,12 @@ function escapeXml(value: string): string {
 const isoSeconds = (date: Date) => date.toISOString().replace(/\.000Z$/, 'Z');
 
 /** GPX 1.1, in chunks, so that a long track streams out without one huge string. */
-export function* gpxChunks(track: { name: string | null; points: Iterable<GpxPoint>; routePoints?: Iterable<GpxPoint>; waypoints: Iterable<GpxWaypoint> }): Generator<string> {
+export function* gpxChunks(track: {
+  name: string | null;
+  points: Iterable<GpxPoint>;
+  routePoints?: Iterable<GpxPoint>;
+  waypoints: Iterable<GpxWaypoint>;
+}): Generator<string> {
   yield '<?xml version="1.0" encoding="UTF-8"?>\n';
   yield '<gpx version="1.1" creator="Milepost" xmlns="http://www.topografix.com/GPX/1/1" ' +
     'xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1" ' +

@@ -9,7 +9,8 @@ export const COMMENT_MAX = 510;
 export function validateCommentBody(body: string | null | undefined): string {
   const text = (body ?? '').trim();
   if (!text) throw ValidationError.field('body', 'is required');
-  if ([...text].length > COMMENT_MAX) throw ValidationError.field('body', `must be at most ${COMMENT_MAX} characters (got ${[...text].length})`);
+  if ([...text].length > COMMENT_MAX)
+    throw ValidationError.field('body', `must be at most ${COMMENT_MAX} characters (got ${[...text].length})`);
   return text;
 }
 
@@ -37,7 +38,11 @@ export function validateProfile(input: ProfileInput) {
     if (name.length < 1 || name.length > 60) issues.push({ path: 'displayName', message: 'must be 1 to 60 characters' });
     data.displayName = name;
   }
-  for (const [field, max] of [['location', 100], ['timeZone', 100], ['goal', 200]] as const) {
+  for (const [field, max] of [
+    ['location', 100],
+    ['timeZone', 100],
+    ['goal', 200],
+  ] as const) {
     const value = input[field];
     if (value === undefined) continue;
     const text = value?.trim() ?? '';

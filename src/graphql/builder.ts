@@ -64,4 +64,7 @@ builder.mutationType({
   description:
     'Writes; each needs an access token. Expected failures come back as typed errors. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters) to make a retry safe: the same key with the same mutation answers as the first time, without a second write.',
 });
-builder.subscriptionType({ description: 'Live updates over graphql-ws (WebSocket at /graphql) or server-sent events. Each carries only what the matching query would show the viewer.' });
+builder.subscriptionType({
+  description:
+    'Live updates over graphql-ws (WebSocket at /graphql) or server-sent events. Each carries only what the matching query would show the viewer.',
+});

@@ -108,9 +108,11 @@ function redisClients(url: string, onFailure: (error: unknown) => void) {
       /* ioredis reconnects by itself; each failed command is reported below */
     });
   }
-  const soft = <A extends unknown[]>(run: (...args: A) => Promise<unknown>) => (...args: A) => {
-    run(...args).catch(onFailure);
-  };
+  const soft =
+    <A extends unknown[]>(run: (...args: A) => Promise<unknown>) =>
+    (...args: A) => {
+      run(...args).catch(onFailure);
+    };
   // only the methods createRedisEventTarget calls
   const publishClient = { publish: soft((channel: string, message: string) => publisher.publish(channel, message)) };
   const subscribeClient = {
@@ -118,7 +120,11 @@ function redisClients(url: string, onFailure: (error: unknown) => void) {
     subscribe: soft((topic: string) => subscriber.subscribe(topic)),
     unsubscribe: soft((topic: string) => subscriber.unsubscribe(topic)),
   };
-  return { connections: [publisher, subscriber], publishClient: publishClient as unknown as Redis, subscribeClient: subscribeClient as unknown as Redis };
+  return {
+    connections: [publisher, subscriber],
+    publishClient: publishClient as unknown as Redis,
+    subscribeClient: subscribeClient as unknown as Redis,
+  };
 }
 
 export function createEvents(options: {

@@ -35,7 +35,9 @@ export function useIdempotencyKeys(): Plugin<Context & { request?: Request }> {
       const key = context.request?.headers.get(IDEMPOTENCY_HEADER);
       if (!key || !context.viewer || !isMutation(args.document, args.operationName)) return undefined;
       if (!KEY.test(key)) {
-        setResultAndStopExecution({ errors: [failure('Idempotency-Key must be 1 to 255 visible ASCII characters', 'INVALID_IDEMPOTENCY_KEY', 400)] });
+        setResultAndStopExecution({
+          errors: [failure('Idempotency-Key must be 1 to 255 visible ASCII characters', 'INVALID_IDEMPOTENCY_KEY', 400)],
+        });
         return undefined;
       }
       const { prisma } = context;
@@ -55,7 +57,15 @@ export function useIdempotencyKeys(): Plugin<Context & { request?: Request }> {
         const existing = await prisma.idempotencyKey.findUnique({ where });
         if (!existing) continue; // deleted in between (a failed first attempt): claim it again
         if (existing.requestHash !== requestHash) {
-          setResultAndStopExecution({ errors: [failure('this Idempotency-Key was used with a different request; use a new key for a new write', 'IDEMPOTENCY_KEY_REUSED', 422)] });
+          setResultAndStopExecution({
+            errors: [
+              failure(
+                'this Idempotency-Key was used with a different request; use a new key for a new write',
+                'IDEMPOTENCY_KEY_REUSED',
+                422,
+              ),
+            ],
+          });
           return undefined;
         }
         if (existing.response !== null) {
@@ -63,13 +73,21 @@ export function useIdempotencyKeys(): Plugin<Context & { request?: Request }> {
           return undefined;
         }
         if (Date.now() - existing.createdAt.getTime() < ABANDONED_AFTER_MS || attempt > 0) {
-          setResultAndStopExecution({ errors: [failure('a request with this Idempotency-Key is still running; retry shortly', 'IDEMPOTENCY_IN_PROGRESS', 409, { 'retry-after': '1' })] });
+          setResultAndStopExecution({
+            errors: [
+              failure('a request with this Idempotency-Key is still running; retry shortly', 'IDEMPOTENCY_IN_PROGRESS', 409, {
+                'retry-after': '1',
+              }),
+            ],
+          });
           return undefined;
         }
         await prisma.idempotencyKey.deleteMany({ where: { personId, key, response: null } });
       }
       if (Math.random() < 0.01) {
-        void prisma.idempotencyKey.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_TTL_HOURS * 3600_000) } } }).catch(() => undefined);
+        void prisma.idempotencyKey
+          .deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_TTL_HOURS * 3600_000) } } })
+          .catch(() => undefined);
       }
       return {
         async onExecuteDone({ result }) {

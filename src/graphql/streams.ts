@@ -121,7 +121,8 @@ export async function nearbyStream(
     ],
   };
   const wanted = window.skip + window.take + 1;
-  const inCircle = (c: { lat: number | null; lon: number | null }) => c.lat !== null && c.lon !== null && distanceMiles(center, { lat: c.lat, lon: c.lon }) <= radius;
+  const inCircle = (c: { lat: number | null; lon: number | null }) =>
+    c.lat !== null && c.lon !== null && distanceMiles(center, { lat: c.lat, lon: c.lon }) <= radius;
   // In a busy area the newest entries hold a page of nearby ones: reading them in time order walks the
   // (createdAt, id) index and stops early, where the box would have to be read and sorted whole.
   const probe = await context.prisma.entry.findMany({
@@ -135,9 +136,7 @@ export async function nearbyStream(
     matches = await nearbyFromBox(context, where, window, wanted, inCircle);
   }
   const ids = matches.slice(window.skip, wanted);
-  const rows = ids.length
-    ? await context.prisma.entry.findMany({ ...entryQuery(context, info), where: { id: { in: ids } } })
-    : [];
+  const rows = ids.length ? await context.prisma.entry.findMany({ ...entryQuery(context, info), where: { id: { in: ids } } }) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   const ordered = ids.flatMap((id) => byId.get(id) ?? []);
   return toConnection(pageFromRows(ordered, window));

@@ -38,12 +38,15 @@ builder.subscriptionFields((t) => ({
 
   friendsEntries: t.prismaField({
     type: 'Entry',
-    description: "New entries by the viewer and their friends, as the friends stream would show them. Needs an access token.",
+    description: 'New entries by the viewer and their friends, as the friends stream would show them. Needs an access token.',
     subscribe: (_root, _args, context) => {
       const viewer = requireViewer(context);
       // asked per event: friendships change while a subscription lives
-      return only(context, 'entryCreated', async (p) =>
-        p.authorId === viewer.id || (await context.prisma.friendship.count({ where: { personId: viewer.id, friendId: p.authorId } })) > 0,
+      return only(
+        context,
+        'entryCreated',
+        async (p) =>
+          p.authorId === viewer.id || (await context.prisma.friendship.count({ where: { personId: viewer.id, friendId: p.authorId } })) > 0,
       );
     },
     resolve: (query, payload, _args, context) => entryOf(query, payload, context),
@@ -57,7 +60,11 @@ builder.subscriptionFields((t) => ({
       const center = { lat: args.lat, lon: args.lon };
       const radius = args.radius ?? DEFAULT_NEARBY_RADIUS_MILES;
       validateNearby(center, radius);
-      return only(context, 'entryCreated', (p) => p.lat !== null && p.lon !== null && distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius);
+      return only(
+        context,
+        'entryCreated',
+        (p) => p.lat !== null && p.lon !== null && distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius,
+      );
     },
     resolve: (query, payload, _args, context) => entryOf(query, payload, context),
   }),

@@ -6,8 +6,12 @@ import { escapeHtml } from '../oauth/pages.ts';
 export function avatarSvg(username: string): Response {
   const hue = createHash('sha256').update(username.toLowerCase()).digest()[0]! * (360 / 256);
   const initial = escapeHtml((username.match(/[A-Za-z0-9]/)?.[0] ?? '?').toUpperCase());
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128" role="img" aria-label="${escapeHtml(username)}">` +
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128" role="img" aria-label="${escapeHtml(username)}">` +
     `<rect width="128" height="128" rx="64" fill="hsl(${Math.round(hue)}, 55%, 42%)"/>` +
     `<text x="64" y="84" font-family="system-ui, sans-serif" font-size="60" font-weight="600" fill="#fff" text-anchor="middle">${initial}</text></svg>`;
-  return new Response(svg, { status: 200, headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' } });
+  return new Response(svg, {
+    status: 200,
+    headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },
+  });
 }

@@ -34,7 +34,10 @@ export function varyOnEncoding(vary: string | null | undefined): string {
 
 /** One body compressed, for the cache: brotli at a quality that costs about what gzip does. */
 export function compressBytes(body: Uint8Array, encoding: Encoding): Buffer {
-  if (encoding === 'br') return brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength } });
+  if (encoding === 'br')
+    return brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+    });
   return gzipSync(body, { level: 6 });
 }
 
@@ -46,8 +49,15 @@ export async function compressResponse(request: Request, response: Response): Pr
   headers.set('vary', varyOnEncoding(headers.get('vary')));
   const encoding = preferredEncoding(request.headers.get('accept-encoding'));
   const length = Number(response.headers.get('content-length') ?? Number.NaN);
-  const worth = encoding && response.body && request.method !== 'HEAD' && !headers.has('content-encoding') && !(length < COMPRESSION_THRESHOLD_BYTES) && !/no-transform/.test(headers.get('cache-control') ?? '');
-  const rebuilt = (body: BodyInit | null) => new FetchResponse(body, { status: response.status, statusText: response.statusText, headers }) as unknown as Response;
+  const worth =
+    encoding &&
+    response.body &&
+    request.method !== 'HEAD' &&
+    !headers.has('content-encoding') &&
+    !(length < COMPRESSION_THRESHOLD_BYTES) &&
+    !/no-transform/.test(headers.get('cache-control') ?? '');
+  const rebuilt = (body: BodyInit | null) =>
+    new FetchResponse(body, { status: response.status, statusText: response.statusText, headers }) as unknown as Response;
   if (!worth) {
     try {
       response.headers.set('vary', headers.get('vary')!);
@@ -76,7 +86,10 @@ export async function compressResponse(request: Request, response: Response): Pr
   const etag = headers.get('etag');
   if (etag) headers.set('etag', etag.replace(/"$/, `-${encoding}"`));
   // through zlib as a Node stream: bodies come as native or whatwg-node streams, and the two do not mix
-  const compressor: Transform = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: STREAMING_BROTLI_QUALITY } }) : createGzip({ level: 6 });
+  const compressor: Transform =
+    encoding === 'br'
+      ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: STREAMING_BROTLI_QUALITY } })
+      : createGzip({ level: 6 });
   const whole = (async function* () {
     yield* head;
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;

@@ -96,14 +96,23 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
     const stored = await options.cache.peek(readKey(req.method!, fullUrlOf(req), req.headers.accept, body));
     if (!stored) return fullWay(req, res);
     const requestId = requestIdOf(req.headers['x-request-id'] as string | undefined);
-    const address = clientAddressOf(req.socket.remoteAddress ?? 'local', (req.headers['x-forwarded-for'] as string | undefined) ?? null, options.trustProxy);
+    const address = clientAddressOf(
+      req.socket.remoteAddress ?? 'local',
+      (req.headers['x-forwarded-for'] as string | undefined) ?? null,
+      options.trustProxy,
+    );
     const decision = await options.consume(rateLimitKey(null, address));
     let status: number;
     if (!decision.allowed) {
       const reply = rateLimitedReply(decision, options.windowSeconds);
       const body = JSON.stringify(reply.body);
       status = reply.status;
-      res.writeHead(status, { ...reply.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId });
+      res.writeHead(status, {
+        ...reply.headers,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'x-request-id': requestId,
+      });
       res.end(body);
     } else {
       const headers: Record<string, string | number> = {};
@@ -122,7 +131,14 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
         res.end(req.method === 'HEAD' ? undefined : body);
       }
     }
-    options.observe({ requestId, method: req.method!, path: (req.url ?? '/').split('?')[0]!, status, seconds: (performance.now() - started) / 1000, rateLimited: !decision.allowed });
+    options.observe({
+      requestId,
+      method: req.method!,
+      path: (req.url ?? '/').split('?')[0]!,
+      status,
+      seconds: (performance.now() - started) / 1000,
+      rateLimited: !decision.allowed,
+    });
   };
 
   return (req: IncomingMessage, res: ServerResponse) => {

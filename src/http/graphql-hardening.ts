@@ -3,7 +3,16 @@
 // many items it may hold, no field suggestions (they leak the schema when introspection is off), and
 // introspection itself where configured off.
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { getNamedType, getNullableType, GraphQLError, isLeafType, isListType, NoSchemaIntrospectionCustomRule, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  GraphQLError,
+  isLeafType,
+  isListType,
+  NoSchemaIntrospectionCustomRule,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
 import type { ComplexityEstimator, getComplexity as GetComplexity } from 'graphql-query-complexity';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'graphql-yoga';
@@ -55,13 +64,23 @@ export const listCost: ComplexityEstimator = ({ type, field, args, childComplexi
 };
 
 /** The cost of running `document` with `variables`, as the limit counts it. */
-export function queryCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string): number {
+export function queryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName?: string,
+): number {
   return getComplexity({ schema, query: document, variables: variables ?? {}, operationName, estimators: [listCost] });
 }
 
 /** Refuses an operation whose cost is over the limit, before anything runs (queries and subscriptions). */
 function costLimit(maxCost: number): Plugin {
-  const check = (args: { schema: GraphQLSchema; document: DocumentNode; variableValues?: Record<string, unknown> | null; operationName?: string | null }) => {
+  const check = (args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    variableValues?: Record<string, unknown> | null;
+    operationName?: string | null;
+  }) => {
     let cost: number;
     try {
       cost = queryCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName ?? undefined);

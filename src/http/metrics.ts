@@ -23,13 +23,41 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'milepost_' });
   const registers = [registry];
-  const requests = new Counter({ name: 'milepost_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers });
-  const latency = new Histogram({ name: 'milepost_http_request_duration_seconds', help: 'Time from a request to its response head, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers });
-  const rejections = new Counter({ name: 'milepost_rate_limit_rejections_total', help: 'Requests refused with 503 because their rate limit was spent.', registers });
+  const requests = new Counter({
+    name: 'milepost_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers,
+  });
+  const latency = new Histogram({
+    name: 'milepost_http_request_duration_seconds',
+    help: 'Time from a request to its response head, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const rejections = new Counter({
+    name: 'milepost_rate_limit_rejections_total',
+    help: 'Requests refused with 503 because their rate limit was spent.',
+    registers,
+  });
   const queries = new Counter({ name: 'milepost_db_queries_total', help: 'SQL statements run.', registers });
-  const queryTime = new Histogram({ name: 'milepost_db_query_duration_seconds', help: 'Time of each SQL statement.', buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1], registers });
-  const failedEvents = new Counter({ name: 'milepost_events_failed_total', help: 'Events that could not be published to Redis (subscribers on other processes missed them).', registers });
-  const aborts = new Counter({ name: 'milepost_http_requests_aborted_total', help: 'Requests whose client closed the connection before the answer was sent.', registers });
+  const queryTime = new Histogram({
+    name: 'milepost_db_query_duration_seconds',
+    help: 'Time of each SQL statement.',
+    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1],
+    registers,
+  });
+  const failedEvents = new Counter({
+    name: 'milepost_events_failed_total',
+    help: 'Events that could not be published to Redis (subscribers on other processes missed them).',
+    registers,
+  });
+  const aborts = new Counter({
+    name: 'milepost_http_requests_aborted_total',
+    help: 'Requests whose client closed the connection before the answer was sent.',
+    registers,
+  });
   let cacheStats: (() => CacheStats) | null = null;
   const cacheCounter = (name: string, help: string, pick: (stats: CacheStats) => number) =>
     new Gauge({
@@ -41,7 +69,11 @@ export function createMetrics(): Metrics {
       },
     });
   cacheCounter('milepost_response_cache_hits', 'Anonymous reads answered from the response cache since start.', (s) => s.hits);
-  cacheCounter('milepost_response_cache_misses', 'Anonymous reads computed and offered to the response cache since start.', (s) => s.misses);
+  cacheCounter(
+    'milepost_response_cache_misses',
+    'Anonymous reads computed and offered to the response cache since start.',
+    (s) => s.misses,
+  );
   cacheCounter('milepost_response_cache_bytes', 'Bytes held by the response cache.', (s) => s.bytes);
   return {
     registry,

@@ -40,7 +40,14 @@ export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' 
     redis.on('error', () => {
       /* reconnects by itself; the insurance limiter covers the gap */
     });
-    limiter = new RateLimiterRedis({ storeClient: redis, points, duration, keyPrefix, insuranceLimiter: memory, rejectIfRedisNotReady: true });
+    limiter = new RateLimiterRedis({
+      storeClient: redis,
+      points,
+      duration,
+      keyPrefix,
+      insuranceLimiter: memory,
+      rejectIfRedisNotReady: true,
+    });
   }
   const decision = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
     allowed,
@@ -83,7 +90,10 @@ export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' 
     async redisStatus() {
       if (!redis) return 'not configured';
       try {
-        return (await Promise.race([redis.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000))])) === 'PONG' ? 'ok' : 'unavailable';
+        return (await Promise.race([redis.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000))])) ===
+          'PONG'
+          ? 'ok'
+          : 'unavailable';
       } catch {
         return 'unavailable';
       }
@@ -116,7 +126,10 @@ export function rateLimitKey(token: string | null, clientAddress: string): strin
  */
 export function clientAddressOf(socketAddress: string, forwardedFor: string | null, trustProxy: number): string {
   if (trustProxy === 0 || !forwardedFor) return socketAddress;
-  const hops = forwardedFor.split(',').map((h) => h.trim()).filter(Boolean);
+  const hops = forwardedFor
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   return hops[hops.length - trustProxy] ?? hops[0] ?? socketAddress;
 }
 
@@ -129,10 +142,18 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 }
 
 /** The 503 of a spent limit (SPEC 7): its JSON body and headers, Retry-After included. */
-export function rateLimitedReply(decision: RateDecision, windowSeconds: number): { status: 503; body: unknown; headers: Record<string, string> } {
+export function rateLimitedReply(
+  decision: RateDecision,
+  windowSeconds: number,
+): { status: 503; body: unknown; headers: Record<string, string> } {
   return {
     status: 503,
-    body: { error: { code: 'RATE_LIMITED', message: `rate limit of ${decision.limit} requests per ${windowSeconds} s exceeded; retry in ${decision.retryAfter} s` } },
+    body: {
+      error: {
+        code: 'RATE_LIMITED',
+        message: `rate limit of ${decision.limit} requests per ${windowSeconds} s exceeded; retry in ${decision.retryAfter} s`,
+      },
+    },
     headers: { ...rateLimitHeaders(decision), 'retry-after': String(decision.retryAfter) },
   };
 }

@@ -45,7 +45,12 @@ export class ResponseCache {
    * The response for `key`: the stored one while nothing was committed since it was stored, else what
    * `produce` answers (stored when `storable` says so, a 200 of a storable type).
    */
-  async serve(request: Request, key: string, produce: () => Promise<Response> | Response, storable: (body: Buffer<ArrayBuffer>) => boolean = () => true): Promise<Response> {
+  async serve(
+    request: Request,
+    key: string,
+    produce: () => Promise<Response> | Response,
+    storable: (body: Buffer<ArrayBuffer>) => boolean = () => true,
+  ): Promise<Response> {
     const reading = await this.clock.read();
     if (reading === null) {
       this.stats.bypassed += 1;
@@ -55,9 +60,15 @@ export class ResponseCache {
     if (hit) return replay(request, hit);
     this.stats.misses += 1;
     const response = await produce();
-    if (response.status !== 200 || response.headers.has('set-cookie') || !STORABLE.test(response.headers.get('content-type') ?? '')) return response;
+    if (response.status !== 200 || response.headers.has('set-cookie') || !STORABLE.test(response.headers.get('content-type') ?? ''))
+      return response;
     const body = Buffer.from(await response.arrayBuffer());
-    const stored: Stored = { status: response.status, headers: [...response.headers], body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    const stored: Stored = {
+      status: response.status,
+      headers: [...response.headers],
+      body,
+      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+    };
     // stored only if no commit was seen since this lookup's reading (a later lookup would have moved it)
     if (this.reading === reading && body.byteLength <= this.maxBytes / 4 && storable(body)) this.store(key, stored);
     return replay(request, stored);
@@ -103,7 +114,12 @@ export class ResponseCache {
 /** Whether an If-None-Match header names these bytes. */
 export function alreadyHeld(ifNoneMatch: string | null | undefined, etag: string): boolean {
   // a compressed answer's tag names its encoding ("…-br"): the client holds the same content
-  const known = ifNoneMatch?.split(',').map((tag) => tag.trim().replace(/^W\//, '').replace(/-(br|gzip)"$/, '"'));
+  const known = ifNoneMatch?.split(',').map((tag) =>
+    tag
+      .trim()
+      .replace(/^W\//, '')
+      .replace(/-(br|gzip)"$/, '"'),
+  );
   return known !== undefined && (known.includes(etag) || known.includes('*'));
 }
 
@@ -116,7 +132,8 @@ export function readKey(method: string, url: string, accept: string | null | und
 function replay(request: Request, stored: Stored): Response {
   const headers = new Headers(stored.headers);
   headers.set('etag', stored.etag);
-  if (alreadyHeld(request.headers.get('if-none-match'), stored.etag)) return new Response(null, { status: 304, headers }) as unknown as globalThis.Response;
+  if (alreadyHeld(request.headers.get('if-none-match'), stored.etag))
+    return new Response(null, { status: 304, headers }) as unknown as globalThis.Response;
   return new Response(request.method === 'HEAD' ? null : stored.body, { status: stored.status, headers }) as unknown as globalThis.Response;
 }
 
@@ -135,7 +152,9 @@ export function isQueryOperation(body: string, parse: (query: string) => Documen
   if (!operationTypes.has(key)) {
     let type: string | null = null;
     try {
-      type = getOperationAST(parse(params.query), typeof params.operationName === 'string' ? params.operationName : undefined)?.operation ?? null;
+      type =
+        getOperationAST(parse(params.query), typeof params.operationName === 'string' ? params.operationName : undefined)?.operation ??
+        null;
     } catch {
       // a syntax error: yoga answers it, uncached
     }

@@ -81,7 +81,11 @@ export class Router {
     }
     if (allowed.size === 0) return null;
     const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
-    return jsonResponse(405, { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}; use ${allow}` } }, { allow });
+    return jsonResponse(
+      405,
+      { error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}; use ${allow}` } },
+      { allow },
+    );
   }
 }
 

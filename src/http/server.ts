@@ -14,7 +14,14 @@ import { isQueryOperation, readKey, ResponseCache } from './response-cache.ts';
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
 import { GuessThrottle } from '../auth/throttle.ts';
-import { clientOfRequest, createTokenRecognizer, InvalidTokenError, TokenConflictError, tokenFromRequest, viewerOfRequest } from '../auth/tokens.ts';
+import {
+  clientOfRequest,
+  createTokenRecognizer,
+  InvalidTokenError,
+  TokenConflictError,
+  tokenFromRequest,
+  viewerOfRequest,
+} from '../auth/tokens.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
@@ -93,7 +100,10 @@ async function createContext(config: Config, database: Database, events: Events,
     }
     if (error instanceof InvalidTokenError) {
       throw createGraphQLError(error.message, {
-        extensions: { code: 'INVALID_TOKEN', http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="milepost", error="invalid_token"' } } },
+        extensions: {
+          code: 'INVALID_TOKEN',
+          http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="milepost", error="invalid_token"' } },
+        },
       });
     }
     throw error;
@@ -144,7 +154,9 @@ export function createApp(config: Config, database: Database, options: AppOption
         // PostgreSQL text cannot hold NUL: refuse it in any query or variable before it reaches a resolver
         onParams({ params }) {
           if (hasNul(params.query) || hasNul(params.variables)) {
-            throw createGraphQLError('strings may not contain NUL characters', { extensions: { code: 'INVALID_CHARACTER', http: { status: 400 } } });
+            throw createGraphQLError('strings may not contain NUL characters', {
+              extensions: { code: 'INVALID_CHARACTER', http: { status: 400 } },
+            });
           }
         },
       },
@@ -154,7 +166,8 @@ export function createApp(config: Config, database: Database, options: AppOption
     ],
     // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
     // whole context in; GraphQL requests get theirs from the request
-    context: (initial) => ('viewer' in initial ? (initial as unknown as Context) : createContext(config, database, events, initial.request)),
+    context: (initial) =>
+      'viewer' in initial ? (initial as unknown as Context) : createContext(config, database, events, initial.request),
   });
 
   const limiter = createRateLimiter(config);
@@ -174,9 +187,16 @@ export function createApp(config: Config, database: Database, options: AppOption
   router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${baseUrlOf(config, request)}/graphql` }));
   router.get('/metrics', async ({ request }) => {
     if (config.metricsToken && request.headers.get('authorization') !== `Bearer ${config.metricsToken}`) {
-      return jsonResponse(401, { error: { code: 'NOT_AUTHORIZED', message: 'metrics need Authorization: Bearer <METRICS_TOKEN>' } }, { 'www-authenticate': 'Bearer realm="milepost metrics"' });
+      return jsonResponse(
+        401,
+        { error: { code: 'NOT_AUTHORIZED', message: 'metrics need Authorization: Bearer <METRICS_TOKEN>' } },
+        { 'www-authenticate': 'Bearer realm="milepost metrics"' },
+      );
     }
-    return new Response(await metrics.render(), { status: 200, headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' } });
+    return new Response(await metrics.render(), {
+      status: 200,
+      headers: { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' },
+    });
   });
   router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
   router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(baseUrlOf(config, request)))));
@@ -193,8 +213,15 @@ export function createApp(config: Config, database: Database, options: AppOption
   const pages = new Router();
   mountWebPages(pages, {
     run: createOperationRunner(yoga, PAGE_OPERATIONS),
-    context: (request) => ({ prisma: database.prisma, provider: database.provider, viewer: null, baseUrl: baseUrlOf(config, request), events }),
-    session: (request) => pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: (r) => baseUrlOf(config, r) }, request),
+    context: (request) => ({
+      prisma: database.prisma,
+      provider: database.provider,
+      viewer: null,
+      baseUrl: baseUrlOf(config, request),
+      events,
+    }),
+    session: (request) =>
+      pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: (r) => baseUrlOf(config, r) }, request),
   });
 
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
@@ -209,22 +236,37 @@ export function createApp(config: Config, database: Database, options: AppOption
     readKey(request.method, serverContext.req ? fullUrlOf(serverContext.req) : request.url, request.headers.get('accept'), body);
 
   const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, anonymous: boolean): Promise<Response> => {
-    if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(request.headers.get('content-type') ?? '')) return yoga.fetch(request);
+    if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(request.headers.get('content-type') ?? ''))
+      return yoga.fetch(request);
     // read under the limit whatever the headers say: a chunked body has no Content-Length to check
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
     // the body is read: yoga gets a copy of the request that still holds it
     const replayed = () => yoga.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }));
     if (!cache || !anonymous || !isQueryOperation(body, parse)) return replayed();
     // a result with errors (a bad variable, a masked failure) is answered but not kept
-    return cache.serve(request, cacheKey(request, serverContext, body), replayed, (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))));
+    return cache.serve(
+      request,
+      cacheKey(request, serverContext, body),
+      replayed,
+      (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))),
+    );
   };
 
-  const handle = async (request: Request, serverContext: { req?: IncomingMessage }, address?: string, anonymous = false): Promise<Response> => {
+  const handle = async (
+    request: Request,
+    serverContext: { req?: IncomingMessage },
+    address?: string,
+    anonymous = false,
+  ): Promise<Response> => {
     const { pathname } = new URL(request.url);
     if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return graphql(request, serverContext, anonymous);
     const clientAddress = address ?? serverContext.req?.socket.remoteAddress ?? 'local';
     // a browser navigating to /, /entries/42 or /people/ann gets the page; apps get the data
-    if ((request.method === 'GET' || request.method === 'HEAD') && prefersHtml(request.headers.get('accept')) && !splitExtension(pathname).extension) {
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      prefersHtml(request.headers.get('accept')) &&
+      !splitExtension(pathname).extension
+    ) {
       const page = await pages.handle(request, clientAddress);
       if (page) return page;
     }
@@ -236,7 +278,8 @@ export function createApp(config: Config, database: Database, options: AppOption
       const response = await rest.handle(request, clientAddress, { pathname: split.path, extension: split.extension });
       return response ? withCors(response) : jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
     };
-    if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD')) return cache.serve(request, cacheKey(request, serverContext), legacy);
+    if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD'))
+      return cache.serve(request, cacheKey(request, serverContext), legacy);
     return legacy();
   };
 
@@ -248,7 +291,13 @@ export function createApp(config: Config, database: Database, options: AppOption
   /** The route pattern a request is counted under: never the raw path, whose ids would explode the labels. */
   const routeLabel = (pathname: string, request?: Request): string => {
     if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return '/graphql';
-    return (request && routeOf(request)) ?? pages.patternFor(pathname) ?? router.patternFor(pathname) ?? rest.patternFor(splitExtension(pathname).path) ?? 'unmatched';
+    return (
+      (request && routeOf(request)) ??
+      pages.patternFor(pathname) ??
+      router.patternFor(pathname) ??
+      rest.patternFor(splitExtension(pathname).path) ??
+      'unmatched'
+    );
   };
 
   /** One log line and one metric per request, whichever way it was answered. */
@@ -258,7 +307,15 @@ export function createApp(config: Config, database: Database, options: AppOption
     if (observation.status === 503 && observation.rateLimited) metrics.rateLimited();
     // the path, never the query string (it may hold oauth_token)
     logger.info(
-      { reqId: observation.requestId, method: observation.method, route, path: observation.path, status: observation.status, ms: Math.round(observation.seconds * 10_000) / 10, client: request && clientOfRequest(request) },
+      {
+        reqId: observation.requestId,
+        method: observation.method,
+        route,
+        path: observation.path,
+        status: observation.status,
+        ms: Math.round(observation.seconds * 10_000) / 10,
+        client: request && clientOfRequest(request),
+      },
       'request',
     );
   };
@@ -268,14 +325,25 @@ export function createApp(config: Config, database: Database, options: AppOption
     const requestId = requestIdOf(request.headers.get('x-request-id'));
     const response = await compressResponse(request, await guarded(request, serverContext));
     const path = new URL(request.url).pathname;
-    observe({ requestId, method: request.method, path, status: response.status, seconds: (performance.now() - started) / 1000, rateLimited: response.headers.has('retry-after') }, request);
+    observe(
+      {
+        requestId,
+        method: request.method,
+        path,
+        status: response.status,
+        seconds: (performance.now() - started) / 1000,
+        rateLimited: response.headers.has('retry-after'),
+      },
+      request,
+    );
     return withHeaders(response, { 'x-request-id': requestId });
   };
 
   const guarded = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     try {
       const url = new URL(request.url);
-      if (request.url.length > MAX_URL_LENGTH) return jsonResponse(414, { error: { code: 'URI_TOO_LONG', message: `URLs may be at most ${MAX_URL_LENGTH} characters` } });
+      if (request.url.length > MAX_URL_LENGTH)
+        return jsonResponse(414, { error: { code: 'URI_TOO_LONG', message: `URLs may be at most ${MAX_URL_LENGTH} characters` } });
       // NUL can be neither stored (PostgreSQL text) nor part of any name: refuse it at the door
       if (/%00/i.test(request.url) || request.url.includes('\u0000')) {
         return jsonResponse(400, { error: { code: 'INVALID_CHARACTER', message: 'the URL contains a NUL character' } });
@@ -287,7 +355,8 @@ export function createApp(config: Config, database: Database, options: AppOption
         return jsonResponse(413, { error: { code: 'TOO_LARGE', message: tooLarge } });
       }
       // probes and scrapers are never limited nor turned away in maintenance
-      if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/metrics') return await handle(request, serverContext);
+      if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/metrics')
+        return await handle(request, serverContext);
       if (config.maintenance) {
         // no Retry-After: that is how clients tell maintenance from the rate limit (SPEC 7)
         return jsonResponse(503, { error: { code: 'MAINTENANCE', message: 'Milepost is down for maintenance; please try again later' } });
@@ -311,7 +380,10 @@ export function createApp(config: Config, database: Database, options: AppOption
         return jsonResponse(reply.status, reply.body, reply.headers);
       }
       if (config.requireTls && token && schemeOf(request, config.trustProxy) !== 'https') {
-        return withHeaders(jsonResponse(403, { error: { code: 'TLS_REQUIRED', message: 'requests with an access token must use HTTPS' } }), limitHeaders);
+        return withHeaders(
+          jsonResponse(403, { error: { code: 'TLS_REQUIRED', message: 'requests with an access token must use HTTPS' } }),
+          limitHeaders,
+        );
       }
       return withHeaders(await handle(request, serverContext, clientAddress, anonymous), limitHeaders);
     } catch (error) {
@@ -352,10 +424,21 @@ export function createApp(config: Config, database: Database, options: AppOption
     return listener(req, res);
   };
 
-  return { yoga, fetch: async (input, init) => adapter.fetch(input, init ?? {}), listener: edge, drain: () => void (draining = true), events, logger, metrics, ready: () => limiter.ready(), rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)), close: async () => {
-    stopCountingQueries();
-    await Promise.all([limiter.close(), events.close(), clock?.close()]);
-  } };
+  return {
+    yoga,
+    fetch: async (input, init) => adapter.fetch(input, init ?? {}),
+    listener: edge,
+    drain: () => void (draining = true),
+    events,
+    logger,
+    metrics,
+    ready: () => limiter.ready(),
+    rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)),
+    close: async () => {
+      stopCountingQueries();
+      await Promise.all([limiter.close(), events.close(), clock?.close()]);
+    },
+  };
 }
 
 const MAX_URL_LENGTH = 8 * 1024;
@@ -413,7 +496,8 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  */
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Location, WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, ETag',
+  'access-control-expose-headers':
+    'Location, WWW-Authenticate, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, ETag',
   // the same path answers a page to browsers and JSON to apps: shared caches must keep them apart
   vary: 'Accept',
 };

@@ -79,7 +79,11 @@ export function attachWebSocket(
         };
         const request = new Request(`http://${ctx.extra.request.headers.host ?? 'localhost'}/graphql`);
         // `params` as yoga's HTTP path gives them to plugins (the metrics plugin reads the operation name)
-        const params = { query: payload.query, operationName: payload.operationName ?? undefined, variables: payload.variables ?? undefined };
+        const params = {
+          query: payload.query,
+          operationName: payload.operationName ?? undefined,
+          variables: payload.variables ?? undefined,
+        };
         const enveloped: Enveloped = app.yoga.getEnveloped({ request, params, ...context } as never);
         const document = enveloped.parse(payload.query);
         const args: ExecutionArgs & { rootValue: Enveloped } = {
@@ -115,4 +119,3 @@ export function attachWebSocket(
     },
   };
 }
-

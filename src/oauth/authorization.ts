@@ -8,7 +8,15 @@ import { redirectUriMatches, redirectUriProblem, stripAppendedCallbackParams } f
 import { AUTHORIZATION_CODE_LIFETIME_SECONDS, createModel } from './model.ts';
 import { findApp, issueAccessToken, revokeToken, type RegisteredApp } from './store.ts';
 
-const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method'] as const;
+const AUTHORIZE_PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
 type AuthorizeParam = (typeof AUTHORIZE_PARAMS)[number];
 
 export interface AuthorizeRequest {
@@ -48,7 +56,10 @@ export function readAuthorizeParams(params: URLSearchParams): { values: Partial<
   return { values, repeated };
 }
 
-export function redirectWithParams(request: Pick<AuthorizeRequest, 'redirectUri' | 'responseType'>, params: Record<string, string | null>): string {
+export function redirectWithParams(
+  request: Pick<AuthorizeRequest, 'redirectUri' | 'responseType'>,
+  params: Record<string, string | null>,
+): string {
   const pairs = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== null);
   const encoded = new URLSearchParams(pairs).toString();
   // the user-agent flow answers in the fragment, so the token never reaches a server log
@@ -83,7 +94,11 @@ export async function checkAuthorizeRequest(prisma: Prisma, params: URLSearchPar
   };
   const fail = (error: string, description: string): AuthorizeCheck => ({
     kind: 'error-redirect',
-    location: redirectWithParams(request, { error, error_description: description, state: request.state && VSCHAR.test(request.state) ? request.state : null }),
+    location: redirectWithParams(request, {
+      error,
+      error_description: description,
+      state: request.state && VSCHAR.test(request.state) ? request.state : null,
+    }),
   });
   if (repeated) return fail('invalid_request', `${repeated} is repeated`);
   if (request.state !== null && !VSCHAR.test(request.state)) return fail('invalid_request', 'state must be visible ASCII');
@@ -95,7 +110,8 @@ export async function checkAuthorizeRequest(prisma: Prisma, params: URLSearchPar
   if (request.responseType === 'code') {
     if (request.codeChallenge !== null) {
       if (request.codeChallengeMethod !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
-      if (!/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge)) return fail('invalid_request', 'code_challenge must be a base64url SHA-256 digest (43 characters)');
+      if (!/^[A-Za-z0-9_-]{43}$/.test(request.codeChallenge))
+        return fail('invalid_request', 'code_challenge must be a base64url SHA-256 digest (43 characters)');
     } else if (!app.confidential) {
       // a public client has no secret: PKCE is what keeps a stolen code useless (RFC 8252 8.1)
       return fail('invalid_request', 'public clients must send code_challenge with code_challenge_method=S256');
@@ -107,12 +123,21 @@ export async function checkAuthorizeRequest(prisma: Prisma, params: URLSearchPar
 }
 
 /** The person approved: the redirect that carries a code (through the library) or a token (fragment). */
-export async function approveAuthorization(prisma: Prisma, request: AuthorizeRequest, app: RegisteredApp, personId: number): Promise<string> {
+export async function approveAuthorization(
+  prisma: Prisma,
+  request: AuthorizeRequest,
+  app: RegisteredApp,
+  personId: number,
+): Promise<string> {
   if (request.responseType === 'token') {
     const token = await issueAccessToken(prisma, { clientId: app.id, personId, scope: request.scope });
     return redirectWithParams(request, { access_token: token, token_type: 'bearer', state: request.state });
   }
-  const server = new OAuth2Server({ model: createModel(prisma, 'authorize'), allowEmptyState: true, authorizationCodeLifetime: AUTHORIZATION_CODE_LIFETIME_SECONDS });
+  const server = new OAuth2Server({
+    model: createModel(prisma, 'authorize'),
+    allowEmptyState: true,
+    authorizationCodeLifetime: AUTHORIZATION_CODE_LIFETIME_SECONDS,
+  });
   const query: Record<string, string> = { response_type: 'code', client_id: request.clientId, redirect_uri: request.redirectUri };
   if (request.state) query.state = request.state;
   if (request.scope) query.scope = request.scope;
@@ -132,7 +157,11 @@ export async function approveAuthorization(prisma: Prisma, request: AuthorizeReq
 }
 
 export function denyAuthorization(request: AuthorizeRequest): string {
-  return redirectWithParams(request, { error: 'access_denied', error_description: 'The person declined to authorize the app.', state: request.state });
+  return redirectWithParams(request, {
+    error: 'access_denied',
+    error_description: 'The person declined to authorize the app.',
+    state: request.state,
+  });
 }
 
 export interface EndpointResponse {
@@ -152,7 +181,10 @@ function oauthError(status: number, error: string, description: string, headers:
  * body; the Ruby client sends `type=web_server` instead of `grant_type`; a login library appends
  * `?code=…&state=…` to `redirect_uri`. Each is undone exactly, nothing looser.
  */
-export function readTokenParams(form: URLSearchParams, query: URLSearchParams): { params: Record<string, string>; repeated: string | null } {
+export function readTokenParams(
+  form: URLSearchParams,
+  query: URLSearchParams,
+): { params: Record<string, string>; repeated: string | null } {
   const params: Record<string, string> = {};
   let repeated: string | null = null;
   const source = [...form.keys()].length > 0 ? form : query;
@@ -170,15 +202,22 @@ export function readTokenParams(form: URLSearchParams, query: URLSearchParams): 
   return { params, repeated };
 }
 
-export async function exchangeToken(prisma: Prisma, input: { form: URLSearchParams; query: URLSearchParams; authorization: string | null }): Promise<EndpointResponse> {
+export async function exchangeToken(
+  prisma: Prisma,
+  input: { form: URLSearchParams; query: URLSearchParams; authorization: string | null },
+): Promise<EndpointResponse> {
   const { params, repeated } = readTokenParams(input.form, input.query);
   if (repeated) return oauthError(400, 'invalid_request', `${repeated} is repeated`);
   if (!params.grant_type) return oauthError(400, 'invalid_request', 'grant_type is required');
-  if (params.grant_type !== 'authorization_code') return oauthError(400, 'unsupported_grant_type', 'only grant_type=authorization_code is supported');
+  if (params.grant_type !== 'authorization_code')
+    return oauthError(400, 'unsupported_grant_type', 'only grant_type=authorization_code is supported');
   const server = new OAuth2Server({ model: createModel(prisma, 'token') });
   // the library checks the body's type the way Express does, which needs a length to see a body at all
   const encoded = new URLSearchParams(params).toString();
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(encoded)) };
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    'content-length': String(Buffer.byteLength(encoded)),
+  };
   if (input.authorization) headers.authorization = input.authorization;
   const request = new OAuth2Server.Request({ method: 'POST', headers, query: {}, body: params });
   const response = new OAuth2Server.Response({ headers: {} });
@@ -190,7 +229,8 @@ export async function exchangeToken(prisma: Prisma, input: { form: URLSearchPara
     const name = error.name === 'server_error' ? 'server_error' : error.name;
     const basic = /^Basic\s/i.test(input.authorization ?? '');
     // RFC 6749 5.2: 401 with a challenge when the client tried HTTP authentication
-    if (name === 'invalid_client') return oauthError(401, name, error.message, basic ? { 'www-authenticate': 'Basic realm="milepost"' } : {});
+    if (name === 'invalid_client')
+      return oauthError(401, name, error.message, basic ? { 'www-authenticate': 'Basic realm="milepost"' } : {});
     if (name === 'server_error') throw error;
     return oauthError(error.code === 401 ? 401 : 400, name, error.message);
   }
@@ -209,20 +249,27 @@ function basicCredentials(encoded: string): { clientId: string; clientSecret: st
 }
 
 /** RFC 7009. The client authenticates as at the token endpoint; an unknown token is not an error. */
-export async function revokeAccessToken(prisma: Prisma, input: { form: URLSearchParams; authorization: string | null }): Promise<EndpointResponse> {
+export async function revokeAccessToken(
+  prisma: Prisma,
+  input: { form: URLSearchParams; authorization: string | null },
+): Promise<EndpointResponse> {
   let clientId = input.form.get('client_id');
   let clientSecret = input.form.get('client_secret');
   const basic = /^Basic\s+(\S+)$/i.exec(input.authorization ?? '');
   if (basic) {
     const credentials = basicCredentials(basic[1]!);
-    if (!credentials) return oauthError(401, 'invalid_client', 'the Basic credentials are malformed: base64 of client_id:client_secret, each URL-encoded', { 'www-authenticate': 'Basic realm="milepost"' });
+    if (!credentials)
+      return oauthError(401, 'invalid_client', 'the Basic credentials are malformed: base64 of client_id:client_secret, each URL-encoded', {
+        'www-authenticate': 'Basic realm="milepost"',
+      });
     ({ clientId, clientSecret } = credentials);
   }
   const token = input.form.get('token');
   if (!token) return oauthError(400, 'invalid_request', 'token is required');
   if (!clientId) return oauthError(401, 'invalid_client', 'client authentication is required');
   const client = await createModel(prisma, 'token').getClient(clientId, clientSecret ?? '');
-  if (!client) return oauthError(401, 'invalid_client', 'client authentication failed', basic ? { 'www-authenticate': 'Basic realm="milepost"' } : {});
+  if (!client)
+    return oauthError(401, 'invalid_client', 'client authentication failed', basic ? { 'www-authenticate': 'Basic realm="milepost"' } : {});
   await revokeToken(prisma, token, Number(client.id));
   return { status: 200, body: {}, headers: { ...NO_STORE } };
 }

@@ -120,11 +120,17 @@ export function createModel(prisma: Prisma, endpoint: 'authorize' | 'token'): Mo
       const authorizationCodeId = token.authorizationCode ? await codeIdFor(prisma, token.authorizationCode) : null;
       await issueAccessToken(
         prisma,
-        { clientId: (client as OAuthClient).rowId, personId: (user as { id: number }).id, scope: token.scope?.join(' ') || null, authorizationCodeId },
+        {
+          clientId: (client as OAuthClient).rowId,
+          personId: (user as { id: number }).id,
+          scope: token.scope?.join(' ') || null,
+          authorizationCodeId,
+        },
         token.accessToken,
       );
       // a replay that raced this exchange may have revoked before the token existed: look again
-      if (authorizationCodeId !== null && (await codeWasReplayed(prisma, authorizationCodeId))) await revokeTokensOfCode(prisma, authorizationCodeId);
+      if (authorizationCodeId !== null && (await codeWasReplayed(prisma, authorizationCodeId)))
+        await revokeTokensOfCode(prisma, authorizationCodeId);
       // long-lived (SPEC 5): whatever expiry the library computed is not kept or shown
       return { accessToken: token.accessToken, client, user, scope: token.scope };
     },

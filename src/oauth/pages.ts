@@ -68,7 +68,13 @@ export function loginPage(input: { csrf: string; next: string | null; username?:
   );
 }
 
-export function signupPage(input: { csrf: string; next: string | null; username?: string; displayName?: string; issues?: FieldIssue[] }): string {
+export function signupPage(input: {
+  csrf: string;
+  next: string | null;
+  username?: string;
+  displayName?: string;
+  issues?: FieldIssue[];
+}): string {
   return layout(
     'Sign up',
     `<div class="card">${issuesBlock(input.issues)}
@@ -84,7 +90,13 @@ export function signupPage(input: { csrf: string; next: string | null; username?
   );
 }
 
-export function consentPage(input: { csrf: string; viewer: PageViewer; app: RegisteredApp; params: URLSearchParams; responseType: 'code' | 'token' }): string {
+export function consentPage(input: {
+  csrf: string;
+  viewer: PageViewer;
+  app: RegisteredApp;
+  params: URLSearchParams;
+  responseType: 'code' | 'token';
+}): string {
   const fields = [...input.params.entries()].map(([k, v]) => hidden(k, v)).join('');
   const host = (() => {
     try {
@@ -125,7 +137,9 @@ export function accountPage(input: { csrf: string; viewer: PageViewer; authoriza
   const rows = input.authorizations.length
     ? `<table><thead><tr><th>App</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations
         .map(
-          (a) => `<tr><td>${e(a.client.name)}</td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>${a.lastUsedAt ? a.lastUsedAt.toISOString().slice(0, 10) : 'never'}</td><td>
+          (
+            a,
+          ) => `<tr><td>${e(a.client.name)}</td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>${a.lastUsedAt ? a.lastUsedAt.toISOString().slice(0, 10) : 'never'}</td><td>
           <form method="post" action="/account/authorizations/revoke">${hidden('csrf', input.csrf)}${hidden('client_id', a.client.clientId)}
           <button type="submit" class="secondary" aria-label="Revoke access of ${e(a.client.name)}">Revoke</button></form></td></tr>`,
         )
@@ -158,7 +172,9 @@ export function developerPage(input: {
   const list = input.apps.length
     ? `<table><thead><tr><th>Name</th><th>client_id</th><th>Callbacks</th><th>Webhooks</th></tr></thead><tbody>${input.apps
         .map(
-          (a) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}${a.allowImplicit || a.allowPlainHttp ? ' (legacy flows)' : ''}</td><td class="secret">${e(a.clientId)}</td><td>${a.redirectUris.map(e).join('<br>')}</td>
+          (
+            a,
+          ) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}${a.allowImplicit || a.allowPlainHttp ? ' (legacy flows)' : ''}</td><td class="secret">${e(a.clientId)}</td><td>${a.redirectUris.map(e).join('<br>')}</td>
           <td><form method="post" action="/developers/apps/webhook">${hidden('csrf', input.csrf)}${hidden('client_id', a.clientId)}
           <label for="webhook-${e(a.clientId)}">Webhook URL</label><input type="url" id="webhook-${e(a.clientId)}" name="webhook_url" value="${e(a.webhookUrl ?? '')}">
           <button type="submit" class="secondary">Save</button></form>
@@ -194,11 +210,18 @@ export function developerPage(input: {
   );
 }
 
-export function deliveriesPage(input: { csrf: string; viewer: PageViewer; app: { name: string; webhookUrl: string | null }; deliveries: DeliveryRow[] }): string {
+export function deliveriesPage(input: {
+  csrf: string;
+  viewer: PageViewer;
+  app: { name: string; webhookUrl: string | null };
+  deliveries: DeliveryRow[];
+}): string {
   const rows = input.deliveries.length
     ? `<table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th></tr></thead><tbody>${input.deliveries
         .map(
-          (d) => `<tr><td>${d.id}</td><td>${e(d.event)}</td><td>${e(d.status)}${d.status === 'pending' && d.attempts > 0 ? ` (next ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC)` : ''}</td>
+          (
+            d,
+          ) => `<tr><td>${d.id}</td><td>${e(d.event)}</td><td>${e(d.status)}${d.status === 'pending' && d.attempts > 0 ? ` (next ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC)` : ''}</td>
           <td>${d.attempts}</td><td>${d.lastStatusCode ?? ''} ${e(d.lastError ?? '')}</td><td>${d.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td></tr>`,
         )
         .join('')}</tbody></table>`

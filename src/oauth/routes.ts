@@ -96,7 +96,10 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     await createSession(prisma, account.id, token, SESSION_MAX_AGE_SECONDS);
     // a session that was open in this browser ends: the new one replaces it
     if (state.sessionToken) await endSession(prisma, state.sessionToken);
-    const cookie = serializeCookie(SESSION_COOKIE, signSessionToken(sessionSecret, token), { secure: state.secure, maxAge: SESSION_MAX_AGE_SECONDS });
+    const cookie = serializeCookie(SESSION_COOKIE, signSessionToken(sessionSecret, token), {
+      secure: state.secure,
+      maxAge: SESSION_MAX_AGE_SECONDS,
+    });
     return redirectResponse(location, { 'set-cookie': [...state.setCookies, cookie] });
   }
 
@@ -107,7 +110,16 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
   }
 
   const forbidden = (state: State) =>
-    page(state, 403, oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'csrf', description: 'The form expired or came from another site. Go back, reload the page and try again.' }));
+    page(
+      state,
+      403,
+      oauthErrorPage({
+        csrf: state.csrf,
+        viewer: state.viewer,
+        error: 'csrf',
+        description: 'The form expired or came from another site. Go back, reload the page and try again.',
+      }),
+    );
 
   const loginRedirect = (ctx: RequestContext) => redirectResponse(`/login?next=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`);
 
@@ -132,12 +144,22 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     const wait = await throttle.reserve(attempts);
     if (wait > 0) {
       const minutes = Math.ceil(wait / 60);
-      return htmlResponse(429, loginPage({ csrf: state.csrf, next, username, error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }), {
-        'retry-after': String(wait),
-      });
+      return htmlResponse(
+        429,
+        loginPage({
+          csrf: state.csrf,
+          next,
+          username,
+          error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        }),
+        {
+          'retry-after': String(wait),
+        },
+      );
     }
     const account = await checkPassword(prisma, username, form.get('password') ?? '');
-    if (!account) return page(state, 401, loginPage({ csrf: state.csrf, next, username, error: 'That username and password do not match.' }));
+    if (!account)
+      return page(state, 401, loginPage({ csrf: state.csrf, next, username, error: 'That username and password do not match.' }));
     await throttle.succeeded(attempts);
     return loggedIn(state, account, next ?? '/account');
   });
@@ -152,13 +174,21 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     const form = await postedForm(ctx, state);
     if (!form) return forbidden(state);
     const next = safeNext(form.get('next'));
-    const input = { username: form.get('username') ?? '', displayName: form.get('display_name') ?? '', password: form.get('password') ?? '' };
+    const input = {
+      username: form.get('username') ?? '',
+      displayName: form.get('display_name') ?? '',
+      password: form.get('password') ?? '',
+    };
     try {
       const account = await createAccount(prisma, input);
       return loggedIn(state, account, next ?? '/account');
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      return page(state, 422, signupPage({ csrf: state.csrf, next, username: input.username, displayName: input.displayName, issues: error.issues }));
+      return page(
+        state,
+        422,
+        signupPage({ csrf: state.csrf, next, username: input.username, displayName: input.displayName, issues: error.issues }),
+      );
     }
   });
 
@@ -173,7 +203,11 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
   router.get('/account', async (ctx) => {
     const state = await pageState(ctx);
     if (!state.viewer) return loginRedirect(ctx);
-    return page(state, 200, accountPage({ csrf: state.csrf, viewer: state.viewer, authorizations: await authorizationsOf(prisma, state.viewer.id) }));
+    return page(
+      state,
+      200,
+      accountPage({ csrf: state.csrf, viewer: state.viewer, authorizations: await authorizationsOf(prisma, state.viewer.id) }),
+    );
   });
 
   router.post('/account/authorizations/revoke', async (ctx) => {
@@ -205,7 +239,11 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     };
     try {
       const created = await createApp(prisma, state.viewer.id, input);
-      return page(state, 201, developerPage({ csrf: state.csrf, viewer: state.viewer, apps: await appsOwnedBy(prisma, state.viewer.id), created }));
+      return page(
+        state,
+        201,
+        developerPage({ csrf: state.csrf, viewer: state.viewer, apps: await appsOwnedBy(prisma, state.viewer.id), created }),
+      );
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return page(
@@ -216,7 +254,13 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
           viewer: state.viewer,
           apps: await appsOwnedBy(prisma, state.viewer.id),
           issues: error.issues,
-          form: { name: input.name, redirectUris: form.get('redirect_uris') ?? '', confidential: input.confidential, allowImplicit: input.allowImplicit, allowPlainHttp: input.allowPlainHttp },
+          form: {
+            name: input.name,
+            redirectUris: form.get('redirect_uris') ?? '',
+            confidential: input.confidential,
+            allowImplicit: input.allowImplicit,
+            allowPlainHttp: input.allowPlainHttp,
+          },
         }),
       );
     }
@@ -229,14 +273,34 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     if (!form) return forbidden(state);
     const clientId = form.get('client_id') ?? '';
     try {
-      const { secret } = await setWebhook(prisma, state.viewer.id, clientId, form.get('webhook_url'), { allowPrivate: options.webhooksAllowPrivate });
+      const { secret } = await setWebhook(prisma, state.viewer.id, clientId, form.get('webhook_url'), {
+        allowPrivate: options.webhooksAllowPrivate,
+      });
       const apps = await appsOwnedBy(prisma, state.viewer.id);
       const app = apps.find((a) => a.clientId === clientId)!;
-      return page(state, 200, developerPage({ csrf: state.csrf, viewer: state.viewer, apps, ...(secret ? { webhookSecret: { app: app.name, secret } } : {}) }));
+      return page(
+        state,
+        200,
+        developerPage({ csrf: state.csrf, viewer: state.viewer, apps, ...(secret ? { webhookSecret: { app: app.name, secret } } : {}) }),
+      );
     } catch (error) {
-      if (error instanceof NotFoundError) return page(state, 404, oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description: 'You have no app with that client_id.' }));
+      if (error instanceof NotFoundError)
+        return page(
+          state,
+          404,
+          oauthErrorPage({
+            csrf: state.csrf,
+            viewer: state.viewer,
+            error: 'not_found',
+            description: 'You have no app with that client_id.',
+          }),
+        );
       if (!(error instanceof ValidationError)) throw error;
-      return page(state, 422, developerPage({ csrf: state.csrf, viewer: state.viewer, apps: await appsOwnedBy(prisma, state.viewer.id), issues: error.issues }));
+      return page(
+        state,
+        422,
+        developerPage({ csrf: state.csrf, viewer: state.viewer, apps: await appsOwnedBy(prisma, state.viewer.id), issues: error.issues }),
+      );
     }
   });
 
@@ -248,18 +312,31 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
       return page(state, 200, deliveriesPage({ csrf: state.csrf, viewer: state.viewer, ...log }));
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      return page(state, 404, oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description: 'You have no app with that client_id.' }));
+      return page(
+        state,
+        404,
+        oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description: 'You have no app with that client_id.' }),
+      );
     }
   });
 
   /** GET shows the consent page; POST carries the decision. Both re-check the whole request. */
   async function authorize(ctx: RequestContext, params: URLSearchParams, state: State, decision: string | null): Promise<Response> {
     const check = await checkAuthorizeRequest(prisma, params);
-    if (check.kind === 'error-page') return page(state, 400, oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: check.error, description: check.description }));
+    if (check.kind === 'error-page')
+      return page(
+        state,
+        400,
+        oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: check.error, description: check.description }),
+      );
     if (check.kind === 'error-redirect') return redirectResponse(check.location);
     if (!state.viewer) return loginRedirect(ctx);
     if (decision === null) {
-      return page(state, 200, consentPage({ csrf: state.csrf, viewer: state.viewer, app: check.app, params, responseType: check.request.responseType }));
+      return page(
+        state,
+        200,
+        consentPage({ csrf: state.csrf, viewer: state.viewer, app: check.app, params, responseType: check.request.responseType }),
+      );
     }
     if (decision !== 'approve') return redirectResponse(denyAuthorization(check.request));
     return redirectResponse(await approveAuthorization(prisma, check.request, check.app, state.viewer.id));
@@ -287,16 +364,28 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     ] as const;
     const wait = await throttle.reserve(attempts);
     if (wait > 0) {
-      return jsonResponse(429, { error: 'too_many_requests', error_description: `too many failed token requests; retry in ${wait} s` }, { 'retry-after': String(wait), 'cache-control': 'no-store' });
+      return jsonResponse(
+        429,
+        { error: 'too_many_requests', error_description: `too many failed token requests; retry in ${wait} s` },
+        { 'retry-after': String(wait), 'cache-control': 'no-store' },
+      );
     }
-    const result = await exchangeToken(prisma, { form, query: ctx.url.searchParams, authorization: ctx.request.headers.get('authorization') });
+    const result = await exchangeToken(prisma, {
+      form,
+      query: ctx.url.searchParams,
+      authorization: ctx.request.headers.get('authorization'),
+    });
     if (result.status < 400) await throttle.succeeded(attempts);
     return endpoint(result);
   });
 
   router.post('/oauth/revoke', async (ctx) =>
-    endpoint(await revokeAccessToken(prisma, { form: await readForm(ctx.request), authorization: ctx.request.headers.get('authorization') })),
+    endpoint(
+      await revokeAccessToken(prisma, { form: await readForm(ctx.request), authorization: ctx.request.headers.get('authorization') }),
+    ),
   );
 
-  router.get('/.well-known/oauth-authorization-server', (ctx) => jsonResponse(200, authorizationServerMetadata(options.baseUrl(ctx.request))));
+  router.get('/.well-known/oauth-authorization-server', (ctx) =>
+    jsonResponse(200, authorizationServerMetadata(options.baseUrl(ctx.request))),
+  );
 }

@@ -40,7 +40,10 @@ export async function createAccount(prisma: Prisma, input: SignUpInput): Promise
 
 /** The account for these credentials, or null; takes as long for an unknown username as for a wrong password. */
 export async function checkPassword(prisma: Prisma, username: string, password: string): Promise<Account | null> {
-  const person = await prisma.person.findUnique({ where: { usernameKey: usernameKey(username) }, select: { ...ACCOUNT, passwordHash: true } });
+  const person = await prisma.person.findUnique({
+    where: { usernameKey: usernameKey(username) },
+    select: { ...ACCOUNT, passwordHash: true },
+  });
   const ok = await verifyPassword(password, person?.passwordHash ?? null);
   if (!person || !ok) return null;
   return { id: person.id, username: person.username, displayName: person.displayName };
@@ -57,7 +60,10 @@ export async function createSession(prisma: Prisma, personId: number, token: str
 
 /** The account of a live session (not ended, not expired), or null. */
 export async function accountOfSession(prisma: Prisma, token: string): Promise<Account | null> {
-  const session = await prisma.session.findUnique({ where: { tokenHash: hashToken(token) }, select: { revokedAt: true, expiresAt: true, person: { select: ACCOUNT } } });
+  const session = await prisma.session.findUnique({
+    where: { tokenHash: hashToken(token) },
+    select: { revokedAt: true, expiresAt: true, person: { select: ACCOUNT } },
+  });
   if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) return null;
   return session.person;
 }
@@ -86,8 +92,24 @@ export interface CreatedApp extends RegisteredApp {
   clientSecret: string | null;
 }
 
-const APP = { id: true, clientId: true, name: true, confidential: true, allowImplicit: true, allowPlainHttp: true, redirectUris: { select: { uri: true }, orderBy: { id: 'asc' } } } as const;
-type AppRow = { id: number; clientId: string; name: string; confidential: boolean; allowImplicit: boolean; allowPlainHttp: boolean; redirectUris: Array<{ uri: string }> };
+const APP = {
+  id: true,
+  clientId: true,
+  name: true,
+  confidential: true,
+  allowImplicit: true,
+  allowPlainHttp: true,
+  redirectUris: { select: { uri: true }, orderBy: { id: 'asc' } },
+} as const;
+type AppRow = {
+  id: number;
+  clientId: string;
+  name: string;
+  confidential: boolean;
+  allowImplicit: boolean;
+  allowPlainHttp: boolean;
+  redirectUris: Array<{ uri: string }>;
+};
 const toApp = (row: AppRow): RegisteredApp => ({ ...row, redirectUris: row.redirectUris.map((r) => r.uri) });
 
 /**
@@ -247,7 +269,10 @@ export async function issueAccessToken(
 
 /** RFC 7009: revokes the token if `clientId` holds it; unknown tokens are not an error. */
 export async function revokeToken(prisma: Prisma, token: string, clientId: number): Promise<void> {
-  await prisma.oAuthAccessToken.updateMany({ where: { tokenHash: hashToken(token), clientId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await prisma.oAuthAccessToken.updateMany({
+    where: { tokenHash: hashToken(token), clientId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
 }
 
 export interface Authorization {
@@ -280,7 +305,10 @@ export async function authorizationsOf(prisma: Prisma, personId: number): Promis
 export async function revokeAuthorization(prisma: Prisma, personId: number, clientId: string): Promise<number> {
   const client = await prisma.oAuthClient.findUnique({ where: { clientId }, select: { id: true } });
   if (!client) throw new NotFoundError('app', clientId);
-  const { count } = await prisma.oAuthAccessToken.updateMany({ where: { personId, clientId: client.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  const { count } = await prisma.oAuthAccessToken.updateMany({
+    where: { personId, clientId: client.id, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   return count;
 }
 
@@ -300,8 +328,17 @@ export async function scriptsApp(prisma: Prisma): Promise<{ id: number; clientId
  * Sets (or with null clears) an app's webhook URL. It must reach the public internet: loopback,
  * private networks and metadata addresses are refused (SSRF) unless `allowPrivate`.
  */
-export async function setWebhook(prisma: Prisma, ownerId: number | null, clientId: string, url: string | null, options: { allowPrivate?: boolean } = {}): Promise<{ secret: string | null }> {
-  const app = await prisma.oAuthClient.findFirst({ where: { clientId, ...(ownerId === null ? {} : { ownerId }) }, select: { id: true, webhookSecret: true } });
+export async function setWebhook(
+  prisma: Prisma,
+  ownerId: number | null,
+  clientId: string,
+  url: string | null,
+  options: { allowPrivate?: boolean } = {},
+): Promise<{ secret: string | null }> {
+  const app = await prisma.oAuthClient.findFirst({
+    where: { clientId, ...(ownerId === null ? {} : { ownerId }) },
+    select: { id: true, webhookSecret: true },
+  });
   if (!app) throw new NotFoundError('app', clientId);
   const target = url?.trim() || null;
   if (target) {
@@ -326,14 +363,29 @@ export interface DeliveryRow {
 }
 
 /** The delivery log of an owned app, newest first. */
-export async function deliveriesOf(prisma: Prisma, ownerId: number, clientId: string, take = 50): Promise<{ app: RegisteredApp & { webhookUrl: string | null }; deliveries: DeliveryRow[] }> {
+export async function deliveriesOf(
+  prisma: Prisma,
+  ownerId: number,
+  clientId: string,
+  take = 50,
+): Promise<{ app: RegisteredApp & { webhookUrl: string | null }; deliveries: DeliveryRow[] }> {
   const app = await prisma.oAuthClient.findFirst({ where: { clientId, ownerId }, select: { ...APP, webhookUrl: true } });
   if (!app) throw new NotFoundError('app', clientId);
   const deliveries = await prisma.webhookDelivery.findMany({
     where: { clientId: app.id },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take,
-    select: { id: true, event: true, status: true, attempts: true, lastStatusCode: true, lastError: true, createdAt: true, deliveredAt: true, nextAttemptAt: true },
+    select: {
+      id: true,
+      event: true,
+      status: true,
+      attempts: true,
+      lastStatusCode: true,
+      lastError: true,
+      createdAt: true,
+      deliveredAt: true,
+      nextAttemptAt: true,
+    },
   });
   return { app: { ...toApp(app), webhookUrl: app.webhookUrl }, deliveries };
 }

@@ -5,7 +5,12 @@ import type { YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../graphql/context.ts';
 import { OPERATIONS, type OperationName } from './operations.ts';
 
-export type RunOperation<Name extends string = OperationName> = (name: Name, request: Request, context: Context, variables?: Record<string, unknown>) => Promise<ExecutionResult>;
+export type RunOperation<Name extends string = OperationName> = (
+  name: Name,
+  request: Request,
+  context: Context,
+  variables?: Record<string, unknown>,
+) => Promise<ExecutionResult>;
 
 /** Runs the named operations of `operations` (by default the REST layer's). */
 export function createOperationRunner<Name extends string = OperationName>(

@@ -17,7 +17,10 @@ export function accepts(accept: string | null, type: string): boolean {
   if (!accept || accept.trim() === '') return true;
   const [major] = type.split('/');
   return accept.split(',').some((part) => {
-    const [range, ...params] = part.trim().split(';').map((p) => p.trim());
+    const [range, ...params] = part
+      .trim()
+      .split(';')
+      .map((p) => p.trim());
     const q = params.find((p) => p.startsWith('q='));
     if (q && Number(q.slice(2)) <= 0) return false;
     return range === type || range === '*/*' || range === `${major}/*`;
@@ -34,7 +37,10 @@ export function prefersHtml(accept: string | null): boolean {
   let html = 0;
   let json = 0;
   for (const part of accept.split(',')) {
-    const [range, ...params] = part.trim().split(';').map((p) => p.trim().toLowerCase());
+    const [range, ...params] = part
+      .trim()
+      .split(';')
+      .map((p) => p.trim().toLowerCase());
     const qParam = params.find((p) => p.startsWith('q='));
     const q = qParam ? Number(qParam.slice(2)) || 0 : 1;
     if (range === 'text/html' || range === 'application/xhtml+xml') html = Math.max(html, q);

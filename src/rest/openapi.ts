@@ -7,27 +7,62 @@ const error = (description: string) => ({ description, content: json(ref('Error'
 
 const ERRORS = {
   '400': error('A malformed body, an invalid JSONP callback, or two different access tokens in one request.'),
-  '401': { ...error('No valid access token; `WWW-Authenticate` names the scheme.'), headers: { 'WWW-Authenticate': { schema: { type: 'string' } } } },
+  '401': {
+    ...error('No valid access token; `WWW-Authenticate` names the scheme.'),
+    headers: { 'WWW-Authenticate': { schema: { type: 'string' } } },
+  },
   '403': error('The token is valid, but its person may not do this (e.g. delete another person’s entry).'),
   '404': error('No such entry, person, route or path.'),
   '405': { ...error('The method is not allowed here; `Allow` lists those that are.'), headers: { Allow: { schema: { type: 'string' } } } },
   '406': error('The extension is not `.json` (or `.gpx` where offered), or `Accept` excludes the format.'),
-  '409': { ...error('A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds.'), headers: { 'Retry-After': { schema: { type: 'integer' } } } },
+  '409': {
+    ...error('A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds.'),
+    headers: { 'Retry-After': { schema: { type: 'integer' } } },
+  },
   '413': error('The body is larger than its limit: 1 MB JSON, 64 KB forms (chunked bodies too).'),
-  '422': error('Invalid or missing parameters; `error.fields` names each one. Also an `Idempotency-Key` sent before with a different request (`IDEMPOTENCY_KEY_REUSED`).'),
-  '304': { description: 'Not Modified: the request carried no token and its `If-None-Match` named the current `ETag`.', headers: { ETag: { schema: { type: 'string' } } } },
+  '422': error(
+    'Invalid or missing parameters; `error.fields` names each one. Also an `Idempotency-Key` sent before with a different request (`IDEMPOTENCY_KEY_REUSED`).',
+  ),
+  '304': {
+    description: 'Not Modified: the request carried no token and its `If-None-Match` named the current `ETag`.',
+    headers: { ETag: { schema: { type: 'string' } } },
+  },
 };
 
 const pick = (...codes: Array<keyof typeof ERRORS>) => Object.fromEntries(codes.map((c) => [c, ERRORS[c]]));
 
 const formatParams = [
-  { name: 'callback', in: 'query', required: false, description: 'JSONP: wrap the JSON in a call to this function (a dotted identifier, at most 128 characters).', schema: { type: 'string', maxLength: 128 } },
-  { name: 'oauth_token', in: 'query', required: false, description: 'The access token; or `Authorization: Bearer …` / `Authorization: OAuth …`, or a form field.', schema: { type: 'string' } },
+  {
+    name: 'callback',
+    in: 'query',
+    required: false,
+    description: 'JSONP: wrap the JSON in a call to this function (a dotted identifier, at most 128 characters).',
+    schema: { type: 'string', maxLength: 128 },
+  },
+  {
+    name: 'oauth_token',
+    in: 'query',
+    required: false,
+    description: 'The access token; or `Authorization: Bearer …` / `Authorization: OAuth …`, or a form field.',
+    schema: { type: 'string' },
+  },
 ];
 const streamParams = [
   { name: 'page', in: 'query', required: false, description: 'Page of 20 entries, from 1.', schema: { type: 'integer', minimum: 1 } },
-  { name: 'since', in: 'query', required: false, description: 'Only entries with `at` later than this UNIX time.', schema: { type: 'integer', minimum: 0 } },
-  { name: 'until', in: 'query', required: false, description: 'Only entries with `at` at or before this UNIX time.', schema: { type: 'integer', minimum: 0 } },
+  {
+    name: 'since',
+    in: 'query',
+    required: false,
+    description: 'Only entries with `at` later than this UNIX time.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  {
+    name: 'until',
+    in: 'query',
+    required: false,
+    description: 'Only entries with `at` at or before this UNIX time.',
+    schema: { type: 'integer', minimum: 0 },
+  },
 ];
 const pathParam = (name: string, schema: unknown, description: string) => ({ name, in: 'path', required: true, description, schema });
 const ID = pathParam('id', { type: 'integer' }, 'An entry’s or route’s id.');
@@ -37,7 +72,8 @@ const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description: 'Makes the create safe to retry: the same key (per person, kept 24 hours) with the same request answers as the first time, without a second write.',
+  description:
+    'Makes the create safe to retry: the same key (per person, kept 24 hours) with the same request answers as the first time, without a second write.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 /** What every create may also answer. */
@@ -48,7 +84,10 @@ const stream = (summary: string, extra: unknown[] = [], secured = false) => ({
     summary,
     parameters: [...extra, ...streamParams, ...formatParams],
     ...(secured ? { security: BEARER } : {}),
-    responses: { '200': { description: 'At most 20 entries, newest first; `{"entries": []}` past the last page.', content: json(ref('EntryList')) }, ...pick('304', '400', '401', '404', '405', '406', '422') },
+    responses: {
+      '200': { description: 'At most 20 entries, newest first; `{"entries": []}` past the last page.', content: json(ref('EntryList')) },
+      ...pick('304', '400', '401', '404', '405', '406', '422'),
+    },
   },
 });
 
@@ -75,7 +114,10 @@ const CREATE_ENTRY = {
       properties: {
         activity_type: { enum: ['running', 'cycling', 'swimming', 'walking', 'fitness'] },
         completed_at: { type: 'string', format: 'date-time' },
-        distance: { type: 'object', properties: { value: { type: 'number', minimum: 0 }, units: { enum: ['miles', 'kilometers', 'yards', 'meters'] } } },
+        distance: {
+          type: 'object',
+          properties: { value: { type: 'number', minimum: 0 }, units: { enum: ['miles', 'kilometers', 'yards', 'meters'] } },
+        },
         duration: { type: 'integer', minimum: 0, description: 'Seconds.' },
         felt: { enum: ['great', 'good', 'alright', 'blah', 'tired', 'injured'] },
         calories: { type: 'integer', minimum: 0 },
@@ -88,7 +130,12 @@ const CREATE_ENTRY = {
   },
 };
 
-const GPX_BODY = { required: true, content: { 'application/gpx+xml': { schema: { type: 'string', description: 'A GPX 1.0 or 1.1 document, at most 20 MB, without a DOCTYPE.' } } } };
+const GPX_BODY = {
+  required: true,
+  content: {
+    'application/gpx+xml': { schema: { type: 'string', description: 'A GPX 1.0 or 1.1 document, at most 20 MB, without a DOCTYPE.' } },
+  },
+};
 
 const trackUpload = (summary: string) => ({
   put: {
@@ -109,15 +156,31 @@ const user = {
   type: 'object',
   required: ['username', 'display_name', 'photo_url', 'url'],
   additionalProperties: false,
-  properties: { username: { type: 'string' }, display_name: { type: 'string' }, photo_url: { type: 'string', format: 'uri' }, url: { type: 'string', format: 'uri' } },
+  properties: {
+    username: { type: 'string' },
+    display_name: { type: 'string' },
+    photo_url: { type: 'string', format: 'uri' },
+    url: { type: 'string', format: 'uri' },
+  },
 };
-const timestamp = { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$', description: 'ISO 8601 in UTC, whole seconds.' };
+const timestamp = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$',
+  description: 'ISO 8601 in UTC, whole seconds.',
+};
 const geo = {
   type: 'object',
   required: ['type', 'coordinates'],
-  properties: { type: { const: 'Point' }, coordinates: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2, description: '`[longitude, latitude]` as strings.' } },
+  properties: {
+    type: { const: 'Point' },
+    coordinates: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2, description: '`[longitude, latitude]` as strings.' },
+  },
 };
-const distance = { type: 'object', required: ['value', 'units'], properties: { value: { type: 'number' }, units: { enum: ['miles', 'kilometers', 'yards', 'meters'] } } };
+const distance = {
+  type: 'object',
+  required: ['value', 'units'],
+  properties: { value: { type: 'number' }, units: { enum: ['miles', 'kilometers', 'yards', 'meters'] } },
+};
 
 export function openApiDocument(baseUrl: string) {
   return {
@@ -144,7 +207,11 @@ export function openApiDocument(baseUrl: string) {
             implicit: { authorizationUrl: `${baseUrl}/oauth/authorize`, scopes: {} },
           },
         },
-        bearer: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <token>`; `Authorization: OAuth <token>` and `?oauth_token=` work too.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: '`Authorization: Bearer <token>`; `Authorization: OAuth <token>` and `?oauth_token=` work too.',
+        },
       },
       schemas: {
         Error: {
@@ -157,7 +224,14 @@ export function openApiDocument(baseUrl: string) {
               properties: {
                 code: { type: 'string', examples: ['VALIDATION_FAILED', 'NOT_FOUND', 'NOT_AUTHORIZED'] },
                 message: { type: 'string' },
-                fields: { type: 'array', items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string', examples: ['workout[distance][value]'] }, message: { type: 'string' } } } },
+                fields: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['field', 'message'],
+                    properties: { field: { type: 'string', examples: ['workout[distance][value]'] }, message: { type: 'string' } },
+                  },
+                },
               },
             },
           },
@@ -166,10 +240,28 @@ export function openApiDocument(baseUrl: string) {
         Person: {
           type: 'object',
           required: ['username', 'display_name', 'url', 'photo_url'],
-          properties: { username: { type: 'string' }, display_name: { type: 'string' }, url: { type: 'string' }, location: { type: 'string' }, time_zone: { type: 'string' }, photo_url: { type: 'string' }, goal: { type: 'string' } },
+          properties: {
+            username: { type: 'string' },
+            display_name: { type: 'string' },
+            url: { type: 'string' },
+            location: { type: 'string' },
+            time_zone: { type: 'string' },
+            photo_url: { type: 'string' },
+            goal: { type: 'string' },
+          },
         },
-        Comment: { type: 'object', required: ['body', 'created_at', 'user'], additionalProperties: false, properties: { body: { type: 'string' }, created_at: timestamp, user: ref('User') } },
-        Like: { type: 'object', required: ['created_at', 'user'], additionalProperties: false, properties: { created_at: timestamp, user: ref('User') } },
+        Comment: {
+          type: 'object',
+          required: ['body', 'created_at', 'user'],
+          additionalProperties: false,
+          properties: { body: { type: 'string' }, created_at: timestamp, user: ref('User') },
+        },
+        Like: {
+          type: 'object',
+          required: ['created_at', 'user'],
+          additionalProperties: false,
+          properties: { created_at: timestamp, user: ref('User') },
+        },
         Entry: {
           type: 'object',
           required: ['id', 'url', 'at', 'comments', 'likes', 'user'],
@@ -203,13 +295,25 @@ export function openApiDocument(baseUrl: string) {
               items: {
                 type: 'object',
                 required: ['content'],
-                properties: { content: { type: 'object', properties: { type: { const: 'image' }, url: { type: 'string' } } }, preview: { type: 'object' } },
+                properties: {
+                  content: { type: 'object', properties: { type: { const: 'image' }, url: { type: 'string' } } },
+                  preview: { type: 'object' },
+                },
               },
             },
           },
         },
-        EntryList: { type: 'object', required: ['entries'], additionalProperties: false, properties: { entries: { type: 'array', maxItems: 20, items: ref('Entry') } } },
-        Friend: { type: 'object', required: ['username', 'display_name', 'photo_url', 'url'], properties: { ...user.properties, location: { type: 'string' } } },
+        EntryList: {
+          type: 'object',
+          required: ['entries'],
+          additionalProperties: false,
+          properties: { entries: { type: 'array', maxItems: 20, items: ref('Entry') } },
+        },
+        Friend: {
+          type: 'object',
+          required: ['username', 'display_name', 'photo_url', 'url'],
+          properties: { ...user.properties, location: { type: 'string' } },
+        },
         Route: {
           type: 'object',
           required: ['id'],
@@ -231,7 +335,14 @@ export function openApiDocument(baseUrl: string) {
             track: {
               type: 'object',
               required: ['points', 'distance', 'elevation_gain', 'encoded_samples'],
-              properties: { points: { type: 'integer' }, distance, elevation_gain: { type: 'number' }, started_at: timestamp, ended_at: timestamp, encoded_samples: { type: 'string' } },
+              properties: {
+                points: { type: 'integer' },
+                distance,
+                elevation_gain: { type: 'number' },
+                started_at: timestamp,
+                ended_at: timestamp,
+                encoded_samples: { type: 'string' },
+              },
             },
           },
         },
@@ -245,24 +356,48 @@ export function openApiDocument(baseUrl: string) {
           security: BEARER,
           parameters: [IDEMPOTENCY_KEY],
           requestBody: formBody(CREATE_ENTRY),
-          responses: { '201': { description: 'Created; `Location` is the entry’s URL.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Entry')) }, ...pick(...CREATE_ERRORS, '406') },
+          responses: {
+            '201': {
+              description: 'Created; `Location` is the entry’s URL.',
+              headers: { Location: { schema: { type: 'string' } } },
+              content: json(ref('Entry')),
+            },
+            ...pick(...CREATE_ERRORS, '406'),
+          },
         },
       },
       '/entries/friends.json': stream('The viewer’s and their friends’ entries.', [], true),
       '/entries/nearby/{lat},{lon}.json': stream('Entries posted near a point.', [
         pathParam('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Latitude.'),
         pathParam('lon', { type: 'number', minimum: -180, maximum: 180 }, 'Longitude.'),
-        { name: 'radius', in: 'query', required: false, description: 'Miles, default 50, at most 500.', schema: { type: 'number', exclusiveMinimum: 0, maximum: 500, default: 50 } },
+        {
+          name: 'radius',
+          in: 'query',
+          required: false,
+          description: 'Miles, default 50, at most 500.',
+          schema: { type: 'number', exclusiveMinimum: 0, maximum: 500, default: 50 },
+        },
       ]),
       '/people/{username}/entries.json': stream('A person’s entries.', [USERNAME]),
       '/entries/{id}.json': {
-        get: { summary: 'An entry.', parameters: [ID, ...formatParams], responses: { '200': { description: 'The entry.', content: json(ref('Entry')) }, ...pick('304', '400', '404', '405', '406') } },
+        get: {
+          summary: 'An entry.',
+          parameters: [ID, ...formatParams],
+          responses: { '200': { description: 'The entry.', content: json(ref('Entry')) }, ...pick('304', '400', '404', '405', '406') },
+        },
         delete: {
           summary: 'Delete one of your entries, with its comments, likes and track.',
           security: BEARER,
           parameters: [ID],
           responses: {
-            '200': { description: 'Deleted.', content: json({ type: 'object', required: ['id', 'deleted'], properties: { id: { type: 'integer' }, deleted: { const: true } } }) },
+            '200': {
+              description: 'Deleted.',
+              content: json({
+                type: 'object',
+                required: ['id', 'deleted'],
+                properties: { id: { type: 'integer' }, deleted: { const: true } },
+              }),
+            },
             ...pick('401', '403', '404', '405'),
           },
         },
@@ -272,8 +407,15 @@ export function openApiDocument(baseUrl: string) {
           summary: 'Comment on an entry.',
           security: BEARER,
           parameters: [ID, IDEMPOTENCY_KEY],
-          requestBody: formBody({ type: 'object', required: ['body'], properties: { body: { type: 'string', minLength: 1, maxLength: 510 } } }),
-          responses: { '201': { description: 'Created.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Comment')) }, ...pick(...CREATE_ERRORS, '404') },
+          requestBody: formBody({
+            type: 'object',
+            required: ['body'],
+            properties: { body: { type: 'string', minLength: 1, maxLength: 510 } },
+          }),
+          responses: {
+            '201': { description: 'Created.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Comment')) },
+            ...pick(...CREATE_ERRORS, '404'),
+          },
         },
       },
       '/entries/{id}/likes.json': {
@@ -286,17 +428,32 @@ export function openApiDocument(baseUrl: string) {
       },
       '/entries/{id}/track.json': trackUpload('Create or replace the GPS track of one of your workouts.'),
       '/people/{username}.json': {
-        get: { summary: 'A person.', parameters: [USERNAME, ...formatParams], responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('304', '400', '404', '405', '406') } },
+        get: {
+          summary: 'A person.',
+          parameters: [USERNAME, ...formatParams],
+          responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('304', '400', '404', '405', '406') },
+        },
       },
       '/people/me.json': {
-        get: { summary: 'The person who authorized the token.', security: BEARER, parameters: formatParams, responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('400', '401', '405', '406') } },
+        get: {
+          summary: 'The person who authorized the token.',
+          security: BEARER,
+          parameters: formatParams,
+          responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('400', '401', '405', '406') },
+        },
       },
       '/people/{username}/friends.json': {
         get: {
           summary: 'A person’s friends: the 50 longest-standing (GraphQL `Person.friends` pages through all of them).',
           description: '`me` stands for the person who authorized the token, and needs one (401 without).',
           parameters: [USERNAME, ...formatParams],
-          responses: { '200': { description: 'The friends.', content: json({ type: 'object', required: ['friends'], properties: { friends: { type: 'array', items: ref('Friend') } } }) }, ...pick('304', '400', '401', '404', '405', '406') },
+          responses: {
+            '200': {
+              description: 'The friends.',
+              content: json({ type: 'object', required: ['friends'], properties: { friends: { type: 'array', items: ref('Friend') } } }),
+            },
+            ...pick('304', '400', '401', '404', '405', '406'),
+          },
         },
       },
       '/people/{username}/routes.json': {
@@ -304,7 +461,13 @@ export function openApiDocument(baseUrl: string) {
           summary: 'A person’s routes.',
           description: '`me` stands for the person who authorized the token, and needs one (401 without).',
           parameters: [USERNAME, ...formatParams],
-          responses: { '200': { description: 'The routes.', content: json({ type: 'object', required: ['routes'], properties: { routes: { type: 'array', items: ref('Route') } } }) }, ...pick('304', '400', '401', '404', '405', '406') },
+          responses: {
+            '200': {
+              description: 'The routes.',
+              content: json({ type: 'object', required: ['routes'], properties: { routes: { type: 'array', items: ref('Route') } } }),
+            },
+            ...pick('304', '400', '401', '404', '405', '406'),
+          },
         },
       },
       '/routes.json': {
@@ -312,15 +475,31 @@ export function openApiDocument(baseUrl: string) {
           summary: 'Create a route; attach a track with PUT /routes/{id}/track.json.',
           security: BEARER,
           parameters: [IDEMPOTENCY_KEY],
-          requestBody: formBody({ type: 'object', properties: { name: { type: 'string', maxLength: 100 }, activity_type: { enum: ['running', 'cycling', 'swimming', 'walking', 'fitness'] } } }),
-          responses: { '201': { description: 'Created; `Location` is its GPX download.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Route')) }, ...pick(...CREATE_ERRORS) },
+          requestBody: formBody({
+            type: 'object',
+            properties: {
+              name: { type: 'string', maxLength: 100 },
+              activity_type: { enum: ['running', 'cycling', 'swimming', 'walking', 'fitness'] },
+            },
+          }),
+          responses: {
+            '201': {
+              description: 'Created; `Location` is its GPX download.',
+              headers: { Location: { schema: { type: 'string' } } },
+              content: json(ref('Route')),
+            },
+            ...pick(...CREATE_ERRORS),
+          },
         },
       },
       '/routes/{id}.gpx': {
         get: {
           summary: 'A route as GPX 1.1 (also `/routes/{id}.json` for its JSON summary).',
           parameters: [ID],
-          responses: { '200': { description: 'The GPX document.', content: { 'application/gpx+xml': { schema: { type: 'string' } } } }, ...pick('304', '404', '405', '406') },
+          responses: {
+            '200': { description: 'The GPX document.', content: { 'application/gpx+xml': { schema: { type: 'string' } } } },
+            ...pick('304', '404', '405', '406'),
+          },
         },
       },
       '/routes/{id}/track.json': trackUpload('Create or replace the GPS track of one of your routes.'),
@@ -336,11 +515,23 @@ export function docsPage(doc: Doc): string {
   const code = (s: string) => e(s).replace(/`([^`]+)`/g, '<code>$1</code>');
   const sections = Object.entries(doc.paths)
     .flatMap(([path, operations]) =>
-      Object.entries(operations as Record<string, { summary: string; security?: unknown; parameters?: Array<{ name: string; in: string; description?: string }>; responses: Record<string, { description: string }> }>).map(
+      Object.entries(
+        operations as Record<
+          string,
+          {
+            summary: string;
+            security?: unknown;
+            parameters?: Array<{ name: string; in: string; description?: string }>;
+            responses: Record<string, { description: string }>;
+          }
+        >,
+      ).map(
         ([method, op]) => `<section><h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${e(path)}</code></h2>
         <p>${code(op.summary)}${op.security ? ' <strong>Needs an access token.</strong>' : ''}</p>
         ${op.parameters?.length ? `<table><tr><th>Parameter</th><th>In</th><th>Meaning</th></tr>${op.parameters.map((p) => `<tr><td><code>${e(p.name)}</code></td><td>${p.in}</td><td>${code(p.description ?? '')}</td></tr>`).join('')}</table>` : ''}
-        <table><tr><th>Status</th><th>When</th></tr>${Object.entries(op.responses).map(([status, r]) => `<tr><td>${status}</td><td>${code(r.description)}</td></tr>`).join('')}</table></section>`,
+        <table><tr><th>Status</th><th>When</th></tr>${Object.entries(op.responses)
+          .map(([status, r]) => `<tr><td>${status}</td><td>${code(r.description)}</td></tr>`)
+          .join('')}</table></section>`,
       ),
     )
     .join('\n');

@@ -11,7 +11,8 @@ const ENTRY = `fragment RestEntry on Entry {
   media { content { type url } preview { type url } }
 }
 ${PERSON}`;
-const ROUTE = 'fragment RestRoute on Route { id name activityType distance { value units } start { latitude longitude } track { polyline } }';
+const ROUTE =
+  'fragment RestRoute on Route { id name activityType distance { value units } start { latitude longitude } track { polyline } }';
 const TRACK = 'fragment RestTrack on Track { pointCount distanceMeters elevationGain startedAt endedAt polyline }';
 const FAILURE = `... on Error { __typename code errorMessage: message } ... on ValidationError { issues { path message } }`;
 const FAILED = `... on Error { __typename code errorMessage: message }`;

@@ -27,7 +27,10 @@ const camel = (name: string) => name.replace(/_([a-z])/g, (_m, c: string) => c.t
 
 /** A GraphQL input path (`workout.distance.value`, `input.workout.activityType`) as the client named it (`workout[distance][value]`). */
 export function restFieldName(graphqlPath: string): string {
-  const [first, ...rest] = graphqlPath.replace(/^input\./, '').split('.').map(snake);
+  const [first, ...rest] = graphqlPath
+    .replace(/^input\./, '')
+    .split('.')
+    .map(snake);
   return first + rest.map((key) => `[${key}]`).join('');
 }
 
@@ -54,7 +57,8 @@ function pick(source: Record<string, unknown>, conversions: Record<string, (valu
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : value);
-const object = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+const object = (value: unknown) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 
 /** SPEC 4.3's parameters as CreateEntryInput. Unknown parameters are ignored, as the original service did. */
 export function createEntryInput(params: Record<string, unknown>): Record<string, unknown> {
@@ -111,6 +115,12 @@ export function coercionProblem(message: string): FieldProblem | null {
   }
   const enumMiss = /^Value "([^"]*)" does not exist in "(\w+)" enum\.?/.exec(reason);
   if (enumMiss) reason = `"${enumMiss[1]!.toLowerCase()}" is not one of the allowed values`;
-  if (/cannot represent/.test(reason)) reason = reason.replace(/^(\w+) cannot represent[^:]*:?/, (_m, type: string) => `must be ${type === 'Int' ? 'a whole number' : type === 'Float' ? 'a number' : `a ${type}`}:`).replace(/:\s*$/, '');
+  if (/cannot represent/.test(reason))
+    reason = reason
+      .replace(
+        /^(\w+) cannot represent[^:]*:?/,
+        (_m, type: string) => `must be ${type === 'Int' ? 'a whole number' : type === 'Float' ? 'a number' : `a ${type}`}:`,
+      )
+      .replace(/:\s*$/, '');
   return { field: restFieldName(path), message: reason };
 }

@@ -12,7 +12,19 @@ import { hasNul, readForm, type RequestContext, type Router } from '../http/rout
 import type { RunOperation } from './execute.ts';
 import { accepts, jsonpBody, validCallback } from './formats.ts';
 import { coercionProblem, createEntryInput, nestBracketed, positiveId, restFieldName, type FieldProblem } from './params.ts';
-import { commentJson, entryJson, friendJson, likeJson, personJson, routeJson, trackJson, type GqlEntry, type GqlPerson, type GqlRoute, type GqlTrack } from './shapes.ts';
+import {
+  commentJson,
+  entryJson,
+  friendJson,
+  likeJson,
+  personJson,
+  routeJson,
+  trackJson,
+  type GqlEntry,
+  type GqlPerson,
+  type GqlRoute,
+  type GqlTrack,
+} from './shapes.ts';
 
 export interface RestOptions {
   database: Database;
@@ -58,10 +70,18 @@ const notAuthorized = (message = 'this request needs an access token: oauth_toke
   new RestError(401, 'NOT_AUTHORIZED', message, undefined, { 'www-authenticate': CHALLENGE });
 
 /** Typed GraphQL failures to statuses: the one table the REST layer keeps. */
-function failure(result: { __typename: string; code?: string; errorMessage?: string; issues?: Array<{ path: string; message: string }> }, viewer: boolean): RestError {
+function failure(
+  result: { __typename: string; code?: string; errorMessage?: string; issues?: Array<{ path: string; message: string }> },
+  viewer: boolean,
+): RestError {
   switch (result.__typename) {
     case 'ValidationError':
-      return new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', result.issues!.map((i) => ({ field: restFieldName(i.path), message: i.message })));
+      return new RestError(
+        422,
+        'VALIDATION_FAILED',
+        'some parameters are invalid',
+        result.issues!.map((i) => ({ field: restFieldName(i.path), message: i.message })),
+      );
     case 'NotFoundError':
       return new RestError(404, 'NOT_FOUND', result.errorMessage!);
     case 'NotAuthorizedError':
@@ -80,7 +100,8 @@ function dataOf<T>(result: ExecutionResult): T {
     // an expected refusal with a status of its own (an Idempotency-Key conflict): the same status here
     const first = result.errors[0]!;
     const http = first.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
-    if (http?.status && http.status < 500) throw new RestError(http.status, String(first.extensions?.code ?? 'REFUSED'), first.message, undefined, http.headers);
+    if (http?.status && http.status < 500)
+      throw new RestError(http.status, String(first.extensions?.code ?? 'REFUSED'), first.message, undefined, http.headers);
     throw first;
   }
   return result.data as T;
@@ -150,10 +171,17 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       viewer = await viewerOfRequest(options.database.prisma, ctx.request, typeof formToken === 'string' ? formToken : null);
     } catch (error) {
       if (error instanceof TokenConflictError) throw new RestError(400, 'TOKEN_CONFLICT', error.message);
-      if (error instanceof InvalidTokenError) throw new RestError(401, 'INVALID_TOKEN', error.message, undefined, { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` });
+      if (error instanceof InvalidTokenError)
+        throw new RestError(401, 'INVALID_TOKEN', error.message, undefined, { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` });
       throw error;
     }
-    return { prisma: options.database.prisma, provider: options.database.provider, viewer, baseUrl: options.baseUrl(ctx.request), events: options.events };
+    return {
+      prisma: options.database.prisma,
+      provider: options.database.provider,
+      viewer,
+      baseUrl: options.baseUrl(ctx.request),
+      events: options.events,
+    };
   }
 
   function respond(reply: Reply, callback: string | null, viewer: boolean): Response {
@@ -190,8 +218,10 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       const callback = rawCallback !== null && validCallback(rawCallback) ? rawCallback : null;
       let viewer = false;
       try {
-        if (rawCallback !== null && !callback) throw new RestError(400, 'INVALID_CALLBACK', 'callback must be a dotted JavaScript identifier of at most 128 characters');
-        if (!formats.includes(format as 'json')) throw new RestError(406, 'NOT_ACCEPTABLE', `${ctx.url.pathname} is available as ${formats.map((f) => `.${f}`).join(' or ')}`);
+        if (rawCallback !== null && !callback)
+          throw new RestError(400, 'INVALID_CALLBACK', 'callback must be a dotted JavaScript identifier of at most 128 characters');
+        if (!formats.includes(format as 'json'))
+          throw new RestError(406, 'NOT_ACCEPTABLE', `${ctx.url.pathname} is available as ${formats.map((f) => `.${f}`).join(' or ')}`);
         const accept = ctx.request.headers.get('accept');
         const mediaType = format === 'gpx' ? 'application/gpx+xml' : callback ? 'application/javascript' : 'application/json';
         if (!accepts(accept, mediaType) && !(format === 'gpx' && (accepts(accept, 'application/xml') || accepts(accept, 'text/xml')))) {
@@ -209,7 +239,11 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     });
   }
 
-  const stream = (operation: 'publicStream' | 'friendsStream' | 'personStream' | 'nearbyStream', variables: (ctx: RestContext) => Record<string, unknown>): Handler =>
+  const stream =
+    (
+      operation: 'publicStream' | 'friendsStream' | 'personStream' | 'nearbyStream',
+      variables: (ctx: RestContext) => Record<string, unknown>,
+    ): Handler =>
     async ({ ctx, context }) => {
       const result = await run(operation, ctx.request, context, { ...variables(ctx), ...pageVariables(ctx.url) });
       const page = outcome<Typed & { edges: Array<{ node: GqlEntry }> }>(result, 'stream', 'EntryConnection', context.viewer !== null);
@@ -224,8 +258,18 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   const username = (ctx: RestContext) => ctx.params.username!;
 
   // streams (SPEC 4.2)
-  route('GET', '/entries', {}, stream('publicStream', () => ({})));
-  route('GET', '/entries/friends', { auth: true }, stream('friendsStream', () => ({})));
+  route(
+    'GET',
+    '/entries',
+    {},
+    stream('publicStream', () => ({})),
+  );
+  route(
+    'GET',
+    '/entries/friends',
+    { auth: true },
+    stream('friendsStream', () => ({})),
+  );
   route(
     'GET',
     '/entries/nearby/:lat,:lon',
@@ -239,8 +283,15 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       };
     }),
   );
-  route('GET', '/people/me/entries', { auth: true }, async (args) => stream('personStream', () => ({ username: args.context.viewer!.username }))(args));
-  route('GET', '/people/:username/entries', {}, stream('personStream', (ctx) => ({ username: username(ctx) })));
+  route('GET', '/people/me/entries', { auth: true }, async (args) =>
+    stream('personStream', () => ({ username: args.context.viewer!.username }))(args),
+  );
+  route(
+    'GET',
+    '/people/:username/entries',
+    {},
+    stream('personStream', (ctx) => ({ username: username(ctx) })),
+  );
 
   // entries
   route('POST', '/entries', { auth: true, body: true }, async ({ ctx, context, params }) => {
@@ -261,13 +312,28 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   route('POST', '/entries/:id/comments', { auth: true, body: true }, async ({ ctx, context, params }) => {
     const id = entryId(ctx);
     // an object or a list is passed as sent, so that GraphQL's coercion names `body` (never "[object Object]")
-    const body = params.body === undefined || params.body === null ? '' : typeof params.body === 'number' || typeof params.body === 'boolean' ? String(params.body) : params.body;
-    const comment = outcome<Typed & { id: number } & GqlEntry['comments'][number]>(await run('createComment', ctx.request, context, { entryId: id, body }), 'result', 'Comment', true);
+    const body =
+      params.body === undefined || params.body === null
+        ? ''
+        : typeof params.body === 'number' || typeof params.body === 'boolean'
+          ? String(params.body)
+          : params.body;
+    const comment = outcome<Typed & { id: number } & GqlEntry['comments'][number]>(
+      await run('createComment', ctx.request, context, { entryId: id, body }),
+      'result',
+      'Comment',
+      true,
+    );
     return { status: 201, body: commentJson(comment), headers: { location: `${context.baseUrl}/entries/${id}#comment-${comment.id}` } };
   });
   route('POST', '/entries/:id/likes', { auth: true, body: true }, async ({ ctx, context }) => {
     const id = entryId(ctx);
-    const like = outcome<Typed & GqlEntry['likes'][number]>(await run('likeEntry', ctx.request, context, { entryId: id }), 'result', 'Like', true);
+    const like = outcome<Typed & GqlEntry['likes'][number]>(
+      await run('likeEntry', ctx.request, context, { entryId: id }),
+      'result',
+      'Like',
+      true,
+    );
     return { status: 201, body: likeJson(like), headers: { location: `${context.baseUrl}/entries/${id}` } };
   });
 
@@ -283,7 +349,9 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   });
   route('GET', '/people/:username/friends', {}, async ({ ctx, context }) => {
     const name = ownerName(ctx, context);
-    const data = dataOf<{ person: { friends: { edges: Array<{ node: GqlPerson }> } } | null }>(await run('friends', ctx.request, context, { username: name }));
+    const data = dataOf<{ person: { friends: { edges: Array<{ node: GqlPerson }> } } | null }>(
+      await run('friends', ctx.request, context, { username: name }),
+    );
     if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
     return { status: 200, body: { friends: data.person.friends.edges.map((edge) => friendJson(edge.node)) } };
   });
@@ -313,24 +381,33 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       if (!data.route) throw missing;
       return { status: 200, body: routeJson(data.route) };
     }
-    const data = dataOf<{ route: { name: string | null; track: { gpx: string } | null } | null }>(await run('routeGpx', ctx.request, context, { id }));
+    const data = dataOf<{ route: { name: string | null; track: { gpx: string } | null } | null }>(
+      await run('routeGpx', ctx.request, context, { id }),
+    );
     if (!data.route) throw missing;
     const gpx = data.route.track?.gpx ?? emptyGpx(data.route.name);
     return { status: 200, body: null, raw: { contentType: 'application/gpx+xml; charset=utf-8', text: gpx } };
   });
 
-  const trackUpload = (operation: 'setEntryTrack' | 'setRouteTrack', what: string): Handler =>
+  const trackUpload =
+    (operation: 'setEntryTrack' | 'setRouteTrack', what: string): Handler =>
     async ({ ctx, context }) => {
       const id = positiveId(ctx.params.id);
       if (id === null) throw new RestError(404, 'NOT_FOUND', `no ${what} ${ctx.params.id}`);
       const type = (ctx.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/gpx+xml') throw new RestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the GPX document as the raw body with Content-Type: application/gpx+xml');
+      if (type !== 'application/gpx+xml')
+        throw new RestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the GPX document as the raw body with Content-Type: application/gpx+xml');
       if (Number(ctx.request.headers.get('content-length') ?? 0) > DEFAULT_MAX_GPX_BYTES) {
         throw new RestError(413, 'TOO_LARGE', `GPX documents may be at most ${DEFAULT_MAX_GPX_BYTES} bytes`);
       }
       // the body streams into the parser, which stops at the size limit
       const gpx = { stream: () => (ctx.request.body ? drainedOnCancel(ctx.request.body) : new Blob([]).stream()) };
-      const result = outcome<Typed & { id: number; track: GqlTrack }>(await run(operation, ctx.request, context, { id, gpx }), 'result', operation === 'setEntryTrack' ? 'Entry' : 'Route', true);
+      const result = outcome<Typed & { id: number; track: GqlTrack }>(
+        await run(operation, ctx.request, context, { id, gpx }),
+        'result',
+        operation === 'setEntryTrack' ? 'Entry' : 'Route',
+        true,
+      );
       return { status: 200, body: { id: result.id, track: trackJson(result.track) } };
     };
   route('PUT', '/entries/:id/track', { auth: true }, trackUpload('setEntryTrack', 'entry'));

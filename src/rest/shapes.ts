@@ -47,7 +47,10 @@ const capitalized = (value: string) => value.charAt(0) + value.slice(1).toLowerC
 const lower = (value: string) => value.toLowerCase();
 
 /** GeoJSON order, numbers as strings, as the original service sent them. */
-const point = (geo: { latitude: number; longitude: number }) => ({ type: 'Point', coordinates: [String(geo.longitude), String(geo.latitude)] });
+const point = (geo: { latitude: number; longitude: number }) => ({
+  type: 'Point',
+  coordinates: [String(geo.longitude), String(geo.latitude)],
+});
 
 /** The person inside an entry, comment or like: exactly these four keys. */
 export function userJson(person: GqlPerson) {

@@ -31,9 +31,61 @@ export const CITIES: readonly City[] = [
   { name: 'Auckland', lat: -36.8485, lon: 174.7633, timeZone: 'Auckland', units: 'kilometers' },
 ];
 
-const FIRST = ['alex', 'ben', 'carla', 'dev', 'emma', 'femi', 'grace', 'hiro', 'ines', 'jonas', 'kira', 'liam', 'maya', 'noah', 'olu', 'priya', 'quinn', 'rosa', 'sam', 'tomas', 'uma', 'vik', 'wen', 'ximena', 'yusuf', 'zoe'];
-const LAST = ['Hughes', 'Weber', 'Okafor', 'Tanaka', 'Silva', 'Novak', 'Kowalski', 'Larsen', 'Moreau', 'Patel', 'Rossi', 'Nguyen', 'Schmidt', 'Haddad', 'Murphy', 'Berg'];
-const GOALS = ['Sub-4 marathon this fall', 'Ride a century', 'Swim a mile without stopping', 'Move every day', 'First triathlon', 'Get back after the knee surgery', null];
+const FIRST = [
+  'alex',
+  'ben',
+  'carla',
+  'dev',
+  'emma',
+  'femi',
+  'grace',
+  'hiro',
+  'ines',
+  'jonas',
+  'kira',
+  'liam',
+  'maya',
+  'noah',
+  'olu',
+  'priya',
+  'quinn',
+  'rosa',
+  'sam',
+  'tomas',
+  'uma',
+  'vik',
+  'wen',
+  'ximena',
+  'yusuf',
+  'zoe',
+];
+const LAST = [
+  'Hughes',
+  'Weber',
+  'Okafor',
+  'Tanaka',
+  'Silva',
+  'Novak',
+  'Kowalski',
+  'Larsen',
+  'Moreau',
+  'Patel',
+  'Rossi',
+  'Nguyen',
+  'Schmidt',
+  'Haddad',
+  'Murphy',
+  'Berg',
+];
+const GOALS = [
+  'Sub-4 marathon this fall',
+  'Ride a century',
+  'Swim a mile without stopping',
+  'Move every day',
+  'First triathlon',
+  'Get back after the knee surgery',
+  null,
+];
 
 const NOTES = [
   'Rest day. Legs say thank you.',
@@ -45,7 +97,12 @@ const NOTES = [
   'Rainy week, treadmill it is.',
 ];
 const HOW_IT_WENT: Record<ActivityType, string[]> = {
-  running: ['A nice Sunday morning run', 'Tempo run, felt strong on the hills', 'Easy recovery jog by the water', 'Intervals at the track: 6 x 800'],
+  running: [
+    'A nice Sunday morning run',
+    'Tempo run, felt strong on the hills',
+    'Easy recovery jog by the water',
+    'Intervals at the track: 6 x 800',
+  ],
   cycling: ['Long ride into the hills', 'Commute by bike, tailwind both ways', 'Group ride, we kept it steady', 'Climbing repeats'],
   swimming: ['Pool session: drills and 10 x 100', 'Open water swim, a bit choppy', 'Easy laps before work'],
   walking: ['Evening walk with the dog', 'Lunch walk around the lake', 'Hiked up to the ridge'],
@@ -58,8 +115,27 @@ const TITLES: Record<ActivityType, string[]> = {
   walking: ['Dog walk', 'Ridge hike'],
   fitness: ['Gym', 'Yoga'],
 };
-const COMMENTS = ['congrats!', 'Nice pace!', 'Great work, keep it up', 'Those hills are brutal', 'See you on Saturday?', 'Wow, impressive', 'Rest up!', 'Love that route', 'Next time I am joining you'];
-const ROUTE_NAMES = ['Lake loop', 'Ridge climb', 'Riverside path', 'Park perimeter', 'Harbor out-and-back', 'Hill repeats', 'Bridge run', 'Canal towpath'];
+const COMMENTS = [
+  'congrats!',
+  'Nice pace!',
+  'Great work, keep it up',
+  'Those hills are brutal',
+  'See you on Saturday?',
+  'Wow, impressive',
+  'Rest up!',
+  'Love that route',
+  'Next time I am joining you',
+];
+const ROUTE_NAMES = [
+  'Lake loop',
+  'Ridge climb',
+  'Riverside path',
+  'Park perimeter',
+  'Harbor out-and-back',
+  'Hill repeats',
+  'Bridge run',
+  'Canal towpath',
+];
 
 /** mulberry32: small, fast and good enough for demo data; the same seed gives the same community. */
 export function createRandom(seed: number) {
@@ -85,7 +161,7 @@ function jitter(random: Random, center: Point, miles: number): Point {
   const distance = random.next() * miles;
   const bearing = random.next() * 2 * Math.PI;
   const dLat = ((distance * Math.cos(bearing)) / EARTH_RADIUS_MILES) * (180 / Math.PI);
-  const dLon = ((distance * Math.sin(bearing)) / EARTH_RADIUS_MILES) * (180 / Math.PI) / Math.cos((center.lat * Math.PI) / 180);
+  const dLon = (((distance * Math.sin(bearing)) / EARTH_RADIUS_MILES) * (180 / Math.PI)) / Math.cos((center.lat * Math.PI) / 180);
   return { lat: round(center.lat + dLat, 6), lon: round(center.lon + dLon, 6) };
 }
 
@@ -178,7 +254,8 @@ export function generateLoop(random: Random, start: Point, activity: ActivityTyp
     const angle = (2 * Math.PI * i) / (count - 1);
     const wobble = 1 + 0.15 * Math.sin(angle * 3);
     const dLat = ((radiusMiles * wobble * Math.cos(angle)) / EARTH_RADIUS_MILES) * (180 / Math.PI);
-    const dLon = ((radiusMiles * wobble * Math.sin(angle)) / EARTH_RADIUS_MILES) * (180 / Math.PI) / Math.cos((center.lat * Math.PI) / 180);
+    const dLon =
+      (((radiusMiles * wobble * Math.sin(angle)) / EARTH_RADIUS_MILES) * (180 / Math.PI)) / Math.cos((center.lat * Math.PI) / 180);
     points.push({
       lat: round(center.lat + dLat, 6),
       lon: round(center.lon + dLon, 6),
@@ -262,7 +339,13 @@ const SECONDS_PER_KM: Record<ActivityType, [number, number]> = {
 };
 
 /** The entries with positions [from, to) of the stream, newest first, with their workouts, comments and likes. */
-export function generateEntryBatch(random: Random, plan: EntryPlan, from: number, to: number, ids: { entry: number; comment: number; like: number }): EntryBatch {
+export function generateEntryBatch(
+  random: Random,
+  plan: EntryPlan,
+  from: number,
+  to: number,
+  ids: { entry: number; comment: number; like: number },
+): EntryBatch {
   const batch: EntryBatch = { entries: [], workouts: [], comments: [], likes: [] };
   const nowMs = plan.now.getTime();
   const people = plan.people;
@@ -304,7 +387,7 @@ export function generateEntryBatch(random: Random, plan: EntryPlan, from: number
         distanceUnits: meters === null ? null : units,
         duration,
         felt: random.chance(0.85) ? random.pick(FEELINGS) : null,
-        calories: random.chance(0.7) ? Math.round(duration / 60 * random.int(7, 13)) : null,
+        calories: random.chance(0.7) ? Math.round((duration / 60) * random.int(7, 13)) : null,
         title: random.chance(0.6) ? random.pick(TITLES[activity]) : null,
         routeId: ownRoutes && random.chance(0.5) ? random.pick(ownRoutes) : null,
       });

@@ -81,12 +81,20 @@ export async function seed(database: Database, options: SeedOptions = {}): Promi
   const existing = await prisma.person.findMany({ select: { usernameKey: true } });
   const taken = new Set(existing.map((p) => p.usernameKey));
   const people = generatePeople(random, ids.person, PER_SCALE.people * scale, taken, now);
-  await inChunks(people, PEOPLE_BATCH, (chunk) => bulkInsert(target, 'Person', chunk), (n) => report('people', n, people.length));
+  await inChunks(
+    people,
+    PEOPLE_BATCH,
+    (chunk) => bulkInsert(target, 'Person', chunk),
+    (n) => report('people', n, people.length),
+  );
 
   const personIds = people.map((p) => p.id);
   const friendships = generateFriendships(random, personIds, PER_SCALE.friendsEach, now);
-  await inChunks(friendships, ROWS_BATCH, (chunk) => bulkInsert(target, 'Friendship', chunk), (n) =>
-    report('friendships', n, friendships.length),
+  await inChunks(
+    friendships,
+    ROWS_BATCH,
+    (chunk) => bulkInsert(target, 'Friendship', chunk),
+    (n) => report('friendships', n, friendships.length),
   );
 
   const routes = generateRoutes(random, ids.route, PER_SCALE.routes * scale, personIds, now);
@@ -98,7 +106,12 @@ export async function seed(database: Database, options: SeedOptions = {}): Promi
     const points = generateLoop(random, city, route.activityType, route.createdAt);
     const full = points.map((p) => ({ ...p, heartRate: null, cadence: null, segment: 0 }));
     await prisma.track.create({
-      data: { routeId: route.id, ...summarizeTrack(points), polyline: encodePolyline(thin(points)), pointData: encodePoints(full) as Uint8Array<ArrayBuffer> },
+      data: {
+        routeId: route.id,
+        ...summarizeTrack(points),
+        polyline: encodePolyline(thin(points)),
+        pointData: encodePoints(full) as Uint8Array<ArrayBuffer>,
+      },
     });
     report('routes', i + 1, tracked.length);
   }

@@ -19,7 +19,13 @@ export interface PageEntry {
   likeCount: number;
   location: { name: string } | null;
   author: PagePerson;
-  workout: { activityType: string; distance: { value: number; units: string } | null; duration: number | null; felt: string | null; title: string | null } | null;
+  workout: {
+    activityType: string;
+    distance: { value: number; units: string } | null;
+    duration: number | null;
+    felt: string | null;
+    title: string | null;
+  } | null;
 }
 
 export interface PageTrack {
@@ -83,7 +89,9 @@ function workoutLine(workout: NonNullable<PageEntry['workout']>): string {
 
 /** One entry as a card; `heading` is the level of its title in the page's outline. */
 function entryCard(entry: PageEntry, options: { link: boolean }): string {
-  const title = options.link ? `<a href="${e(entry.url)}">Entry by ${e(entry.author.displayName)}</a>` : `Entry by ${e(entry.author.displayName)}`;
+  const title = options.link
+    ? `<a href="${e(entry.url)}">Entry by ${e(entry.author.displayName)}</a>`
+    : `Entry by ${e(entry.author.displayName)}`;
   return `<article class="card entry" aria-labelledby="entry-${entry.id}">
   ${avatar(entry.author)}
   <div>
@@ -115,7 +123,9 @@ function page(visitor: Visitor, title: string, body: string): string {
 }
 
 export function feedPage(visitor: Visitor, entries: PageEntry[], pageNumber: number, hasNext: boolean): string {
-  const list = entries.length ? entries.map((entry) => entryCard(entry, { link: true })).join('\n') : '<p class="card">Nothing posted yet.</p>';
+  const list = entries.length
+    ? entries.map((entry) => entryCard(entry, { link: true })).join('\n')
+    : '<p class="card">Nothing posted yet.</p>';
   return page(visitor, 'Latest from everyone', `${list}${pager('/', pageNumber, hasNext)}`);
 }
 
@@ -132,7 +142,11 @@ function trackFigures(track: PageTrack, title: string): string {
 
 export function entryPage(
   visitor: Visitor,
-  entry: PageEntry & { comments: Array<{ id: number; body: string; createdAt: string; author: PagePerson }>; likes: Array<{ createdAt: string; person: PagePerson }>; track: PageTrack | null },
+  entry: PageEntry & {
+    comments: Array<{ id: number; body: string; createdAt: string; author: PagePerson }>;
+    likes: Array<{ createdAt: string; person: PagePerson }>;
+    track: PageTrack | null;
+  },
 ): string {
   const comments = entry.comments.length
     ? `<ul class="plain">${entry.comments.map((c) => `<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${e(c.body)}</p></li>`).join('')}</ul>`
@@ -164,10 +178,15 @@ export function personPage(visitor: Visitor, person: PagePersonDetail, entries: 
     : '<p>No friends yet.</p>';
   const routes = person.routes.length
     ? `<ul class="plain">${person.routes
-        .map((r) => `<li><a href="/routes/${r.id}">${e(r.name ?? `Route ${r.id}`)}</a>${r.activityType ? ` · ${e(lower(r.activityType))}` : ''}${r.distance ? ` · ${distance(r.distance)}` : ''}</li>`)
+        .map(
+          (r) =>
+            `<li><a href="/routes/${r.id}">${e(r.name ?? `Route ${r.id}`)}</a>${r.activityType ? ` · ${e(lower(r.activityType))}` : ''}${r.distance ? ` · ${distance(r.distance)}` : ''}</li>`,
+        )
         .join('')}</ul>`
     : '<p>No routes yet.</p>';
-  const stream = entries.length ? entries.map((entry) => entryCard(entry, { link: true })).join('\n') : '<p class="card">No entries yet.</p>';
+  const stream = entries.length
+    ? entries.map((entry) => entryCard(entry, { link: true })).join('\n')
+    : '<p class="card">No entries yet.</p>';
   return page(
     visitor,
     person.displayName,
@@ -178,9 +197,21 @@ export function personPage(visitor: Visitor, person: PagePersonDetail, entries: 
   );
 }
 
-export function routePage(visitor: Visitor, route: { id: number; name: string | null; activityType: string | null; distance: { value: number; units: string } | null; owner: PagePerson; track: PageTrack | null }): string {
+export function routePage(
+  visitor: Visitor,
+  route: {
+    id: number;
+    name: string | null;
+    activityType: string | null;
+    distance: { value: number; units: string } | null;
+    owner: PagePerson;
+    track: PageTrack | null;
+  },
+): string {
   const title = route.name ?? `Route ${route.id}`;
-  const facts = [route.activityType ? e(lower(route.activityType)) : null, route.distance ? distance(route.distance) : null].filter(Boolean).join(' · ');
+  const facts = [route.activityType ? e(lower(route.activityType)) : null, route.distance ? distance(route.distance) : null]
+    .filter(Boolean)
+    .join(' · ');
   return page(
     visitor,
     title,
@@ -191,5 +222,9 @@ ${route.track ? trackFigures(route.track, title) : '<p class="card">No track has
 }
 
 export function notFoundPage(visitor: Visitor, what: string): string {
-  return page(visitor, 'Not found', `<p class="card">${e(what)} does not exist, or it was deleted.</p><p><a href="/">Back to the latest entries</a></p>`);
+  return page(
+    visitor,
+    'Not found',
+    `<p class="card">${e(what)} does not exist, or it was deleted.</p><p><a href="/">Back to the latest entries</a></p>`,
+  );
 }

@@ -57,7 +57,9 @@ export function mountWebPages(router: Router, options: WebOptions): void {
     respond(request, async (visitor) => {
       const id = positiveId(params.id);
       if (id === null) return [404, notFoundPage(visitor, `Entry ${params.id}`)];
-      const { entry } = dataOf<{ entry: Parameters<typeof entryPage>[1] | null }>(await run('entry', request, options.context(request), { id }));
+      const { entry } = dataOf<{ entry: Parameters<typeof entryPage>[1] | null }>(
+        await run('entry', request, options.context(request), { id }),
+      );
       return entry ? [200, entryPage(visitor, entry)] : [404, notFoundPage(visitor, `Entry ${id}`)];
     }),
   );
@@ -69,7 +71,16 @@ export function mountWebPages(router: Router, options: WebOptions): void {
         await run('person', request, options.context(request), { username: params.username, page }),
       );
       if (!data.person) return [404, notFoundPage(visitor, `Nobody called ${params.username}`)];
-      return [200, personPage(visitor, data.person, data.stream.edges?.map((edge) => edge.node) ?? [], page, data.stream.pageInfo?.hasNextPage ?? false)];
+      return [
+        200,
+        personPage(
+          visitor,
+          data.person,
+          data.stream.edges?.map((edge) => edge.node) ?? [],
+          page,
+          data.stream.pageInfo?.hasNextPage ?? false,
+        ),
+      ];
     }),
   );
 
@@ -77,7 +88,9 @@ export function mountWebPages(router: Router, options: WebOptions): void {
     respond(request, async (visitor) => {
       const id = positiveId(params.id);
       if (id === null) return [404, notFoundPage(visitor, `Route ${params.id}`)];
-      const { route } = dataOf<{ route: Parameters<typeof routePage>[1] | null }>(await run('route', request, options.context(request), { id }));
+      const { route } = dataOf<{ route: Parameters<typeof routePage>[1] | null }>(
+        await run('route', request, options.context(request), { id }),
+      );
       return route ? [200, routePage(visitor, route)] : [404, notFoundPage(visitor, `Route ${id}`)];
     }),
   );

@@ -74,7 +74,10 @@ export function elevationProfileSvg(points: readonly MapPoint[], options: { widt
     const b = withElevation[i]!;
     along.push(along[i - 1]! + (a.segment === b.segment ? distanceMiles(a, b) * METERS_PER_MILE : 0));
   }
-  const indices = thin(withElevation.map((_, i) => i), MAX_VERTICES);
+  const indices = thin(
+    withElevation.map((_, i) => i),
+    MAX_VERTICES,
+  );
   const elevations = indices.map((i) => withElevation[i]!.elevation);
   const [low, high] = [Math.min(...elevations), Math.max(...elevations)];
   const total = along.at(-1)! || 1;

@@ -56,7 +56,9 @@ export class PrivateAddressError extends Error {
 }
 
 function lookupAll(hostname: string): Promise<LookupAddress[]> {
-  return new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  return new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 }
 
 /** Why `url`'s host may not receive webhooks, or null. Resolves names: every address must be public. */
@@ -80,7 +82,12 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
     if (error) return callback(error, '', 0);
     const list = addresses as LookupAddress[];
     const inner = list.find((a) => !isPublicAddress(a.address));
-    if (inner || list.length === 0) return callback(new PrivateAddressError(`${hostname} resolves to ${inner?.address ?? 'nothing'}, which is not a public internet address`), '', 0);
+    if (inner || list.length === 0)
+      return callback(
+        new PrivateAddressError(`${hostname} resolves to ${inner?.address ?? 'nothing'}, which is not a public internet address`),
+        '',
+        0,
+      );
     if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
     callback(null, list[0]!.address, list[0]!.family);
   });

@@ -39,7 +39,12 @@ async function personOf(prisma: Pick<Prisma, 'entry'>, name: EventName, payload:
   return null;
 }
 
-export async function enqueueWebhooks<K extends EventName>(prisma: Pick<Prisma, 'entry' | 'oAuthClient' | 'webhookDelivery'>, baseUrl: string, name: K, payload: EventPayloads[K]): Promise<number> {
+export async function enqueueWebhooks<K extends EventName>(
+  prisma: Pick<Prisma, 'entry' | 'oAuthClient' | 'webhookDelivery'>,
+  baseUrl: string,
+  name: K,
+  payload: EventPayloads[K],
+): Promise<number> {
   const event = WEBHOOK_EVENTS[name];
   if (!event) return 0;
   const personId = await personOf(prisma, name, payload);
@@ -66,7 +71,12 @@ export function backoffSeconds(attempts: number, baseSeconds: number): number {
 async function claimDue(prisma: Prisma, limit: number) {
   const now = new Date();
   const due = await prisma.webhookDelivery.findMany({
-    where: { OR: [{ status: 'pending', nextAttemptAt: { lte: now } }, { status: 'sending', lockedUntil: { lt: now } }] },
+    where: {
+      OR: [
+        { status: 'pending', nextAttemptAt: { lte: now } },
+        { status: 'sending', lockedUntil: { lt: now } },
+      ],
+    },
     orderBy: { nextAttemptAt: 'asc' },
     take: limit,
     select: { id: true, status: true, lockedUntil: true },
@@ -89,7 +99,8 @@ async function claimDue(prisma: Prisma, limit: number) {
 function post(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<number> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && isIP(host) && !isPublicAddress(host)) return Promise.reject(new PrivateAddressError(`${host} is not a public internet address`));
+  if (!allowPrivate && isIP(host) && !isPublicAddress(host))
+    return Promise.reject(new PrivateAddressError(`${host} is not a public internet address`));
   const options: RequestOptions = {
     method: 'POST',
     headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
@@ -138,11 +149,18 @@ async function deliver(prisma: Prisma, id: number, options: { retryBaseSeconds: 
     } catch (e) {
       const failure = e as Error;
       error =
-        failure.name === 'TimeoutError' ? `no answer within ${SEND_TIMEOUT_MS / 1000} s` : failure instanceof PrivateAddressError ? `refused: ${failure.message}` : `could not connect: ${failure.message}`;
+        failure.name === 'TimeoutError'
+          ? `no answer within ${SEND_TIMEOUT_MS / 1000} s`
+          : failure instanceof PrivateAddressError
+            ? `refused: ${failure.message}`
+            : `could not connect: ${failure.message}`;
     }
   }
   if (!error) {
-    await prisma.webhookDelivery.update({ where: { id }, data: { status: 'delivered', attempts, lastStatusCode: statusCode, lastError: null, deliveredAt: new Date(), lockedUntil: null } });
+    await prisma.webhookDelivery.update({
+      where: { id },
+      data: { status: 'delivered', attempts, lastStatusCode: statusCode, lastError: null, deliveredAt: new Date(), lockedUntil: null },
+    });
     return;
   }
   const giveUp = attempts >= MAX_ATTEMPTS;
@@ -188,7 +206,8 @@ export function startWebhookWorker(prisma: Prisma, options: WebhookWorkerOptions
     running ??= (async () => {
       try {
         await relayOutbox(prisma, options.origin);
-        for (const id of await claimDue(prisma, 20)) await deliver(prisma, id, { retryBaseSeconds: options.retryBaseSeconds, allowPrivate: options.allowPrivate ?? false });
+        for (const id of await claimDue(prisma, 20))
+          await deliver(prisma, id, { retryBaseSeconds: options.retryBaseSeconds, allowPrivate: options.allowPrivate ?? false });
       } catch (error) {
         // through the service's logger, which censors credential fields, when there is one
         if (options.logger) options.logger.error({ err: error }, 'webhook delivery failed');

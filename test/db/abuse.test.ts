@@ -106,7 +106,11 @@ describe('GPX uploads', () => {
 
   it.each([
     ['an elevation of 1e308', '<trkpt lat="1" lon="2"><ele>1e308</ele></trkpt>', /ele .* is outside/],
-    ['a heart rate of -5', '<trkpt lat="1" lon="2"><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>-5</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>', /negative/],
+    [
+      'a heart rate of -5',
+      '<trkpt lat="1" lon="2"><extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>-5</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>',
+      /negative/,
+    ],
     ['a time in the year 275760', '<trkpt lat="1" lon="2"><time>+275760-01-01T00:00:00Z</time></trkpt>', /time/],
   ])('refuses %s with 422 and stores nothing', async (_name, point, message) => {
     const route = await db.prisma.route.create({ data: { ownerId: owner.id, name: 'absurd' } });
@@ -154,11 +158,16 @@ describe('GraphQL amplification', () => {
   };
 
   it('pages friends: 20 by default, at most 50, with cursors', async () => {
-    const first = await post(`{ person(username: "${community[0]}") { friends { edges { node { username } } pageInfo { hasNextPage endCursor } } } }`);
-    const page = (first.data as { person: { friends: { edges: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string } } } }).person.friends;
+    const first = await post(
+      `{ person(username: "${community[0]}") { friends { edges { node { username } } pageInfo { hasNextPage endCursor } } } }`,
+    );
+    const page = (first.data as { person: { friends: { edges: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string } } } }).person
+      .friends;
     expect(page.edges).toHaveLength(20);
     expect(page.pageInfo.hasNextPage).toBe(true);
-    const next = await post(`{ person(username: "${community[0]}") { friends(first: 500, after: "${page.pageInfo.endCursor}") { edges { node { username } } } } }`);
+    const next = await post(
+      `{ person(username: "${community[0]}") { friends(first: 500, after: "${page.pageInfo.endCursor}") { edges { node { username } } } } }`,
+    );
     expect((next.data as { person: { friends: { edges: unknown[] } } }).person.friends.edges).toHaveLength(39);
   });
 
@@ -170,16 +179,24 @@ describe('GraphQL amplification', () => {
     expect(six.data).toBeUndefined();
     expect(six.errors?.[0]?.message).toMatch(/cost|depth/);
     // aliases do not multiply past the limit either
-    const aliased = await post(`{ ${Array.from({ length: 10 }, (_, i) => `a${i}: person(username: "${community[0]}") { friends(first: 50) { edges { node { friends(first: 50) { edges { node { username } } } } } } }`).join(' ')} }`);
+    const aliased = await post(
+      `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: person(username: "${community[0]}") { friends(first: 50) { edges { node { friends(first: 50) { edges { node { username } } } } } } }`).join(' ')} }`,
+    );
     expect(aliased.errors?.[0]?.message).toMatch(/cost/);
   });
 
   it('answers the worst allowed query quickly and without holding the event loop long', async () => {
     // the largest fan-out under the limit: three levels at 25 friends is 15,625 people (cost 48,176)
     const worst = friendsOf(3, 25);
-    const { result, ms, stallMs } = await longestStall(() => api.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: worst }) }).then((r) => r.text()));
+    const { result, ms, stallMs } = await longestStall(() =>
+      api
+        .fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: worst }) })
+        .then((r) => r.text()),
+    );
     expect(JSON.parse(result).errors).toBeUndefined();
-    console.log(`[abuse] worst allowed friends query: ${result.length} bytes in ${Math.round(ms)} ms, longest stall ${Math.round(stallMs)} ms`);
+    console.log(
+      `[abuse] worst allowed friends query: ${result.length} bytes in ${Math.round(ms)} ms, longest stall ${Math.round(stallMs)} ms`,
+    );
     expect(result.length).toBeLessThan(2 * 1024 * 1024);
     expect(ms).toBeLessThan(3_000);
     expect(stallMs).toBeLessThan(1_000);
@@ -205,11 +222,21 @@ describe('refused bodies over a real connection', () => {
   /** Sends `body` in 64 KiB writes, as a client uploading a file would, and reads the whole answer. */
   function send(agent: Agent, method: string, path: string, headers: Record<string, string>, body: Buffer, chunked = false) {
     return new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ port, host: '127.0.0.1', method, path, agent, headers: { ...headers, ...(chunked ? {} : { 'content-length': String(body.length) }) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-      });
+      const req = request(
+        {
+          port,
+          host: '127.0.0.1',
+          method,
+          path,
+          agent,
+          headers: { ...headers, ...(chunked ? {} : { 'content-length': String(body.length) }) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       req.on('error', reject);
       let at = 0;
       const pump = () => {
@@ -229,25 +256,36 @@ describe('refused bodies over a real connection', () => {
     ['a non-GPX root', Buffer.from(`<foo>${' '.repeat(3_000_000)}</foo>`), true, 422],
     ['a chunked body over 20 MB', Buffer.alloc(21 * 1024 * 1024, 32), true, 422],
     ['a declared body over 20 MB', Buffer.alloc(21 * 1024 * 1024, 32), false, 413],
-  ])('answers %s with its status and JSON body, and the connection stays usable', async (_name, body, chunked, status) => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/gpx+xml' };
-      const refused = await send(agent, 'PUT', `/routes/${routeId}/track.json`, headers, body, chunked);
-      expect(refused.status).toBe(status);
-      expect(JSON.parse(refused.body)).toMatchObject({ error: { code: expect.any(String) } });
-      const next = await send(agent, 'GET', '/healthz', {}, Buffer.alloc(0));
-      expect(next.status).toBe(200);
-    } finally {
-      agent.destroy();
-    }
-  }, 30_000);
+  ])(
+    'answers %s with its status and JSON body, and the connection stays usable',
+    async (_name, body, chunked, status) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/gpx+xml' };
+        const refused = await send(agent, 'PUT', `/routes/${routeId}/track.json`, headers, body, chunked);
+        expect(refused.status).toBe(status);
+        expect(JSON.parse(refused.body)).toMatchObject({ error: { code: expect.any(String) } });
+        const next = await send(agent, 'GET', '/healthz', {}, Buffer.alloc(0));
+        expect(next.status).toBe(200);
+      } finally {
+        agent.destroy();
+      }
+    },
+    30_000,
+  );
 
   it('stops reading a chunked form at 64 KB and answers 413, with memory flat', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const before = process.memoryUsage().rss;
-      const response = await send(agent, 'POST', '/oauth/token', { 'content-type': 'application/x-www-form-urlencoded' }, Buffer.alloc(8 * 1024 * 1024, 'a'), true);
+      const response = await send(
+        agent,
+        'POST',
+        '/oauth/token',
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        Buffer.alloc(8 * 1024 * 1024, 'a'),
+        true,
+      );
       expect(response.status).toBe(413);
       expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'TOO_LARGE' } });
       expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);

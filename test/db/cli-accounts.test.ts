@@ -21,7 +21,10 @@ afterAll(async () => {
 
 describe('milepost users create', () => {
   it('creates a person who can then log in', async () => {
-    const result = await runCli(['users', 'create', '--username', 'scripted', '--password', 'a long password', '--display-name', 'Scripted S.'], env);
+    const result = await runCli(
+      ['users', 'create', '--username', 'scripted', '--password', 'a long password', '--display-name', 'Scripted S.'],
+      env,
+    );
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ id: expect.any(Number), username: 'scripted' });
@@ -46,11 +49,17 @@ describe('milepost users create', () => {
 
 describe('milepost apps create and tokens create', () => {
   it('registers an app, prints its credentials once, and mints a working token', async () => {
-    const app = await runCli(['apps', 'create', '--name', 'Batch Importer', '--redirect-uri', 'https://import.example/cb', '--owner', 'scripted'], env);
+    const app = await runCli(
+      ['apps', 'create', '--name', 'Batch Importer', '--redirect-uri', 'https://import.example/cb', '--owner', 'scripted'],
+      env,
+    );
     expect(app.code).toBe(0);
     const credentials = JSON.parse(app.stdout) as { client_id: string; client_secret: string };
     expect(credentials).toEqual({ client_id: expect.any(String), client_secret: expect.any(String) });
-    const row = await database.prisma.oAuthClient.findUniqueOrThrow({ where: { clientId: credentials.client_id }, include: { owner: true } });
+    const row = await database.prisma.oAuthClient.findUniqueOrThrow({
+      where: { clientId: credentials.client_id },
+      include: { owner: true },
+    });
     expect(row.secretHash).toBe(hashToken(credentials.client_secret));
     expect(row.owner?.username).toBe('scripted');
 
@@ -78,7 +87,10 @@ describe('milepost apps create and tokens create', () => {
 
   it.each([
     [['apps', 'create', '--name', 'Bad', '--redirect-uri', 'javascript:alert(1)'], 'redirect-uri[0]:'],
-    [['apps', 'create', '--name', 'Orphan', '--redirect-uri', 'https://x.example/cb', '--owner', 'nobody'], '--owner: nobody is called "nobody"'],
+    [
+      ['apps', 'create', '--name', 'Orphan', '--redirect-uri', 'https://x.example/cb', '--owner', 'nobody'],
+      '--owner: nobody is called "nobody"',
+    ],
     [['tokens', 'create', '--username', 'nobody'], '--username: nobody is called "nobody"'],
     [['tokens', 'create', '--username', 'scripted', '--client-id', 'nope'], '--client-id: no app has client_id "nope"'],
   ])('refuses %j with exit 1: %s', async (args, message) => {
@@ -94,7 +106,9 @@ describe('milepost friends add', () => {
     const result = await runCli(['friends', 'add', 'scripted', 'PAL'], env);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual({ friends: ['scripted', 'pal'] });
-    const rows = await database.prisma.friendship.findMany({ select: { person: { select: { username: true } }, friend: { select: { username: true } } } });
+    const rows = await database.prisma.friendship.findMany({
+      select: { person: { select: { username: true } }, friend: { select: { username: true } } },
+    });
     expect(rows.map((r) => `${r.person.username}→${r.friend.username}`).sort()).toEqual(['pal→scripted', 'scripted→pal']);
     // again: still friends, no duplicate
     expect((await runCli(['friends', 'add', 'pal', 'scripted'], env)).code).toBe(0);

@@ -22,7 +22,14 @@ afterAll(() => db.destroy());
 
 function start(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [bin, 'serve', '--no-seed'], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.config.url, RATE_LIMIT_PER_HOUR: '1000000' },
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: db.config.url,
+      RATE_LIMIT_PER_HOUR: '1000000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -52,12 +59,21 @@ async function load(url: string, acked: Acknowledged, stop: () => boolean, write
       const created = await fetch(`${url}/entries.json`, {
         method: 'POST',
         headers,
-        body: new URLSearchParams({ message, 'workout[activity_type]': 'running', 'workout[distance][value]': '5', 'workout[duration]': '1500' }),
+        body: new URLSearchParams({
+          message,
+          'workout[activity_type]': 'running',
+          'workout[distance][value]': '5',
+          'workout[duration]': '1500',
+        }),
       });
       if (created.status !== 201) continue;
       const entry = (await created.json()) as { id: number };
       acked.entries.set(entry.id, message);
-      const comment = await fetch(`${url}/entries/${entry.id}/comments.json`, { method: 'POST', headers, body: new URLSearchParams({ body: `on ${entry.id}` }) });
+      const comment = await fetch(`${url}/entries/${entry.id}/comments.json`, {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({ body: `on ${entry.id}` }),
+      });
       if (comment.status === 201) acked.comments.set(Number(comment.headers.get('location')!.split('#comment-')[1]), entry.id);
       const like = await fetch(`${url}/entries/${entry.id}/likes.json`, { method: 'POST', headers });
       if (like.status === 201) acked.likes.add(entry.id);
@@ -68,7 +84,10 @@ async function load(url: string, acked: Acknowledged, stop: () => boolean, write
 }
 
 async function verify(acked: Acknowledged) {
-  const entries = await db.prisma.entry.findMany({ where: { id: { in: [...acked.entries.keys()] } }, select: { id: true, message: true, kind: true, workout: { select: { activityType: true, duration: true } } } });
+  const entries = await db.prisma.entry.findMany({
+    where: { id: { in: [...acked.entries.keys()] } },
+    select: { id: true, message: true, kind: true, workout: { select: { activityType: true, duration: true } } },
+  });
   expect(entries.length).toBe(acked.entries.size);
   for (const entry of entries) {
     expect(entry.message).toBe(acked.entries.get(entry.id));
@@ -106,6 +125,8 @@ describe('a server killed with SIGKILL mid-load', () => {
     }
     server.child.kill('SIGTERM');
     expect(acked.entries.size).toBeGreaterThan(LOOPS);
-    console.log(`crash test: ${LOOPS} kills, ${acked.entries.size} entries, ${acked.comments.size} comments, ${acked.likes.size} likes acknowledged and found, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `crash test: ${LOOPS} kills, ${acked.entries.size} entries, ${acked.comments.size} comments, ${acked.likes.size} likes acknowledged and found, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
   }, 240_000);
 });

@@ -49,7 +49,9 @@ function get(path: string, headers: Record<string, string> = {}, agent?: Agent):
     request({ port, host: '127.0.0.1', path, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, statusMessage: res.statusMessage!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, statusMessage: res.statusMessage!, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
     })
       .on('error', reject)
       .end();
@@ -100,13 +102,26 @@ describe('compression', () => {
   });
 
   it('compresses GraphQL answers too', async () => {
-    const body = JSON.stringify({ query: '{ publicStream { ... on EntryConnection { edges { node { id message author { username displayName url photoUrl } } } } } }' });
+    const body = JSON.stringify({
+      query: '{ publicStream { ... on EntryConnection { edges { node { id message author { username displayName url photoUrl } } } } } }',
+    });
     const answer = await new Promise<Answer>((resolve, reject) => {
-      const req = request({ port, host: '127.0.0.1', path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, statusMessage: res.statusMessage!, headers: res.headers, body: Buffer.concat(chunks) }));
-      });
+      const req = request(
+        {
+          port,
+          host: '127.0.0.1',
+          path: '/graphql',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, statusMessage: res.statusMessage!, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -120,7 +135,13 @@ describe('client disconnects', () => {
     const before = logLines.length;
     await new Promise<void>((resolve) => {
       // a body promised but never finished: the server is reading it when the client hangs up
-      const req = request({ port, host: '127.0.0.1', path: '/oauth/token', method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1000' } });
+      const req = request({
+        port,
+        host: '127.0.0.1',
+        path: '/oauth/token',
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '1000' },
+      });
       req.on('error', () => resolve());
       req.write('grant_type=');
       setTimeout(() => {

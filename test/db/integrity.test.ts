@@ -70,11 +70,13 @@ describe('retries with an Idempotency-Key', () => {
   it('works for GraphQL mutations, with the header', async () => {
     const entry = await createEntry(db.prisma, ids[0]!);
     const send = () =>
-      api.app.fetch('http://milepost.test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[5]}`, 'idempotency-key': 'gql-1' },
-        body: JSON.stringify({ query: `mutation { createComment(entryId: ${entry.id}, body: "once") { ... on Comment { id } } }` }),
-      }).then((r) => r.json());
+      api.app
+        .fetch('http://milepost.test/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[5]}`, 'idempotency-key': 'gql-1' },
+          body: JSON.stringify({ query: `mutation { createComment(entryId: ${entry.id}, body: "once") { ... on Comment { id } } }` }),
+        })
+        .then((r) => r.json());
     const [first, second] = [await send(), await send()];
     expect(second).toEqual(first);
     expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(1);
@@ -84,7 +86,12 @@ describe('retries with an Idempotency-Key', () => {
 describe('racing writes', () => {
   it('likes from many people at once, twice each: one like per person', async () => {
     const entry = await createEntry(db.prisma, ids[0]!);
-    await Promise.all(tokens.flatMap((t) => [gql(t, `mutation { likeEntry(entryId: ${entry.id}) { __typename } }`), gql(t, `mutation { likeEntry(entryId: ${entry.id}) { __typename } }`)]));
+    await Promise.all(
+      tokens.flatMap((t) => [
+        gql(t, `mutation { likeEntry(entryId: ${entry.id}) { __typename } }`),
+        gql(t, `mutation { likeEntry(entryId: ${entry.id}) { __typename } }`),
+      ]),
+    );
     expect(await db.prisma.like.count({ where: { entryId: entry.id } })).toBe(tokens.length);
   });
 
@@ -112,8 +119,22 @@ describe('racing writes', () => {
       ]);
       for (const r of results) expect(r.errors).toBeUndefined();
       // each request is committed before its sender looks again, so at least one sees the other's
-      const pairs = await db.prisma.friendship.count({ where: { OR: [{ personId: ids[a!], friendId: ids[b!] }, { personId: ids[b!], friendId: ids[a!] }] } });
-      const requests = await db.prisma.friendRequest.count({ where: { OR: [{ fromId: ids[a!], toId: ids[b!] }, { fromId: ids[b!], toId: ids[a!] }] } });
+      const pairs = await db.prisma.friendship.count({
+        where: {
+          OR: [
+            { personId: ids[a!], friendId: ids[b!] },
+            { personId: ids[b!], friendId: ids[a!] },
+          ],
+        },
+      });
+      const requests = await db.prisma.friendRequest.count({
+        where: {
+          OR: [
+            { fromId: ids[a!], toId: ids[b!] },
+            { fromId: ids[b!], toId: ids[a!] },
+          ],
+        },
+      });
       expect([pairs, requests]).toEqual([2, 0]);
     }
   });
@@ -124,7 +145,11 @@ describe('racing writes', () => {
       await db.prisma.friendship.deleteMany({ where: { OR: [{ personId: ids[a]! }, { friendId: ids[a]! }] } });
       await db.prisma.friendRequest.deleteMany({});
       await db.prisma.friendRequest.create({ data: { fromId: ids[b]!, toId: ids[a]! } });
-      const results = await Promise.all([1, 2, 3, 4].map(() => gql(tokens[a]!, `mutation { acceptFriend(username: "racer${b}") { __typename ... on FriendshipState { status } } }`)));
+      const results = await Promise.all(
+        [1, 2, 3, 4].map(() =>
+          gql(tokens[a]!, `mutation { acceptFriend(username: "racer${b}") { __typename ... on FriendshipState { status } } }`),
+        ),
+      );
       for (const r of results) expect(r.errors).toBeUndefined();
       const states = results.map((r) => (r.data as { acceptFriend: { __typename: string } }).acceptFriend.__typename);
       expect(states).toContain('FriendshipState');
@@ -151,7 +176,11 @@ describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
       const acknowledged: number[] = [];
       const writer = (async () => {
         while (writing) {
-          const result = await api.graphql<{ createEntry: { id: number } }>('mutation { createEntry(input: { message: "during backup" }) { ... on Entry { id } } }', {}, tokens[1]);
+          const result = await api.graphql<{ createEntry: { id: number } }>(
+            'mutation { createEntry(input: { message: "during backup" }) { ... on Entry { id } } }',
+            {},
+            tokens[1],
+          );
           acknowledged.push(result.data!.createEntry.id);
           // in-process SQLite answers in microtasks only: let timers and the child process's I/O run
           await new Promise((resolve) => setImmediate(resolve));
@@ -166,7 +195,9 @@ describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
       expect(backup.code).toBe(0);
 
       const snapshot = new Sqlite(path.join(dir, 'snapshot.db'), { readonly: true });
-      const saved = (snapshot.prepare("SELECT id FROM Entry WHERE message = 'during backup' ORDER BY id").all() as Array<{ id: number }>).map((r) => r.id);
+      const saved = (
+        snapshot.prepare("SELECT id FROM Entry WHERE message = 'during backup' ORDER BY id").all() as Array<{ id: number }>
+      ).map((r) => r.id);
       expect((snapshot.pragma('integrity_check') as Array<{ integrity_check: string }>)[0]!.integrity_check).toBe('ok');
       snapshot.close();
       // everything acknowledged before the backup began is in it, and what it holds is a prefix
@@ -177,7 +208,9 @@ describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
       const restore = await runCli(['restore', path.join(dir, 'snapshot.db')], { DATABASE_URL: restoredUrl });
       expect(restore.code).toBe(0);
       const restored = new Sqlite(path.join(dir, 'restored.db'), { readonly: true });
-      const back = (restored.prepare("SELECT id FROM Entry WHERE message = 'during backup' ORDER BY id").all() as Array<{ id: number }>).map((r) => r.id);
+      const back = (
+        restored.prepare("SELECT id FROM Entry WHERE message = 'during backup' ORDER BY id").all() as Array<{ id: number }>
+      ).map((r) => r.id);
       restored.close();
       expect(back).toEqual(saved);
       expect((await runCli(['backup', path.join(dir, 'snapshot.db')], env)).stderr).toContain('exists');
@@ -201,29 +234,32 @@ describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
   });
 });
 
-describe.skipIf(provider !== 'postgresql' || !existsSync('/usr/bin/pg_dump'))('backup and restore (PostgreSQL, through pg_dump and pg_restore)', () => {
-  it('backs up the service’s schema and restores it, undoing what came after', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-pgbackup-'));
-    const env = { DATABASE_URL: db.config.url };
-    try {
-      const kept = await createEntry(db.prisma, ids[0]!, { message: 'before the backup' });
-      const backup = await runCli(['backup', path.join(dir, 'snapshot.dump')], env);
-      expect(backup.stderr).toBe('');
-      expect(backup.code).toBe(0);
-      const later = await createEntry(db.prisma, ids[0]!, { message: 'after the backup' });
-      await db.prisma.entry.delete({ where: { id: kept.id } });
-      const restore = await runCli(['restore', path.join(dir, 'snapshot.dump')], env);
-      expect(restore.stderr).toBe('');
-      expect(restore.code).toBe(0);
-      expect(await db.prisma.entry.count({ where: { id: kept.id } })).toBe(1);
-      expect(await db.prisma.entry.count({ where: { id: later.id } })).toBe(0);
-      // the backup refuses to overwrite a file
-      expect((await runCli(['backup', path.join(dir, 'snapshot.dump')], env)).code).toBe(2);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
-});
+describe.skipIf(provider !== 'postgresql' || !existsSync('/usr/bin/pg_dump'))(
+  'backup and restore (PostgreSQL, through pg_dump and pg_restore)',
+  () => {
+    it('backs up the service’s schema and restores it, undoing what came after', async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-pgbackup-'));
+      const env = { DATABASE_URL: db.config.url };
+      try {
+        const kept = await createEntry(db.prisma, ids[0]!, { message: 'before the backup' });
+        const backup = await runCli(['backup', path.join(dir, 'snapshot.dump')], env);
+        expect(backup.stderr).toBe('');
+        expect(backup.code).toBe(0);
+        const later = await createEntry(db.prisma, ids[0]!, { message: 'after the backup' });
+        await db.prisma.entry.delete({ where: { id: kept.id } });
+        const restore = await runCli(['restore', path.join(dir, 'snapshot.dump')], env);
+        expect(restore.stderr).toBe('');
+        expect(restore.code).toBe(0);
+        expect(await db.prisma.entry.count({ where: { id: kept.id } })).toBe(1);
+        expect(await db.prisma.entry.count({ where: { id: later.id } })).toBe(0);
+        // the backup refuses to overwrite a file
+        expect((await runCli(['backup', path.join(dir, 'snapshot.dump')], env)).code).toBe(2);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }, 60_000);
+  },
+);
 
 describe.skipIf(provider !== 'postgresql')('lost PostgreSQL connections', () => {
   it('cut reads off mid-load: they are tried again, and no read answers an error', async () => {
@@ -238,9 +274,14 @@ describe.skipIf(provider !== 'postgresql')('lost PostgreSQL connections', () => 
         // the reads wait behind a lock, so that the connections die while the reads are in flight
         await admin.query('BEGIN');
         await admin.query(`LOCK TABLE "${schema}"."Entry" IN ACCESS EXCLUSIVE MODE`);
-        const reads = [1, 2, 3, 4].map(() => api.graphql(`{ publicStream { ... on EntryConnection { edges { node { id author { username } } } } } }`));
+        const reads = [1, 2, 3, 4].map(() =>
+          api.graphql(`{ publicStream { ... on EntryConnection { edges { node { id author { username } } } } } }`),
+        );
         for (let i = 0; i < 200; i++) {
-          const waiting = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'", ours);
+          const waiting = await admin.query(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
+            ours,
+          );
           if (waiting.rows[0].n >= 1) break;
           await new Promise((resolve) => setTimeout(resolve, 10));
         }

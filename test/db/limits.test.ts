@@ -46,7 +46,15 @@ describe('the rate limit', () => {
     expect(await refused.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringContaining('1500 requests') } });
     expect(refused.headers.get('x-ratelimit-limit')).toBe('1500');
     // GraphQL and OAuth count against the same budget
-    expect((await api.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ me { username } }"}' })).status).toBe(503);
+    expect(
+      (
+        await api.fetch('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"query":"{ me { username } }"}',
+        })
+      ).status,
+    ).toBe(503);
     expect((await api.fetch('/oauth/token', { method: 'POST' })).status).toBe(503);
     // probes are never limited
     expect((await api.fetch('/healthz')).status).toBe(200);
@@ -130,7 +138,9 @@ async function freePort(): Promise<number> {
 describe.skipIf(!existsSync('/usr/bin/redis-server'))('when Redis goes away', () => {
   it('keeps limiting from memory, with no 500', async () => {
     const port = await freePort();
-    const redis = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const redis = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const api = limited(6, { REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_KEY_PREFIX: `kill-${randomBytes(4).toString('hex')}` });
     try {
@@ -152,10 +162,18 @@ describe('request bounds and TLS', () => {
   const api = () => testApp(db);
 
   it('refuses bodies over their type’s limit (413) and overlong URLs (414)', async () => {
-    const big = await api().fetch('/entries.json', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(65 * 1024) }, body: 'x'.repeat(65 * 1024) });
+    const big = await api().fetch('/entries.json', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(65 * 1024) },
+      body: 'x'.repeat(65 * 1024),
+    });
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ error: { code: 'TOO_LARGE' } });
-    const json = await api().fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) }, body: `{"query":"${' '.repeat(2 * 1024 * 1024 - 12)}"}` });
+    const json = await api().fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+      body: `{"query":"${' '.repeat(2 * 1024 * 1024 - 12)}"}`,
+    });
     expect(json.status).toBe(413);
     expect((await api().fetch(`/entries.json?x=${'a'.repeat(9000)}`)).status).toBe(414);
   });
@@ -165,32 +183,62 @@ describe('request bounds and TLS', () => {
     const plain = await strict.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}` } });
     expect(plain.status).toBe(403);
     expect(await plain.json()).toMatchObject({ error: { code: 'TLS_REQUIRED' } });
-    expect((await strict.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'https' } })).status).toBe(403);
+    expect(
+      (await strict.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'https' } })).status,
+    ).toBe(403);
     expect((await strict.fetch('/entries.json')).status).toBe(200);
     const proxied = testApp(db, { REQUIRE_TLS: '1', TRUST_PROXY: '1' });
-    expect((await proxied.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'https' } })).status).toBe(200);
-    expect((await proxied.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'http' } })).status).toBe(403);
+    expect(
+      (await proxied.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'https' } })).status,
+    ).toBe(200);
+    expect(
+      (await proxied.fetch('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-proto': 'http' } })).status,
+    ).toBe(403);
   });
 
-  it.skipIf(!existsSync('/usr/bin/openssl'))('serves HTTPS directly with TLS_CERT and TLS_KEY', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-tls-'));
-    execFileSync('/usr/bin/openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', `${dir}/key.pem`, '-out', `${dir}/cert.pem`], { stdio: 'ignore' });
-    const { child, url } = await startServer({ TLS_CERT: `${dir}/cert.pem`, TLS_KEY: `${dir}/key.pem` });
-    try {
-      expect(url).toMatch(/^https:/);
-      const body = await new Promise<string>((resolve, reject) => {
-        https.get(`${url}/healthz`, { rejectUnauthorized: false }, (res) => {
-          let text = '';
-          res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => resolve(text));
-        }).on('error', reject);
-      });
-      expect(JSON.parse(body)).toEqual({ status: 'ok' });
-    } finally {
-      child.kill('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 30_000);
+  it.skipIf(!existsSync('/usr/bin/openssl'))(
+    'serves HTTPS directly with TLS_CERT and TLS_KEY',
+    async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-tls-'));
+      execFileSync(
+        '/usr/bin/openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-subj',
+          '/CN=localhost',
+          '-days',
+          '1',
+          '-keyout',
+          `${dir}/key.pem`,
+          '-out',
+          `${dir}/cert.pem`,
+        ],
+        { stdio: 'ignore' },
+      );
+      const { child, url } = await startServer({ TLS_CERT: `${dir}/cert.pem`, TLS_KEY: `${dir}/key.pem` });
+      try {
+        expect(url).toMatch(/^https:/);
+        const body = await new Promise<string>((resolve, reject) => {
+          https
+            .get(`${url}/healthz`, { rejectUnauthorized: false }, (res) => {
+              let text = '';
+              res.on('data', (chunk) => (text += chunk));
+              res.on('end', () => resolve(text));
+            })
+            .on('error', reject);
+        });
+        expect(JSON.parse(body)).toEqual({ status: 'ok' });
+      } finally {
+        child.kill('SIGTERM');
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 
   it('OAuth pages carry a CSP, frame-ancestors none and no referrer', async () => {
     const page = await api().fetch('/login');
@@ -201,7 +249,12 @@ describe('request bounds and TLS', () => {
 
   it('throttles failed token requests per app and address', async () => {
     const app = testApp(db);
-    const attempt = () => app.fetch('/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=guess&client_id=some-app&client_secret=guess' });
+    const attempt = () =>
+      app.fetch('/oauth/token', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=authorization_code&code=guess&client_id=some-app&client_secret=guess',
+      });
     for (let i = 0; i < 20; i++) expect((await attempt()).status).toBeLessThan(429);
     const blocked = await attempt();
     expect(blocked.status).toBe(429);
@@ -211,11 +264,16 @@ describe('request bounds and TLS', () => {
 
 describe('GraphQL hardening', () => {
   const post = (api: ReturnType<typeof testApp>, query: string) =>
-    api.fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) }).then((r) => r.json() as Promise<{ data?: unknown; errors?: Array<{ message: string }> }>);
+    api
+      .fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })
+      .then((r) => r.json() as Promise<{ data?: unknown; errors?: Array<{ message: string }> }>);
 
   it('passes the graphql-http server audits with introspection on', async () => {
     const api = testApp(db);
-    const audits = serverAudits({ url: 'http://milepost.test/graphql', fetchFn: (input: RequestInfo | URL, init?: RequestInit) => api.app.fetch(String(input), init) });
+    const audits = serverAudits({
+      url: 'http://milepost.test/graphql',
+      fetchFn: (input: RequestInfo | URL, init?: RequestInit) => api.app.fetch(String(input), init),
+    });
     const results = await Promise.all(audits.map((audit) => audit.fn()));
     // MUST-level audits fail with `error`; SHOULD-level ones only warn
     const failed = results.filter((r) => r.status === 'error').map((r) => `${r.id} ${r.name}: ${'reason' in r ? r.reason : ''}`);

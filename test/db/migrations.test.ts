@@ -28,11 +28,13 @@ describe('applyMigrations', () => {
 
     const database = await openDatabase(config, { migrate: false });
     try {
-      const rows = await database.prisma.$queryRawUnsafe<Array<{ migration_name: string; checksum: string; applied_steps_count: number | bigint }>>(
-        'SELECT migration_name, checksum, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name',
-      );
+      const rows = await database.prisma.$queryRawUnsafe<
+        Array<{ migration_name: string; checksum: string; applied_steps_count: number | bigint }>
+      >('SELECT migration_name, checksum, applied_steps_count FROM "_prisma_migrations" ORDER BY migration_name');
       const first = committed[0]!;
-      const sha = createHash('sha256').update(readFileSync(path.join(migrationsDir(config.provider), first.name, 'migration.sql'))).digest('hex');
+      const sha = createHash('sha256')
+        .update(readFileSync(path.join(migrationsDir(config.provider), first.name, 'migration.sql')))
+        .digest('hex');
       expect(rows.map((r) => r.migration_name)).toEqual(committed.map((m) => m.name));
       expect(rows[0]!.checksum).toBe(sha);
       expect(Number(rows[0]!.applied_steps_count)).toBe(1);
@@ -58,7 +60,11 @@ describe('applyMigrations', () => {
     const extra = { name: '99999999999999_extra', sql: 'CREATE TABLE "Extra" ("id" INTEGER PRIMARY KEY);', checksum: 'x'.repeat(64) };
     expect(await applyMigrations(config, [...committed, extra])).toEqual(['99999999999999_extra']);
 
-    const broken = { name: '99999999999999_zbroken', sql: 'CREATE TABLE "Half" ("id" INTEGER PRIMARY KEY);\nTHIS IS NOT SQL;', checksum: 'y'.repeat(64) };
+    const broken = {
+      name: '99999999999999_zbroken',
+      sql: 'CREATE TABLE "Half" ("id" INTEGER PRIMARY KEY);\nTHIS IS NOT SQL;',
+      checksum: 'y'.repeat(64),
+    };
     await expect(applyMigrations(config, [...committed, extra, broken])).rejects.toThrow();
     const database = await openDatabase(config, { migrate: false });
     try {
@@ -81,11 +87,15 @@ describe('applyMigrations', () => {
     await applyMigrations(config, all.slice(0, rebuilding));
     const before = await openDatabase(config, { migrate: false });
     try {
-      const person = await before.prisma.$executeRawUnsafe(`INSERT INTO "Person" ("username", "usernameKey", "displayName") VALUES ('old', 'old', 'Old')`);
+      const person = await before.prisma.$executeRawUnsafe(
+        `INSERT INTO "Person" ("username", "usernameKey", "displayName") VALUES ('old', 'old', 'Old')`,
+      );
       expect(person).toBe(1);
       await before.prisma.$executeRawUnsafe(`INSERT INTO "Route" ("ownerId", "name") VALUES (1, 'Kept')`);
       await before.prisma.$executeRawUnsafe(`INSERT INTO "Track" ("routeId", "pointCount") VALUES (1, 2)`);
-      await before.prisma.$executeRawUnsafe(`INSERT INTO "TrackPoint" ("trackId", "seq", "lat", "lon") VALUES (1, 0, 1.5, 2.5), (1, 1, 1.6, 2.6)`);
+      await before.prisma.$executeRawUnsafe(
+        `INSERT INTO "TrackPoint" ("trackId", "seq", "lat", "lon") VALUES (1, 0, 1.5, 2.5), (1, 1, 1.6, 2.6)`,
+      );
     } finally {
       await before.close();
     }
@@ -95,7 +105,10 @@ describe('applyMigrations', () => {
     try {
       const points = await after.prisma.$queryRawUnsafe<Array<{ n: number | bigint }>>('SELECT count(*) AS n FROM "TrackPoint"');
       expect(Number(points[0]!.n)).toBe(2);
-      expect(await after.prisma.track.findFirstOrThrow({ select: { pointCount: true, elevationGain: true } })).toEqual({ pointCount: 2, elevationGain: 0 });
+      expect(await after.prisma.track.findFirstOrThrow({ select: { pointCount: true, elevationGain: true } })).toEqual({
+        pointCount: 2,
+        elevationGain: 0,
+      });
     } finally {
       await after.close();
     }

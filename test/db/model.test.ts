@@ -41,12 +41,16 @@ describe('friendships', () => {
 describe('deleting an entry', () => {
   it('removes its workout, comments, likes and track with its waypoints, and nothing else', async () => {
     const author = await createPerson(db.prisma);
-    const entry = await createEntry(db.prisma, author.id, { workout: { activityType: 'running', distanceValue: 5, distanceUnits: 'kilometers' } });
+    const entry = await createEntry(db.prisma, author.id, {
+      workout: { activityType: 'running', distanceValue: 5, distanceUnits: 'kilometers' },
+    });
     const keep = await createEntry(db.prisma, author.id);
     await db.prisma.comment.create({ data: { entryId: entry.id, authorId: author.id, body: 'gone' } });
     await db.prisma.comment.create({ data: { entryId: keep.id, authorId: author.id, body: 'stays' } });
     await db.prisma.like.create({ data: { entryId: entry.id, personId: author.id } });
-    const track = await db.prisma.track.create({ data: { entryId: entry.id, waypoints: { create: [{ seq: 0, lat: 1, lon: 2, name: 'start' }] } } });
+    const track = await db.prisma.track.create({
+      data: { entryId: entry.id, waypoints: { create: [{ seq: 0, lat: 1, lon: 2, name: 'start' }] } },
+    });
 
     await db.prisma.entry.delete({ where: { id: entry.id } });
 
@@ -82,7 +86,9 @@ describe('OAuth', () => {
     const client = await db.prisma.oAuthClient.create({ data: { clientId: 'dup-app', name: 'App' } });
     await expect(db.prisma.oAuthClient.create({ data: { clientId: 'dup-app', name: 'App 2' } })).rejects.toMatchObject({ code: 'P2002' });
     await db.prisma.oAuthAccessToken.create({ data: { tokenHash: 'h1', clientId: client.id, personId: person.id } });
-    await expect(db.prisma.oAuthAccessToken.create({ data: { tokenHash: 'h1', clientId: client.id, personId: person.id } })).rejects.toMatchObject({
+    await expect(
+      db.prisma.oAuthAccessToken.create({ data: { tokenHash: 'h1', clientId: client.id, personId: person.id } }),
+    ).rejects.toMatchObject({
       code: 'P2002',
     });
   });

@@ -36,12 +36,22 @@ function thirdPartyApp(): Server {
       res.end(`<!doctype html><html><body>${body}</body></html>`);
     };
     if (url.pathname === '/start') {
-      const params = new URLSearchParams({ response_type: 'code', client_id: credentials.clientId, redirect_uri: `${appUrl}/callback`, state: 'csrf-123' });
+      const params = new URLSearchParams({
+        response_type: 'code',
+        client_id: credentials.clientId,
+        redirect_uri: `${appUrl}/callback`,
+        state: 'csrf-123',
+      });
       res.writeHead(302, { location: `${milepostUrl}/oauth/authorize?${params}` });
       return res.end();
     }
     if (url.pathname === '/start-implicit') {
-      const params = new URLSearchParams({ response_type: 'token', client_id: credentials.clientId, redirect_uri: `${appUrl}/implicit`, state: 'ua-456' });
+      const params = new URLSearchParams({
+        response_type: 'token',
+        client_id: credentials.clientId,
+        redirect_uri: `${appUrl}/implicit`,
+        state: 'ua-456',
+      });
       res.writeHead(302, { location: `${milepostUrl}/oauth/authorize?${params}` });
       return res.end();
     }
@@ -87,7 +97,15 @@ beforeAll(async () => {
   appUrl = `http://127.0.0.1:${port(thirdParty)}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 60_000);
 
@@ -132,7 +150,10 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     expect(await page.textContent('#result')).toBe('token bearer ua-456');
     const fragment = new URLSearchParams(new URL(page.url()).hash.slice(1));
     const csrf = { headers: { 'x-graphql-yoga-csrf': '1' } };
-    const me = await fetch(`${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`, csrf);
+    const me = await fetch(
+      `${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`,
+      csrf,
+    );
     expect(await me.json()).toEqual({ data: { me: { username: 'browserrunner' } } });
 
     // the person sees both grants on their account page and can revoke the app
@@ -140,7 +161,10 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     expect(await page.textContent('main')).toContain('Interval Coach');
     await page.click('button[aria-label="Revoke access of Interval Coach"]');
     await page.waitForURL(`${milepostUrl}/account`);
-    const after = await fetch(`${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`, csrf);
+    const after = await fetch(
+      `${milepostUrl}/graphql?oauth_token=${fragment.get('access_token')}&query=${encodeURIComponent('{ me { username } }')}`,
+      csrf,
+    );
     expect(after.status).toBe(401);
     await page.close();
   }, 60_000);

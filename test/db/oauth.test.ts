@@ -22,7 +22,13 @@ beforeAll(async () => {
   web = await createApp(db.prisma, null, { name: 'Run Tracker', redirectUris: [CALLBACK], confidential: true });
   other = await createApp(db.prisma, null, { name: 'Other App', redirectUris: ['https://other.example/cb'], confidential: true });
   native = await createApp(db.prisma, null, { name: 'Phone App', redirectUris: ['http://127.0.0.1/callback'], confidential: false });
-  legacy = await createApp(db.prisma, null, { name: 'Old Widget', redirectUris: [CALLBACK, 'http://widget.example/cb'], confidential: true, allowImplicit: true, allowPlainHttp: true });
+  legacy = await createApp(db.prisma, null, {
+    name: 'Old Widget',
+    redirectUris: [CALLBACK, 'http://widget.example/cb'],
+    confidential: true,
+    allowImplicit: true,
+    allowPlainHttp: true,
+  });
 });
 afterAll(() => db.destroy());
 
@@ -48,11 +54,20 @@ async function approve(browser: TestBrowser, params: Record<string, string>, dec
 
 async function getCode(params: Record<string, string> = {}): Promise<{ code: string; location: URL }> {
   const browser = await loggedInBrowser();
-  const location = await approve(browser, { response_type: 'code', client_id: web.clientId, redirect_uri: CALLBACK, state: 's1', ...params });
+  const location = await approve(browser, {
+    response_type: 'code',
+    client_id: web.clientId,
+    redirect_uri: CALLBACK,
+    state: 's1',
+    ...params,
+  });
   return { code: location.searchParams.get('code')!, location };
 }
 
-async function tokenRequest(fields: Record<string, string>, init: { query?: Record<string, string>; headers?: Record<string, string> } = {}) {
+async function tokenRequest(
+  fields: Record<string, string>,
+  init: { query?: Record<string, string>; headers?: Record<string, string> } = {},
+) {
   const query = init.query ? `?${new URLSearchParams(init.query)}` : '';
   const response = await api.fetch(`/oauth/token${query}`, {
     method: 'POST',
@@ -63,7 +78,14 @@ async function tokenRequest(fields: Record<string, string>, init: { query?: Reco
 }
 
 const exchange = (code: string, extra: Record<string, string> = {}) =>
-  tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: web.clientId, client_secret: web.clientSecret!, ...extra });
+  tokenRequest({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: CALLBACK,
+    client_id: web.clientId,
+    client_secret: web.clientSecret!,
+    ...extra,
+  });
 
 async function me(token: string) {
   return api.graphql<{ me: { username: string } | null }>('{ me { username } }', {}, token);
@@ -95,7 +117,11 @@ describe('web server flow (response_type=code)', () => {
 
   it('redirects with error=access_denied and the state when the person declines', async () => {
     const browser = await loggedInBrowser();
-    const location = await approve(browser, { response_type: 'code', client_id: web.clientId, redirect_uri: CALLBACK, state: 'keep-me' }, 'deny');
+    const location = await approve(
+      browser,
+      { response_type: 'code', client_id: web.clientId, redirect_uri: CALLBACK, state: 'keep-me' },
+      'deny',
+    );
     expect(location.searchParams.get('error')).toBe('access_denied');
     expect(location.searchParams.get('state')).toBe('keep-me');
     expect(location.searchParams.get('code')).toBeNull();
@@ -124,7 +150,9 @@ describe('web server flow (response_type=code)', () => {
 
   it('redirects unsupported response types back with the RFC 6749 error', async () => {
     const browser = await loggedInBrowser();
-    const response = await browser.get(authorizeUrl({ response_type: 'id_token', client_id: web.clientId, redirect_uri: CALLBACK, state: 'x' }));
+    const response = await browser.get(
+      authorizeUrl({ response_type: 'id_token', client_id: web.clientId, redirect_uri: CALLBACK, state: 'x' }),
+    );
     const location = new URL(response.headers.get('location')!);
     expect(location.searchParams.get('error')).toBe('unsupported_response_type');
     expect(location.searchParams.get('state')).toBe('x');
@@ -132,7 +160,13 @@ describe('web server flow (response_type=code)', () => {
 
   it('refuses a consent form without its CSRF token', async () => {
     const browser = await loggedInBrowser();
-    const response = await browser.post('/oauth/authorize', { csrf: 'forged', response_type: 'code', client_id: web.clientId, redirect_uri: CALLBACK, decision: 'approve' });
+    const response = await browser.post('/oauth/authorize', {
+      csrf: 'forged',
+      response_type: 'code',
+      client_id: web.clientId,
+      redirect_uri: CALLBACK,
+      decision: 'approve',
+    });
     expect(response.status).toBe(403);
     expect(response.headers.get('location')).toBeNull();
   });
@@ -152,7 +186,14 @@ describe('codes', () => {
   it('exchanged four times at once: one answer carries a token, and the replays revoke it', async () => {
     // an app of its own: the refused exchanges count against the app's guessing budget
     const racer = await createApp(db.prisma, null, { name: 'Racer', redirectUris: [CALLBACK], confidential: true });
-    const race = (code: string) => tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: racer.clientId, client_secret: racer.clientSecret! });
+    const race = (code: string) =>
+      tokenRequest({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: CALLBACK,
+        client_id: racer.clientId,
+        client_secret: racer.clientSecret!,
+      });
     for (let round = 0; round < 5; round++) {
       const { code } = await getCode({ client_id: racer.clientId });
       const answers = await Promise.all([race(code), race(code), race(code), race(code)]);
@@ -174,7 +215,13 @@ describe('codes', () => {
 
   it('belong to the client they were issued to', async () => {
     const { code } = await getCode();
-    const stolen = await tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: other.clientId, client_secret: other.clientSecret! });
+    const stolen = await tokenRequest({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CALLBACK,
+      client_id: other.clientId,
+      client_secret: other.clientSecret!,
+    });
     expect(stolen.body.error).toBe('invalid_grant');
   });
 
@@ -205,11 +252,25 @@ describe('native apps: public clients with PKCE (S256) and loopback redirects', 
 
   async function nativeCode(extra: Record<string, string> = {}) {
     const browser = await loggedInBrowser();
-    const location = await approve(browser, { response_type: 'code', client_id: native.clientId, redirect_uri: loopback, code_challenge: challenge, code_challenge_method: 'S256', ...extra });
+    const location = await approve(browser, {
+      response_type: 'code',
+      client_id: native.clientId,
+      redirect_uri: loopback,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...extra,
+    });
     return location.searchParams.get('code')!;
   }
   const nativeExchange = (code: string, extra: Record<string, string> = {}) =>
-    tokenRequest({ grant_type: 'authorization_code', code, redirect_uri: loopback, client_id: native.clientId, code_verifier: verifier, ...extra });
+    tokenRequest({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: loopback,
+      client_id: native.clientId,
+      code_verifier: verifier,
+      ...extra,
+    });
 
   it('exchange the code with the verifier and no secret, on any loopback port', async () => {
     const response = await nativeExchange(await nativeCode());
@@ -221,13 +282,26 @@ describe('native apps: public clients with PKCE (S256) and loopback redirects', 
     const browser = await loggedInBrowser();
     const without = await browser.get(authorizeUrl({ response_type: 'code', client_id: native.clientId, redirect_uri: loopback }));
     expect(new URL(without.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
-    const plain = await browser.get(authorizeUrl({ response_type: 'code', client_id: native.clientId, redirect_uri: loopback, code_challenge: challenge, code_challenge_method: 'plain' }));
+    const plain = await browser.get(
+      authorizeUrl({
+        response_type: 'code',
+        client_id: native.clientId,
+        redirect_uri: loopback,
+        code_challenge: challenge,
+        code_challenge_method: 'plain',
+      }),
+    );
     expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
   });
 
   it('refuse a downgrade (no verifier) and a wrong verifier', async () => {
     // a public client without its verifier has proven nothing at all
-    const bare = await tokenRequest({ grant_type: 'authorization_code', code: await nativeCode(), redirect_uri: loopback, client_id: native.clientId });
+    const bare = await tokenRequest({
+      grant_type: 'authorization_code',
+      code: await nativeCode(),
+      redirect_uri: loopback,
+      client_id: native.clientId,
+    });
     expect(bare).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     // a confidential client that started with PKCE must finish with it, secret or not
     const { code } = await getCode({ code_challenge: challenge, code_challenge_method: 'S256' });
@@ -248,7 +322,9 @@ describe('native apps: public clients with PKCE (S256) and loopback redirects', 
   it('loopback ports are free, but paths and hosts are not', async () => {
     const browser = await loggedInBrowser();
     for (const redirectUri of ['http://127.0.0.1:53682/other', 'http://127.0.0.2:53682/callback', 'https://127.0.0.1:53682/callback']) {
-      const response = await browser.get(authorizeUrl({ response_type: 'code', client_id: native.clientId, redirect_uri: redirectUri, code_challenge: challenge }));
+      const response = await browser.get(
+        authorizeUrl({ response_type: 'code', client_id: native.clientId, redirect_uri: redirectUri, code_challenge: challenge }),
+      );
       expect(response.status).toBe(400);
     }
   });
@@ -273,7 +349,9 @@ describe('user-agent flow (response_type=token), opt-in per app', () => {
 
   it('is refused for an app that did not opt in (RFC 9700), before any consent', async () => {
     const browser = await loggedInBrowser();
-    const refused = await browser.get(authorizeUrl({ response_type: 'token', client_id: web.clientId, redirect_uri: CALLBACK, state: 'ua' }));
+    const refused = await browser.get(
+      authorizeUrl({ response_type: 'token', client_id: web.clientId, redirect_uri: CALLBACK, state: 'ua' }),
+    );
     expect(refused.status).toBe(302);
     const location = new URL(refused.headers.get('location')!);
     expect(new URLSearchParams(location.hash.slice(1)).get('error')).toBe('unauthorized_client');
@@ -283,11 +361,15 @@ describe('user-agent flow (response_type=token), opt-in per app', () => {
 
 describe('plain http callbacks, opt-in per app', () => {
   it('refuses an http callback on a host other than loopback unless the app allows it', async () => {
-    await expect(createApp(db.prisma, null, { name: 'Plain', redirectUris: ['http://plain.example/cb'], confidential: true })).rejects.toThrow(/must use https/);
+    await expect(
+      createApp(db.prisma, null, { name: 'Plain', redirectUris: ['http://plain.example/cb'], confidential: true }),
+    ).rejects.toThrow(/must use https/);
     const loopback = await createApp(db.prisma, null, { name: 'Local', redirectUris: ['http://localhost:8080/cb'], confidential: true });
     expect(loopback.redirectUris).toEqual(['http://localhost:8080/cb']);
     const browser = await loggedInBrowser();
-    const consent = await browser.get(authorizeUrl({ response_type: 'code', client_id: legacy.clientId, redirect_uri: 'http://widget.example/cb' }));
+    const consent = await browser.get(
+      authorizeUrl({ response_type: 'code', client_id: legacy.clientId, redirect_uri: 'http://widget.example/cb' }),
+    );
     expect(consent.status).toBe(200);
   });
 
@@ -295,7 +377,9 @@ describe('plain http callbacks, opt-in per app', () => {
     await db.prisma.oAuthClient.update({ where: { clientId: legacy.clientId }, data: { allowPlainHttp: false } });
     try {
       const browser = await loggedInBrowser();
-      const refused = await browser.get(authorizeUrl({ response_type: 'code', client_id: legacy.clientId, redirect_uri: 'http://widget.example/cb' }));
+      const refused = await browser.get(
+        authorizeUrl({ response_type: 'code', client_id: legacy.clientId, redirect_uri: 'http://widget.example/cb' }),
+      );
       expect(refused.status).toBe(400);
       expect(await refused.text()).toContain('plain http');
     } finally {
@@ -310,13 +394,30 @@ describe('old clients (COMPAT.md)', () => {
     const location = await approve(browser, { type: 'web_server', client_id: web.clientId, redirect_uri: CALLBACK });
     const code = location.searchParams.get('code')!;
     expect(code).toBeTruthy();
-    const token = await tokenRequest({ type: 'web_server', code, redirect_uri: CALLBACK, client_id: web.clientId, client_secret: web.clientSecret! });
+    const token = await tokenRequest({
+      type: 'web_server',
+      code,
+      redirect_uri: CALLBACK,
+      client_id: web.clientId,
+      client_secret: web.clientSecret!,
+    });
     expect(token.status).toBe(200);
   });
 
   it('token request fields may come in the query string with an empty body', async () => {
     const { code } = await getCode();
-    const token = await tokenRequest({}, { query: { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: web.clientId, client_secret: web.clientSecret! } });
+    const token = await tokenRequest(
+      {},
+      {
+        query: {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: CALLBACK,
+          client_id: web.clientId,
+          client_secret: web.clientSecret!,
+        },
+      },
+    );
     expect(token.status).toBe(200);
   });
 
@@ -337,7 +438,9 @@ describe('old clients (COMPAT.md)', () => {
   it('the token may be sent twice, the same, as the Ruby client does', async () => {
     const { code } = await getCode();
     const token = (await exchange(code)).body.access_token!;
-    const response = await api.fetch(`/graphql?oauth_token=${token}&query=${encodeURIComponent('{ me { username } }')}`, { headers: { authorization: `OAuth ${token}` } });
+    const response = await api.fetch(`/graphql?oauth_token=${token}&query=${encodeURIComponent('{ me { username } }')}`, {
+      headers: { authorization: `OAuth ${token}` },
+    });
     expect(await response.json()).toEqual({ data: { me: { username: 'Alice' } } });
   });
 });
@@ -347,7 +450,11 @@ describe('revocation', () => {
     const { code } = await getCode();
     const token = (await exchange(code)).body.access_token!;
     const revoke = (fields: Record<string, string>) =>
-      api.fetch('/oauth/revoke', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+      api.fetch('/oauth/revoke', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
     expect((await revoke({ token, client_id: web.clientId, client_secret: 'wrong' })).status).toBe(401);
     expect((await me(token)).data).toEqual({ me: { username: 'Alice' } });
     expect((await revoke({ token, client_id: web.clientId, client_secret: web.clientSecret! })).status).toBe(200);
@@ -422,7 +529,11 @@ describe('accounts', () => {
 describe('developers', () => {
   it('register an app on the developer page; the secret is shown once and stored hashed', async () => {
     const browser = await loggedInBrowser();
-    const response = await browser.post('/developers/apps', { name: 'My Coach', redirect_uris: 'https://coach.example/cb\nhttps://coach.example/cb2', client_type: 'confidential' });
+    const response = await browser.post('/developers/apps', {
+      name: 'My Coach',
+      redirect_uris: 'https://coach.example/cb\nhttps://coach.example/cb2',
+      client_type: 'confidential',
+    });
     expect(response.status).toBe(201);
     const html = await response.text();
     const clientId = /id="client-id">([^<]+)</.exec(html)![1]!;
@@ -435,7 +546,11 @@ describe('developers', () => {
 
   it('refuses a callback with a fragment, naming it', async () => {
     const browser = await loggedInBrowser();
-    const response = await browser.post('/developers/apps', { name: 'Bad', redirect_uris: 'https://x.example/cb#frag', client_type: 'public' });
+    const response = await browser.post('/developers/apps', {
+      name: 'Bad',
+      redirect_uris: 'https://x.example/cb#frag',
+      client_type: 'public',
+    });
     expect(response.status).toBe(422);
     expect(await response.text()).toContain('fragment');
   });
@@ -462,7 +577,10 @@ describe('metadata and storage', () => {
     const implicitToken = new URLSearchParams(implicit.hash.slice(1)).get('access_token')!;
     const tables = ['Person', 'OAuthClient', 'OAuthRedirectUri', 'OAuthAuthorizationCode', 'OAuthAccessToken'];
     let dump = '';
-    for (const table of tables) dump += JSON.stringify(await db.prisma.$queryRawUnsafe(`SELECT * FROM "${table}"`), (_k, v) => (typeof v === 'bigint' ? Number(v) : v));
+    for (const table of tables)
+      dump += JSON.stringify(await db.prisma.$queryRawUnsafe(`SELECT * FROM "${table}"`), (_k, v) =>
+        typeof v === 'bigint' ? Number(v) : v,
+      );
     expect(dump.length).toBeGreaterThan(1000);
     for (const secret of [token, implicitToken, code, web.clientSecret!, other.clientSecret!, PASSWORD]) expect(dump).not.toContain(secret);
   });

@@ -12,7 +12,11 @@ let token: string;
 const lines: string[] = [];
 
 function logged(): Array<Record<string, unknown>> {
-  return lines.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return lines
+    .join('')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 beforeAll(async () => {
@@ -31,16 +35,31 @@ describe('the request log', () => {
         done();
       },
     });
-    const app = createApp(testConfig(db.config, { LOG_LEVEL: 'info' }), db, { logger: createLogger({ env: 'test', logLevel: 'info' }, sink) });
+    const app = createApp(testConfig(db.config, { LOG_LEVEL: 'info' }), db, {
+      logger: createLogger({ env: 'test', logLevel: 'info' }, sink),
+    });
     const secrets = { clientSecret: 'cs_' + 'x'.repeat(30), code: 'code_' + 'y'.repeat(30), password: 'correct horse battery staple' };
     const send = (path: string, init?: RequestInit) => app.fetch(`${BASE}${path}`, init);
-    const form = (fields: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
 
     expect((await send(`/people/me.json?oauth_token=${token}`)).status).toBe(200);
     expect((await send('/people/me.json', { headers: { authorization: `Bearer ${token}`, 'x-request-id': 'trace-42' } })).status).toBe(200);
     expect((await send('/entries.json', form({ oauth_token: token, message: 'posted' }))).status).toBe(201);
     await send(`/entries.json?access_token=${token}&callback=cb`);
-    await send('/oauth/token', form({ grant_type: 'authorization_code', code: secrets.code, client_id: 'nobody', client_secret: secrets.clientSecret, redirect_uri: 'http://127.0.0.1/cb' }));
+    await send(
+      '/oauth/token',
+      form({
+        grant_type: 'authorization_code',
+        code: secrets.code,
+        client_id: 'nobody',
+        client_secret: secrets.clientSecret,
+        redirect_uri: 'http://127.0.0.1/cb',
+      }),
+    );
     await send('/login', form({ username: 'watched', password: secrets.password }));
     await send(`/oauth/authorize?response_type=code&client_id=nobody&code=${secrets.code}`);
     await app.close();
@@ -60,11 +79,19 @@ describe('the request log', () => {
 
   it('censors credential-named fields in any object it logs', () => {
     const chunks: string[] = [];
-    const logger = createLogger({ env: 'test', logLevel: 'info' }, new Writable({ write: (c, _e, done) => {
-        chunks.push(String(c));
-        done();
-      } }));
-    logger.info({ body: { oauth_token: 'T1', client_secret: 'S1', password: 'P1' }, headers: { authorization: 'Bearer T2' }, code: 'C1' }, 'something');
+    const logger = createLogger(
+      { env: 'test', logLevel: 'info' },
+      new Writable({
+        write: (c, _e, done) => {
+          chunks.push(String(c));
+          done();
+        },
+      }),
+    );
+    logger.info(
+      { body: { oauth_token: 'T1', client_secret: 'S1', password: 'P1' }, headers: { authorization: 'Bearer T2' }, code: 'C1' },
+      'something',
+    );
     const text = chunks.join('');
     for (const secret of ['T1', 'S1', 'P1', 'T2', 'C1']) expect(text).not.toContain(secret);
     expect(text).toContain('[redacted]');
@@ -76,7 +103,11 @@ describe('/metrics', () => {
     const app = createApp(testConfig(db.config, { RATE_LIMIT_PER_HOUR: '12' }), db);
     const send = (path: string, init?: RequestInit) => app.fetch(`${BASE}${path}`, init);
     for (let i = 0; i < 3; i++) expect((await send('/entries.json')).status).toBe(200);
-    await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ person(username: "watched") { displayName } }' }) });
+    await send('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ person(username: "watched") { displayName } }' }),
+    });
     await send('/entries/999999.json');
     for (let i = 0; i < 10; i++) await send('/people/watched.json');
     const response = await send('/metrics');

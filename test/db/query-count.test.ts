@@ -43,7 +43,11 @@ async function grow(entries: number, comments: number, likes: number) {
       workout: i % 2 ? { activityType: 'running', distanceValue: 5, distanceUnits: 'miles', duration: 2400 } : undefined,
     });
     await db.prisma.comment.createMany({
-      data: Array.from({ length: comments }, (_, c) => ({ entryId: entry.id, authorId: people[c % people.length]!.id, body: `comment ${c}` })),
+      data: Array.from({ length: comments }, (_, c) => ({
+        entryId: entry.id,
+        authorId: people[c % people.length]!.id,
+        body: `comment ${c}`,
+      })),
     });
     await db.prisma.like.createMany({ data: Array.from({ length: likes }, (_, l) => ({ entryId: entry.id, personId: people[l]!.id })) });
   }

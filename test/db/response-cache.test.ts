@@ -55,7 +55,11 @@ describe('the response cache', () => {
   it('shows a write through the API in the very next read, on both interfaces', async () => {
     await restMessages();
     await graphqlMessages();
-    const created = await api.graphql<{ createEntry: { id: number } }>('mutation { createEntry(input: { message: "fresh via API" }) { ... on Entry { id } } }', {}, token);
+    const created = await api.graphql<{ createEntry: { id: number } }>(
+      'mutation { createEntry(input: { message: "fresh via API" }) { ... on Entry { id } } }',
+      {},
+      token,
+    );
     expect(created.data!.createEntry.id).toBeGreaterThan(0);
     expect((await restMessages()).messages[0]).toBe('fresh via API');
     expect((await graphqlMessages()).messages[0]).toBe('fresh via API');
@@ -95,11 +99,14 @@ describe('the response cache', () => {
   });
 
   it('never stores a mutation: sending the same one twice writes twice', async () => {
-    const send = () => api.app.fetch('http://milepost.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query: 'mutation { createEntry(input: { message: "twice" }) { ... on Entry { id } } }' }),
-    }).then((r) => r.json() as Promise<{ data: { createEntry: { id: number } } }>);
+    const send = () =>
+      api.app
+        .fetch('http://milepost.test/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query: 'mutation { createEntry(input: { message: "twice" }) { ... on Entry { id } } }' }),
+        })
+        .then((r) => r.json() as Promise<{ data: { createEntry: { id: number } } }>);
     const [a, b] = [await send(), await send()];
     expect(b.data.createEntry.id).not.toBe(a.data.createEntry.id);
   });
@@ -165,18 +172,28 @@ describe('cached reads over node:http (the fast path)', () => {
     // what these tests read of the answers: an id, and a page's messages
     type Shape = { id: number; edges: Array<{ node: { message: string } }> };
     const post = (query: string, headers: Record<string, string> = {}) =>
-      fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }).then((r) => r.json() as Promise<{ data: Record<string, Shape> }>);
+      fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query }),
+      }).then((r) => r.json() as Promise<{ data: Record<string, Shape> }>);
     try {
       const first = await post(STREAM);
       const before = db.queryCount();
       expect(await post(STREAM)).toEqual(first);
       expect(db.queryCount()).toBe(before);
-      const created = await post('mutation { createEntry(input: { message: "posted over http" }) { ... on Entry { id } } }', { authorization: `Bearer ${token}` });
+      const created = await post('mutation { createEntry(input: { message: "posted over http" }) { ... on Entry { id } } }', {
+        authorization: `Bearer ${token}`,
+      });
       expect(created.data.createEntry!.id).toBeGreaterThan(0);
       const after = await post(STREAM);
       expect(after.data.publicStream!.edges[0]!.node.message).toBe('posted over http');
       // a malformed body still gets the full way's answer
-      const malformed = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+      const malformed = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query": ',
+      });
       expect(malformed.status).toBe(400);
     } finally {
       await new Promise((resolve) => server.close(resolve));

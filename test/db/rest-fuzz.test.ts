@@ -20,9 +20,21 @@ beforeAll(async () => {
 afterAll(() => db.destroy());
 
 const TEMPLATES = [
-  '/entries', '/entries/friends', '/entries/nearby/{num},{num}', '/entries/{id}', '/entries/{id}/comments', '/entries/{id}/likes',
-  '/entries/{id}/track', '/people/{name}', '/people/me', '/people/{name}/entries', '/people/{name}/friends', '/people/{name}/routes',
-  '/routes', '/routes/{id}', '/routes/{id}/track',
+  '/entries',
+  '/entries/friends',
+  '/entries/nearby/{num},{num}',
+  '/entries/{id}',
+  '/entries/{id}/comments',
+  '/entries/{id}/likes',
+  '/entries/{id}/track',
+  '/people/{name}',
+  '/people/me',
+  '/people/{name}/entries',
+  '/people/{name}/friends',
+  '/people/{name}/routes',
+  '/routes',
+  '/routes/{id}',
+  '/routes/{id}/track',
 ];
 
 const segment = fc.oneof(
@@ -31,14 +43,45 @@ const segment = fc.oneof(
   fc.string({ maxLength: 12 }).map((s) => encodeURIComponent(s)),
 );
 const number = fc.oneof(fc.double({ noNaN: false }).map(String), fc.constantFrom('91', '-181', '1e400', '', 'abc', '0x10', '37.7,1'));
-const path = fc.tuple(fc.constantFrom(...TEMPLATES), segment, number, number, fc.constantFrom('', '.json', '.gpx', '.xml', '.JSON', '.')).map(
-  ([template, seg, a, b, ext]) => template.replace('{id}', seg).replace('{name}', seg).replace('{num}', encodeURIComponent(a)).replace('{num}', encodeURIComponent(b)) + ext,
+const path = fc
+  .tuple(fc.constantFrom(...TEMPLATES), segment, number, number, fc.constantFrom('', '.json', '.gpx', '.xml', '.JSON', '.'))
+  .map(
+    ([template, seg, a, b, ext]) =>
+      template.replace('{id}', seg).replace('{name}', seg).replace('{num}', encodeURIComponent(a)).replace('{num}', encodeURIComponent(b)) +
+      ext,
+  );
+const queryValue = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.integer().map(String),
+  fc.constantFrom('-1', '0', '1.5', '9999999999999999', 'alert(1)', 'a.b', '\u2028'),
 );
-const queryValue = fc.oneof(fc.string({ maxLength: 20 }), fc.integer().map(String), fc.constantFrom('-1', '0', '1.5', '9999999999999999', 'alert(1)', 'a.b', '\u2028'));
-const query = fc.dictionary(fc.constantFrom('page', 'since', 'until', 'radius', 'callback', 'oauth_token', 'x'), queryValue, { maxKeys: 4 });
+const query = fc.dictionary(fc.constantFrom('page', 'since', 'until', 'radius', 'callback', 'oauth_token', 'x'), queryValue, {
+  maxKeys: 4,
+});
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const formFields = fc.dictionary(
-  fc.constantFrom('message', 'lat', 'lon', 'body', 'name', 'activity_type', 'workout[activity_type]', 'workout[distance][value]', 'workout[distance][units]', 'workout[duration]', 'workout[felt]', 'workout[completed_at]', 'workout[route_id]', 'media[type]', 'media[url]', 'workout', 'workout[]', 'a[b][c][d]', '__proto__[x]', 'oauth_token'),
+  fc.constantFrom(
+    'message',
+    'lat',
+    'lon',
+    'body',
+    'name',
+    'activity_type',
+    'workout[activity_type]',
+    'workout[distance][value]',
+    'workout[distance][units]',
+    'workout[duration]',
+    'workout[felt]',
+    'workout[completed_at]',
+    'workout[route_id]',
+    'media[type]',
+    'media[url]',
+    'workout',
+    'workout[]',
+    'a[b][c][d]',
+    '__proto__[x]',
+    'oauth_token',
+  ),
   queryValue,
   { maxKeys: 8 },
 );
@@ -46,8 +89,17 @@ const body = fc.oneof(
   fc.record({ type: fc.constant('application/json'), text: jsonValue.map((v) => JSON.stringify(v)) }),
   fc.record({ type: fc.constant('application/json'), text: fc.string({ maxLength: 40 }) }),
   fc.record({ type: fc.constant('application/x-www-form-urlencoded'), text: formFields.map((f) => new URLSearchParams(f).toString()) }),
-  fc.record({ type: fc.constant('application/gpx+xml'), text: fc.oneof(fc.string({ maxLength: 60 }), fc.constant('<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk></gpx>')) }),
-  fc.record({ type: fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x', ''), text: fc.string({ maxLength: 40 }) }),
+  fc.record({
+    type: fc.constant('application/gpx+xml'),
+    text: fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.constant('<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk></gpx>'),
+    ),
+  }),
+  fc.record({
+    type: fc.constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=x', ''),
+    text: fc.string({ maxLength: 40 }),
+  }),
 );
 
 describe('the legacy paths under generated input', () => {

@@ -27,9 +27,19 @@ beforeAll(async () => {
   await makeFriends(db.prisma, ben.id, ann.id);
   token = await createToken(db.prisma, ben.id);
   otherToken = await createToken(db.prisma, ann.id);
-  const entry = await createEntry(db.prisma, ben.id, { message: 'A nice Sunday morning run', at: new Date('2013-09-16T00:30:39.250Z'), lat: 37.8, lon: -122.27, placeName: 'Oakland, CA' });
+  const entry = await createEntry(db.prisma, ben.id, {
+    message: 'A nice Sunday morning run',
+    at: new Date('2013-09-16T00:30:39.250Z'),
+    lat: 37.8,
+    lon: -122.27,
+    placeName: 'Oakland, CA',
+  });
   entryId = entry.id;
-  workoutId = (await createEntry(db.prisma, ben.id, { workout: { activityType: 'running', distanceValue: 9.9985, distanceUnits: 'miles', duration: 4257 } })).id;
+  workoutId = (
+    await createEntry(db.prisma, ben.id, {
+      workout: { activityType: 'running', distanceValue: 9.9985, distanceUnits: 'miles', duration: 4257 },
+    })
+  ).id;
   routeId = (await db.prisma.route.create({ data: { ownerId: ben.id, name: 'Lake loop', activityType: 'running' } })).id;
 });
 afterAll(() => db.destroy());
@@ -58,7 +68,10 @@ async function call(path: string, init: Call = {}) {
 }
 
 const auth = (t = token) => ({ authorization: `Bearer ${t}` });
-const form = (fields: Record<string, string>) => ({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+const form = (fields: Record<string, string>) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
 
 describe('every endpoint answers its success case in the COMPAT.md shape', () => {
   it('GET /entries.json: {"entries": [...]}, the entry key for key', async () => {
@@ -118,7 +131,9 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
     expect((await call('/people/ben/friends.json')).json).toEqual({
       friends: [{ username: 'ann', display_name: 'Ann K.', photo_url: `${BASE}/people/ann/avatar.svg`, url: `${BASE}/people/ann` }],
     });
-    expect((await call('/people/ben/routes.json')).json).toEqual({ routes: [{ id: routeId, name: 'Lake loop', activity_type: 'Running' }] });
+    expect((await call('/people/ben/routes.json')).json).toEqual({
+      routes: [{ id: routeId, name: 'Lake loop', activity_type: 'Running' }],
+    });
   });
 
   it('POST /entries.json takes form fields with brackets: 201, Location and the entry', async () => {
@@ -168,9 +183,17 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
   });
 
   it('POST /entries/<id>/comments.json and likes.json: 201 with the comment or like; liking twice is fine', async () => {
-    const comment = await call(`/entries/${entryId}/comments.json`, { method: 'POST', headers: { ...auth(otherToken), 'content-type': 'application/x-www-form-urlencoded' }, body: 'body=congrats!' });
+    const comment = await call(`/entries/${entryId}/comments.json`, {
+      method: 'POST',
+      headers: { ...auth(otherToken), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'body=congrats!',
+    });
     expect(comment.status).toBe(201);
-    expect(comment.json).toEqual({ body: 'congrats!', created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), user: expect.objectContaining({ username: 'ann' }) });
+    expect(comment.json).toEqual({
+      body: 'congrats!',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      user: expect.objectContaining({ username: 'ann' }),
+    });
     expect(comment.headers.get('location')).toMatch(new RegExp(`/entries/${entryId}#comment-\\d+$`));
     for (let i = 0; i < 2; i++) {
       const like = await call(`/entries/${entryId}/likes.json`, { method: 'POST', headers: auth(otherToken) });
@@ -183,24 +206,42 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
   });
 
   it('POST /routes.json, PUT /routes/<id>/track.json and GET /routes/<id>.gpx round-trip a track', async () => {
-    const created = await call('/routes.json', { method: 'POST', ...form({ oauth_token: token, name: 'Hill repeats', activity_type: 'running' }) });
+    const created = await call('/routes.json', {
+      method: 'POST',
+      ...form({ oauth_token: token, name: 'Hill repeats', activity_type: 'running' }),
+    });
     expect(created.status).toBe(201);
     expect(created.json).toEqual({ id: expect.any(Number), name: 'Hill repeats', activity_type: 'Running' });
     expect(created.headers.get('location')).toBe(`${BASE}/routes/${created.json.id}.gpx`);
-    const upload = await call(`/routes/${created.json.id}/track.json`, { method: 'PUT', headers: { ...auth(), 'content-type': 'application/gpx+xml' }, body: gpx });
+    const upload = await call(`/routes/${created.json.id}/track.json`, {
+      method: 'PUT',
+      headers: { ...auth(), 'content-type': 'application/gpx+xml' },
+      body: gpx,
+    });
     expect(upload.status).toBe(200);
-    expect(upload.json).toMatchObject({ id: created.json.id, track: { points: 40, distance: { units: 'meters' }, started_at: '2024-05-12T07:30:00Z' } });
+    expect(upload.json).toMatchObject({
+      id: created.json.id,
+      track: { points: 40, distance: { units: 'meters' }, started_at: '2024-05-12T07:30:00Z' },
+    });
     const download = await call(`/routes/${created.json.id}.gpx`);
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toMatch(/^application\/gpx\+xml/);
     expect(download.text).toContain('<name>Oakland Running</name>');
     expect(download.text.match(/<trkpt /g)).toHaveLength(40);
     const listed = (await call('/people/ben/routes.json')).json.routes as Array<Record<string, unknown>>;
-    expect(listed.find((r) => r.id === created.json.id)).toMatchObject({ geo: { type: 'Point' }, distance: { units: 'miles' }, encoded_samples: expect.any(String) });
+    expect(listed.find((r) => r.id === created.json.id)).toMatchObject({
+      geo: { type: 'Point' },
+      distance: { units: 'miles' },
+      encoded_samples: expect.any(String),
+    });
   });
 
   it('PUT /entries/<id>/track.json attaches a track to a workout', async () => {
-    const upload = await call(`/entries/${workoutId}/track.json`, { method: 'PUT', headers: { ...auth(), 'content-type': 'application/gpx+xml' }, body: gpx });
+    const upload = await call(`/entries/${workoutId}/track.json`, {
+      method: 'PUT',
+      headers: { ...auth(), 'content-type': 'application/gpx+xml' },
+      body: gpx,
+    });
     expect(upload).toMatchObject({ status: 200, json: { id: workoutId, track: { points: 40 } } });
   });
 
@@ -314,33 +355,53 @@ describe('status codes (SPEC 7)', () => {
     if (status === 422) expect(response.json).toMatchObject({ error: { fields: [{ field: 'body' }] } });
   });
 
-  it.each([['page=0', 'page'], ['page=abc', 'page'], ['since=yesterday', 'since'], ['until=1.5', 'until']])('GET /entries.json?%s: 422 naming %s', async (query, field) => {
+  it.each([
+    ['page=0', 'page'],
+    ['page=abc', 'page'],
+    ['since=yesterday', 'since'],
+    ['until=1.5', 'until'],
+  ])('GET /entries.json?%s: 422 naming %s', async (query, field) => {
     const response = await call(`/entries.json?${query}`);
     expect(response.status).toBe(422);
     expect(response.json).toMatchObject({ error: { code: 'VALIDATION_FAILED', fields: [{ field }] } });
   });
 
-  it.each([['/entries/nearby/91,0.json', 'lat'], ['/entries/nearby/0,181.json', 'lon'], ['/entries/nearby/0,0.json?radius=0', 'radius'], ['/entries/nearby/0,0.json?radius=far', 'radius'], ['/entries/nearby/0,0.json?radius=100000', 'radius']])(
-    'GET %s: 422 naming %s',
-    async (path, field) => {
-      const response = await call(path);
-      expect(response.status).toBe(422);
-      expect(response.json).toMatchObject({ error: { fields: [{ field }] } });
-    },
-  );
+  it.each([
+    ['/entries/nearby/91,0.json', 'lat'],
+    ['/entries/nearby/0,181.json', 'lon'],
+    ['/entries/nearby/0,0.json?radius=0', 'radius'],
+    ['/entries/nearby/0,0.json?radius=far', 'radius'],
+    ['/entries/nearby/0,0.json?radius=100000', 'radius'],
+  ])('GET %s: 422 naming %s', async (path, field) => {
+    const response = await call(path);
+    expect(response.status).toBe(422);
+    expect(response.json).toMatchObject({ error: { fields: [{ field }] } });
+  });
 
   it('track uploads take application/gpx+xml only (415), and refuse bad GPX with 422', async () => {
-    const wrongType = await call(`/entries/${workoutId}/track.json`, { method: 'PUT', headers: { ...auth(), 'content-type': 'application/json' }, body: '{}' });
+    const wrongType = await call(`/entries/${workoutId}/track.json`, {
+      method: 'PUT',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(wrongType.status).toBe(415);
     const laughs = readFileSync(new URL('../fixtures/gpx/billion-laughs.gpx', import.meta.url), 'utf8');
-    const bad = await call(`/entries/${workoutId}/track.json`, { method: 'PUT', headers: { ...auth(), 'content-type': 'application/gpx+xml' }, body: laughs });
+    const bad = await call(`/entries/${workoutId}/track.json`, {
+      method: 'PUT',
+      headers: { ...auth(), 'content-type': 'application/gpx+xml' },
+      body: laughs,
+    });
     expect(bad.status).toBe(422);
     expect(bad.json).toMatchObject({ error: { fields: [{ field: 'gpx', message: expect.stringContaining('DOCTYPE') }] } });
   });
 
   it('a comment body that is not text: 422 naming body, nothing stored as "[object Object]"', async () => {
     for (const body of ['{"body": {"a": 1}}', '{"body": ["x"]}']) {
-      const response = await call(`/entries/${entryId}/comments.json`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body });
+      const response = await call(`/entries/${entryId}/comments.json`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body,
+      });
       expect(response).toMatchObject({ status: 422, json: { error: { fields: [{ field: 'body' }] } } });
     }
     expect(await db.prisma.comment.count({ where: { body: { contains: 'object' } } })).toBe(0);
@@ -355,7 +416,11 @@ describe('status codes (SPEC 7)', () => {
   });
 
   it('a malformed JSON body: 400 with a JSON error', async () => {
-    const response = await call('/entries.json', { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"message": ' });
+    const response = await call('/entries.json', {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: '{"message": ',
+    });
     expect(response).toMatchObject({ status: 400, json: { error: { code: 'MALFORMED_BODY' } } });
   });
 });
@@ -383,19 +448,26 @@ describe('JSONP (SPEC 4.1)', () => {
     expect(response.text).not.toMatch(/[\u2028\u2029]/);
   });
 
-  it.each(['alert(1)', '1abc', 'a..b', 'a b', `a${'b'.repeat(128)}`, '<script>', 'cb;x'])('refuses callback=%s with 400 JSON', async (callback) => {
-    const response = await call(`/entries.json?callback=${encodeURIComponent(callback)}`);
-    expect(response.status).toBe(400);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(response.json).toMatchObject({ error: { code: 'INVALID_CALLBACK' } });
-  });
+  it.each(['alert(1)', '1abc', 'a..b', 'a b', `a${'b'.repeat(128)}`, '<script>', 'cb;x'])(
+    'refuses callback=%s with 400 JSON',
+    async (callback) => {
+      const response = await call(`/entries.json?callback=${encodeURIComponent(callback)}`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(response.json).toMatchObject({ error: { code: 'INVALID_CALLBACK' } });
+    },
+  );
 });
 
 describe('what real clients send (COMPAT.md)', () => {
   it('the token twice, the same, as the Ruby client does: query plus Authorization: OAuth', async () => {
     const response = await call(`/people/me.json?oauth_token=${token}`, { headers: { authorization: `OAuth ${token}` } });
     expect(response.json.username).toBe('ben');
-    const post = await call(`/entries/${entryId}/likes.json`, { method: 'POST', headers: { authorization: `OAuth ${token}`, 'content-type': 'application/x-www-form-urlencoded' }, body: `oauth_token=${token}` });
+    const post = await call(`/entries/${entryId}/likes.json`, {
+      method: 'POST',
+      headers: { authorization: `OAuth ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `oauth_token=${token}`,
+    });
     expect(post.status).toBe(201);
   });
 
@@ -428,7 +500,10 @@ describe('what real clients send (COMPAT.md)', () => {
   });
 
   it('every 2xx response but the GPX download has a JSON body', async () => {
-    for (const [path, init] of [[`/entries/${entryId}/likes.json`, { method: 'POST', headers: auth() }], ['/people/me.json', { headers: auth() }]] as const) {
+    for (const [path, init] of [
+      [`/entries/${entryId}/likes.json`, { method: 'POST', headers: auth() }],
+      ['/people/me.json', { headers: auth() }],
+    ] as const) {
       const response = await call(path, init);
       expect(response.json).not.toBeNull();
     }
@@ -437,7 +512,14 @@ describe('what real clients send (COMPAT.md)', () => {
 
 describe('browsers', () => {
   it('CORS: any origin, no credentials; preflight answers 204', async () => {
-    const preflight = await call('/entries.json', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    const preflight = await call('/entries.json', {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
@@ -492,14 +574,20 @@ describe('the OpenAPI document', () => {
     for (const response of seen) {
       if (response.status === 204) continue;
       const { path } = splitExtension(new URL(response.path, BASE).pathname);
-      const match = templates.filter((t) => t.pattern.test(path)).sort((a, b) => a.template.indexOf('{') === -1 ? -1 : b.template.indexOf('{') === -1 ? 1 : 0)[0];
+      const match = templates
+        .filter((t) => t.pattern.test(path))
+        .sort((a, b) => (a.template.indexOf('{') === -1 ? -1 : b.template.indexOf('{') === -1 ? 1 : 0))[0];
       if (!match) {
         if (response.status !== 404) problems.push(`${response.method} ${response.path}: no path in the document`);
         continue;
       }
       const operation = doc.paths[match.template]![response.method.toLowerCase()];
       // a method the path does not have: the document's info says every path answers 405 with the error body
-      const described = operation ? operation.responses[String(response.status)] : response.status === 405 ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } : undefined;
+      const described = operation
+        ? operation.responses[String(response.status)]
+        : response.status === 405
+          ? { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }
+          : undefined;
       if (!described) {
         problems.push(`${response.method} ${match.template}: status ${response.status} not described`);
         continue;
@@ -509,7 +597,8 @@ describe('the OpenAPI document', () => {
       if (!schema) continue;
       const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components', '"milepost#/components')));
       checked += 1;
-      if (!validate(response.json)) problems.push(`${response.method} ${response.path} ${response.status}: ${ajv.errorsText(validate.errors)}`);
+      if (!validate(response.json))
+        problems.push(`${response.method} ${response.path} ${response.status}: ${ajv.errorsText(validate.errors)}`);
     }
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(100);

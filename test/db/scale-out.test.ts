@@ -52,12 +52,25 @@ describe.skipIf(!redisUrl)('two servers sharing the database and Redis', () => {
 
     // a subscriber on B
     const received: string[] = [];
-    const subscriber = createClient({ url: `${b.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, lazy: true, retryAttempts: 0, connectionParams: { oauth_token: token } });
-    subscriber.subscribe<{ publicEntries: { message: string } }>({ query: 'subscription { publicEntries { message } }' }, { next: (v) => received.push(v.data!.publicEntries.message), error: () => {}, complete: () => {} });
+    const subscriber = createClient({
+      url: `${b.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      lazy: true,
+      retryAttempts: 0,
+      connectionParams: { oauth_token: token },
+    });
+    subscriber.subscribe<{ publicEntries: { message: string } }>(
+      { query: 'subscription { publicEntries { message } }' },
+      { next: (v) => received.push(v.data!.publicEntries.message), error: () => {}, complete: () => {} },
+    );
     await settle(500);
 
     // a write on A, read on B
-    const created = await fetch(`${a.url}/entries.json`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'message=written on A' });
+    const created = await fetch(`${a.url}/entries.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'message=written on A',
+    });
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { id: number }).id;
     const read = await fetch(`${b.url}/entries/${id}.json`, { headers: { authorization: `Bearer ${token}` } });
@@ -66,10 +79,13 @@ describe.skipIf(!redisUrl)('two servers sharing the database and Redis', () => {
     expect(received).toEqual(['written on A']);
 
     // one budget: the token used 2 WebSocket calls (connect, subscribe) and 2 requests so far
-    const remaining = Number((await fetch(`${a.url}/people/me.json`, { headers: { authorization: `Bearer ${token}` } })).headers.get('x-ratelimit-remaining'));
+    const remaining = Number(
+      (await fetch(`${a.url}/people/me.json`, { headers: { authorization: `Bearer ${token}` } })).headers.get('x-ratelimit-remaining'),
+    );
     expect(remaining).toBe(12 - 5);
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await fetch(`${i % 2 ? a.url : b.url}/people/me.json`, { headers: { authorization: `Bearer ${token}` } })).status);
+    for (let i = 0; i < 8; i++)
+      statuses.push((await fetch(`${i % 2 ? a.url : b.url}/people/me.json`, { headers: { authorization: `Bearer ${token}` } })).status);
     expect(statuses).toEqual([...Array(7).fill(200), 503]);
     await subscriber.dispose();
   }, 60_000);

@@ -48,10 +48,13 @@ describe('the hourly limit', () => {
 });
 
 describe('redirects after log-in', () => {
-  it.each(['/\t/evil.example/x', '//evil.example', '/\\evil.example', '/\n/evil.example', 'https://evil.example/', '/%2F%2Fevil.example'])('never leave the site for %j', (next) => {
-    const safe = safeNext(next);
-    if (safe !== null) expect(new URL(safe, 'https://milepost.example').origin).toBe('https://milepost.example');
-  });
+  it.each(['/\t/evil.example/x', '//evil.example', '/\\evil.example', '/\n/evil.example', 'https://evil.example/', '/%2F%2Fevil.example'])(
+    'never leave the site for %j',
+    (next) => {
+      const safe = safeNext(next);
+      if (safe !== null) expect(new URL(safe, 'https://milepost.example').origin).toBe('https://milepost.example');
+    },
+  );
 
   it('keeps a path of the site, with its query', () => {
     expect(safeNext('/oauth/authorize?client_id=a&state=b')).toBe('/oauth/authorize?client_id=a&state=b');
@@ -73,7 +76,9 @@ describe('sessions', () => {
     const stolen = browser.cookie('milepost_session')!;
     expect((await browser.get('/account')).status).toBe(200);
     expect((await browser.post('/logout', {})).status).toBe(302);
-    const replayed = await api.fetch('/account', { headers: { cookie: `milepost_session=${encodeURIComponent(stolen)}`, accept: 'text/html' } });
+    const replayed = await api.fetch('/account', {
+      headers: { cookie: `milepost_session=${encodeURIComponent(stolen)}`, accept: 'text/html' },
+    });
     expect(replayed.status).toBe(302);
     expect(replayed.headers.get('location')).toMatch(/^\/login/);
   });

@@ -40,7 +40,11 @@ describe('npx milepost seed', () => {
   });
 
   it('places located entries near a real city', async () => {
-    const located = await db.prisma.entry.findMany({ where: { lat: { not: null } }, select: { lat: true, lon: true, placeName: true }, take: 200 });
+    const located = await db.prisma.entry.findMany({
+      where: { lat: { not: null } },
+      select: { lat: true, lon: true, placeName: true },
+      take: 200,
+    });
     expect(located.length).toBeGreaterThan(100);
     for (const entry of located) {
       const city = CITIES.find((c) => c.name === entry.placeName)!;

@@ -57,9 +57,13 @@ describe('access tokens', () => {
     const person = await createPerson(db.prisma, { username: 'tokenholder' });
     const token = await createToken(db.prisma, person.id);
     expect((await api.graphql('{ me { username } }', {}, token)).data).toEqual({ me: { username: 'tokenholder' } });
-    const viaQuery = await api.fetch(`/graphql?oauth_token=${token}&query=${encodeURIComponent('{ me { username } }')}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    const viaQuery = await api.fetch(`/graphql?oauth_token=${token}&query=${encodeURIComponent('{ me { username } }')}`, {
+      headers: { 'x-graphql-yoga-csrf': '1' },
+    });
     expect(await viaQuery.json()).toEqual({ data: { me: { username: 'tokenholder' } } });
-    const oauthScheme = await api.fetch(`/graphql?query=${encodeURIComponent('{ me { username } }')}`, { headers: { authorization: `OAuth ${token}` } });
+    const oauthScheme = await api.fetch(`/graphql?query=${encodeURIComponent('{ me { username } }')}`, {
+      headers: { authorization: `OAuth ${token}` },
+    });
     expect(await oauthScheme.json()).toEqual({ data: { me: { username: 'tokenholder' } } });
   });
 
@@ -89,7 +93,9 @@ describe('access tokens', () => {
     expect(same.status).toBe(200);
     const different = await api.fetch(`/graphql?oauth_token=${other}&query=${query}`, { headers: { authorization: `Bearer ${token}` } });
     expect(different.status).toBe(400);
-    expect(((await different.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('TOKEN_CONFLICT');
+    expect(((await different.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe(
+      'TOKEN_CONFLICT',
+    );
   });
 });
 
@@ -98,11 +104,23 @@ describe('NUL characters', () => {
     const person = await createPerson(db.prisma);
     const token = await createToken(db.prisma, person.id);
     expect((await api.fetch('/people/a%00b.json')).status).toBe(400);
-    const form = await api.fetch('/entries.json', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'message=a%00b' });
+    const form = await api.fetch('/entries.json', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'message=a%00b',
+    });
     expect(form.status).toBe(400);
-    const json = await api.fetch('/entries.json', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ message: 'a\u0000b' }) });
+    const json = await api.fetch('/entries.json', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'a\u0000b' }),
+    });
     expect(json.status).toBe(400);
-    const graphql = await api.graphql('mutation ($m: String) { createEntry(input: { message: $m }) { __typename } }', { m: 'a\u0000b' }, token);
+    const graphql = await api.graphql(
+      'mutation ($m: String) { createEntry(input: { message: $m }) { __typename } }',
+      { m: 'a\u0000b' },
+      token,
+    );
     expect(graphql.status).toBe(400);
     expect(await db.prisma.entry.count({ where: { authorId: person.id } })).toBe(0);
   });

@@ -65,11 +65,9 @@ describe('public stream', () => {
     const at3 = unix('2024-06-01T11:57:00Z'); // "entry #3"
     expect(messages(await stream('publicStream', `until: ${at3}`)).slice(0, 2)).toEqual(['entry #3', 'entry #4']);
     expect(messages(await stream('publicStream', `since: ${at3}`))).toEqual(['entry #0', 'entry #1', 'entry #2']);
-    expect(messages(await stream('publicStream', `since: ${unix('2024-06-01T11:55:00Z')}, until: ${unix('2024-06-01T11:58:00Z')}`))).toEqual([
-      'entry #2',
-      'entry #3',
-      'entry #4',
-    ]);
+    expect(
+      messages(await stream('publicStream', `since: ${unix('2024-06-01T11:55:00Z')}, until: ${unix('2024-06-01T11:58:00Z')}`)),
+    ).toEqual(['entry #2', 'entry #3', 'entry #4']);
   });
 
   it('`until` keeps the starting point while new entries arrive between pages', async () => {
@@ -161,7 +159,10 @@ describe('friends stream', () => {
 describe('nearby stream', () => {
   const oakland = { lat: 37.8044, lon: -122.2712 };
   /** A point `miles` due north of `from`. */
-  const north = (from: { lat: number; lon: number }, miles: number) => ({ lat: from.lat + (miles / EARTH_RADIUS_MILES) * (180 / Math.PI), lon: from.lon });
+  const north = (from: { lat: number; lon: number }, miles: number) => ({
+    lat: from.lat + (miles / EARTH_RADIUS_MILES) * (180 / Math.PI),
+    lon: from.lon,
+  });
 
   beforeAll(async () => {
     const local = await createPerson(db.prisma);
@@ -183,7 +184,9 @@ describe('nearby stream', () => {
     try {
       expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}`))).toEqual(['center', 'inside 50']);
       expect(messages(await stream('nearbyStream', 'lat: 0, lon: 179.95, radius: 20'))).toEqual(['across the antimeridian']);
-      expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 51, first: 1, page: 3`))).toEqual(['outside 50']);
+      expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 51, first: 1, page: 3`))).toEqual([
+        'outside 50',
+      ]);
     } finally {
       nearbyTuning.probeRows = probeRows;
     }

@@ -48,7 +48,13 @@ afterAll(async () => {
 });
 
 function client(token?: string): Client {
-  const c = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: token ? { oauth_token: token } : {}, lazy: true, retryAttempts: 0 });
+  const c = createClient({
+    url: wsUrl,
+    webSocketImpl: WebSocket,
+    connectionParams: token ? { oauth_token: token } : {},
+    lazy: true,
+    retryAttempts: 0,
+  });
   clients.push(c);
   return c;
 }
@@ -57,26 +63,49 @@ function client(token?: string): Client {
 function collect<T>(c: Client, query: string, variables: Record<string, unknown> = {}) {
   const received: T[] = [];
   const errors: unknown[] = [];
-  const dispose = c.subscribe<T>({ query, variables }, { next: (v) => (v.data ? received.push(v.data as T) : errors.push(v.errors)), error: (e) => errors.push(e), complete: () => {} });
+  const dispose = c.subscribe<T>(
+    { query, variables },
+    { next: (v) => (v.data ? received.push(v.data as T) : errors.push(v.errors)), error: (e) => errors.push(e), complete: () => {} },
+  );
   return { received, errors, dispose };
 }
 
 const settle = (ms = 250) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function graphql(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const response = await fetch(`${httpUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+  const response = await fetch(`${httpUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
   return (await response.json()) as { data: Record<string, Record<string, unknown>> };
 }
 
 const post = async (who: string, message: string, extra: Record<string, unknown> = {}) =>
-  (await graphql(people[who]!.token, 'mutation ($input: CreateEntryInput!) { createEntry(input: $input) { ... on Entry { id } } }', { input: { message, ...extra } })).data.createEntry!.id as number;
+  (
+    await graphql(people[who]!.token, 'mutation ($input: CreateEntryInput!) { createEntry(input: $input) { ... on Entry { id } } }', {
+      input: { message, ...extra },
+    })
+  ).data.createEntry!.id as number;
 
 describe('over graphql-ws', () => {
   it('each stream carries exactly what its query would show', async () => {
-    const everyone = collect<{ publicEntries: { message: string; author: { username: string } } }>(client(), 'subscription { publicEntries { message author { username } } }');
-    const friends = collect<{ friendsEntries: { message: string } }>(client(people.viewer!.token), 'subscription { friendsEntries { message } }');
-    const stranger = collect<{ personEntries: { message: string } }>(client(), 'subscription { personEntries(username: "stranger") { message } }');
-    const oakland = collect<{ nearbyEntries: { message: string } }>(client(), 'subscription { nearbyEntries(lat: 37.8044, lon: -122.2712, radius: 10) { message } }');
+    const everyone = collect<{ publicEntries: { message: string; author: { username: string } } }>(
+      client(),
+      'subscription { publicEntries { message author { username } } }',
+    );
+    const friends = collect<{ friendsEntries: { message: string } }>(
+      client(people.viewer!.token),
+      'subscription { friendsEntries { message } }',
+    );
+    const stranger = collect<{ personEntries: { message: string } }>(
+      client(),
+      'subscription { personEntries(username: "stranger") { message } }',
+    );
+    const oakland = collect<{ nearbyEntries: { message: string } }>(
+      client(),
+      'subscription { nearbyEntries(lat: 37.8044, lon: -122.2712, radius: 10) { message } }',
+    );
     await settle();
     await post('viewer', 'mine', { lat: 37.81, lon: -122.27 });
     await post('friend', 'my friend’s');
@@ -94,7 +123,10 @@ describe('over graphql-ws', () => {
     const entryId = await post('friend', 'watch me');
     const c = client(people.viewer!.token);
     const comments = collect<{ entryComments: { body: string } }>(c, `subscription { entryComments(entryId: ${entryId}) { body } }`);
-    const likes = collect<{ entryLikes: { person: { username: string } } }>(c, `subscription { entryLikes(entryId: ${entryId}) { person { username } } }`);
+    const likes = collect<{ entryLikes: { person: { username: string } } }>(
+      c,
+      `subscription { entryLikes(entryId: ${entryId}) { person { username } } }`,
+    );
     const deletions = collect<{ entryDeleted: { id: number } }>(c, 'subscription { entryDeleted { id } }');
     const requests = collect<{ friendRequests: { username: string } }>(c, 'subscription { friendRequests { username } }');
     await settle();
@@ -133,7 +165,10 @@ describe('over graphql-ws', () => {
 });
 
 /** Opens a raw socket, runs `act`, and resolves with how the server closed it (or what it answered). */
-function rawClose(act: (ws: WebSocket) => void, protocol: string | null = 'graphql-transport-ws'): Promise<{ code: number; messages: string[] }> {
+function rawClose(
+  act: (ws: WebSocket) => void,
+  protocol: string | null = 'graphql-transport-ws',
+): Promise<{ code: number; messages: string[] }> {
   return new Promise((resolve, reject) => {
     const ws = protocol ? new WebSocket(wsUrl, protocol) : new WebSocket(wsUrl);
     const messages: string[] = [];
@@ -155,25 +190,41 @@ describe('the graphql-ws protocol', () => {
   it.each<[string, number, (ws: WebSocket) => void, (string | null)?]>([
     ['no graphql-transport-ws subprotocol', 4406, () => {}, null],
     ['subscribe before init', 4401, (ws) => ws.send(subscribe('1'))],
-    ['a second init', 4429, (ws) => {
-      ws.send(init);
-      ws.send(init);
-    }],
-    ['an invalid message', 4400, (ws) => {
-      ws.send(init);
-      ws.send('{"type":"nonsense"}');
-    }],
-    ['a duplicate id', 4409, (ws) => {
-      ws.send(init);
-      setTimeout(() => {
-        ws.send(subscribe('same'));
-        ws.send(subscribe('same'));
-      }, 100);
-    }],
+    [
+      'a second init',
+      4429,
+      (ws) => {
+        ws.send(init);
+        ws.send(init);
+      },
+    ],
+    [
+      'an invalid message',
+      4400,
+      (ws) => {
+        ws.send(init);
+        ws.send('{"type":"nonsense"}');
+      },
+    ],
+    [
+      'a duplicate id',
+      4409,
+      (ws) => {
+        ws.send(init);
+        setTimeout(() => {
+          ws.send(subscribe('same'));
+          ws.send(subscribe('same'));
+        }, 100);
+      },
+    ],
     ['no init within 3 s', 4408, () => {}],
-  ])('%s: close %i', async (_what, code, act, protocol) => {
-    expect((await rawClose(act, protocol)).code).toBe(code);
-  }, 10_000);
+  ])(
+    '%s: close %i',
+    async (_what, code, act, protocol) => {
+      expect((await rawClose(act, protocol)).code).toBe(code);
+    },
+    10_000,
+  );
 
   it('answers ping with pong', async () => {
     const result = await rawClose((ws) => {
@@ -236,7 +287,10 @@ describe('over server-sent events', () => {
     await post('friend', 'over SSE');
     await Promise.race([reading, settle(3000)]);
     controller.abort();
-    const events = text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)));
+    const events = text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice(6)));
     expect(events.map((e) => e.data?.friendsEntries?.message).filter(Boolean)).toEqual(['over SSE']);
   });
 });
@@ -247,7 +301,15 @@ describe.skipIf(!redisUrl)('across processes through Redis', () => {
   const bin = fileURLToPath(new URL('../../bin/milepost.js', import.meta.url));
   function start(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
     const child = spawn(process.execPath, [bin, 'serve', '--no-seed'], {
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: db.config.url, RATE_LIMIT_PER_HOUR: '100000', ...env },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: db.config.url,
+        RATE_LIMIT_PER_HOUR: '100000',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new Promise((resolve, reject) => {
@@ -267,7 +329,10 @@ describe.skipIf(!redisUrl)('across processes through Redis', () => {
     const remote = createClient({ url: `ws://127.0.0.1:${b.port}/graphql`, webSocketImpl: WebSocket, lazy: true, retryAttempts: 0 });
     try {
       const received: string[] = [];
-      remote.subscribe<{ publicEntries: { message: string } }>({ query: 'subscription { publicEntries { message } }' }, { next: (v) => received.push(v.data!.publicEntries.message), error: () => {}, complete: () => {} });
+      remote.subscribe<{ publicEntries: { message: string } }>(
+        { query: 'subscription { publicEntries { message } }' },
+        { next: (v) => received.push(v.data!.publicEntries.message), error: () => {}, complete: () => {} },
+      );
       await settle(500);
       await fetch(`http://127.0.0.1:${a.port}/graphql`, {
         method: 'POST',

@@ -27,7 +27,10 @@ beforeAll(async () => {
     await app.close();
   };
   const ann = await createPerson(db.prisma, { username: 'ann', displayName: 'Ann Runner' });
-  await createEntry(db.prisma, ann.id, { message: 'typed hello', workout: { activityType: 'running', distanceValue: 5, distanceUnits: 'kilometers', duration: 1500 } });
+  await createEntry(db.prisma, ann.id, {
+    message: 'typed hello',
+    workout: { activityType: 'running', distanceValue: 5, distanceUnits: 'kilometers', duration: 1500 },
+  });
 });
 afterAll(async () => {
   await close();
@@ -36,7 +39,11 @@ afterAll(async () => {
 
 /** A client's one helper: the document's types flow into the result. */
 async function run<Result, Variables>(document: TypedDocumentNode<Result, Variables>, variables: Variables): Promise<Result> {
-  const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: print(document), variables }) });
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: print(document), variables }),
+  });
   const body = (await response.json()) as { data: Result; errors?: unknown[] };
   expect(body.errors).toBeUndefined();
   return body.data;

@@ -32,7 +32,11 @@ let phone: BrowserContext;
 const ids = { entry: 0, route: 0 };
 
 async function graphql<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await response.json()) as { data: T; errors?: unknown };
   expect(body.errors).toBeUndefined();
   return body.data;
@@ -49,17 +53,32 @@ beforeAll(async () => {
   const bob = await createPerson(db.prisma, { username: 'bob', displayName: 'Bob Cyclist' });
   await makeFriends(db.prisma, ann.id, bob.id);
   const [annToken, bobToken] = [await createToken(db.prisma, ann.id), await createToken(db.prisma, bob.id)];
-  const created = await graphql<{ createEntry: { id: number } }>(annToken, 'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { ... on Entry { id } } }');
+  const created = await graphql<{ createEntry: { id: number } }>(
+    annToken,
+    'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { ... on Entry { id } } }',
+  );
   ids.entry = created.createEntry.id;
   await graphql(bobToken, 'mutation ($id: Int!) { createComment(entryId: $id, body: "Strong finish!") { __typename } }', { id: ids.entry });
   await graphql(bobToken, 'mutation ($id: Int!) { likeEntry(entryId: $id) { __typename } }', { id: ids.entry });
-  const route = await graphql<{ createRoute: { id: number } }>(annToken, 'mutation { createRoute(name: "Lake loop", activityType: RUNNING) { ... on Route { id } } }');
+  const route = await graphql<{ createRoute: { id: number } }>(
+    annToken,
+    'mutation { createRoute(name: "Lake loop", activityType: RUNNING) { ... on Route { id } } }',
+  );
   ids.route = route.createRoute.id;
-  await graphql(annToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', { id: ids.route, gpx: GPX });
+  await graphql(annToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
+    id: ids.route,
+    gpx: GPX,
+  });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   noScript = await browser.newContext({ javaScriptEnabled: false });
   // a phone; CSP bypassed only so that the test can inject axe-core
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, bypassCSP: true });
+  phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    bypassCSP: true,
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -71,10 +90,25 @@ afterAll(async () => {
 });
 
 const PAGES = [
-  { name: 'home', path: () => '/', heading: 'Latest from everyone', texts: ['Hill repeats at dawn', 'Ann Runner', '8.2 kilometers', '45:10', '1 comment', '1 like'] },
-  { name: 'entry', path: () => `/entries/${ids.entry}`, heading: 'Ann Runner’s entry', texts: ['Hill repeats at dawn', 'Strong finish!', 'Bob Cyclist', 'Oakland, CA'] },
+  {
+    name: 'home',
+    path: () => '/',
+    heading: 'Latest from everyone',
+    texts: ['Hill repeats at dawn', 'Ann Runner', '8.2 kilometers', '45:10', '1 comment', '1 like'],
+  },
+  {
+    name: 'entry',
+    path: () => `/entries/${ids.entry}`,
+    heading: 'Ann Runner’s entry',
+    texts: ['Hill repeats at dawn', 'Strong finish!', 'Bob Cyclist', 'Oakland, CA'],
+  },
   { name: 'person', path: () => '/people/ann', heading: 'Ann Runner', texts: ['@ann', 'Hill repeats at dawn', 'Bob Cyclist', 'Lake loop'] },
-  { name: 'route', path: () => `/routes/${ids.route}`, heading: 'Lake loop', texts: ['A route by', 'Ann Runner', 'Download the GPX', 'm climbed'] },
+  {
+    name: 'route',
+    path: () => `/routes/${ids.route}`,
+    heading: 'Lake loop',
+    texts: ['A route by', 'Ann Runner', 'Download the GPX', 'm climbed'],
+  },
 ];
 
 describe.skipIf(!haveChromium)('the web pages', () => {
@@ -97,7 +131,9 @@ describe.skipIf(!haveChromium)('the web pages', () => {
       expect(await tab.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await tab.addScriptTag({ content: AXE });
       const violations = await tab.evaluate(async () => {
-        const result = await (window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe.run({ resultTypes: ['violations'] });
+        const result = await (
+          window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }
+        ).axe.run({ resultTypes: ['violations'] });
         return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
       });
       expect(violations).toEqual([]);
@@ -116,7 +152,12 @@ describe.skipIf(!haveChromium)('the web pages', () => {
   });
 
   it('resolves every url and photo_url of the JSON shapes to a page or a picture', async () => {
-    const entry = (await (await fetch(`${base}/entries/${ids.entry}.json`)).json()) as { url: string; user: { url: string; photo_url: string }; comments: Array<{ user: { url: string; photo_url: string } }>; likes: Array<{ user: { url: string } }> };
+    const entry = (await (await fetch(`${base}/entries/${ids.entry}.json`)).json()) as {
+      url: string;
+      user: { url: string; photo_url: string };
+      comments: Array<{ user: { url: string; photo_url: string } }>;
+      likes: Array<{ user: { url: string } }>;
+    };
     const pages = [entry.url, entry.user.url, entry.comments[0]!.user.url, entry.likes[0]!.user.url];
     const tab = await noScript.newPage();
     for (const url of pages) {
@@ -159,7 +200,9 @@ describe.skipIf(!haveChromium)('the web pages', () => {
     // one path, two representations: shared caches are told to keep them apart
     // Accept chooses page or JSON; Accept-Encoding, compressed or not
     expect(json.headers.get('vary')).toBe('Accept, Accept-Encoding');
-    expect((await fetch(`${base}/entries/${ids.entry}`, { headers: { accept: 'text/html' } })).headers.get('vary')).toBe('Accept, Accept-Encoding');
+    expect((await fetch(`${base}/entries/${ids.entry}`, { headers: { accept: 'text/html' } })).headers.get('vary')).toBe(
+      'Accept, Accept-Encoding',
+    );
     expect(((await json.json()) as { id: number }).id).toBe(ids.entry);
   });
 });

@@ -55,14 +55,17 @@ afterAll(async () => {
   await db.destroy();
 });
 
-
 const ORIGIN = 'http://milepost.test';
 const queued = () => db.prisma.webhookDelivery.count();
 /** What the worker does first on each tick: the outbox's events become deliveries. */
 const relay = () => relayOutbox(db.prisma, ORIGIN);
 
 async function post(token: string, message: string): Promise<number> {
-  const result = await api.graphql<{ createEntry: { id: number } }>('mutation ($m: String) { createEntry(input: { message: $m }) { ... on Entry { id } } }', { m: message }, token);
+  const result = await api.graphql<{ createEntry: { id: number } }>(
+    'mutation ($m: String) { createEntry(input: { message: $m }) { ... on Entry { id } } }',
+    { m: message },
+    token,
+  );
   return result.data!.createEntry.id;
 }
 
@@ -76,8 +79,15 @@ describe('webhooks', () => {
     const delivery = received.at(-1)!;
     expect(delivery.headers['x-milepost-event']).toBe('entry.created');
     expect(verifySignature(secret, String(delivery.headers['x-milepost-signature']), delivery.body)).toBe(true);
-    expect(JSON.parse(delivery.body)).toMatchObject({ event: 'entry.created', data: { entry_id: entryId, author_id: expect.any(Number), entry_url: expect.stringContaining(`/entries/${entryId}`) } });
-    expect(await db.prisma.webhookDelivery.findFirstOrThrow({ orderBy: { id: 'desc' } })).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200 });
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      event: 'entry.created',
+      data: { entry_id: entryId, author_id: expect.any(Number), entry_url: expect.stringContaining(`/entries/${entryId}`) },
+    });
+    expect(await db.prisma.webhookDelivery.findFirstOrThrow({ orderBy: { id: 'desc' } })).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 200,
+    });
   });
 
   it('send nothing for people who never authorized the app', async () => {
@@ -101,7 +111,10 @@ describe('webhooks', () => {
     expect((await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failed.id } })).attempts).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await worker.tick();
-    expect(await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({
+      status: 'delivered',
+      attempts: 2,
+    });
     expect(backoffSeconds(1, 10)).toBe(10);
     expect(backoffSeconds(3, 10)).toBe(160);
     expect(backoffSeconds(20, 10)).toBe(3600);
@@ -127,15 +140,31 @@ describe('webhooks', () => {
     await relay();
     expect(await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })).toBe(1);
     // a process that claimed the delivery and died mid-send leaves it locked, with a lock that passes
-    await db.prisma.webhookDelivery.updateMany({ where: { status: 'pending' }, data: { status: 'sending', lockedUntil: new Date(Date.now() - 1000) } });
-    await db.prisma.webhookDelivery.create({ data: { clientId: (await db.prisma.oAuthClient.findUniqueOrThrow({ where: { clientId } })).id, event: 'like.created', payload: '{"event":"like.created","data":{}}' } });
+    await db.prisma.webhookDelivery.updateMany({
+      where: { status: 'pending' },
+      data: { status: 'sending', lockedUntil: new Date(Date.now() - 1000) },
+    });
+    await db.prisma.webhookDelivery.create({
+      data: {
+        clientId: (await db.prisma.oAuthClient.findUniqueOrThrow({ where: { clientId } })).id,
+        event: 'like.created',
+        payload: '{"event":"like.created","data":{}}',
+      },
+    });
     const count = received.length;
     const restarted = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1, origin: ORIGIN, allowPrivate: true });
     await restarted.tick();
     await restarted.stop();
     expect(received.length).toBe(count + 2);
-    expect(received.slice(-2).map((r) => JSON.parse(r.body).event).sort()).toEqual(['entry.created', 'like.created']);
-    expect(JSON.parse(received.find((r) => r.body.includes('before the crash') || r.body.includes(`"entry_id":${entryId}`))!.body).data.entry_id).toBe(entryId);
+    expect(
+      received
+        .slice(-2)
+        .map((r) => JSON.parse(r.body).event)
+        .sort(),
+    ).toEqual(['entry.created', 'like.created']);
+    expect(
+      JSON.parse(received.find((r) => r.body.includes('before the crash') || r.body.includes(`"entry_id":${entryId}`))!.body).data.entry_id,
+    ).toBe(entryId);
     expect(await db.prisma.webhookDelivery.count({ where: { status: { not: 'delivered' } } })).toBe(0);
   });
 
@@ -166,19 +195,31 @@ describe('webhooks', () => {
 });
 
 describe('webhook targets (SSRF)', () => {
-  it.each(['http://127.0.0.1:9/hooks', 'http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/', 'http://192.168.1.1/', 'http://[::1]/', 'http://[fd00::1]/', 'http://[::ffff:10.0.0.1]/', 'http://localhost/', 'http://0.0.0.0/'])(
-    'refuses %s at registration',
-    async (url) => {
-      await expect(setWebhook(db.prisma, null, clientId, url)).rejects.toMatchObject({ issues: [{ path: 'webhook_url', message: expect.stringMatching(/not a public internet address/) }] });
-    },
-  );
+  it.each([
+    'http://127.0.0.1:9/hooks',
+    'http://169.254.169.254/latest/meta-data',
+    'http://10.1.2.3/',
+    'http://192.168.1.1/',
+    'http://[::1]/',
+    'http://[fd00::1]/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://localhost/',
+    'http://0.0.0.0/',
+  ])('refuses %s at registration', async (url) => {
+    await expect(setWebhook(db.prisma, null, clientId, url)).rejects.toMatchObject({
+      issues: [{ path: 'webhook_url', message: expect.stringMatching(/not a public internet address/) }],
+    });
+  });
 
   it('refuses at delivery a name that resolves to a private address now, and sends nothing', async () => {
     const app = await createApp(db.prisma, null, { name: 'Rebinder', redirectUris: ['https://rebind.example/cb'], confidential: true });
     const author = await createPerson(db.prisma, { username: 'rebound' });
     const token = await issueAccessToken(db.prisma, { clientId: app.id, personId: author.id });
     // registered when the name still pointed elsewhere; now it resolves to loopback
-    await db.prisma.oAuthClient.update({ where: { id: app.id }, data: { webhookUrl: receiverUrl.replace('127.0.0.1', 'localhost'), webhookSecret: 'whsec_test' } });
+    await db.prisma.oAuthClient.update({
+      where: { id: app.id },
+      data: { webhookUrl: receiverUrl.replace('127.0.0.1', 'localhost'), webhookSecret: 'whsec_test' },
+    });
     await post(token, 'to a rebound name');
     const count = received.length;
     const guarded = startWebhookWorker(db.prisma, { pollMs: 60_000, retryBaseSeconds: 1, origin: ORIGIN });
@@ -186,12 +227,30 @@ describe('webhook targets (SSRF)', () => {
     await guarded.stop();
     expect(received.length).toBe(count);
     const delivery = await db.prisma.webhookDelivery.findFirstOrThrow({ where: { clientId: app.id } });
-    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/^refused: .*not a public internet address/) });
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: expect.stringMatching(/^refused: .*not a public internet address/),
+    });
   });
 
   it('tells public from private addresses', () => {
-    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34']) expect(isPublicAddress(address), address).toBe(true);
-    for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.0.1', '169.254.169.254', '100.64.0.1', '::1', 'fe80::1', 'fc00::1', '::ffff:127.0.0.1', '224.0.0.1', 'not-an-ip']) {
+    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34'])
+      expect(isPublicAddress(address), address).toBe(true);
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '::1',
+      'fe80::1',
+      'fc00::1',
+      '::ffff:127.0.0.1',
+      '224.0.0.1',
+      'not-an-ip',
+    ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
   });

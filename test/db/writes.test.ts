@@ -41,7 +41,13 @@ const CREATE = `createEntry(input: $input) { __typename ... on Entry { id kind m
 describe('createEntry', () => {
   it('posts a workout with defaults from the person: distance in their units', async () => {
     const entry = await mutate(alice.token, CREATE, {
-      input: { message: 'Tempo run', lat: 37.8, lon: -122.27, placeName: 'Oakland, CA', workout: { activityType: 'RUNNING', distance: { value: 10 }, duration: 2700, felt: 'GREAT', calories: 650 } },
+      input: {
+        message: 'Tempo run',
+        lat: 37.8,
+        lon: -122.27,
+        placeName: 'Oakland, CA',
+        workout: { activityType: 'RUNNING', distance: { value: 10 }, duration: 2700, felt: 'GREAT', calories: 650 },
+      },
     });
     expect(entry).toMatchObject({
       __typename: 'Entry',
@@ -49,20 +55,34 @@ describe('createEntry', () => {
       message: 'Tempo run',
       geo: { coordinates: [-122.27, 37.8] },
       location: { name: 'Oakland, CA' },
-      workout: { activityType: 'RUNNING', distance: { value: 10, units: 'KILOMETERS' }, duration: 2700, felt: 'GREAT', calories: 650, title: null, routeId: null },
+      workout: {
+        activityType: 'RUNNING',
+        distance: { value: 10, units: 'KILOMETERS' },
+        duration: 2700,
+        felt: 'GREAT',
+        calories: 650,
+        title: null,
+        routeId: null,
+      },
     });
   });
 
   it('answers ValidationError naming each field, and writes nothing', async () => {
     const before = await db.prisma.entry.count();
-    const result = await mutate(alice.token, CREATE, { input: { lat: 90.0001, lon: 0, workout: { activityType: 'RUNNING', duration: -1 }, media: { type: 'IMAGE', url: 'ftp://x/y.jpg' } } });
+    const result = await mutate(alice.token, CREATE, {
+      input: { lat: 90.0001, lon: 0, workout: { activityType: 'RUNNING', duration: -1 }, media: { type: 'IMAGE', url: 'ftp://x/y.jpg' } },
+    });
     expect(result.__typename).toBe('ValidationError');
     expect(result.issues!.map((i) => i.path)).toEqual(['lat', 'media.url', 'workout.duration']);
     expect(await db.prisma.entry.count()).toBe(before);
   });
 
   it('refuses an unknown activity type before anything runs', async () => {
-    const result = await api.graphql(`mutation ($input: CreateEntryInput!) { createEntry(input: $input) { __typename } }`, { input: { workout: { activityType: 'KAYAKING' } } }, alice.token);
+    const result = await api.graphql(
+      `mutation ($input: CreateEntryInput!) { createEntry(input: $input) { __typename } }`,
+      { input: { workout: { activityType: 'KAYAKING' } } },
+      alice.token,
+    );
     expect(result.errors![0]!.message).toMatch(/KAYAKING/);
   });
 
@@ -72,11 +92,17 @@ describe('createEntry', () => {
     const linked = await mutate(alice.token, CREATE, { input: { workout: { activityType: 'RUNNING', routeId: own.id } } });
     expect(linked).toMatchObject({ workout: { routeId: own.id } });
     const refused = await mutate(alice.token, CREATE, { input: { workout: { activityType: 'RUNNING', routeId: theirs.id } } });
-    expect(refused).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'workout.routeId', message: 'is not one of your routes' }] });
+    expect(refused).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [{ path: 'workout.routeId', message: 'is not one of your routes' }],
+    });
   });
 
   it('needs a token', async () => {
-    expect(await mutate(undefined, CREATE, { input: { message: 'anonymous' } })).toMatchObject({ __typename: 'NotAuthorizedError', code: 'NOT_AUTHORIZED' });
+    expect(await mutate(undefined, CREATE, { input: { message: 'anonymous' } })).toMatchObject({
+      __typename: 'NotAuthorizedError',
+      code: 'NOT_AUTHORIZED',
+    });
   });
 });
 
@@ -96,7 +122,10 @@ describe('deleteEntry', () => {
 
   it('refuses anyone else, and the entry stays', async () => {
     const entry = await createEntry(db.prisma, alice.id);
-    expect(await mutate(bob.token, DELETE(entry.id))).toMatchObject({ __typename: 'NotAuthorizedError', errorMessage: 'only the author may delete this entry' });
+    expect(await mutate(bob.token, DELETE(entry.id))).toMatchObject({
+      __typename: 'NotAuthorizedError',
+      errorMessage: 'only the author may delete this entry',
+    });
     expect(await mutate(undefined, DELETE(entry.id))).toMatchObject({ __typename: 'NotAuthorizedError' });
     expect(await db.prisma.entry.count({ where: { id: entry.id } })).toBe(1);
   });
@@ -109,13 +138,21 @@ describe('deleteEntry', () => {
 describe('comments and likes', () => {
   const COMMENT = `createComment(entryId: $entryId, body: $body) { __typename ... on Comment { body author { username } } ${ERROR} }`;
   const comment = async (entryId: number, body: string) => {
-    const result = await api.graphql<{ r: Result }>(`mutation ($entryId: Int!, $body: String!) { r: ${COMMENT} }`, { entryId, body }, bob.token);
+    const result = await api.graphql<{ r: Result }>(
+      `mutation ($entryId: Int!, $body: String!) { r: ${COMMENT} }`,
+      { entryId, body },
+      bob.token,
+    );
     return result.data!.r;
   };
 
   it('takes 510 characters after trimming, not 511', async () => {
     const entry = await createEntry(db.prisma, alice.id);
-    expect(await comment(entry.id, `  ${'a'.repeat(510)}\n`)).toMatchObject({ __typename: 'Comment', body: 'a'.repeat(510), author: { username: 'bob' } });
+    expect(await comment(entry.id, `  ${'a'.repeat(510)}\n`)).toMatchObject({
+      __typename: 'Comment',
+      body: 'a'.repeat(510),
+      author: { username: 'bob' },
+    });
     expect(await comment(entry.id, 'a'.repeat(511))).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'body' }] });
     expect(await comment(entry.id, '   ')).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'body' }] });
     expect(await comment(123456789, 'hello')).toMatchObject({ __typename: 'NotFoundError' });
@@ -138,16 +175,32 @@ describe('friends', () => {
   const act = (token: string, verb: string, username: string) =>
     mutate(token, `${verb}(username: "${username}") { __typename ... on FriendshipState { status person { username } } ${ERROR} }`);
   const friendsOf = async (username: string) =>
-    ((await api.graphql<{ person: { friends: { edges: Array<{ node: { username: string } }> } } }>(`{ person(username: "${username}") { friends { edges { node { username } } } } }`)).data!.person.friends.edges).map((f) => f.node.username);
+    (
+      await api.graphql<{ person: { friends: { edges: Array<{ node: { username: string } }> } } }>(
+        `{ person(username: "${username}") { friends { edges { node { username } } } } }`,
+      )
+    ).data!.person.friends.edges.map((f) => f.node.username);
 
   it('request → pending for both → accept → friends both ways → remove', async () => {
     const carol = await person('carol');
     const dave = await person('dave');
-    expect(await act(carol.token, 'requestFriend', 'dave')).toEqual({ __typename: 'FriendshipState', status: 'REQUESTED', person: { username: 'dave' } });
+    expect(await act(carol.token, 'requestFriend', 'dave')).toEqual({
+      __typename: 'FriendshipState',
+      status: 'REQUESTED',
+      person: { username: 'dave' },
+    });
     expect(await act(carol.token, 'requestFriend', 'dave')).toMatchObject({ status: 'REQUESTED' });
-    const pending = await api.graphql<{ me: { friendRequests: Array<{ username: string }> } }>('{ me { friendRequests { username } } }', {}, dave.token);
+    const pending = await api.graphql<{ me: { friendRequests: Array<{ username: string }> } }>(
+      '{ me { friendRequests { username } } }',
+      {},
+      dave.token,
+    );
     expect(pending.data!.me.friendRequests).toEqual([{ username: 'carol' }]);
-    const seenByOthers = await api.graphql<{ person: { friendRequests: unknown } }>('{ person(username: "dave") { friendRequests { username } } }', {}, carol.token);
+    const seenByOthers = await api.graphql<{ person: { friendRequests: unknown } }>(
+      '{ person(username: "dave") { friendRequests { username } } }',
+      {},
+      carol.token,
+    );
     expect(seenByOthers.data!.person.friendRequests).toBeNull();
 
     expect(await act(dave.token, 'acceptFriend', 'carol')).toMatchObject({ status: 'FRIENDS' });
@@ -173,30 +226,49 @@ describe('friends', () => {
   });
 
   it('refuses oneself and unknown people', async () => {
-    expect(await act(alice.token, 'requestFriend', 'ALICE')).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'username' }] });
+    expect(await act(alice.token, 'requestFriend', 'ALICE')).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [{ path: 'username' }],
+    });
     expect(await act(alice.token, 'requestFriend', 'nobody-at-all')).toMatchObject({ __typename: 'NotFoundError' });
   });
 });
 
 describe('routes and tracks', () => {
-  const TRACK = '__typename ... on Route { id name track { name pointCount distanceMeters elevationGain polyline points(first: 2) { lat heartRate cadence } } } ';
+  const TRACK =
+    '__typename ... on Route { id name track { name pointCount distanceMeters elevationGain polyline points(first: 2) { lat heartRate cadence } } } ';
 
   it('creates a route and attaches a Garmin track; a bad upload leaves the old track', async () => {
-    const route = await mutate(alice.token, `createRoute(name: "Lake loop", activityType: RUNNING) { __typename ... on Route { id name activityType owner { username } } ${ERROR} }`);
+    const route = await mutate(
+      alice.token,
+      `createRoute(name: "Lake loop", activityType: RUNNING) { __typename ... on Route { id name activityType owner { username } } ${ERROR} }`,
+    );
     expect(route).toMatchObject({ __typename: 'Route', name: 'Lake loop', activityType: 'RUNNING', owner: { username: 'alice' } });
     const id = route.id as number;
-    const withTrack = await mutate(alice.token, `setRouteTrack(routeId: ${id}, gpx: $gpx) { ${TRACK} ${ERROR} }`, { gpx: fixture('garmin-forerunner.gpx') });
-    expect(withTrack).toMatchObject({ __typename: 'Route', track: { name: 'Oakland Running', pointCount: 40, points: [{ lat: 37.8044, heartRate: 120, cadence: 84 }, {}] } });
+    const withTrack = await mutate(alice.token, `setRouteTrack(routeId: ${id}, gpx: $gpx) { ${TRACK} ${ERROR} }`, {
+      gpx: fixture('garmin-forerunner.gpx'),
+    });
+    expect(withTrack).toMatchObject({
+      __typename: 'Route',
+      track: { name: 'Oakland Running', pointCount: 40, points: [{ lat: 37.8044, heartRate: 120, cadence: 84 }, {}] },
+    });
     const track = (withTrack as { track: { distanceMeters: number; elevationGain: number; polyline: string } }).track;
     expect(track.distanceMeters).toBeGreaterThan(5000);
     expect(track.elevationGain).toBeGreaterThan(10);
     expect(track.polyline.length).toBeGreaterThan(40);
 
-    const refused = await mutate(alice.token, `setRouteTrack(routeId: ${id}, gpx: $gpx) { ${TRACK} ${ERROR} }`, { gpx: fixture('billion-laughs.gpx') });
+    const refused = await mutate(alice.token, `setRouteTrack(routeId: ${id}, gpx: $gpx) { ${TRACK} ${ERROR} }`, {
+      gpx: fixture('billion-laughs.gpx'),
+    });
     expect(refused).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'gpx' }] });
-    expect(await db.prisma.track.findUniqueOrThrow({ where: { routeId: id }, select: { pointCount: true, name: true } })).toEqual({ pointCount: 40, name: 'Oakland Running' });
+    expect(await db.prisma.track.findUniqueOrThrow({ where: { routeId: id }, select: { pointCount: true, name: true } })).toEqual({
+      pointCount: 40,
+      name: 'Oakland Running',
+    });
 
-    expect(await mutate(bob.token, `setRouteTrack(routeId: ${id}, gpx: $gpx) { __typename }`, { gpx: fixture('strava-export.gpx') })).toEqual({ __typename: 'NotAuthorizedError' });
+    expect(
+      await mutate(bob.token, `setRouteTrack(routeId: ${id}, gpx: $gpx) { __typename }`, { gpx: fixture('strava-export.gpx') }),
+    ).toEqual({ __typename: 'NotAuthorizedError' });
   });
 
   it('round-trips a track from upload to GPX download', async () => {
@@ -211,28 +283,50 @@ describe('routes and tracks', () => {
 
   it('puts tracks on workouts only, of their author', async () => {
     const note = await createEntry(db.prisma, alice.id);
-    expect(await mutate(alice.token, `setEntryTrack(entryId: ${note.id}, gpx: $gpx) { __typename ${ERROR} }`, { gpx: fixture('strava-export.gpx') })).toMatchObject({
+    expect(
+      await mutate(alice.token, `setEntryTrack(entryId: ${note.id}, gpx: $gpx) { __typename ${ERROR} }`, {
+        gpx: fixture('strava-export.gpx'),
+      }),
+    ).toMatchObject({
       __typename: 'ValidationError',
       issues: [{ path: 'entryId' }],
     });
     const workout = await createEntry(db.prisma, alice.id, { workout: { activityType: 'running' } });
-    expect(await mutate(bob.token, `setEntryTrack(entryId: ${workout.id}, gpx: $gpx) { __typename }`, { gpx: fixture('strava-export.gpx') })).toEqual({ __typename: 'NotAuthorizedError' });
+    expect(
+      await mutate(bob.token, `setEntryTrack(entryId: ${workout.id}, gpx: $gpx) { __typename }`, { gpx: fixture('strava-export.gpx') }),
+    ).toEqual({ __typename: 'NotAuthorizedError' });
   });
 
   it('accepts the GPX document as a multipart file upload', async () => {
     const workout = await createEntry(db.prisma, alice.id, { workout: { activityType: 'running' } });
     const form = new FormData();
-    form.set('operations', JSON.stringify({ query: `mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: ${workout.id}, gpx: $gpx) { __typename ... on Entry { track { pointCount name } } } }`, variables: { gpx: null } }));
+    form.set(
+      'operations',
+      JSON.stringify({
+        query: `mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: ${workout.id}, gpx: $gpx) { __typename ... on Entry { track { pointCount name } } } }`,
+        variables: { gpx: null },
+      }),
+    );
     form.set('map', JSON.stringify({ 0: ['variables.gpx'] }));
-    form.set('0', new Blob([readFileSync(new URL('../fixtures/gpx/latin1.gpx', import.meta.url))], { type: 'application/gpx+xml' }), 'latin1.gpx');
+    form.set(
+      '0',
+      new Blob([readFileSync(new URL('../fixtures/gpx/latin1.gpx', import.meta.url))], { type: 'application/gpx+xml' }),
+      'latin1.gpx',
+    );
     const response = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${alice.token}` }, body: form });
-    expect(await response.json()).toEqual({ data: { setEntryTrack: { __typename: 'Entry', track: { pointCount: 8, name: 'Café du Lac à Annecy' } } } });
+    expect(await response.json()).toEqual({
+      data: { setEntryTrack: { __typename: 'Entry', track: { pointCount: 8, name: 'Café du Lac à Annecy' } } },
+    });
   });
 });
 
 describe('updateProfile', () => {
   it('changes the given fields and names invalid ones', async () => {
-    const update = (input: string) => mutate(bob.token, `updateProfile(input: ${input}) { __typename ... on Person { displayName location goal units photoUrl } ${ERROR} }`);
+    const update = (input: string) =>
+      mutate(
+        bob.token,
+        `updateProfile(input: ${input}) { __typename ... on Person { displayName location goal units photoUrl } ${ERROR} }`,
+      );
     expect(await update('{ displayName: "Bob B.", location: "Oakland, CA", units: KILOMETERS }')).toMatchObject({
       __typename: 'Person',
       displayName: 'Bob B.',
@@ -240,6 +334,9 @@ describe('updateProfile', () => {
       units: 'KILOMETERS',
     });
     expect(await update('{ goal: "Sub-3 marathon" }')).toMatchObject({ displayName: 'Bob B.', goal: 'Sub-3 marathon' });
-    expect(await update('{ displayName: "", photoUrl: "not a url" }')).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'displayName' }, { path: 'photoUrl' }] });
+    expect(await update('{ displayName: "", photoUrl: "not a url" }')).toMatchObject({
+      __typename: 'ValidationError',
+      issues: [{ path: 'displayName' }, { path: 'photoUrl' }],
+    });
   });
 });

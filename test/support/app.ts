@@ -17,7 +17,11 @@ export function testApp(database: Database & { config: DatabaseConfig }, env: Re
   return {
     app,
     fetch: (path: string, init?: RequestInit) => app.fetch(`${BASE}${path}`, init),
-    async graphql<T = Record<string, unknown>>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GraphQLResult<T>> {
+    async graphql<T = Record<string, unknown>>(
+      query: string,
+      variables: Record<string, unknown> = {},
+      token?: string,
+    ): Promise<GraphQLResult<T>> {
       const response = await app.fetch(`${BASE}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },

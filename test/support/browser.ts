@@ -30,7 +30,9 @@ export class TestBrowser {
   }
 
   async get(path: string): Promise<Response> {
-    return this.remember(await this.fetchApp(path.startsWith(BASE) ? path.slice(BASE.length) : path, { headers: this.headers({ accept: 'text/html' }) }));
+    return this.remember(
+      await this.fetchApp(path.startsWith(BASE) ? path.slice(BASE.length) : path, { headers: this.headers({ accept: 'text/html' }) }),
+    );
   }
 
   /** Posts a form; the CSRF token of the pages seen so far is added unless `csrf: null` is given. */
@@ -40,7 +42,11 @@ export class TestBrowser {
     const withCsrf = { csrf: this.cookies.get(CSRF_COOKIE)!, ...fields };
     for (const [k, v] of Object.entries(withCsrf)) if (v !== null) form.append(k, v);
     return this.remember(
-      await this.fetchApp(path, { method: 'POST', headers: this.headers({ 'content-type': 'application/x-www-form-urlencoded' }), body: form.toString() }),
+      await this.fetchApp(path, {
+        method: 'POST',
+        headers: this.headers({ 'content-type': 'application/x-www-form-urlencoded' }),
+        body: form.toString(),
+      }),
     );
   }
 

@@ -8,7 +8,12 @@ const next = () => ++sequence;
 export async function createPerson(prisma: Prisma, fields: { username?: string; units?: string; displayName?: string } = {}) {
   const username = fields.username ?? `athlete${next()}`;
   return prisma.person.create({
-    data: { username, usernameKey: username.toLowerCase(), displayName: fields.displayName ?? `Athlete ${username}`, units: fields.units ?? 'miles' },
+    data: {
+      username,
+      usernameKey: username.toLowerCase(),
+      displayName: fields.displayName ?? `Athlete ${username}`,
+      units: fields.units ?? 'miles',
+    },
   });
 }
 
@@ -46,12 +51,19 @@ export async function createEntries(prisma: Prisma, authorId: number, count: num
 }
 
 export async function makeFriends(prisma: Prisma, a: number, b: number) {
-  await prisma.friendship.createMany({ data: [{ personId: a, friendId: b }, { personId: b, friendId: a }] });
+  await prisma.friendship.createMany({
+    data: [
+      { personId: a, friendId: b },
+      { personId: b, friendId: a },
+    ],
+  });
 }
 
 /** An app and an access token it holds for `personId`; returns the token as a client would send it. */
 export async function createToken(prisma: Prisma, personId: number): Promise<string> {
-  const client = await prisma.oAuthClient.create({ data: { clientId: `client-${next()}`, name: 'Test app', secretHash: hashToken('secret') } });
+  const client = await prisma.oAuthClient.create({
+    data: { clientId: `client-${next()}`, name: 'Test app', secretHash: hashToken('secret') },
+  });
   const token = generateToken();
   await prisma.oAuthAccessToken.create({ data: { tokenHash: hashToken(token), clientId: client.id, personId } });
   return token;

@@ -41,10 +41,14 @@ describe('committed artefacts', () => {
 
 describe('typed client documents', () => {
   it('examples/generated matches codegen.ts over the committed schema (run `npm run generate`)', () => {
-    const result = spawnSync(process.execPath, [`${root}node_modules/@graphql-codegen/cli/cjs/bin.js`, '--config', 'codegen.ts', '--check'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
+    const result = spawnSync(
+      process.execPath,
+      [`${root}node_modules/@graphql-codegen/cli/cjs/bin.js`, '--config', 'codegen.ts', '--check'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
     expect(result.stdout + result.stderr).not.toMatch(/would change|modified/i);
     expect(result.status).toBe(0);
   }, 60_000);

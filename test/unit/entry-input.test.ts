@@ -50,10 +50,18 @@ describe('createEntry field rules', () => {
   });
 
   it('defaults distance units from the preference, and swims to pool units', () => {
-    expect(validateCreateEntry({ workout: { activityType: 'running', distance: { value: 5 } } }, 'kilometers').workout).toMatchObject({ distanceUnits: 'kilometers' });
-    expect(validateCreateEntry({ workout: { activityType: 'swimming', distance: { value: 1500 } } }, 'kilometers').workout).toMatchObject({ distanceUnits: 'meters' });
-    expect(validateCreateEntry({ workout: { activityType: 'swimming', distance: { value: 1650 } } }, 'miles').workout).toMatchObject({ distanceUnits: 'yards' });
-    expect(validateCreateEntry({ workout: { activityType: 'swimming', distance: { value: 1, units: 'miles' } } }, 'miles').workout).toMatchObject({ distanceUnits: 'miles' });
+    expect(validateCreateEntry({ workout: { activityType: 'running', distance: { value: 5 } } }, 'kilometers').workout).toMatchObject({
+      distanceUnits: 'kilometers',
+    });
+    expect(validateCreateEntry({ workout: { activityType: 'swimming', distance: { value: 1500 } } }, 'kilometers').workout).toMatchObject({
+      distanceUnits: 'meters',
+    });
+    expect(validateCreateEntry({ workout: { activityType: 'swimming', distance: { value: 1650 } } }, 'miles').workout).toMatchObject({
+      distanceUnits: 'yards',
+    });
+    expect(
+      validateCreateEntry({ workout: { activityType: 'swimming', distance: { value: 1, units: 'miles' } } }, 'miles').workout,
+    ).toMatchObject({ distanceUnits: 'miles' });
   });
 
   it('is a workout entry when a workout is sent, a note otherwise', () => {
@@ -79,6 +87,10 @@ describe('profiles', () => {
   it('change only what is given, clear with an empty string, and name bad fields', () => {
     expect(validateProfile({ location: '  Oakland, CA ' })).toEqual({ location: 'Oakland, CA' });
     expect(validateProfile({ goal: '' })).toEqual({ goal: null });
-    expect(issuesOf(() => validateProfile({ displayName: '', photoUrl: 'ftp://x/y.png', timeZone: 'x'.repeat(101) }))).toEqual(['displayName', 'timeZone', 'photoUrl']);
+    expect(issuesOf(() => validateProfile({ displayName: '', photoUrl: 'ftp://x/y.png', timeZone: 'x'.repeat(101) }))).toEqual([
+      'displayName',
+      'timeZone',
+      'photoUrl',
+    ]);
   });
 });

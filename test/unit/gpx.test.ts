@@ -70,7 +70,9 @@ describe('parseGpx on real-world shapes', () => {
   });
 
   it('decodes a UTF-8 character split across chunks', async () => {
-    const bytes = Buffer.from('<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><metadata><name>Zürich – Üetliberg</name></metadata></gpx>');
+    const bytes = Buffer.from(
+      '<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><metadata><name>Zürich – Üetliberg</name></metadata></gpx>',
+    );
     expect((await parseGpx(chunked(bytes, 1))).name).toBe('Zürich – Üetliberg');
   });
 
@@ -89,17 +91,27 @@ describe('parseGpx on real-world shapes', () => {
       <rte><rtept lat="3" lon="3"/></rte></gpx>`;
     const parsed = await parseGpx(gpx);
     expect(parsed.points.map((p) => p.lat)).toEqual([1, 1.001]);
-    expect(parsed.routePoints.map((p) => [p.lat, p.segment])).toEqual([[2, 0], [2.001, 0], [3, 1]]);
+    expect(parsed.routePoints.map((p) => [p.lat, p.segment])).toEqual([
+      [2, 0],
+      [2.001, 0],
+      [3, 1],
+    ]);
     const written = toGpx(parsed);
     expect(written.match(/<rte>/g)).toHaveLength(2);
     const again = await parseGpx(written);
-    expect(again.routePoints.map((p) => [p.lat, p.elevation, p.segment])).toEqual([[2, 12, 0], [2.001, null, 0], [3, null, 1]]);
+    expect(again.routePoints.map((p) => [p.lat, p.elevation, p.segment])).toEqual([
+      [2, 12, 0],
+      [2.001, null, 0],
+      [3, null, 1],
+    ]);
     expect(again.points).toHaveLength(2);
     expect(again.waypoints.map((w) => w.name)).toEqual(['Start']);
   });
 
   it('reads an empty <ele/> or <ele></ele> (as OsmAnd writes) as no elevation', async () => {
-    const parsed = await parseGpx('<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="1"><ele/></trkpt><trkpt lat="1" lon="2"><ele></ele><time></time></trkpt><trkpt lat="1" lon="3"><ele> 5 </ele></trkpt></trkseg></trk></gpx>');
+    const parsed = await parseGpx(
+      '<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="1"><ele/></trkpt><trkpt lat="1" lon="2"><ele></ele><time></time></trkpt><trkpt lat="1" lon="3"><ele> 5 </ele></trkpt></trkseg></trk></gpx>',
+    );
     expect(parsed.points.map((p) => p.elevation)).toEqual([null, null, 5]);
   });
 
@@ -139,10 +151,19 @@ describe('parseGpx refuses', () => {
   });
 
   it.each([
-    ['<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="91" lon="0"/></trkseg></trk></gpx>', /trkpt 1 lat 91 is outside/],
+    [
+      '<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="91" lon="0"/></trkseg></trk></gpx>',
+      /trkpt 1 lat 91 is outside/,
+    ],
     ['<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lon="0"/></trkseg></trk></gpx>', /needs lat and lon/],
-    ['<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"><ele>high</ele></trkpt></trkseg></trk></gpx>', /ele "high" is not a number/],
-    ['<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"><time>yesterday</time></trkpt></trkseg></trk></gpx>', /time "yesterday"/],
+    [
+      '<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"><ele>high</ele></trkpt></trkseg></trk></gpx>',
+      /ele "high" is not a number/,
+    ],
+    [
+      '<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"><time>yesterday</time></trkpt></trkseg></trk></gpx>',
+      /time "yesterday"/,
+    ],
     ['', /is empty/],
     ['<?xml version="1.0" encoding="Shift_JIS"?><gpx/>', /encoding "shift_jis" is not supported/],
   ])('%s', async (doc, message) => {
@@ -150,7 +171,9 @@ describe('parseGpx refuses', () => {
   });
 
   it('bytes that are not UTF-8', async () => {
-    expect(await rejection(Buffer.from([0x3c, 0x67, 0x70, 0x78, 0x3e, 0xff, 0xfe, 0x3c, 0x2f, 0x67, 0x70, 0x78, 0x3e]))).toMatch(/not valid utf-8/);
+    expect(await rejection(Buffer.from([0x3c, 0x67, 0x70, 0x78, 0x3e, 0xff, 0xfe, 0x3c, 0x2f, 0x67, 0x70, 0x78, 0x3e]))).toMatch(
+      /not valid utf-8/,
+    );
   });
 });
 
@@ -166,7 +189,15 @@ describe('writing GPX 1.1', () => {
   });
 
   it('streams a long track in chunks', () => {
-    const points = Array.from({ length: 20_000 }, (_, i) => ({ lat: i / 1e5, lon: 0, elevation: null, time: null, heartRate: null, cadence: null, segment: 0 }));
+    const points = Array.from({ length: 20_000 }, (_, i) => ({
+      lat: i / 1e5,
+      lon: 0,
+      elevation: null,
+      time: null,
+      heartRate: null,
+      cadence: null,
+      segment: 0,
+    }));
     const chunks = [...gpxChunks({ name: null, points, waypoints: [] })];
     expect(chunks.length).toBeGreaterThan(5);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(70 * 1024);

@@ -36,7 +36,8 @@ describe('streamWindow', () => {
 
 describe('cursors', () => {
   it('refuse forged positions a database cannot hold: a huge time, a huge id, a negative time', () => {
-    for (const forged of ['9999999999999999:1', '1700000000000:99999999999', '-5:1']) expect(decodeCursor(Buffer.from(forged).toString('base64url'))).toBeNull();
+    for (const forged of ['9999999999999999:1', '1700000000000:99999999999', '-5:1'])
+      expect(decodeCursor(Buffer.from(forged).toString('base64url'))).toBeNull();
     expect(decodeCursor(Buffer.from('253402300799999:2147483647').toString('base64url'))).toEqual({ at: 253402300799999, id: 2147483647 });
   });
 
@@ -59,6 +60,10 @@ describe('pageFromRows', () => {
 
   it('puts a backwards page (last/before) newest first again', () => {
     const window = streamWindow({ last: 2, before: encodeCursor({ at: 10, id: 1 }) });
-    expect(pageFromRows(['older', 'oldest', 'beyond'], window)).toEqual({ items: ['oldest', 'older'], hasNextPage: true, hasPreviousPage: true });
+    expect(pageFromRows(['older', 'oldest', 'beyond'], window)).toEqual({
+      items: ['oldest', 'older'],
+      hasNextPage: true,
+      hasPreviousPage: true,
+    });
   });
 });

@@ -32,12 +32,20 @@ describe('accepts', () => {
 });
 
 describe('JSONP', () => {
-  it.each([['cb', true], ['App.handlers.person', true], ['$jq_123', true], ['a'.repeat(128), true], ['a'.repeat(129), false], ['alert(1)', false], ['a..b', false], ['1a', false], ['a-b', false], ['', false]])(
-    'callback %s valid: %s',
-    (callback, valid) => {
-      expect(validCallback(callback)).toBe(valid);
-    },
-  );
+  it.each([
+    ['cb', true],
+    ['App.handlers.person', true],
+    ['$jq_123', true],
+    ['a'.repeat(128), true],
+    ['a'.repeat(129), false],
+    ['alert(1)', false],
+    ['a..b', false],
+    ['1a', false],
+    ['a-b', false],
+    ['', false],
+  ])('callback %s valid: %s', (callback, valid) => {
+    expect(validCallback(callback)).toBe(valid);
+  });
 
   it('wraps and escapes line separators', () => {
     expect(jsonpBody('cb', '{"a":"x\u2028y\u2029z"}')).toBe(`/**/ typeof cb === 'function' && cb({"a":"x\\u2028y\\u2029z"});`);
@@ -60,7 +68,14 @@ describe('bracketed forms', () => {
   });
 
   it('become CreateEntryInput with numbers and enums where they parse, as sent where not', () => {
-    expect(createEntryInput({ lat: '37.8', lon: 'west', workout: { activity_type: 'running', duration: '60', distance: { value: '3.1' } }, media: { type: 'image', url: 'u' } })).toEqual({
+    expect(
+      createEntryInput({
+        lat: '37.8',
+        lon: 'west',
+        workout: { activity_type: 'running', duration: '60', distance: { value: '3.1' } },
+        media: { type: 'image', url: 'u' },
+      }),
+    ).toEqual({
       lat: 37.8,
       lon: 'west',
       workout: { activityType: 'RUNNING', duration: 60, distance: { value: 3.1 } },
@@ -80,9 +95,21 @@ describe('field names', () => {
   });
 
   it.each([
-    ['Variable "$input" got invalid value "abc" at "input.lat"; Float cannot represent non numeric value: "abc"', 'lat', 'must be a number: "abc"'],
-    ['Variable "$input" got invalid value "KAYAKING" at "input.workout.activityType"; Value "KAYAKING" does not exist in "ActivityType" enum.', 'workout[activity_type]', '"kayaking" is not one of the allowed values'],
-    ['Variable "$input" got invalid value {} at "input.workout"; Field "activityType" of required type "ActivityType!" was not provided.', 'workout[activity_type]', 'is required'],
+    [
+      'Variable "$input" got invalid value "abc" at "input.lat"; Float cannot represent non numeric value: "abc"',
+      'lat',
+      'must be a number: "abc"',
+    ],
+    [
+      'Variable "$input" got invalid value "KAYAKING" at "input.workout.activityType"; Value "KAYAKING" does not exist in "ActivityType" enum.',
+      'workout[activity_type]',
+      '"kayaking" is not one of the allowed values',
+    ],
+    [
+      'Variable "$input" got invalid value {} at "input.workout"; Field "activityType" of required type "ActivityType!" was not provided.',
+      'workout[activity_type]',
+      'is required',
+    ],
     ['Variable "$page" got invalid value "x"; Int cannot represent non-integer value: "x"', 'page', 'must be a whole number: "x"'],
   ])('%s', (message, field, reason) => {
     expect(coercionProblem(message)).toEqual({ field, message: reason });
@@ -95,7 +122,6 @@ describe('field names', () => {
 
 describe('prefersHtml', () => {
   it('serves pages to browsers and data to API clients', () => {
-
     // Chromium and Firefox navigations
     expect(prefersHtml('text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8')).toBe(true);
     expect(prefersHtml('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBe(true);
@@ -118,7 +144,12 @@ describe('hasNul', () => {
     // an uploaded file is bytes, not text: it is never walked field by field (a 20 MB buffer cost
     // seconds that way), so a file whose fields cannot be read passes untouched
     const file = new Blob(['<gpx/>']);
-    Object.defineProperty(file, 'buffer', { enumerable: true, get: () => { throw new Error('walked into the file'); } });
+    Object.defineProperty(file, 'buffer', {
+      enumerable: true,
+      get: () => {
+        throw new Error('walked into the file');
+      },
+    });
     expect(hasNul({ variables: { gpx: file } })).toBe(false);
   });
 });

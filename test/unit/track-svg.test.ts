@@ -13,7 +13,10 @@ describe('trackMapSvg', () => {
     const svg = trackMapSvg(square, { width: 200, height: 200, title: 'Loop <1>' });
     const paths = [...svg.matchAll(/<path d="([^"]+)"/g)].map((m) => m[1]!);
     expect(paths).toHaveLength(2);
-    const coordinates = paths.join(' ').match(/[\d.]+ [\d.]+/g)!.map((pair) => pair.split(' ').map(Number));
+    const coordinates = paths
+      .join(' ')
+      .match(/[\d.]+ [\d.]+/g)!
+      .map((pair) => pair.split(' ').map(Number));
     for (const [x, y] of coordinates) {
       expect(x).toBeGreaterThanOrEqual(0);
       expect(x).toBeLessThanOrEqual(200);
@@ -44,6 +47,11 @@ describe('elevationProfileSvg', () => {
   });
 
   it('draws nothing when the track has no elevations', () => {
-    expect(elevationProfileSvg(square.map((p) => ({ ...p, elevation: null })), { title: 'x' })).toBe('');
+    expect(
+      elevationProfileSvg(
+        square.map((p) => ({ ...p, elevation: null })),
+        { title: 'x' },
+      ),
+    ).toBe('');
   });
 });

@@ -66,7 +66,10 @@ builder.mutationFields((t) => ({
       const person = await context.prisma.person.findUniqueOrThrow({ where: { id: viewer.id }, select: { units: true } });
       const entry = validateCreateEntry(input, storedValue(UNIT_PREFERENCES, person.units, 'Person.units'));
       if (entry.workout?.routeId != null) {
-        const route = await context.prisma.route.findFirst({ where: { id: entry.workout.routeId, ownerId: viewer.id }, select: { id: true } });
+        const route = await context.prisma.route.findFirst({
+          where: { id: entry.workout.routeId, ownerId: viewer.id },
+          select: { id: true },
+        });
         if (!route) throw ValidationError.field('workout.routeId', 'is not one of your routes');
       }
       const { workout, ...fields } = entry;
@@ -75,7 +78,11 @@ builder.mutationFields((t) => ({
       const created = { authorId: viewer.id, lat: entry.lat, lon: entry.lon };
       const { id } = await withOutboxEvent(
         context.prisma,
-        (tx) => tx.entry.create({ data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) }, select: { id: true } }),
+        (tx) =>
+          tx.entry.create({
+            data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
+            select: { id: true },
+          }),
         (row) => ({ name: 'entryCreated', payload: { entryId: row.id, ...created } }),
       );
       context.events.publish('entryCreated', { entryId: id, ...created });
@@ -95,7 +102,8 @@ builder.mutationFields((t) => ({
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
       const deleted = await context.prisma.$transaction(async (tx) => {
         const { count } = await tx.entry.deleteMany({ where: { id, authorId: viewer.id } });
-        if (count === 1) await tx.outboxEvent.create({ data: { name: 'entryDeleted', payload: JSON.stringify({ entryId: id, authorId: viewer.id }) } });
+        if (count === 1)
+          await tx.outboxEvent.create({ data: { name: 'entryDeleted', payload: JSON.stringify({ entryId: id, authorId: viewer.id }) } });
         return count === 1;
       });
       if (!deleted) throw new NotFoundError('entry', String(id));

@@ -37,7 +37,9 @@ builder.mutationFields((t) => ({
     args: { username: t.arg.string({ required: true }) },
     resolve: async (_root, { username }, context) => {
       const { viewerId, personId } = await other(context, username);
-      const friends = await context.prisma.friendship.findUnique({ where: { personId_friendId: { personId: viewerId, friendId: personId } } });
+      const friends = await context.prisma.friendship.findUnique({
+        where: { personId_friendId: { personId: viewerId, friendId: personId } },
+      });
       if (friends) return { personId, status: 'friends' as const };
       const incoming = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
       if (incoming) {
@@ -98,7 +100,14 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { username }, context) => {
       const { viewerId, personId } = await other(context, username);
       await context.prisma.$transaction([
-        context.prisma.friendship.deleteMany({ where: { OR: [{ personId: viewerId, friendId: personId }, { personId, friendId: viewerId }] } }),
+        context.prisma.friendship.deleteMany({
+          where: {
+            OR: [
+              { personId: viewerId, friendId: personId },
+              { personId, friendId: viewerId },
+            ],
+          },
+        }),
         context.prisma.friendRequest.deleteMany({ where: { fromId: viewerId, toId: personId } }),
       ]);
       return { personId, status: 'none' as const };

@@ -68,7 +68,8 @@ builder.prismaObjectField(PersonRef, 'friendRequests', (t) =>
   t.field({
     type: [PersonRef],
     nullable: true,
-    description: 'People waiting for this person to accept their friend request, oldest first. Only a person sees their own; null for anyone else.',
+    description:
+      'People waiting for this person to accept their friend request, oldest first. Only a person sees their own; null for anyone else.',
     select: (_args, _context, nestedSelection) => ({
       requestsReceived: { orderBy: [{ createdAt: 'asc' }, { fromId: 'asc' }], select: { from: nestedSelection(true) } },
     }),
@@ -111,6 +112,12 @@ builder.queryFields((t) => ({
 
 // the people of a page (authors, commenters, likers) come from one batched query; these fields live
 // here, beside the type they return
-builder.prismaObjectField('Entry', 'author', (t) => t.field({ type: PersonRef, resolve: (entry, _args, context) => personById(context, entry.authorId) }));
-builder.prismaObjectField('Comment', 'author', (t) => t.field({ type: PersonRef, resolve: (comment, _args, context) => personById(context, comment.authorId) }));
-builder.prismaObjectField('Like', 'person', (t) => t.field({ type: PersonRef, resolve: (like, _args, context) => personById(context, like.personId) }));
+builder.prismaObjectField('Entry', 'author', (t) =>
+  t.field({ type: PersonRef, resolve: (entry, _args, context) => personById(context, entry.authorId) }),
+);
+builder.prismaObjectField('Comment', 'author', (t) =>
+  t.field({ type: PersonRef, resolve: (comment, _args, context) => personById(context, comment.authorId) }),
+);
+builder.prismaObjectField('Like', 'person', (t) =>
+  t.field({ type: PersonRef, resolve: (like, _args, context) => personById(context, like.personId) }),
+);

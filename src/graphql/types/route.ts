@@ -89,14 +89,21 @@ builder.prismaObject('Track', {
         routePointData: true,
         waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
       },
-      resolve: (track) => toGpx({ name: track.name, points: decodePoints(track.pointData), routePoints: decodePoints(track.routePointData), waypoints: track.waypoints }),
+      resolve: (track) =>
+        toGpx({
+          name: track.name,
+          points: decodePoints(track.pointData),
+          routePoints: decodePoints(track.routePointData),
+          waypoints: track.waypoints,
+        }),
     }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     outline: t.field({
       type: [TrackPointRef],
-      description: 'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
+      description:
+        'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
       args: { max: t.arg.int({ required: false, defaultValue: 500 }) },
       select: { pointData: true },
       resolve: (track, args) => thin(decodePoints(track.pointData), Math.max(2, Math.min(args.max ?? 500, 2000))),
