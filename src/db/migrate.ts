@@ -2,7 +2,7 @@
 // (it cannot be downloaded offline). Each migration is recorded in `_prisma_migrations` exactly as
 // `prisma migrate deploy` records it, so stock Prisma tooling agrees wherever the binary exists.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Sqlite from 'better-sqlite3';
@@ -70,6 +70,8 @@ const POSTGRES_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 )`;
 
 function sqliteConnection(file: string): MigrationConnection {
+  // the first start of a fresh checkout: ./data/ does not exist yet
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const db = new Sqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 10000');
@@ -167,9 +169,7 @@ async function postgresConnection(connectionString: string, schema: string): Pro
 }
 
 export async function openMigrationConnection(database: DatabaseConfig): Promise<MigrationConnection> {
-  return database.provider === 'sqlite'
-    ? sqliteConnection(database.file)
-    : postgresConnection(database.connectionString, database.schema);
+  return database.provider === 'sqlite' ? sqliteConnection(database.file) : postgresConnection(database.connectionString, database.schema);
 }
 
 /**
