@@ -22,7 +22,13 @@ describe('milepost serve', () => {
     cleanups.push(() => rmSync(cwd, { recursive: true, force: true }));
     const child = spawn(process.execPath, [bin, 'serve'], {
       cwd,
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', ...(provider === 'sqlite' ? {} : { DATABASE_URL: config.url }) },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ...(provider === 'sqlite' ? {} : { DATABASE_URL: config.url }),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
