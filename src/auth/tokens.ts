@@ -1,7 +1,8 @@
 // Access tokens: how a request presents one, and how a stored one is found. Tokens are stored as
 // SHA-256 digests: they are random 256-bit values, so a fast hash is enough and a leaked table is useless.
 import { createHash, randomBytes } from 'node:crypto';
-import { isTransient, type Prisma } from '../db/database.ts';
+import type { Prisma } from '../db/database.ts';
+import { isTransient } from '../db/errors.ts';
 import type { Viewer } from '../graphql/context.ts';
 
 export function hashToken(token: string): string {

@@ -8,6 +8,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { DatabaseConfig } from '../config.ts';
 import { PrismaClient } from '../generated/prisma-sqlite/client.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
+import { isTransient } from './errors.ts';
 import { applyMigrations } from './migrate.ts';
 
 export type Prisma = PrismaClient;
@@ -69,19 +70,6 @@ function createClient(database: DatabaseConfig): LoggingPrisma {
 
 /** Reads: running one again changes nothing, so a read cut off by a lost connection is tried again. */
 const READS = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy']);
-
-/**
- * A failure of the connection rather than of the statement: PostgreSQL restarted or a proxy cut the
- * connection. The pool opens a new one for the next attempt.
- */
-export function isTransient(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && ['P1001', 'P1002', 'P1008', 'P1017', 'P2024'].includes(code)) return true;
-  // PostgreSQL's SQLSTATE 57P01–57P03 (shut down, terminated) and class 08 (connection exception), as the driver reports them
-  return /Code: `(57P0[123]|08\w{3})`|Connection terminated|terminating connection|server closed the connection|ECONNRESET|ECONNREFUSED|Connection ended/i.test(
-    String((error as Error)?.message ?? ''),
-  );
-}
 
 /** Attempts of a read, with the pause before each retry: a reconnecting pool needs a moment. */
 const READ_RETRY_DELAYS_MS = [0, 20, 100];

@@ -1,4 +1,5 @@
 import type { Prisma } from './database.ts';
+import { isUniqueViolation } from './errors.ts';
 
 /**
  * Makes two people friends both ways, replacing any requests between them, in one transaction. Two
@@ -32,7 +33,7 @@ export async function befriend(prisma: Prisma, a: number, b: number): Promise<vo
       });
     });
   } catch (error) {
-    if ((error as { code?: string }).code !== 'P2002') throw error;
+    if (!isUniqueViolation(error)) throw error;
     // the racing transaction committed the friendship; its requests went with it
     await prisma.friendRequest.deleteMany({
       where: {

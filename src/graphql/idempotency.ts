@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { print, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { isUniqueViolation } from '../db/errors.ts';
 import type { Context } from './context.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -48,8 +49,8 @@ export function useIdempotencyKeys(): Plugin<Context & { request?: Request }> {
       for (let attempt = 0; ; attempt++) {
         const claimed = await prisma.idempotencyKey.create({ data: { personId, key, requestHash } }).then(
           () => true,
-          (error: { code?: string }) => {
-            if (error.code !== 'P2002') throw error;
+          (error: unknown) => {
+            if (!isUniqueViolation(error)) throw error;
             return false;
           },
         );

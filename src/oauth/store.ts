@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { generateToken, hashToken } from '../auth/tokens.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import type { Prisma } from '../db/database.ts';
 import { usernameKey, validateApp, validateSignUp, type AppInput, type SignUpInput } from '../domain/accounts.ts';
 import { httpUrlProblem } from '../domain/entry-input.ts';
@@ -18,10 +19,6 @@ export interface Account {
 }
 
 const ACCOUNT = { id: true, username: true, displayName: true } as const;
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string }).code === 'P2002';
-}
 
 export async function createAccount(prisma: Prisma, input: SignUpInput): Promise<Account> {
   const valid = validateSignUp(input);

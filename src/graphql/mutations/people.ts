@@ -1,6 +1,7 @@
 // The viewer's profile and friendships: request, accept, decline, remove.
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { validateProfile } from '../../domain/social.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { befriend } from '../../db/friendships.ts';
 import { builder } from '../builder.ts';
 import { requireViewer, type Context } from '../context.ts';
@@ -49,7 +50,7 @@ builder.mutationFields((t) => ({
       const created = await context.prisma.friendRequest.create({ data: { fromId: viewerId, toId: personId } }).then(
         () => true,
         (error) => {
-          if ((error as { code?: string }).code !== 'P2002') throw error;
+          if (!isUniqueViolation(error)) throw error;
           return false; // asked twice: the first request stands
         },
       );

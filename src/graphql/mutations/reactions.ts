@@ -1,6 +1,7 @@
 // Comments and likes on entries.
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { validateCommentBody } from '../../domain/social.ts';
+import { isMissingRow, isUniqueViolation } from '../../db/errors.ts';
 import { withOutboxEvent } from '../../db/outbox.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
@@ -8,8 +9,7 @@ import { requireEntry } from '../lookups.ts';
 
 /** A write that lost a race with the entry's deletion hits its foreign key: the entry is gone. */
 function entryGone(error: unknown, entryId: number): never {
-  const code = (error as { code?: string }).code;
-  if (code === 'P2003' || code === 'P2025') throw new NotFoundError('entry', String(entryId));
+  if (isMissingRow(error)) throw new NotFoundError('entry', String(entryId));
   throw error;
 }
 
@@ -54,7 +54,7 @@ builder.mutationFields((t) => ({
         return like;
       } catch (error) {
         // two likes at once: the unique index lets one in, and the other returns it
-        if ((error as { code?: string }).code === 'P2002') return context.prisma.like.findUniqueOrThrow({ ...query, where });
+        if (isUniqueViolation(error)) return context.prisma.like.findUniqueOrThrow({ ...query, where });
         return entryGone(error, entryId);
       }
     },

@@ -1,0 +1,28 @@
+// What Prisma's error codes mean for the service, in one place: the writes that race on unique keys or
+// on a row being deleted decide by these, never by matching codes by hand.
+
+const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
+
+/** A unique key refused the row: someone else wrote it first (P2002). */
+export function isUniqueViolation(error: unknown): boolean {
+  return codeOf(error) === 'P2002';
+}
+
+/** The row a write refers to, or the row it changes, is gone (a foreign key, P2003; not found, P2025). */
+export function isMissingRow(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'P2003' || code === 'P2025';
+}
+
+/**
+ * A failure of the connection rather than of the statement: PostgreSQL restarted or a proxy cut the
+ * connection. The pool opens a new one for the next attempt.
+ */
+export function isTransient(error: unknown): boolean {
+  const code = codeOf(error);
+  if (typeof code === 'string' && ['P1001', 'P1002', 'P1008', 'P1017', 'P2024'].includes(code)) return true;
+  // PostgreSQL's SQLSTATE 57P01–57P03 (shut down, terminated) and class 08 (connection exception), as the driver reports them
+  return /Code: `(57P0[123]|08\w{3})`|Connection terminated|terminating connection|server closed the connection|ECONNRESET|ECONNREFUSED|Connection ended/i.test(
+    String((error as Error)?.message ?? ''),
+  );
+}
