@@ -2,8 +2,6 @@ import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
-import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
-import { NotAuthorizedError } from '../domain/errors.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
@@ -20,7 +18,6 @@ export function configureSchemaChecks(options: { strict: boolean }) {
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { viewer: boolean };
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     UnixTime: { Input: number; Output: number };
@@ -30,12 +27,9 @@ export const builder = new SchemaBuilder<{
   DefaultEdgesNullability: false;
   DefaultNodeNullability: false;
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin],
+  // authorization is a domain rule (requireViewer and the checks beside each write), not a plugin
+  plugins: [ErrorsPlugin, PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
-  scopeAuth: {
-    authScopes: (context) => ({ viewer: context.viewer !== null }),
-    unauthorizedError: () => new NotAuthorizedError(),
-  },
   errors: {
     // a failing field answers with the error object itself: `... on ValidationError { issues }`
     directResult: true,
