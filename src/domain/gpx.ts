@@ -3,6 +3,7 @@
 // (billion laughs) and external entities before anything is read or fetched.
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { ValidationError } from './errors.ts';
+import { escapeMarkup } from './markup.ts';
 
 export const GPX_NAMESPACES = new Set(['http://www.topografix.com/GPX/1/1', 'http://www.topografix.com/GPX/1/0', '']);
 const TRACKPOINT_EXTENSION = /^http:\/\/www\.garmin\.com\/xmlschemas\/TrackPointExtension\/v\d$/;
@@ -275,10 +276,6 @@ function* slices(bytes: Uint8Array): Generator<Uint8Array> {
   }
 }
 
-function escapeXml(value: string): string {
-  return value.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
-}
-
 const isoSeconds = (date: Date) => date.toISOString().replace(/\.000Z$/, 'Z');
 
 /** GPX 1.1, in chunks, so that a long track streams out without one huge string. */
@@ -293,15 +290,15 @@ export function* gpxChunks(track: {
     'xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1" ' +
     'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ' +
     'xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">\n';
-  if (track.name) yield `  <metadata><name>${escapeXml(track.name)}</name></metadata>\n`;
+  if (track.name) yield `  <metadata><name>${escapeMarkup(track.name)}</name></metadata>\n`;
   for (const w of track.waypoints) {
     let body = '';
     if (w.elevation !== null) body += `<ele>${w.elevation}</ele>`;
     if (w.time) body += `<time>${isoSeconds(w.time)}</time>`;
-    if (w.name) body += `<name>${escapeXml(w.name)}</name>`;
+    if (w.name) body += `<name>${escapeMarkup(w.name)}</name>`;
     yield `  <wpt lat="${w.lat}" lon="${w.lon}">${body}</wpt>\n`;
   }
-  yield `  <trk>${track.name ? `<name>${escapeXml(track.name)}</name>` : ''}\n`;
+  yield `  <trk>${track.name ? `<name>${escapeMarkup(track.name)}</name>` : ''}\n`;
   let segment: number | null = null;
   let buffer = '';
   for (const p of track.points) {

@@ -1,12 +1,8 @@
 // Server-rendered pages for people: sign-up, log-in, consent, their authorized apps, and the developer
 // page. Plain HTML forms that work without JavaScript; every value is escaped.
 import type { FieldIssue } from '../domain/errors.ts';
+import { escapeMarkup as e } from '../domain/markup.ts';
 import type { Authorization, CreatedApp, DeliveryRow, RegisteredApp } from './store.ts';
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
-const e = escapeHtml;
 
 export interface PageViewer {
   username: string;

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 description of the legacy REST paths, served at /openapi.json and rendered at /docs.
 // The test suite checks that the document validates and that every response it sees conforms to it.
+import { escapeMarkup as e } from '../domain/markup.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -511,7 +512,6 @@ type Doc = ReturnType<typeof openApiDocument>;
 
 /** A browsable reference, rendered from the document itself, with no front-end build. */
 export function docsPage(doc: Doc): string {
-  const e = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
   const code = (s: string) => e(s).replace(/`([^`]+)`/g, '<code>$1</code>');
   const sections = Object.entries(doc.paths)
     .flatMap(([path, operations]) =>

@@ -3,7 +3,7 @@
 // more than a page-wide picture can show.
 import { distanceMiles } from '../domain/geo.ts';
 import { thin } from '../domain/track.ts';
-import { escapeHtml } from '../oauth/pages.ts';
+import { escapeMarkup } from '../domain/markup.ts';
 
 const METERS_PER_MILE = 1609.344;
 
@@ -53,7 +53,7 @@ export function trackMapSvg(points: readonly MapPoint[], options: { width?: numb
   const [startX, startY] = at(0);
   const [endX, endY] = at(shown.length - 1);
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="map-title" class="track-map">
-<title id="map-title">${escapeHtml(options.title)}</title>
+<title id="map-title">${escapeMarkup(options.title)}</title>
 <rect width="${width}" height="${height}" fill="#eef3ee"/>
 ${paths.map((d) => `<path d="${d}" fill="none" stroke="#1f6f50" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/>`).join('\n')}
 <circle cx="${startX}" cy="${startY}" r="6" fill="#1f6f50"><title>Start</title></circle>
@@ -87,7 +87,7 @@ export function elevationProfileSvg(points: readonly MapPoint[], options: { widt
   const line = indices.map((i, n) => `${n === 0 ? 'M' : 'L'}${x(along[i]!)} ${y(withElevation[i]!.elevation)}`).join(' ');
   const area = `${line} L${x(total)} ${height - bottom} L${x(0)} ${height - bottom} Z`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="profile-title" class="elevation-profile">
-<title id="profile-title">${escapeHtml(options.title)}: from ${Math.round(low)} m to ${Math.round(high)} m over ${(total / 1000).toFixed(1)} km</title>
+<title id="profile-title">${escapeMarkup(options.title)}: from ${Math.round(low)} m to ${Math.round(high)} m over ${(total / 1000).toFixed(1)} km</title>
 <path d="${area}" fill="#cfe3d6"/>
 <path d="${line}" fill="none" stroke="#1f6f50" stroke-width="2"/>
 <text x="4" y="${top + 4}" font-size="12" fill="#1d2430">${Math.round(high)} m</text>
