@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Prisma } from '../db/database.ts';
 import { isTransient } from '../db/errors.ts';
-import type { Viewer } from '../graphql/context.ts';
+import type { Viewer } from './viewer.ts';
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

@@ -1,7 +1,7 @@
 // The outbox: an event row written in the same transaction as the write it announces, so that no
 // commit is ever without its event, even if the process dies right after it. The webhook worker
 // takes them in order and queues their deliveries (src/webhooks/deliveries.ts).
-import type { EventName, EventPayloads } from '../graphql/events.ts';
+import type { EventName, EventPayloads } from '../events/bus.ts';
 import type { Prisma } from './database.ts';
 
 type Transaction = Parameters<Parameters<Prisma['$transaction']>[0]>[0];

@@ -1,13 +1,9 @@
 import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Prisma } from '../db/database.ts';
-import type { Events } from './events.ts';
+import type { Viewer } from '../auth/viewer.ts';
+import type { Events } from '../events/bus.ts';
 
-/** The person an access token speaks for, and the app that holds it. */
-export interface Viewer {
-  readonly id: number;
-  readonly username: string;
-  readonly clientId: number | null;
-}
+export type { Viewer };
 
 export interface Context {
   readonly prisma: Prisma;

@@ -5,7 +5,7 @@ import { distanceMiles } from '../domain/geo.ts';
 import { builder } from './builder.ts';
 import { requireViewer, type Context } from './context.ts';
 import { requireEntry, requirePersonId } from './lookups.ts';
-import type { EventName, EventPayloads } from './events.ts';
+import type { EventName, EventPayloads } from '../events/bus.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
 import { DeletedEntry } from './mutations/entries.ts';
 

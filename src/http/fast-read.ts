@@ -4,7 +4,7 @@
 // Anything else, and any miss, goes the full way.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { prefersHtml } from '../rest/formats.ts';
+import { prefersHtml } from './negotiation.ts';
 import { clientAddressOf, rateLimitedReply, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
 import { COMPRESSION_THRESHOLD_BYTES, compressBytes, isCompressible, preferredEncoding, varyOnEncoding } from './compression.ts';
 import { alreadyHeld, readKey, type ResponseCache, type Stored } from './response-cache.ts';

@@ -6,11 +6,12 @@ import { InvalidTokenError, TokenConflictError, viewerOfRequest } from '../auth/
 import type { Database } from '../db/database.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import type { Context } from '../graphql/context.ts';
-import type { Events } from '../graphql/events.ts';
+import type { Events } from '../events/bus.ts';
 import { BodyTooLargeError, drainedOnCancel, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { hasNul, readForm, type RequestContext, type Router } from '../http/router.ts';
 import type { RunOperation } from './execute.ts';
-import { accepts, jsonpBody, validCallback } from './formats.ts';
+import { accepts } from '../http/negotiation.ts';
+import { jsonpBody, validCallback } from './jsonp.ts';
 import { coercionProblem, createEntryInput, nestBracketed, positiveId, restFieldName, type FieldProblem } from './params.ts';
 import {
   commentJson,

@@ -1,7 +1,7 @@
 // The pages every `url` of the API points at: the home feed, an entry, a person, a route. Rendered on
 // the server as plain HTML (no script), readable on a phone; every value is escaped.
 import { escapeMarkup as e } from '../domain/markup.ts';
-import { layout, type PageViewer } from '../oauth/pages.ts';
+import { layout, type PageViewer } from './layout.ts';
 import { elevationProfileSvg, trackMapSvg, type MapPoint } from './track-svg.ts';
 
 export interface PagePerson {

@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import type { Logger } from '../log.ts';
 import type { Prisma } from '../db/database.ts';
 import { drainOutbox } from '../db/outbox.ts';
-import type { EventName, EventPayloads } from '../graphql/events.ts';
+import type { EventName, EventPayloads } from '../events/bus.ts';
 import { isPublicAddress, PrivateAddressError, publicOnlyLookup } from './address-guard.ts';
 import { signPayload } from './signature.ts';
 

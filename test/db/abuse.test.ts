@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGpx } from '../../src/domain/gpx.ts';
 import { GRAPHQL_LIMITS } from '../../src/http/graphql-hardening.ts';
-import { listen } from '../../src/http/server.ts';
+import { listen } from '../../src/app/server.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, createToken } from '../support/factories.ts';

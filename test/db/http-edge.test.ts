@@ -5,7 +5,7 @@ import { Agent, request, type IncomingHttpHeaders, type Server } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, listen, type App } from '../../src/http/server.ts';
+import { createApp, listen, type App } from '../../src/app/server.ts';
 import { createLogger } from '../../src/log.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
 import { createEntries, createPerson } from '../support/factories.ts';

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, listen } from '../../src/http/server.ts';
+import { createApp, listen } from '../../src/app/server.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

@@ -1,7 +1,7 @@
 // Operators' view: one JSON log line per request with no credential in it, and Prometheus metrics.
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/http/server.ts';
+import { createApp } from '../../src/app/server.ts';
 import { createLogger } from '../../src/log.ts';
 import { BASE } from '../support/app.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';

@@ -114,7 +114,7 @@ describe('the response cache', () => {
 
 describe('cached reads over node:http (the fast path)', () => {
   it('answers with the same bytes and edge headers as the full way, and stays fresh after writes', async () => {
-    const { createApp, listen } = await import('../../src/http/server.ts');
+    const { createApp, listen } = await import('../../src/app/server.ts');
     const { testConfig } = await import('../support/database.ts');
     const config = { ...testConfig(db.config, { RATE_LIMIT_PER_HOUR: '6' }), port: 0, host: '127.0.0.1' };
     const app = createApp(config, db);
@@ -163,7 +163,7 @@ describe('cached reads over node:http (the fast path)', () => {
   });
 
   it('serves a repeated GraphQL query from the cache and never a mutation', async () => {
-    const { createApp, listen } = await import('../../src/http/server.ts');
+    const { createApp, listen } = await import('../../src/app/server.ts');
     const { testConfig } = await import('../support/database.ts');
     const config = { ...testConfig(db.config), port: 0, host: '127.0.0.1' };
     const app = createApp(config, db);

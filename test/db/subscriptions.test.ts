@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createApp, listen, type App } from '../../src/http/server.ts';
-import { attachWebSocket } from '../../src/http/websocket.ts';
+import { createApp, listen, type App } from '../../src/app/server.ts';
+import { attachWebSocket } from '../../src/app/websocket.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
 import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 

@@ -8,7 +8,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicStreamDocument } from '../../examples/generated/graphql.ts';
-import { createApp, listen } from '../../src/http/server.ts';
+import { createApp, listen } from '../../src/app/server.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson } from '../support/factories.ts';
 

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, listen, type App } from '../../src/http/server.ts';
+import { createApp, listen, type App } from '../../src/app/server.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
 import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 

@@ -1,5 +1,5 @@
 // The whole HTTP service in-process: requests go through app.fetch, no port is opened.
-import { createApp, type App } from '../../src/http/server.ts';
+import { createApp, type App } from '../../src/app/server.ts';
 import type { Database } from '../../src/db/database.ts';
 import type { DatabaseConfig } from '../../src/config.ts';
 import { testConfig } from './database.ts';

@@ -1,6 +1,7 @@
 // The REST layer's pure pieces: extensions, Accept, JSONP, bracketed forms and field names.
 import { describe, expect, it } from 'vitest';
-import { accepts, jsonpBody, prefersHtml, splitExtension, validCallback } from '../../src/rest/formats.ts';
+import { accepts, prefersHtml, splitExtension } from '../../src/http/negotiation.ts';
+import { jsonpBody, validCallback } from '../../src/rest/jsonp.ts';
 import { coercionProblem, createEntryInput, nestBracketed, restFieldName } from '../../src/rest/params.ts';
 
 describe('splitExtension', () => {

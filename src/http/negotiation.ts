@@ -1,4 +1,5 @@
-// Formats of the legacy paths (SPEC 4.1, COMPAT.md): extensions, Accept, and JSONP.
+// Content negotiation at the HTTP edge: a path's extension (`.json`, `.gpx`), what an Accept header
+// allows, and whether a browser asks for a page (SPEC 4.1, COMPAT.md).
 
 /**
  * Splits `/entries/12.json` into `/entries/12` and `json`; a path without an extension has none. In
@@ -47,20 +48,4 @@ export function prefersHtml(accept: string | null): boolean {
     if (range === 'application/json') json = Math.max(json, q);
   }
   return html > 0 && html >= json;
-}
-
-/** A plain dotted JavaScript identifier, at most 128 characters: nothing that could carry script. */
-export const CALLBACK = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
-
-export function validCallback(callback: string): boolean {
-  return callback.length <= 128 && CALLBACK.test(callback);
-}
-
-/**
- * The JSONP body. The leading comment and the typeof guard are the usual defences against a response
- * being sniffed as something else (Rosetta Flash) and against a missing callback; U+2028 and U+2029
- * are escaped because they end a line in JavaScript but not in JSON.
- */
-export function jsonpBody(callback: string, json: string): string {
-  return `/**/ typeof ${callback} === 'function' && ${callback}(${json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')});`;
 }

@@ -10,7 +10,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { tokenFromHeader, viewerForToken } from '../auth/tokens.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { Context, Viewer } from '../graphql/context.ts';
+import type { Viewer } from '../auth/viewer.ts';
+import type { Context } from '../graphql/context.ts';
 import type { App } from './server.ts';
 
 /** Past this many unsent bytes a client is not reading: it is disconnected rather than buffered for. */

@@ -3,14 +3,21 @@ import { readFileSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
-import { graphqlHardening } from './graphql-hardening.ts';
-import { clientAddressOf, createRateLimiter, rateLimitedReply, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
-import { fullUrlOf, requestIdOf, withFastReads, type Observation } from './fast-read.ts';
+import { graphqlHardening } from '../http/graphql-hardening.ts';
+import {
+  clientAddressOf,
+  createRateLimiter,
+  rateLimitedReply,
+  rateLimitHeaders,
+  rateLimitKey,
+  type RateDecision,
+} from '../http/rate-limit.ts';
+import { fullUrlOf, requestIdOf, withFastReads, type Observation } from '../http/fast-read.ts';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createServerAdapter } from '@whatwg-node/server';
 import { GraphQLError, parse } from 'graphql';
 import { createChangeClock } from '../db/change-clock.ts';
-import { isQueryOperation, readKey, ResponseCache } from './response-cache.ts';
+import { isQueryOperation, readKey, ResponseCache } from '../http/response-cache.ts';
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
 import { GuessThrottle } from '../auth/throttle.ts';
@@ -23,25 +30,25 @@ import {
   viewerOfRequest,
 } from '../auth/tokens.ts';
 import { createLogger, type Logger } from '../log.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
+import { createMetrics, type Metrics } from '../http/metrics.ts';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { configureSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
-import { createEvents, type Events } from '../graphql/events.ts';
+import { createEvents, type Events } from '../events/bus.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
 import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
-import { prefersHtml, splitExtension } from '../rest/formats.ts';
+import { prefersHtml, splitExtension } from '../http/negotiation.ts';
 import { PAGE_OPERATIONS } from '../web/operations.ts';
 import { mountWebPages } from '../web/routes.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
-import { avatarSvg } from './avatar.ts';
-import { compressResponse } from './compression.ts';
-import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, readLimitedText } from './body.ts';
-import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from './router.ts';
+import { avatarSvg } from '../http/avatar.ts';
+import { compressResponse } from '../http/compression.ts';
+import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
+import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from '../http/router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.

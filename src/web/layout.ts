@@ -1,0 +1,38 @@
+// The frame every page shares (the people-facing pages and the account and OAuth pages): the head, the
+// style, and a header that shows who is logged in, with a log-out button.
+import { escapeMarkup as e } from '../domain/markup.ts';
+
+export interface PageViewer {
+  username: string;
+  displayName: string;
+}
+
+const STYLE = `
+  body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1d2430; background: #f5f6f8; }
+  header { background: #1f6f50; color: #fff; padding: .75rem 1rem; display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
+  header a, header button { color: #fff; }
+  header .brand { font-weight: 700; text-decoration: none; margin-right: auto; }
+  main { max-width: 36rem; margin: 1.5rem auto; padding: 0 1rem; }
+  .card { background: #fff; border-radius: 8px; padding: 1.25rem; box-shadow: 0 1px 3px rgba(0,0,0,.12); margin-bottom: 1rem; }
+  label { display: block; margin-top: .75rem; font-weight: 600; }
+  input[type=text], input[type=password], input[type=url], textarea { width: 100%; box-sizing: border-box; padding: .5rem; font: inherit; border: 1px solid #8a94a6; border-radius: 4px; }
+  button { font: inherit; padding: .5rem 1rem; border-radius: 4px; border: 1px solid #1f6f50; background: #1f6f50; color: #fff; cursor: pointer; margin-top: 1rem; }
+  button.secondary { background: #fff; color: #1f6f50; }
+  header form button { margin: 0; background: transparent; border-color: #fff; }
+  .error { background: #fdecea; border: 1px solid #b3261e; color: #8c1d18; padding: .5rem .75rem; border-radius: 4px; }
+  .secret { font-family: ui-monospace, monospace; word-break: break-all; background: #f0f3f0; padding: .25rem .5rem; }
+  .actions { display: flex; gap: .5rem; flex-wrap: wrap; }
+  table { width: 100%; border-collapse: collapse; } td, th { text-align: left; padding: .25rem .5rem .25rem 0; vertical-align: top; }
+`;
+
+export function layout(title: string, body: string, viewer: PageViewer | null, csrf: string): string {
+  const nav = viewer
+    ? `<a href="/account">${e(viewer.displayName)}</a> <a href="/developers/apps">Developers</a>
+       <form method="post" action="/logout"><input type="hidden" name="csrf" value="${e(csrf)}"><button type="submit">Log out</button></form>`
+    : `<a href="/login">Log in</a> <a href="/signup">Sign up</a>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(title)} · Milepost</title><style>${STYLE}</style></head>
+<body><header><a class="brand" href="/">Milepost</a>${nav}</header>
+<main><h1>${e(title)}</h1>${body}</main></body></html>`;
+}
