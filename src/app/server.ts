@@ -21,14 +21,7 @@ import { isQueryOperation, readKey, ResponseCache } from '../http/response-cache
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
 import { GuessThrottle } from '../auth/throttle.ts';
-import {
-  clientOfRequest,
-  createTokenRecognizer,
-  InvalidTokenError,
-  TokenConflictError,
-  tokenFromRequest,
-  viewerOfRequest,
-} from '../auth/tokens.ts';
+import { clientOfRequest, createTokenRecognizer, tokenFromRequest, tokenRefusal } from '../auth/tokens.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createMetrics, type Metrics } from '../http/metrics.ts';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
@@ -36,6 +29,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { configureSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
+import { createRequestContexts, schemeOf, type RequestContexts } from './request-context.ts';
 import { createEvents, type Events } from '../events/bus.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
 import { schema } from '../graphql/schema.ts';
@@ -78,6 +72,8 @@ export interface App {
   listener: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
   /** Stopping: answers from now on carry `Connection: close`. */
   drain(): void;
+  /** The one way a request's GraphQL context is made (the WebSocket transport uses it too). */
+  contexts: RequestContexts;
   events: Events;
   logger: Logger;
   metrics: Metrics;
@@ -87,35 +83,6 @@ export interface App {
   rateLimit(token: string | null, clientAddress: string): Promise<RateDecision>;
   /** Releases what the app holds besides the database (its Redis connections). */
   close(): Promise<void>;
-}
-
-/** The origin clients reach us at: PUBLIC_URL, else the request's, with the scheme a trusted TLS proxy reports. */
-function baseUrlOf(config: Config, request: Request): string {
-  if (config.publicUrl) return config.publicUrl;
-  const url = new URL(request.url);
-  const scheme = schemeOf(request, config.trustProxy);
-  return scheme === 'https' || scheme === 'http' ? `${scheme}://${url.host}` : url.origin;
-}
-
-async function createContext(config: Config, database: Database, events: Events, request: Request): Promise<Context> {
-  let viewer: Context['viewer'];
-  try {
-    viewer = await viewerOfRequest(database.prisma, request);
-  } catch (error) {
-    if (error instanceof TokenConflictError) {
-      throw createGraphQLError(error.message, { extensions: { code: 'TOKEN_CONFLICT', http: { status: 400 } } });
-    }
-    if (error instanceof InvalidTokenError) {
-      throw createGraphQLError(error.message, {
-        extensions: {
-          code: 'INVALID_TOKEN',
-          http: { status: 401, headers: { 'WWW-Authenticate': 'Bearer realm="milepost", error="invalid_token"' } },
-        },
-      });
-    }
-    throw error;
-  }
-  return { prisma: database.prisma, provider: database.provider, viewer, baseUrl: baseUrlOf(config, request), events };
 }
 
 export interface AppOptions {
@@ -136,6 +103,7 @@ export function createApp(config: Config, database: Database, options: AppOption
       logger.warn({ err: error }, 'could not publish an event to Redis; the write stands');
     },
   });
+  const contexts = createRequestContexts(config, database, events);
   const yoga = createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -173,8 +141,18 @@ export function createApp(config: Config, database: Database, options: AppOption
     ],
     // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
     // whole context in; GraphQL requests get theirs from the request
-    context: (initial) =>
-      'viewer' in initial ? (initial as unknown as Context) : createContext(config, database, events, initial.request),
+    context: async (initial) => {
+      if ('viewer' in initial) return initial as unknown as Context;
+      try {
+        return await contexts.forRequest(initial.request);
+      } catch (error) {
+        const refusal = tokenRefusal(error);
+        if (!refusal) throw error;
+        throw createGraphQLError(refusal.message, {
+          extensions: { code: refusal.code, http: { status: refusal.status, headers: refusal.headers } },
+        });
+      }
+    },
   });
 
   const limiter = createRateLimiter(config);
@@ -191,7 +169,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     const ready = databaseStatus === 'ok' && redisStatus !== 'unavailable';
     return jsonResponse(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', database: databaseStatus, redis: redisStatus });
   });
-  router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${baseUrlOf(config, request)}/graphql` }));
+  router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${contexts.baseUrl(request)}/graphql` }));
   router.get('/metrics', async ({ request }) => {
     if (config.metricsToken && request.headers.get('authorization') !== `Bearer ${config.metricsToken}`) {
       return jsonResponse(
@@ -206,12 +184,12 @@ export function createApp(config: Config, database: Database, options: AppOption
     });
   });
   router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
-  router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(baseUrlOf(config, request)))));
-  router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(baseUrlOf(config, request)))));
+  router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(contexts.baseUrl(request)))));
+  router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(contexts.baseUrl(request)))));
   mountOAuthRoutes(router, {
     prisma: database.prisma,
     sessionSecret: config.sessionSecret,
-    baseUrl: (request) => baseUrlOf(config, request),
+    baseUrl: contexts.baseUrl,
     throttle: new GuessThrottle((rule) => limiter.attemptCounter(rule)),
     webhooksAllowPrivate: config.webhooks.allowPrivate,
   });
@@ -220,20 +198,13 @@ export function createApp(config: Config, database: Database, options: AppOption
   const pages = new Router();
   mountWebPages(pages, {
     run: createOperationRunner(yoga, PAGE_OPERATIONS),
-    context: (request) => ({
-      prisma: database.prisma,
-      provider: database.provider,
-      viewer: null,
-      baseUrl: baseUrlOf(config, request),
-      events,
-    }),
-    session: (request) =>
-      pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: (r) => baseUrlOf(config, r) }, request),
+    context: (request) => contexts.forViewer(request, null),
+    session: (request) => pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: contexts.baseUrl }, request),
   });
 
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
   const rest = new Router();
-  mountRestRoutes(rest, { database, events, run: createOperationRunner(yoga), baseUrl: (request) => baseUrlOf(config, request) });
+  mountRestRoutes(rest, { run: createOperationRunner(yoga), context: contexts.forRequest });
 
   const clock = config.responseCacheMb > 0 ? createChangeClock(config.database) : null;
   const cache = clock ? new ResponseCache(clock, config.responseCacheMb * 1024 * 1024) : null;
@@ -435,6 +406,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     yoga,
     fetch: async (input, init) => adapter.fetch(input, init ?? {}),
     listener: edge,
+    contexts,
     drain: () => void (draining = true),
     events,
     logger,
@@ -478,11 +450,6 @@ function bodyTooLarge(request: Request): string | null {
   const type = request.headers.get('content-type') ?? '';
   const limit = BODY_LIMITS.find(([pattern]) => pattern.test(type))?.[1] ?? FORM_LIMIT_BYTES;
   return length > limit ? `a ${type || 'request'} body may be at most ${limit} bytes` : null;
-}
-
-function schemeOf(request: Request, trustProxy: number): string {
-  const forwarded = trustProxy > 0 ? request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
-  return forwarded ?? new URL(request.url).protocol.replace(':', '');
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {

@@ -8,7 +8,6 @@ import type { ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { tokenFromHeader, viewerForToken } from '../auth/tokens.ts';
-import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Context } from '../graphql/context.ts';
@@ -31,7 +30,6 @@ type Enveloped = ReturnType<App['yoga']['getEnveloped']>;
 export function attachWebSocket(
   server: HttpServer | HttpsServer,
   app: App,
-  config: Config,
   database: Database,
   options: { tokenRecheckMs?: number; maxBufferedBytes?: number } = {},
 ) {
@@ -71,14 +69,13 @@ export function attachWebSocket(
           ctx.extra.socket.close(4429, `Rate limit exceeded; retry in ${decision.retryAfter} s`);
           return [];
         }
-        const context: Context = {
-          prisma: database.prisma,
-          provider: database.provider,
-          viewer: ctx.extra.viewer ?? null,
-          baseUrl: config.publicUrl ?? `http://${ctx.extra.request.headers.host ?? 'localhost'}`,
-          events: app.events,
-        };
-        const request = new Request(`http://${ctx.extra.request.headers.host ?? 'localhost'}/graphql`);
+        // the upgrade request as the fetch API sees a request, so that the one base-URL rule applies
+        const upgrade = ctx.extra.request;
+        const scheme = (upgrade.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string') headers.set(name, value);
+        const request = new Request(`${scheme}://${upgrade.headers.host ?? 'localhost'}/graphql`, { headers });
+        const context: Context = app.contexts.forViewer(request, ctx.extra.viewer ?? null);
         // `params` as yoga's HTTP path gives them to plugins (the metrics plugin reads the operation name)
         const params = {
           query: payload.query,

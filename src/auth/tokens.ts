@@ -121,3 +121,25 @@ export function createTokenRecognizer(prisma: Prisma): (token: string) => Promis
     return known;
   };
 }
+
+/** Why a request's token is refused, in the terms every transport answers with. */
+export interface TokenRefusal {
+  status: 400 | 401;
+  code: 'TOKEN_CONFLICT' | 'INVALID_TOKEN';
+  message: string;
+  headers: Record<string, string>;
+}
+
+/** The refusal for a token error, or null when `error` is not one. */
+export function tokenRefusal(error: unknown): TokenRefusal | null {
+  if (error instanceof TokenConflictError) return { status: 400, code: 'TOKEN_CONFLICT', message: error.message, headers: {} };
+  if (error instanceof InvalidTokenError) {
+    return {
+      status: 401,
+      code: 'INVALID_TOKEN',
+      message: error.message,
+      headers: { 'www-authenticate': 'Bearer realm="milepost", error="invalid_token"' },
+    };
+  }
+  return null;
+}

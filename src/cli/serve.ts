@@ -48,7 +48,7 @@ export async function run(argv: string[]) {
   const app = createApp(config, database);
   if (!(await app.ready())) console.error('Redis did not answer within 5 s: rate limits count per process until it does');
   const server = await listen(app, config);
-  const websocket = attachWebSocket(server, app, config, database);
+  const websocket = attachWebSocket(server, app, database);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const webhooks = startWebhookWorker(database.prisma, {

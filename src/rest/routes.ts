@@ -2,11 +2,9 @@
 // shapes of COMPAT.md (shapes.ts). One wrapper gives every path the same formats, JSONP, token
 // handling, status codes and error body.
 import type { ExecutionResult } from 'graphql';
-import { InvalidTokenError, TokenConflictError, viewerOfRequest } from '../auth/tokens.ts';
-import type { Database } from '../db/database.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
+import { tokenRefusal } from '../auth/tokens.ts';
 import type { Context } from '../graphql/context.ts';
-import type { Events } from '../events/bus.ts';
 import { BodyTooLargeError, drainedOnCancel, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { hasNul, readForm, type RequestContext, type Router } from '../http/router.ts';
 import type { RunOperation } from './execute.ts';
@@ -28,10 +26,9 @@ import {
 } from './shapes.ts';
 
 export interface RestOptions {
-  database: Database;
-  events: Events;
   run: RunOperation;
-  baseUrl: (request: Request) => string;
+  /** The request's context: its token, or a form's `oauth_token`, resolved (throws a token error). */
+  context: (request: Request, formToken: string | null) => Promise<Context>;
 }
 
 export interface RestContext extends RequestContext {
@@ -167,22 +164,13 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   const { run } = options;
 
   async function viewerContext(ctx: RestContext, formToken: unknown): Promise<Context> {
-    let viewer: Context['viewer'];
     try {
-      viewer = await viewerOfRequest(options.database.prisma, ctx.request, typeof formToken === 'string' ? formToken : null);
+      return await options.context(ctx.request, typeof formToken === 'string' ? formToken : null);
     } catch (error) {
-      if (error instanceof TokenConflictError) throw new RestError(400, 'TOKEN_CONFLICT', error.message);
-      if (error instanceof InvalidTokenError)
-        throw new RestError(401, 'INVALID_TOKEN', error.message, undefined, { 'www-authenticate': `${CHALLENGE}, error="invalid_token"` });
-      throw error;
+      const refusal = tokenRefusal(error);
+      if (!refusal) throw error;
+      throw new RestError(refusal.status, refusal.code, refusal.message, undefined, refusal.headers);
     }
-    return {
-      prisma: options.database.prisma,
-      provider: options.database.provider,
-      viewer,
-      baseUrl: options.baseUrl(ctx.request),
-      events: options.events,
-    };
   }
 
   function respond(reply: Reply, callback: string | null, viewer: boolean): Response {

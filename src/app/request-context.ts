@@ -1,0 +1,48 @@
+// One request context for every way in (GraphQL over HTTP and WebSocket, the REST paths, the pages):
+// one token-to-viewer mapping and one base-URL rule (the refusal of a bad token is auth's tokenRefusal).
+import { viewerOfRequest } from '../auth/tokens.ts';
+import type { Viewer } from '../auth/viewer.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { Events } from '../events/bus.ts';
+import type { Context } from '../graphql/context.ts';
+
+/** The scheme of a request: its own, or what a trusted TLS proxy reports in X-Forwarded-Proto. */
+export function schemeOf(request: Request, trustProxy: number): string {
+  const forwarded = trustProxy > 0 ? request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
+  return forwarded ?? new URL(request.url).protocol.replace(':', '');
+}
+
+export interface RequestContexts {
+  /** The origin clients reach us at: PUBLIC_URL, else the request's, with the scheme a trusted proxy reports. */
+  baseUrl(request: Request): string;
+  /** The context of a request whose viewer is already known (anonymous pages, a WebSocket's connection). */
+  forViewer(request: Request, viewer: Viewer | null): Context;
+  /** The context of a request, its token (or `formToken`, a form's oauth_token) resolved; throws a token error. */
+  forRequest(request: Request, formToken?: string | null): Promise<Context>;
+}
+
+export function createRequestContexts(
+  config: Pick<Config, 'publicUrl' | 'trustProxy'>,
+  database: Database,
+  events: Events,
+): RequestContexts {
+  const baseUrl = (request: Request): string => {
+    if (config.publicUrl) return config.publicUrl;
+    const url = new URL(request.url);
+    const scheme = schemeOf(request, config.trustProxy);
+    return scheme === 'https' || scheme === 'http' ? `${scheme}://${url.host}` : url.origin;
+  };
+  const forViewer = (request: Request, viewer: Viewer | null): Context => ({
+    prisma: database.prisma,
+    provider: database.provider,
+    viewer,
+    baseUrl: baseUrl(request),
+    events,
+  });
+  return {
+    baseUrl,
+    forViewer,
+    forRequest: async (request, formToken = null) => forViewer(request, await viewerOfRequest(database.prisma, request, formToken)),
+  };
+}
