@@ -36,7 +36,6 @@ import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
 import { prefersHtml, splitExtension } from '../http/negotiation.ts';
-import { PAGE_OPERATIONS } from '../web/operations.ts';
 import { mountWebPages } from '../web/routes.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { avatarSvg } from '../http/avatar.ts';
@@ -197,7 +196,7 @@ export function createApp(config: Config, database: Database, options: AppOption
   // the pages the API's `url` fields point at, for browsers (see handle: by the Accept header)
   const pages = new Router();
   mountWebPages(pages, {
-    run: createOperationRunner(yoga, PAGE_OPERATIONS),
+    run: createOperationRunner(yoga),
     context: (request) => contexts.forViewer(request, null),
     session: (request) => pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: contexts.baseUrl }, request),
   });

@@ -1,35 +1,42 @@
-// Runs the REST layer's GraphQL operations through yoga's own envelop, so that they get the same
-// schema, plugins and limits as requests to /graphql. Documents are parsed and validated once.
-import type { DocumentNode, ExecutionResult } from 'graphql';
+// Runs the GraphQL operations of the REST layer and the pages (src/operations/*.graphql, typed by
+// GraphQL Code Generator) through yoga's own envelop, so that they get the same schema, plugins and
+// limits as requests to /graphql. Each document is checked against the schema once.
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { type DocumentNode, type ExecutionResult, getOperationAST, print } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../graphql/context.ts';
-import { OPERATIONS, type OperationName } from './operations.ts';
 
-export type RunOperation<Name extends string = OperationName> = (
-  name: Name,
+/**
+ * Runs a typed operation for `request`. Variables go in as the client sent them, not as the document
+ * types them: GraphQL's own coercion then names what is wrong, in the client's terms.
+ */
+export type RunOperation = <TData>(
+  // `never`: any document's variables fit, since they are passed as sent (see above)
+  document: TypedDocumentNode<TData, never>,
   request: Request,
   context: Context,
   variables?: Record<string, unknown>,
-) => Promise<ExecutionResult>;
+) => Promise<ExecutionResult<TData>>;
 
-/** Runs the named operations of `operations` (by default the REST layer's). */
-export function createOperationRunner<Name extends string = OperationName>(
-  yoga: YogaServerInstance<Record<string, never>, Context>,
-  operations: Record<Name, string> = OPERATIONS as Record<Name, string>,
-): RunOperation<Name> {
-  const documents = new Map<Name, DocumentNode>();
-  return async (name, request, context, variables = {}) => {
+export function createOperationRunner(yoga: YogaServerInstance<Record<string, never>, Context>): RunOperation {
+  const texts = new WeakMap<DocumentNode, string>();
+  return async <TData>(
+    document: TypedDocumentNode<TData, never>,
+    request: Request,
+    context: Context,
+    variables: Record<string, unknown> = {},
+  ) => {
+    const known = texts.get(document);
+    const query = known ?? print(document);
     // `params` as yoga gives them to its plugins (the metrics plugin reads the operation name)
-    const env = yoga.getEnveloped({ request, params: { query: operations[name], variables }, ...context });
-    let document = documents.get(name);
-    if (!document) {
-      const parsed = env.parse(operations[name]);
-      const errors = env.validate(env.schema, parsed);
-      if (errors.length > 0) throw new Error(`REST operation ${name} does not fit the schema: ${errors[0]!.message}`);
-      documents.set(name, parsed);
-      document = parsed;
+    const env = yoga.getEnveloped({ request, params: { query, variables }, ...context });
+    if (known === undefined) {
+      const errors = env.validate(env.schema, document);
+      const name = getOperationAST(document)?.name?.value ?? 'anonymous';
+      if (errors.length > 0) throw new Error(`operation ${name} does not fit the schema: ${errors[0]!.message}`);
+      texts.set(document, query);
     }
     const contextValue = await env.contextFactory();
-    return (await env.execute({ schema: env.schema, document, contextValue, variableValues: variables })) as ExecutionResult;
+    return (await env.execute({ schema: env.schema, document, contextValue, variableValues: variables })) as ExecutionResult<TData>;
   };
 }

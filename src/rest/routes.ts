@@ -1,4 +1,4 @@
-// The legacy REST paths of SPEC 4.0, each a GraphQL operation (operations.ts) whose result takes the
+// The legacy REST paths of SPEC 4.0, each a GraphQL operation (src/operations/rest.graphql) whose result takes the
 // shapes of COMPAT.md (shapes.ts). One wrapper gives every path the same formats, JSONP, token
 // handling, status codes and error body.
 import type { ExecutionResult } from 'graphql';
@@ -12,18 +12,40 @@ import { accepts } from '../http/negotiation.ts';
 import { jsonpBody, validCallback } from './jsonp.ts';
 import { coercionProblem, createEntryInput, nestBracketed, positiveId, restFieldName, type FieldProblem } from './params.ts';
 import {
-  commentJson,
-  entryJson,
-  friendJson,
-  likeJson,
-  personJson,
-  routeJson,
-  trackJson,
-  type GqlEntry,
-  type GqlPerson,
-  type GqlRoute,
-  type GqlTrack,
-} from './shapes.ts';
+  RestCreateCommentDocument,
+  RestCreateEntryDocument,
+  RestCreateRouteDocument,
+  RestDeleteEntryDocument,
+  RestEntryDocument,
+  RestFriendsDocument,
+  RestFriendsStreamDocument,
+  type RestFriendsStreamQuery,
+  RestLikeEntryDocument,
+  RestMeDocument,
+  RestNearbyStreamDocument,
+  type RestNearbyStreamQuery,
+  RestPersonDocument,
+  RestPersonStreamDocument,
+  type RestPersonStreamQuery,
+  RestPublicStreamDocument,
+  type RestPublicStreamQuery,
+  RestRouteDocument,
+  RestRouteGpxDocument,
+  RestRoutesDocument,
+  RestSetEntryTrackDocument,
+  type RestSetEntryTrackMutation,
+  RestSetRouteTrackDocument,
+  type RestSetRouteTrackMutation,
+} from '../operations/generated.ts';
+import { commentJson, entryJson, friendJson, likeJson, personJson, routeJson, trackJson } from './shapes.ts';
+
+/** The four streams answer the same selection. */
+type StreamDocument =
+  | typeof RestPublicStreamDocument
+  | typeof RestFriendsStreamDocument
+  | typeof RestPersonStreamDocument
+  | typeof RestNearbyStreamDocument;
+type StreamQuery = RestPublicStreamQuery | RestFriendsStreamQuery | RestPersonStreamQuery | RestNearbyStreamQuery;
 
 export interface RestOptions {
   run: RunOperation;
@@ -91,7 +113,7 @@ function failure(
 }
 
 /** Data of a successful execution; variable coercion errors become 422 naming the parameter. */
-function dataOf<T>(result: ExecutionResult): T {
+function dataOf<T>(result: ExecutionResult<T>): T {
   if (result.errors?.length) {
     const problems = result.errors.map((e) => coercionProblem(e.message)).filter((p): p is FieldProblem => p !== null);
     if (problems.length === result.errors.length) throw new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', problems);
@@ -102,15 +124,19 @@ function dataOf<T>(result: ExecutionResult): T {
       throw new RestError(http.status, String(first.extensions?.code ?? 'REFUSED'), first.message, undefined, http.headers);
     throw first;
   }
-  return result.data as T;
+  return result.data!;
 }
 
-type Typed = { __typename: string };
-
-function outcome<T extends Typed>(result: ExecutionResult, field: string, expected: string, viewer: boolean): T {
-  const value = dataOf<Record<string, T>>(result)[field]!;
+/** The typed result of a mutation or stream (`result`/`stream`) when it is `expected`; else its failure's status. */
+function outcome<D, K extends keyof D, N extends string>(
+  result: ExecutionResult<D>,
+  field: K,
+  expected: N,
+  viewer: boolean,
+): Extract<D[K], { __typename: N }> {
+  const value = dataOf(result)[field] as D[K] & { __typename: string };
   if (value.__typename !== expected) throw failure(value as never, viewer);
-  return value;
+  return value as Extract<D[K], { __typename: N }>;
 }
 
 /** Stream parameters as sent; GraphQL's coercion names any that is not a number. */
@@ -229,13 +255,10 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   }
 
   const stream =
-    (
-      operation: 'publicStream' | 'friendsStream' | 'personStream' | 'nearbyStream',
-      variables: (ctx: RestContext) => Record<string, unknown>,
-    ): Handler =>
+    (operation: StreamDocument, variables: (ctx: RestContext) => Record<string, unknown>): Handler =>
     async ({ ctx, context }) => {
-      const result = await run(operation, ctx.request, context, { ...variables(ctx), ...pageVariables(ctx.url) });
-      const page = outcome<Typed & { edges: Array<{ node: GqlEntry }> }>(result, 'stream', 'EntryConnection', context.viewer !== null);
+      const result = await run<StreamQuery>(operation, ctx.request, context, { ...variables(ctx), ...pageVariables(ctx.url) });
+      const page = outcome(result, 'stream', 'EntryConnection', context.viewer !== null);
       return { status: 200, body: { entries: page.edges.map((edge) => entryJson(edge.node)) } };
     };
 
@@ -251,19 +274,19 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     'GET',
     '/entries',
     {},
-    stream('publicStream', () => ({})),
+    stream(RestPublicStreamDocument, () => ({})),
   );
   route(
     'GET',
     '/entries/friends',
     { auth: true },
-    stream('friendsStream', () => ({})),
+    stream(RestFriendsStreamDocument, () => ({})),
   );
   route(
     'GET',
     '/entries/nearby/:lat,:lon',
     {},
-    stream('nearbyStream', (ctx) => {
+    stream(RestNearbyStreamDocument, (ctx) => {
       const radius = ctx.url.searchParams.get('radius');
       return {
         lat: Number(ctx.params.lat),
@@ -273,29 +296,29 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     }),
   );
   route('GET', '/people/me/entries', { auth: true }, async (args) =>
-    stream('personStream', () => ({ username: args.context.viewer!.username }))(args),
+    stream(RestPersonStreamDocument, () => ({ username: args.context.viewer!.username }))(args),
   );
   route(
     'GET',
     '/people/:username/entries',
     {},
-    stream('personStream', (ctx) => ({ username: username(ctx) })),
+    stream(RestPersonStreamDocument, (ctx) => ({ username: username(ctx) })),
   );
 
   // entries
   route('POST', '/entries', { auth: true, body: true }, async ({ ctx, context, params }) => {
-    const result = await run('createEntry', ctx.request, context, { input: createEntryInput(params) });
-    const entry = outcome<Typed & GqlEntry>(result, 'result', 'Entry', true);
+    const result = await run(RestCreateEntryDocument, ctx.request, context, { input: createEntryInput(params) });
+    const entry = outcome(result, 'result', 'Entry', true);
     return { status: 201, body: entryJson(entry), headers: { location: entry.url } };
   });
   route('GET', '/entries/:id', {}, async ({ ctx, context }) => {
-    const data = dataOf<{ entry: GqlEntry | null }>(await run('entry', ctx.request, context, { id: entryId(ctx) }));
+    const data = dataOf(await run(RestEntryDocument, ctx.request, context, { id: entryId(ctx) }));
     if (!data.entry) throw new RestError(404, 'NOT_FOUND', `no entry ${ctx.params.id}`);
     return { status: 200, body: entryJson(data.entry) };
   });
   route('DELETE', '/entries/:id', { auth: true, body: true }, async ({ ctx, context }) => {
     const id = entryId(ctx);
-    outcome(await run('deleteEntry', ctx.request, context, { id }), 'result', 'DeletedEntry', true);
+    outcome(await run(RestDeleteEntryDocument, ctx.request, context, { id }), 'result', 'DeletedEntry', true);
     return { status: 200, body: { id, deleted: true } };
   });
   route('POST', '/entries/:id/comments', { auth: true, body: true }, async ({ ctx, context, params }) => {
@@ -307,46 +330,34 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
         : typeof params.body === 'number' || typeof params.body === 'boolean'
           ? String(params.body)
           : params.body;
-    const comment = outcome<Typed & { id: number } & GqlEntry['comments'][number]>(
-      await run('createComment', ctx.request, context, { entryId: id, body }),
-      'result',
-      'Comment',
-      true,
-    );
+    const comment = outcome(await run(RestCreateCommentDocument, ctx.request, context, { entryId: id, body }), 'result', 'Comment', true);
     return { status: 201, body: commentJson(comment), headers: { location: `${context.baseUrl}/entries/${id}#comment-${comment.id}` } };
   });
   route('POST', '/entries/:id/likes', { auth: true, body: true }, async ({ ctx, context }) => {
     const id = entryId(ctx);
-    const like = outcome<Typed & GqlEntry['likes'][number]>(
-      await run('likeEntry', ctx.request, context, { entryId: id }),
-      'result',
-      'Like',
-      true,
-    );
+    const like = outcome(await run(RestLikeEntryDocument, ctx.request, context, { entryId: id }), 'result', 'Like', true);
     return { status: 201, body: likeJson(like), headers: { location: `${context.baseUrl}/entries/${id}` } };
   });
 
   // people
   route('GET', '/people/me', { auth: true }, async ({ ctx, context }) => {
-    const data = dataOf<{ me: GqlPerson }>(await run('me', ctx.request, context));
-    return { status: 200, body: personJson(data.me) };
+    const data = dataOf(await run(RestMeDocument, ctx.request, context));
+    return { status: 200, body: personJson(data.me!) };
   });
   route('GET', '/people/:username', {}, async ({ ctx, context }) => {
-    const data = dataOf<{ person: GqlPerson | null }>(await run('person', ctx.request, context, { username: username(ctx) }));
+    const data = dataOf(await run(RestPersonDocument, ctx.request, context, { username: username(ctx) }));
     if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${username(ctx)}`);
     return { status: 200, body: personJson(data.person) };
   });
   route('GET', '/people/:username/friends', {}, async ({ ctx, context }) => {
     const name = ownerName(ctx, context);
-    const data = dataOf<{ person: { friends: { edges: Array<{ node: GqlPerson }> } } | null }>(
-      await run('friends', ctx.request, context, { username: name }),
-    );
+    const data = dataOf(await run(RestFriendsDocument, ctx.request, context, { username: name }));
     if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
     return { status: 200, body: { friends: data.person.friends.edges.map((edge) => friendJson(edge.node)) } };
   });
   route('GET', '/people/:username/routes', {}, async ({ ctx, context }) => {
     const name = ownerName(ctx, context);
-    const data = dataOf<{ person: { routes: GqlRoute[] } | null }>(await run('routes', ctx.request, context, { username: name }));
+    const data = dataOf(await run(RestRoutesDocument, ctx.request, context, { username: name }));
     if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
     return { status: 200, body: { routes: data.person.routes.map(routeJson) } };
   });
@@ -358,7 +369,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     if (params.activity_type !== undefined && params.activity_type !== '') {
       variables.activityType = typeof params.activity_type === 'string' ? params.activity_type.trim().toUpperCase() : params.activity_type;
     }
-    const created = outcome<Typed & GqlRoute>(await run('createRoute', ctx.request, context, variables), 'result', 'Route', true);
+    const created = outcome(await run(RestCreateRouteDocument, ctx.request, context, variables), 'result', 'Route', true);
     return { status: 201, body: routeJson(created), headers: { location: `${context.baseUrl}/routes/${created.id}.gpx` } };
   });
   route('GET', '/routes/:id', { formats: ['gpx', 'json'] }, async ({ ctx, context, format }) => {
@@ -366,20 +377,18 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     const missing = new RestError(404, 'NOT_FOUND', `no route ${ctx.params.id}`);
     if (id === null) throw missing;
     if (format === 'json') {
-      const data = dataOf<{ route: GqlRoute | null }>(await run('route', ctx.request, context, { id }));
+      const data = dataOf(await run(RestRouteDocument, ctx.request, context, { id }));
       if (!data.route) throw missing;
       return { status: 200, body: routeJson(data.route) };
     }
-    const data = dataOf<{ route: { name: string | null; track: { gpx: string } | null } | null }>(
-      await run('routeGpx', ctx.request, context, { id }),
-    );
+    const data = dataOf(await run(RestRouteGpxDocument, ctx.request, context, { id }));
     if (!data.route) throw missing;
     const gpx = data.route.track?.gpx ?? emptyGpx(data.route.name);
     return { status: 200, body: null, raw: { contentType: 'application/gpx+xml; charset=utf-8', text: gpx } };
   });
 
   const trackUpload =
-    (operation: 'setEntryTrack' | 'setRouteTrack', what: string): Handler =>
+    (operation: typeof RestSetEntryTrackDocument | typeof RestSetRouteTrackDocument, what: 'entry' | 'route'): Handler =>
     async ({ ctx, context }) => {
       const id = positiveId(ctx.params.id);
       if (id === null) throw new RestError(404, 'NOT_FOUND', `no ${what} ${ctx.params.id}`);
@@ -391,16 +400,12 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       }
       // the body streams into the parser, which stops at the size limit
       const gpx = { stream: () => (ctx.request.body ? drainedOnCancel(ctx.request.body) : new Blob([]).stream()) };
-      const result = outcome<Typed & { id: number; track: GqlTrack }>(
-        await run(operation, ctx.request, context, { id, gpx }),
-        'result',
-        operation === 'setEntryTrack' ? 'Entry' : 'Route',
-        true,
-      );
-      return { status: 200, body: { id: result.id, track: trackJson(result.track) } };
+      const data = await run<RestSetEntryTrackMutation | RestSetRouteTrackMutation>(operation, ctx.request, context, { id, gpx });
+      const result = outcome(data, 'result', what === 'entry' ? 'Entry' : 'Route', true);
+      return { status: 200, body: { id: result.id, track: trackJson(result.track!) } };
     };
-  route('PUT', '/entries/:id/track', { auth: true }, trackUpload('setEntryTrack', 'entry'));
-  route('PUT', '/routes/:id/track', { auth: true }, trackUpload('setRouteTrack', 'route'));
+  route('PUT', '/entries/:id/track', { auth: true }, trackUpload(RestSetEntryTrackDocument, 'entry'));
+  route('PUT', '/routes/:id/track', { auth: true }, trackUpload(RestSetRouteTrackDocument, 'route'));
 }
 
 function emptyGpx(name: string | null): string {

@@ -1,46 +1,11 @@
-// The response shapes of COMPAT.md, key for key, from the GraphQL results of operations.ts.
+// The response shapes of COMPAT.md, key for key, from the GraphQL results of src/operations/rest.graphql.
 // Keys are snake_case; enum values as the original service wrote them; empty optional keys left out.
+import type { RestEntryFragment, RestPersonFragment, RestRouteFragment, RestTrackFragment } from '../operations/generated.ts';
 
-export interface GqlPerson {
-  username: string;
-  displayName: string;
-  photoUrl: string;
-  url: string;
-  location?: string | null;
-  timeZone?: string | null;
-  goal?: string | null;
-}
-
-export interface GqlEntry {
-  id: number;
-  url: string;
-  at: string;
-  message: string | null;
-  comments: Array<{ body: string; createdAt: string; author: GqlPerson }>;
-  likes: Array<{ createdAt: string; person: GqlPerson }>;
-  location: { name: string } | null;
-  geo: { latitude: number; longitude: number } | null;
-  author: GqlPerson;
-  workout: {
-    activityType: string;
-    distance: { value: number; units: string } | null;
-    duration: number | null;
-    felt: string | null;
-    title: string | null;
-    calories: number | null;
-    routeId: number | null;
-  } | null;
-  media: Array<{ content: { type: string; url: string }; preview: { type: string; url: string } | null }>;
-}
-
-export interface GqlRoute {
-  id: number;
-  name: string | null;
-  activityType: string | null;
-  distance: { value: number; units: string } | null;
-  start: { latitude: number; longitude: number } | null;
-  track: { polyline: string } | null;
-}
+/** What the shapes are made from: the typed results of src/operations/rest.graphql. */
+type GqlPerson = RestPersonFragment & { location?: string | null; timeZone?: string | null; goal?: string | null };
+type GqlEntry = RestEntryFragment;
+type GqlRoute = RestRouteFragment;
 
 /** `RUNNING` → `Running`, as responses showed activity types. */
 const capitalized = (value: string) => value.charAt(0) + value.slice(1).toLowerCase();
@@ -120,17 +85,8 @@ export function routeJson(route: GqlRoute) {
   return out;
 }
 
-export interface GqlTrack {
-  pointCount: number;
-  distanceMeters: number;
-  elevationGain: number;
-  startedAt: string | null;
-  endedAt: string | null;
-  polyline: string;
-}
-
 /** The answer to a track upload. */
-export function trackJson(track: GqlTrack) {
+export function trackJson(track: RestTrackFragment) {
   const out: Record<string, unknown> = {
     points: track.pointCount,
     distance: { value: Math.round(track.distanceMeters * 10) / 10, units: 'meters' },

@@ -1,40 +1,24 @@
 // The pages every `url` of the API points at: the home feed, an entry, a person, a route. Rendered on
 // the server as plain HTML (no script), readable on a phone; every value is escaped.
 import { escapeMarkup as e } from '../domain/markup.ts';
+import type {
+  PageEntryDetailQuery,
+  PageEntryFragment,
+  PagePersonDetailQuery,
+  PagePersonFragment,
+  PageRouteQuery,
+  PageTrackFragment,
+} from '../operations/generated.ts';
 import { layout, type PageViewer } from './layout.ts';
-import { elevationProfileSvg, trackMapSvg, type MapPoint } from './track-svg.ts';
+import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 
-export interface PagePerson {
-  username: string;
-  displayName: string;
-  photoUrl: string;
-  url: string;
-}
-
-export interface PageEntry {
-  id: number;
-  url: string;
-  at: string;
-  message: string | null;
-  commentCount: number;
-  likeCount: number;
-  location: { name: string } | null;
-  author: PagePerson;
-  workout: {
-    activityType: string;
-    distance: { value: number; units: string } | null;
-    duration: number | null;
-    felt: string | null;
-    title: string | null;
-  } | null;
-}
-
-export interface PageTrack {
-  pointCount: number;
-  distanceMeters: number;
-  elevationGain: number;
-  outline: MapPoint[];
-}
+/** What the pages are drawn from: the typed results of src/operations/pages.graphql. */
+export type PagePerson = PagePersonFragment;
+export type PageEntry = PageEntryFragment;
+export type PageTrack = PageTrackFragment;
+export type PagePersonDetail = NonNullable<PagePersonDetailQuery['person']>;
+type EntryDetail = NonNullable<PageEntryDetailQuery['entry']>;
+type RouteDetail = NonNullable<PageRouteQuery['route']>;
 
 export const PAGE_STYLE = `
   .entry { display: grid; grid-template-columns: 48px 1fr; gap: .25rem .75rem; }
@@ -141,14 +125,7 @@ function trackFigures(track: PageTrack, title: string): string {
 </section>`;
 }
 
-export function entryPage(
-  visitor: Visitor,
-  entry: PageEntry & {
-    comments: Array<{ id: number; body: string; createdAt: string; author: PagePerson }>;
-    likes: Array<{ createdAt: string; person: PagePerson }>;
-    track: PageTrack | null;
-  },
-): string {
+export function entryPage(visitor: Visitor, entry: EntryDetail): string {
   const comments = entry.comments.length
     ? `<ul class="plain">${entry.comments.map((c) => `<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${e(c.body)}</p></li>`).join('')}</ul>`
     : '<p>No comments yet.</p>';
@@ -163,13 +140,6 @@ ${entry.track ? trackFigures(entry.track, `this ${entry.workout ? lower(entry.wo
 <section class="card" aria-labelledby="comments-heading"><h2 id="comments-heading">Comments</h2>${comments}</section>
 <section class="card" aria-labelledby="likes-heading"><h2 id="likes-heading">Likes</h2>${likes}</section>`,
   );
-}
-
-export interface PagePersonDetail extends PagePerson {
-  location: string | null;
-  goal: string | null;
-  friends: { edges: Array<{ node: PagePerson }> };
-  routes: Array<{ id: number; name: string | null; activityType: string | null; distance: { value: number; units: string } | null }>;
 }
 
 export function personPage(visitor: Visitor, person: PagePersonDetail, entries: PageEntry[], pageNumber: number, hasNext: boolean): string {
@@ -198,17 +168,7 @@ export function personPage(visitor: Visitor, person: PagePersonDetail, entries: 
   );
 }
 
-export function routePage(
-  visitor: Visitor,
-  route: {
-    id: number;
-    name: string | null;
-    activityType: string | null;
-    distance: { value: number; units: string } | null;
-    owner: PagePerson;
-    track: PageTrack | null;
-  },
-): string {
+export function routePage(visitor: Visitor, route: RouteDetail): string {
   const title = route.name ?? `Route ${route.id}`;
   const facts = [route.activityType ? e(lower(route.activityType)) : null, route.distance ? distance(route.distance) : null]
     .filter(Boolean)

@@ -5,11 +5,11 @@ import type { Context } from '../graphql/context.ts';
 import { htmlResponse, type Router } from '../http/router.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import { positiveId } from '../rest/params.ts';
-import type { PageOperation } from './operations.ts';
+import { PageEntryDetailDocument, PageFeedDocument, PagePersonDetailDocument, PageRouteDocument } from '../operations/generated.ts';
 import { entryPage, feedPage, notFoundPage, personPage, routePage, type PageEntry, type Visitor } from './pages.ts';
 
 export interface WebOptions {
-  run: RunOperation<PageOperation>;
+  run: RunOperation;
   /** The context of an anonymous reader: the pages show what everyone may see. */
   context: (request: Request) => Context;
   /** Who is logged in (for the header), and the cookies a first visit gets. */
@@ -28,11 +28,12 @@ function pageNumber(url: URL): number {
   return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
 }
 
-function dataOf<T>(result: ExecutionResult): T {
+function dataOf<T>(result: ExecutionResult<T>): T {
   if (result.errors?.length) throw new Error(`page operation failed: ${result.errors[0]!.message}`);
-  return result.data as T;
+  return result.data!;
 }
 
+/** The entries of a stream's answer (an error answer has none). */
 type Stream = { __typename: string; edges?: Array<{ node: PageEntry }>; pageInfo?: { hasNextPage: boolean } };
 
 export function mountWebPages(router: Router, options: WebOptions): void {
@@ -48,7 +49,7 @@ export function mountWebPages(router: Router, options: WebOptions): void {
   router.get('/', ({ request, url }) =>
     respond(request, async (visitor) => {
       const page = pageNumber(url);
-      const { stream } = dataOf<{ stream: Stream }>(await run('feed', request, options.context(request), { page }));
+      const stream: Stream = dataOf(await run(PageFeedDocument, request, options.context(request), { page })).stream;
       return [200, feedPage(visitor, stream.edges?.map((edge) => edge.node) ?? [], page, stream.pageInfo?.hasNextPage ?? false)];
     }),
   );
@@ -57,9 +58,7 @@ export function mountWebPages(router: Router, options: WebOptions): void {
     respond(request, async (visitor) => {
       const id = positiveId(params.id);
       if (id === null) return [404, notFoundPage(visitor, `Entry ${params.id}`)];
-      const { entry } = dataOf<{ entry: Parameters<typeof entryPage>[1] | null }>(
-        await run('entry', request, options.context(request), { id }),
-      );
+      const { entry } = dataOf(await run(PageEntryDetailDocument, request, options.context(request), { id }));
       return entry ? [200, entryPage(visitor, entry)] : [404, notFoundPage(visitor, `Entry ${id}`)];
     }),
   );
@@ -67,19 +66,12 @@ export function mountWebPages(router: Router, options: WebOptions): void {
   router.get('/people/:username', ({ request, url, params }) =>
     respond(request, async (visitor) => {
       const page = pageNumber(url);
-      const data = dataOf<{ person: Parameters<typeof personPage>[1] | null; stream: Stream }>(
-        await run('person', request, options.context(request), { username: params.username, page }),
-      );
+      const data = dataOf(await run(PagePersonDetailDocument, request, options.context(request), { username: params.username, page }));
+      const stream: Stream = data.stream;
       if (!data.person) return [404, notFoundPage(visitor, `Nobody called ${params.username}`)];
       return [
         200,
-        personPage(
-          visitor,
-          data.person,
-          data.stream.edges?.map((edge) => edge.node) ?? [],
-          page,
-          data.stream.pageInfo?.hasNextPage ?? false,
-        ),
+        personPage(visitor, data.person, stream.edges?.map((edge) => edge.node) ?? [], page, stream.pageInfo?.hasNextPage ?? false),
       ];
     }),
   );
@@ -88,9 +80,7 @@ export function mountWebPages(router: Router, options: WebOptions): void {
     respond(request, async (visitor) => {
       const id = positiveId(params.id);
       if (id === null) return [404, notFoundPage(visitor, `Route ${params.id}`)];
-      const { route } = dataOf<{ route: Parameters<typeof routePage>[1] | null }>(
-        await run('route', request, options.context(request), { id }),
-      );
+      const { route } = dataOf(await run(PageRouteDocument, request, options.context(request), { id }));
       return route ? [200, routePage(visitor, route)] : [404, notFoundPage(visitor, `Route ${id}`)];
     }),
   );
