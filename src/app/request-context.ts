@@ -26,6 +26,7 @@ export function createRequestContexts(
   config: Pick<Config, 'publicUrl' | 'trustProxy'>,
   database: Database,
   events: Events,
+  tuning: Pick<Context, 'nearbyProbeRows'> = {},
 ): RequestContexts {
   const baseUrl = (request: Request): string => {
     if (config.publicUrl) return config.publicUrl;
@@ -39,6 +40,7 @@ export function createRequestContexts(
     viewer,
     baseUrl: baseUrl(request),
     events,
+    ...tuning,
   });
   return {
     baseUrl,

@@ -87,6 +87,8 @@ export interface App {
 export interface AppOptions {
   /** Where log lines go (tests pass their own); by default stdout, as config says. */
   logger?: Logger;
+  /** Newest entries the nearby search reads first (tests set 1 to reach its bounding-box path). */
+  nearbyProbeRows?: number;
 }
 
 export function createApp(config: Config, database: Database, options: AppOptions = {}): App {
@@ -102,7 +104,12 @@ export function createApp(config: Config, database: Database, options: AppOption
       logger.warn({ err: error }, 'could not publish an event to Redis; the write stands');
     },
   });
-  const contexts = createRequestContexts(config, database, events);
+  const contexts = createRequestContexts(
+    config,
+    database,
+    events,
+    options.nearbyProbeRows ? { nearbyProbeRows: options.nearbyProbeRows } : {},
+  );
   const yoga = createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: '/graphql',

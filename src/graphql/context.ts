@@ -14,6 +14,8 @@ export interface Context {
   readonly baseUrl: string;
   /** Where mutations announce what they did, and subscriptions listen. */
   readonly events: Events;
+  /** How many of the newest entries the nearby search reads before it reads the bounding box (2,000). */
+  readonly nearbyProbeRows?: number;
 }
 
 /** The viewer, or the typed NotAuthorizedError every write answers without a token. */

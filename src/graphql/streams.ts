@@ -125,14 +125,15 @@ export async function nearbyStream(
     c.lat !== null && c.lon !== null && distanceMiles(center, { lat: c.lat, lon: c.lon }) <= radius;
   // In a busy area the newest entries hold a page of nearby ones: reading them in time order walks the
   // (createdAt, id) index and stops early, where the box would have to be read and sorted whole.
+  const probeRows = context.nearbyProbeRows ?? NEARBY_PROBE_ROWS;
   const probe = await context.prisma.entry.findMany({
     where: { AND: windowWhere(window) },
     orderBy: [...order(window)],
     select: { id: true, lat: true, lon: true },
-    take: nearbyTuning.probeRows,
+    take: probeRows,
   });
   let matches = probe.filter(inCircle).map((c) => c.id);
-  if (matches.length < wanted && probe.length === nearbyTuning.probeRows) {
+  if (matches.length < wanted && probe.length === probeRows) {
     matches = await nearbyFromBox(context, where, window, wanted, inCircle);
   }
   const ids = matches.slice(window.skip, wanted);
@@ -142,8 +143,8 @@ export async function nearbyStream(
   return toConnection(pageFromRows(ordered, window));
 }
 
-/** Tuning that tests change to reach both paths of the nearby search. */
-export const nearbyTuning = { probeRows: 2_000 };
+/** Newest entries read before the nearby search falls back to the bounding box. */
+export const NEARBY_PROBE_ROWS = 2_000;
 
 /** A quiet area: the indexed bounding box, newest first, in growing batches, filtered to the circle. */
 async function nearbyFromBox(

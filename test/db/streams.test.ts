@@ -2,9 +2,9 @@
 // Relay cursors, and the nearby radius.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EARTH_RADIUS_MILES } from '../../src/domain/geo.ts';
-import { nearbyTuning } from '../../src/graphql/streams.ts';
+import { createApp } from '../../src/app/server.ts';
 import { testApp } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
 import { createEntries, createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
 
 const PAGE = `
@@ -179,17 +179,19 @@ describe('nearby stream', () => {
   });
 
   it('finds the same entries when it must read the bounding box instead of the newest entries', async () => {
-    const probeRows = nearbyTuning.probeRows;
-    nearbyTuning.probeRows = 1;
-    try {
-      expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}`))).toEqual(['center', 'inside 50']);
-      expect(messages(await stream('nearbyStream', 'lat: 0, lon: 179.95, radius: 20'))).toEqual(['across the antimeridian']);
-      expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 51, first: 1, page: 3`))).toEqual([
-        'outside 50',
-      ]);
-    } finally {
-      nearbyTuning.probeRows = probeRows;
-    }
+    // an app that reads one newest entry before it falls back to the box
+    const boxed = createApp(testConfig(db.config), db, { nearbyProbeRows: 1 });
+    const inBox = async (args: string) => {
+      const response = await boxed.fetch('http://milepost.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ s: nearbyStream(${args}) { ${RESULT} } }` }),
+      });
+      return ((await response.json()) as { data: Record<string, Page> }).data.s!;
+    };
+    expect(messages(await inBox(`lat: ${oakland.lat}, lon: ${oakland.lon}`))).toEqual(['center', 'inside 50']);
+    expect(messages(await inBox('lat: 0, lon: 179.95, radius: 20'))).toEqual(['across the antimeridian']);
+    expect(messages(await inBox(`lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 51, first: 1, page: 3`))).toEqual(['outside 50']);
   });
 
   it('takes a radius in miles', async () => {
