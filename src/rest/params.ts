@@ -1,5 +1,19 @@
 // Request parameters of the legacy paths, turned into GraphQL variables, and GraphQL's field paths
 // turned back into the parameter names clients sent.
+import {
+  coerceInputValue,
+  type DocumentNode,
+  getNullableType,
+  getOperationAST,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  typeFromAST,
+} from 'graphql';
 
 /** `workout[distance][value]=3` → `{ workout: { distance: { value: '3' } } }`. The first value of a name wins. */
 export function nestBracketed(entries: Iterable<[string, string]>): Record<string, unknown> {
@@ -99,28 +113,62 @@ export interface FieldProblem {
   message: string;
 }
 
-/**
- * GraphQL's variable coercion errors, as the client's field names: `Variable "$input" got invalid
- * value "abc" at "input.lat"; Float cannot represent …` → lat. Null when the error is not one.
- */
-export function coercionProblem(message: string): FieldProblem | null {
-  const match = /^Variable "\$(\w+)" got invalid value (?:.*?)(?: at "([^"]+)")?; (.*)$/s.exec(message);
-  if (!match) return null;
-  let path = match[2] ?? match[1]!;
-  let reason = match[3]!;
-  const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.$/.exec(reason);
-  if (missing) {
-    path = `${path}.${missing[1]}`;
-    reason = 'is required';
+/** What a built-in scalar must be, in the client's words. */
+const SCALAR_WORDS: Record<string, string> = {
+  Int: 'a whole number',
+  Float: 'a number',
+  String: 'text',
+  Boolean: 'true or false',
+  ID: 'an id',
+};
+
+const shown = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value)));
+
+/** The input type found by following `path` (field names and list indexes) down from `type`. */
+function typeAt(type: GraphQLInputType, path: ReadonlyArray<string | number>): GraphQLInputType {
+  let current = type;
+  for (const step of path) {
+    const nullable = getNullableType(current);
+    if (isListType(nullable) && typeof step === 'number') current = nullable.ofType;
+    else if (isInputObjectType(nullable) && typeof step === 'string' && nullable.getFields()[step])
+      current = nullable.getFields()[step]!.type;
   }
-  const enumMiss = /^Value "([^"]*)" does not exist in "(\w+)" enum\.?/.exec(reason);
-  if (enumMiss) reason = `"${enumMiss[1]!.toLowerCase()}" is not one of the allowed values`;
-  if (/cannot represent/.test(reason))
-    reason = reason
-      .replace(
-        /^(\w+) cannot represent[^:]*:?/,
-        (_m, type: string) => `must be ${type === 'Int' ? 'a whole number' : type === 'Float' ? 'a number' : `a ${type}`}:`,
-      )
-      .replace(/:\s*$/, '');
-  return { field: restFieldName(path), message: reason };
+  return current;
+}
+
+/**
+ * Checks the variables a REST path built against the types its operation declares, the way execution
+ * would (graphql-js's coerceInputValue), and names each problem by the client's parameter name
+ * (`workout[distance][value]`), from the structured path of the failure.
+ */
+export function variableProblems(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const definition of getOperationAST(document)?.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
+    if (!type) continue;
+    const problem = (path: ReadonlyArray<string | number>, message: string) =>
+      problems.push({ field: restFieldName([name, ...path].join('.')), message });
+    if (variables[name] === undefined || variables[name] === null) {
+      if (isNonNullType(type) && !definition.defaultValue) problem([], 'is required');
+      continue;
+    }
+    coerceInputValue(variables[name], type, (path, invalid, error) => {
+      const at = typeAt(type, path);
+      const nullable = getNullableType(at);
+      if (invalid === undefined || invalid === null) return problem(path, 'is required');
+      if (isInputObjectType(nullable) && typeof invalid === 'object' && !Array.isArray(invalid)) {
+        // a required field left out: name it (graphql-js says it only in its message)
+        const missing = Object.values(nullable.getFields()).filter(
+          (f) => isNonNullType(f.type) && f.defaultValue === undefined && (invalid as Record<string, unknown>)[f.name] == null,
+        );
+        if (missing.length) return missing.forEach((f) => problem([...path, f.name], 'is required'));
+      }
+      if (isEnumType(nullable)) return problem(path, `${shown(String(invalid).toLowerCase())} is not one of the allowed values`);
+      const words = isScalarType(nullable) ? SCALAR_WORDS[nullable.name] : undefined;
+      problem(path, words ? `must be ${words}: ${shown(invalid)}` : error.message);
+    });
+  }
+  // one problem per parameter, in the order they were found
+  return problems.filter((p, i) => problems.findIndex((q) => q.field === p.field) === i);
 }

@@ -5,12 +5,13 @@ import type { ExecutionResult } from 'graphql';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { tokenRefusal } from '../auth/tokens.ts';
 import type { Context } from '../graphql/context.ts';
+import { schema } from '../graphql/schema.ts';
 import { BodyTooLargeError, drainedOnCancel, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { hasNul, readForm, type RequestContext, type Router } from '../http/router.ts';
 import type { RunOperation } from './execute.ts';
 import { accepts } from '../http/negotiation.ts';
 import { jsonpBody, validCallback } from './jsonp.ts';
-import { coercionProblem, createEntryInput, nestBracketed, positiveId, restFieldName, type FieldProblem } from './params.ts';
+import { createEntryInput, nestBracketed, positiveId, restFieldName, type FieldProblem, variableProblems } from './params.ts';
 import {
   RestCreateCommentDocument,
   RestCreateEntryDocument,
@@ -112,11 +113,9 @@ function failure(
   }
 }
 
-/** Data of a successful execution; variable coercion errors become 422 naming the parameter. */
+/** Data of a successful execution (the variables were checked before it: see `run` in mountRestRoutes). */
 function dataOf<T>(result: ExecutionResult<T>): T {
   if (result.errors?.length) {
-    const problems = result.errors.map((e) => coercionProblem(e.message)).filter((p): p is FieldProblem => p !== null);
-    if (problems.length === result.errors.length) throw new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', problems);
     // an expected refusal with a status of its own (an Idempotency-Key conflict): the same status here
     const first = result.errors[0]!;
     const http = first.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
@@ -187,7 +186,12 @@ interface Spec {
 type Handler = (args: { ctx: RestContext; context: Context; params: Record<string, unknown>; format: string }) => Promise<Reply>;
 
 export function mountRestRoutes(router: Router, options: RestOptions): void {
-  const { run } = options;
+  /** Runs an operation once its variables fit the types it declares; else 422 naming each parameter. */
+  const run: RunOperation = async (document, request, context, variables = {}) => {
+    const problems = variableProblems(schema, document, variables);
+    if (problems.length) throw new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', problems);
+    return options.run(document, request, context, variables);
+  };
 
   async function viewerContext(ctx: RestContext, formToken: unknown): Promise<Context> {
     try {

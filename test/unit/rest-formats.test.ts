@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { accepts, prefersHtml, splitExtension } from '../../src/http/negotiation.ts';
 import { jsonpBody, validCallback } from '../../src/rest/jsonp.ts';
-import { coercionProblem, createEntryInput, nestBracketed, restFieldName } from '../../src/rest/params.ts';
+import { schema } from '../../src/graphql/schema.ts';
+import { RestCreateCommentDocument, RestCreateEntryDocument, RestPublicStreamDocument } from '../../src/operations/generated.ts';
+import { createEntryInput, nestBracketed, restFieldName, variableProblems } from '../../src/rest/params.ts';
 
 describe('splitExtension', () => {
   it.each([
@@ -96,28 +98,39 @@ describe('field names', () => {
   });
 
   it.each([
+    ['a latitude that is not a number', RestCreateEntryDocument, { input: { lat: 'abc', lon: 1 } }, 'lat', 'must be a number: "abc"'],
     [
-      'Variable "$input" got invalid value "abc" at "input.lat"; Float cannot represent non numeric value: "abc"',
-      'lat',
-      'must be a number: "abc"',
-    ],
-    [
-      'Variable "$input" got invalid value "KAYAKING" at "input.workout.activityType"; Value "KAYAKING" does not exist in "ActivityType" enum.',
+      'an activity type of no such kind',
+      RestCreateEntryDocument,
+      { input: { workout: { activityType: 'KAYAKING' } } },
       'workout[activity_type]',
       '"kayaking" is not one of the allowed values',
     ],
     [
-      'Variable "$input" got invalid value {} at "input.workout"; Field "activityType" of required type "ActivityType!" was not provided.',
+      'a workout without its activity type',
+      RestCreateEntryDocument,
+      { input: { workout: { duration: 60 } } },
       'workout[activity_type]',
       'is required',
     ],
-    ['Variable "$page" got invalid value "x"; Int cannot represent non-integer value: "x"', 'page', 'must be a whole number: "x"'],
-  ])('%s', (message, field, reason) => {
-    expect(coercionProblem(message)).toEqual({ field, message: reason });
+    [
+      'a distance value that is not a number',
+      RestCreateEntryDocument,
+      { input: { workout: { activityType: 'RUNNING', distance: { value: 'far' } } } },
+      'workout[distance][value]',
+      'must be a number: "far"',
+    ],
+    ['a page that is not a whole number', RestPublicStreamDocument, { page: 'x' }, 'page', 'must be a whole number: "x"'],
+    ['a comment body that is an object', RestCreateCommentDocument, { entryId: 1, body: { a: 1 } }, 'body', 'must be text: {"a":1}'],
+    ['a missing required variable', RestCreateCommentDocument, { entryId: 1 }, 'body', 'is required'],
+  ])('names %s by the parameter the client sent', (_what, document, variables, field, message) => {
+    expect(variableProblems(schema, document, variables)).toEqual([{ field, message }]);
   });
 
-  it('is null for other errors', () => {
-    expect(coercionProblem('Unexpected error.')).toBeNull();
+  it('finds nothing wrong with variables that fit', () => {
+    expect(
+      variableProblems(schema, RestCreateEntryDocument, { input: { lat: 1.5, lon: 2, workout: { activityType: 'RUNNING' } } }),
+    ).toEqual([]);
   });
 });
 
