@@ -147,8 +147,9 @@ export function variableProblems(schema: GraphQLSchema, document: DocumentNode, 
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
     if (!type) continue;
-    const problem = (path: ReadonlyArray<string | number>, message: string) =>
+    const problem = (path: ReadonlyArray<string | number>, message: string): void => {
       problems.push({ field: restFieldName([name, ...path].join('.')), message });
+    };
     if (variables[name] === undefined || variables[name] === null) {
       if (isNonNullType(type) && !definition.defaultValue) problem([], 'is required');
       continue;
@@ -162,7 +163,10 @@ export function variableProblems(schema: GraphQLSchema, document: DocumentNode, 
         const missing = Object.values(nullable.getFields()).filter(
           (f) => isNonNullType(f.type) && f.defaultValue === undefined && (invalid as Record<string, unknown>)[f.name] == null,
         );
-        if (missing.length) return missing.forEach((f) => problem([...path, f.name], 'is required'));
+        if (missing.length) {
+          for (const field of missing) problem([...path, field.name], 'is required');
+          return;
+        }
       }
       if (isEnumType(nullable)) return problem(path, `${shown(String(invalid).toLowerCase())} is not one of the allowed values`);
       const words = isScalarType(nullable) ? SCALAR_WORDS[nullable.name] : undefined;
