@@ -222,11 +222,14 @@ export function createApp(config: Config, database: Database, options: AppOption
   const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, anonymous: boolean): Promise<Response> => {
     if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(request.headers.get('content-type') ?? ''))
       return yoga.fetch(request);
-    // read under the limit whatever the headers say: a chunked body has no Content-Length to check
+    // a declared length was checked at the edge (bodyTooLarge): yoga reads such a body itself, unless
+    // the cache needs it; a chunked body has no length to check, so it is read here, under the limit
+    const cacheable = cache !== null && anonymous;
+    if (!cacheable && request.headers.has('content-length')) return yoga.fetch(request);
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
     // the body is read: yoga gets a copy of the request that still holds it
     const replayed = () => yoga.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }));
-    if (!cache || !anonymous || !isQueryOperation(body, parse)) return replayed();
+    if (!cache || !cacheable || !isQueryOperation(body, parse)) return replayed();
     // a result with errors (a bad variable, a masked failure) is answered but not kept
     return cache.serve(
       request,

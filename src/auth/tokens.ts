@@ -2,7 +2,7 @@
 // SHA-256 digests: they are random 256-bit values, so a fast hash is enough and a leaked table is useless.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Prisma } from '../db/database.ts';
-import { isTransient } from '../db/errors.ts';
+import { retryingRead } from '../db/errors.ts';
 import type { Viewer } from './viewer.ts';
 
 export function hashToken(token: string): string {
@@ -80,11 +80,8 @@ export async function viewerForToken(prisma: Prisma, token: string): Promise<Vie
     SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", p."id" AS "personId", p."username"
     FROM "OAuthAccessToken" t JOIN "Person" p ON p."id" = t."personId"
     WHERE t."tokenHash" = ${hashToken(token)}`;
-  // a read, so a lost connection is worth one more try (raw statements are not retried for us)
-  const [row] = await lookUp().catch((error: unknown) => {
-    if (!isTransient(error)) throw error;
-    return lookUp();
-  });
+  // a read, so a lost connection is worth trying again (raw statements are not retried for us)
+  const [row] = await retryingRead(lookUp);
   if (!row || row.revokedAt !== null) return null;
   // the account page shows when an app last acted; an hour's precision spares a write per request
   const lastUsed = row.lastUsedAt === null ? null : new Date(row.lastUsedAt as string | number | Date).getTime();

@@ -8,7 +8,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { DatabaseConfig } from '../config.ts';
 import { PrismaClient } from '../generated/prisma-sqlite/client.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
-import { isTransient } from './errors.ts';
+import { retryingRead } from './errors.ts';
 import { applyMigrations } from './migrate.ts';
 
 export type Prisma = PrismaClient;
@@ -71,23 +71,12 @@ function createClient(database: DatabaseConfig): LoggingPrisma {
 /** Reads: running one again changes nothing, so a read cut off by a lost connection is tried again. */
 const READS = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy']);
 
-/** Attempts of a read, with the pause before each retry: a reconnecting pool needs a moment. */
-const READ_RETRY_DELAYS_MS = [0, 20, 100];
-
 /** The client, with reads retried after a transient failure (writes never: they may have committed). */
 function withReadRetry(prisma: LoggingPrisma) {
   return prisma.$extends({
     query: {
       async $allOperations({ operation, args, query }) {
-        if (!READS.has(operation)) return query(args);
-        for (let attempt = 0; ; attempt++) {
-          try {
-            return await query(args);
-          } catch (error) {
-            if (!isTransient(error) || attempt >= READ_RETRY_DELAYS_MS.length - 1) throw error;
-            await new Promise((resolve) => setTimeout(resolve, READ_RETRY_DELAYS_MS[attempt + 1]));
-          }
-        }
+        return READS.has(operation) ? retryingRead(() => query(args)) : query(args);
       },
     },
   });

@@ -26,3 +26,18 @@ export function isTransient(error: unknown): boolean {
     String((error as Error)?.message ?? ''),
   );
 }
+
+/** Attempts of a read, with the pause before each retry: a reconnecting pool needs a moment. */
+const READ_RETRY_DELAYS_MS = [0, 20, 100];
+
+/** Runs a read, and again after a transient failure (up to three attempts). Never for writes: they may have committed. */
+export async function retryingRead<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!isTransient(error) || attempt >= READ_RETRY_DELAYS_MS.length - 1) throw error;
+      await new Promise((resolve) => setTimeout(resolve, READ_RETRY_DELAYS_MS[attempt + 1]));
+    }
+  }
+}

@@ -18,9 +18,14 @@ export async function withOutboxEvent<T, K extends EventName>(
   return prisma.$transaction(async (tx) => {
     const result = await write(tx);
     const { name, payload } = event(result);
-    await tx.outboxEvent.create({ data: { name, payload: JSON.stringify(payload) } });
+    await recordEvent(tx, name, payload);
     return result;
   });
+}
+
+/** Writes an event into the outbox, inside the transaction `tx` of the write it announces. */
+export async function recordEvent<K extends EventName>(tx: Transaction, name: K, payload: EventPayloads[K]): Promise<void> {
+  await tx.outboxEvent.create({ data: { name, payload: JSON.stringify(payload) } });
 }
 
 export interface OutboxEvent {

@@ -270,10 +270,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /** A whole body (a multipart file) in the slices a network stream would bring. */
 function* slices(bytes: Uint8Array): Generator<Uint8Array> {
-  for (let at = 0; at < bytes.byteLength || at === 0; at += SLICE_CHARS) {
-    yield bytes.subarray(at, at + SLICE_CHARS);
-    if (bytes.byteLength === 0) return;
-  }
+  for (let at = 0; at < bytes.byteLength; at += SLICE_CHARS) yield bytes.subarray(at, at + SLICE_CHARS);
 }
 
 const isoSeconds = (date: Date) => date.toISOString().replace(/\.000Z$/, 'Z');

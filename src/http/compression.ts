@@ -26,6 +26,11 @@ export function isCompressible(contentType: string | null | undefined): boolean 
   return COMPRESSIBLE.test(contentType ?? '');
 }
 
+/** The tag of the same content in other bytes; `alreadyHeld` (response-cache.ts) still recognises it. */
+export function encodedEtag(etag: string, encoding: Encoding): string {
+  return etag.replace(/"$/, `-${encoding}"`);
+}
+
 /** `vary` with Accept-Encoding added once. */
 export function varyOnEncoding(vary: string | null | undefined): string {
   if (!vary) return 'Accept-Encoding';
@@ -84,7 +89,7 @@ export async function compressResponse(request: Request, response: Response): Pr
   headers.delete('content-length');
   // the same content in other bytes: a tag of its own, which If-None-Match still recognises
   const etag = headers.get('etag');
-  if (etag) headers.set('etag', etag.replace(/"$/, `-${encoding}"`));
+  if (etag) headers.set('etag', encodedEtag(etag, encoding));
   // through zlib as a Node stream: bodies come as native or whatwg-node streams, and the two do not mix
   const compressor: Transform =
     encoding === 'br'

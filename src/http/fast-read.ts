@@ -6,7 +6,14 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prefersHtml } from './negotiation.ts';
 import { clientAddressOf, rateLimitedReply, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
-import { COMPRESSION_THRESHOLD_BYTES, compressBytes, isCompressible, preferredEncoding, varyOnEncoding } from './compression.ts';
+import {
+  COMPRESSION_THRESHOLD_BYTES,
+  compressBytes,
+  encodedEtag,
+  isCompressible,
+  preferredEncoding,
+  varyOnEncoding,
+} from './compression.ts';
 import { alreadyHeld, readKey, type ResponseCache, type Stored } from './response-cache.ts';
 
 export interface Observation {
@@ -67,7 +74,7 @@ function encoded(stored: Stored, headers: Record<string, string | number>, accep
   stored.compressed ??= {};
   const body = (stored.compressed[encoding] ??= compressBytes(stored.body, encoding));
   headers['content-encoding'] = encoding;
-  headers.etag = stored.etag.replace(/"$/, `-${encoding}"`);
+  headers.etag = encodedEtag(stored.etag, encoding);
   return body;
 }
 

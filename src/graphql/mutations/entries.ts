@@ -3,7 +3,7 @@ import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { validateCreateEntry } from '../../domain/entry-input.ts';
 import { parseGpx } from '../../domain/gpx.ts';
 import { replaceTrack } from '../../db/tracks.ts';
-import { withOutboxEvent } from '../../db/outbox.ts';
+import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
 import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum, MediaTypeEnum } from '../types/enums.ts';
@@ -102,8 +102,7 @@ builder.mutationFields((t) => ({
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
       const deleted = await context.prisma.$transaction(async (tx) => {
         const { count } = await tx.entry.deleteMany({ where: { id, authorId: viewer.id } });
-        if (count === 1)
-          await tx.outboxEvent.create({ data: { name: 'entryDeleted', payload: JSON.stringify({ entryId: id, authorId: viewer.id }) } });
+        if (count === 1) await recordEvent(tx, 'entryDeleted', { entryId: id, authorId: viewer.id });
         return count === 1;
       });
       if (!deleted) throw new NotFoundError('entry', String(id));
