@@ -55,9 +55,14 @@ export function useIdempotencyKeys(): Plugin<Context & { request?: Request }> {
           },
         );
         if (claimed) break;
-        const existing = await prisma.idempotencyKey.findUnique({ where });
-        if (!existing) continue; // deleted in between (a failed first attempt): claim it again
-        if (existing.requestHash !== requestHash) {
+        const found = await prisma.idempotencyKey.findUnique({ where });
+        // older than the time keys are kept: gone, whether or not the clean-up has run yet
+        const expired = found !== null && Date.now() - found.createdAt.getTime() > IDEMPOTENCY_TTL_HOURS * 3600_000;
+        if (expired) await prisma.idempotencyKey.deleteMany({ where: { personId, key, createdAt: found.createdAt } });
+        const existing = expired ? null : found;
+        // deleted in between (a failed first attempt, an expired key): claim it again, a few times at most
+        if (!existing && attempt < 3) continue;
+        if (existing && existing.requestHash !== requestHash) {
           setResultAndStopExecution({
             errors: [
               failure(
@@ -69,11 +74,11 @@ export function useIdempotencyKeys(): Plugin<Context & { request?: Request }> {
           });
           return undefined;
         }
-        if (existing.response !== null) {
+        if (existing && existing.response !== null) {
           setResultAndStopExecution(JSON.parse(existing.response) as ExecutionResult);
           return undefined;
         }
-        if (Date.now() - existing.createdAt.getTime() < ABANDONED_AFTER_MS || attempt > 0) {
+        if (!existing || Date.now() - existing.createdAt.getTime() < ABANDONED_AFTER_MS || attempt > 0) {
           setResultAndStopExecution({
             errors: [
               failure('a request with this Idempotency-Key is still running; retry shortly', 'IDEMPOTENCY_IN_PROGRESS', 409, {

@@ -67,6 +67,17 @@ describe('retries with an Idempotency-Key', () => {
     expect((await comment(entry.id, 'reused', 'another', tokens[6]!)).status).toBe(201);
   });
 
+  it('forgets a key after 24 hours: the same key then makes a new write', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    expect((await comment(entry.id, 'day-old', 'yesterday')).status).toBe(201);
+    await db.prisma.idempotencyKey.updateMany({ where: { key: 'day-old' }, data: { createdAt: new Date(Date.now() - 25 * 3600_000) } });
+    expect((await comment(entry.id, 'day-old', 'today')).status).toBe(201);
+    expect((await db.prisma.comment.findMany({ where: { entryId: entry.id }, orderBy: { id: 'asc' } })).map((c) => c.body)).toEqual([
+      'yesterday',
+      'today',
+    ]);
+  });
+
   it('works for GraphQL mutations, with the header', async () => {
     const entry = await createEntry(db.prisma, ids[0]!);
     const send = () =>
