@@ -1,28 +1,53 @@
 // Batched look-ups shared by every field of one operation. People appear all over a stream page
 // (authors, commenters, likers); one loader fetches all of them in one query, once the page's
-// entries, comments and likes are known.
+// entries, comments and likes are known. A stream page arrives with its parts already (see
+// db/entry-pages.ts); an entry from anywhere else (`entry(id)`, a mutation, a subscription event)
+// gets them from one batched statement for all such entries of the operation.
 import DataLoader from 'dataloader';
+import { ALL_PARTS, type LoadedEntry, readEntryPage } from '../db/entry-pages.ts';
+import type { Entry } from '../generated/prisma-sqlite/client.ts';
 import type { Context } from './context.ts';
 
 type PersonRow = Awaited<ReturnType<Context['prisma']['person']['findUniqueOrThrow']>>;
 
-const people = new WeakMap<Context, DataLoader<number, PersonRow>>();
+// a subscription keeps its context for every event: nothing is remembered between batches, so a
+// renamed person shows their new name, and a new comment shows, in the next event
+const FRESH = { cache: false, maxBatchSize: 500 } as const;
+
+function perContext<K, V>(load: (context: Context, keys: readonly K[]) => Promise<Array<V | Error>>) {
+  const loaders = new WeakMap<Context, DataLoader<K, V>>();
+  return (context: Context, key: K): Promise<V> => {
+    let loader = loaders.get(context);
+    if (!loader) loaders.set(context, (loader = new DataLoader<K, V>((keys) => load(context, keys), FRESH)));
+    return loader.load(key);
+  };
+}
 
 /** The person with this id, fetched with every other person asked for in the same tick. */
-export function personById(context: Context, id: number): Promise<PersonRow> {
-  let loader = people.get(context);
-  if (!loader) {
-    loader = new DataLoader(
-      async (ids) => {
-        const rows = await context.prisma.person.findMany({ where: { id: { in: [...new Set(ids)] } } });
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        return ids.map((id) => byId.get(id) ?? new Error(`person ${id} does not exist`));
-      },
-      // a subscription keeps its context for every event: nothing is remembered between batches, so
-      // a renamed person shows their new name in the next event
-      { cache: false, maxBatchSize: 500 },
-    );
-    people.set(context, loader);
-  }
-  return loader.load(id);
+export const personById = perContext<number, PersonRow>(async (context, ids) => {
+  const rows = await context.prisma.person.findMany({ where: { id: { in: [...new Set(ids)] } } });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? new Error(`person ${id} does not exist`));
+});
+
+const entryWithParts = perContext<number, LoadedEntry>(async (context, ids) => {
+  const rows = await readEntryPage(
+    context,
+    { kind: 'ids', ids: [...new Set(ids)] },
+    { sinceMs: null, untilMs: null, olderThan: null, newerThan: null, direction: 'newest', skip: 0, limit: ids.length },
+    ALL_PARTS,
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? new Error(`entry ${id} does not exist`));
+});
+
+/** A part of an entry: from the entry itself when its page carried it, else batched with the operation's other entries. */
+export async function entryPart<K extends 'workout' | 'comments' | 'likes' | 'commentCount' | 'likeCount'>(
+  context: Context,
+  entry: Entry,
+  part: K,
+): Promise<Exclude<LoadedEntry[K], undefined>> {
+  const carried = (entry as LoadedEntry)[part];
+  if (carried !== undefined) return carried as Exclude<LoadedEntry[K], undefined>;
+  return (await entryWithParts(context, entry.id))[part] as Exclude<LoadedEntry[K], undefined>;
 }

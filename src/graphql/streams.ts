@@ -1,11 +1,12 @@
-// Resolves the entry streams: one window (paging rules in domain/paging.ts), one Prisma query whose
-// include comes from the GraphQL selection, so a page costs the same few queries however much it holds.
-import { queryFromInfo } from '@pothos/plugin-prisma';
-import type { GraphQLResolveInfo } from 'graphql';
+// Resolves the entry streams: one window (paging rules in domain/paging.ts), one SQL statement that
+// reads the page with the parts the GraphQL selection asks for (db/entry-pages.ts), so a page costs
+// the same few statements however much it holds.
+import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
+import { type EntryParts, type EntryScope, type LoadedEntry, readEntryPage } from '../db/entry-pages.ts';
 import { ValidationError, type FieldIssue } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
 import { encodeCursor, pageFromRows, streamWindow, type StreamArgs, type StreamWindow } from '../domain/paging.ts';
-import type { Entry, Prisma as PrismaTypes } from '../generated/prisma-sqlite/client.ts';
+import type { Prisma as PrismaTypes } from '../generated/prisma-sqlite/client.ts';
 import type { Context } from './context.ts';
 
 type EntryWhere = PrismaTypes.EntryWhereInput;
@@ -39,16 +40,44 @@ function order(window: StreamWindow) {
   return [{ createdAt: direction }, { id: direction }] as const;
 }
 
-function entryQuery(context: Context, info: GraphQLResolveInfo) {
-  return queryFromInfo({ context, info, typeName: 'Entry', path: ['edges', 'node'] }) as { include?: PrismaTypes.EntryInclude };
+/** The fields selected at `path` below the fields of `nodes`, through fragments and inline fragments. */
+function selectedFields(info: GraphQLResolveInfo, nodes: readonly FieldNode[], path: readonly string[]): FieldNode[] {
+  let level = nodes;
+  for (const name of path) {
+    const next: FieldNode[] = [];
+    const visit = (set: SelectionSetNode | undefined) => {
+      for (const selection of set?.selections ?? []) {
+        if (selection.kind === Kind.FIELD) {
+          if (selection.name.value === name) next.push(selection);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
+        else visit(info.fragments[selection.name.value]?.selectionSet);
+      }
+    };
+    for (const node of level) visit(node.selectionSet);
+    level = next;
+  }
+  return [...level];
+}
+
+/** What a page must carry for this selection of its entries (`edges { node { … } }`). */
+export function entryPartsOf(info: GraphQLResolveInfo): EntryParts {
+  const nodes = selectedFields(info, info.fieldNodes, ['edges', 'node']);
+  const asks = (field: string) => selectedFields(info, nodes, [field]).length > 0;
+  return {
+    author: asks('author'),
+    workout: asks('workout'),
+    comments: asks('comments'),
+    likes: asks('likes'),
+    counts: asks('commentCount') || asks('likeCount'),
+  };
 }
 
 export interface EntryConnectionShape {
-  edges: Array<{ cursor: string; node: Entry }>;
+  edges: Array<{ cursor: string; node: LoadedEntry }>;
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
-function toConnection(page: { items: Entry[]; hasNextPage: boolean; hasPreviousPage: boolean }): EntryConnectionShape {
+function toConnection(page: { items: LoadedEntry[]; hasNextPage: boolean; hasPreviousPage: boolean }): EntryConnectionShape {
   const edges = page.items.map((node) => ({ cursor: encodeCursor({ at: node.createdAt.getTime(), id: node.id }), node }));
   return {
     edges,
@@ -61,28 +90,16 @@ function toConnection(page: { items: Entry[]; hasNextPage: boolean; hasPreviousP
   };
 }
 
-/** A stream of entries matching `scope`, newest first. */
+/** A stream of the entries of `scope`, newest first: one statement for the page and all it shows. */
 export async function entryStream(
   context: Context,
   info: GraphQLResolveInfo,
-  scope: EntryWhere,
+  scope: EntryScope,
   args: StreamArgs,
 ): Promise<EntryConnectionShape> {
   const window = streamWindow(args);
-  const rows = await context.prisma.entry.findMany({
-    ...entryQuery(context, info),
-    where: { AND: [scope, ...windowWhere(window)] },
-    orderBy: [...order(window)],
-    skip: window.skip,
-    take: window.take + 1,
-  });
+  const rows = await readEntryPage(context, scope, { ...window, limit: window.take + 1 }, entryPartsOf(info));
   return toConnection(pageFromRows(rows, window));
-}
-
-/** The viewer's own entries and their friends'. */
-export async function friendsScope(context: Context, viewerId: number): Promise<EntryWhere> {
-  const friends = await context.prisma.friendship.findMany({ where: { personId: viewerId }, select: { friendId: true } });
-  return { authorId: { in: [viewerId, ...friends.map((f) => f.friendId)] } };
 }
 
 export function validateNearby(center: Point, radius: number): void {
@@ -137,7 +154,7 @@ export async function nearbyStream(
     matches = await nearbyFromBox(context, where, window, wanted, inCircle);
   }
   const ids = matches.slice(window.skip, wanted);
-  const rows = ids.length ? await context.prisma.entry.findMany({ ...entryQuery(context, info), where: { id: { in: ids } } }) : [];
+  const rows = ids.length ? await readEntryPage(context, { kind: 'ids', ids }, { ...window, limit: ids.length }, entryPartsOf(info)) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   const ordered = ids.flatMap((id) => byId.get(id) ?? []);
   return toConnection(pageFromRows(ordered, window));

@@ -1,7 +1,7 @@
 import { builder } from '../builder.ts';
 
 // `author` and `person` are added in person.ts, beside the Person type they return
-builder.prismaObject('Comment', {
+export const CommentRef = builder.prismaObject('Comment', {
   description: 'A comment on an entry (SPEC 2.4).',
   fields: (t) => ({
     id: t.exposeInt('id'),
@@ -10,7 +10,7 @@ builder.prismaObject('Comment', {
   }),
 });
 
-builder.prismaObject('Like', {
+export const LikeRef = builder.prismaObject('Like', {
   description: 'A like on an entry; a person likes an entry at most once.',
   fields: (t) => ({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

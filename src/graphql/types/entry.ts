@@ -1,9 +1,12 @@
 import { ENTRY_KINDS, storedValue } from '../../domain/activity.ts';
 import { NotAuthorizedError, ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
-import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, friendsScope, nearbyStream } from '../streams.ts';
+import { entryPart } from '../loaders.ts';
+import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream } from '../streams.ts';
+import { CommentRef, LikeRef } from './comment.ts';
 import { EntryKindEnum } from './enums.ts';
 import { streamArgs } from './stream-args.ts';
+import { WorkoutRef } from './workout.ts';
 
 interface Location {
   name: string;
@@ -61,14 +64,21 @@ export const EntryRef = builder.prismaObject('Entry', {
     }),
     kind: t.field({ type: EntryKindEnum, resolve: (entry) => storedValue(ENTRY_KINDS, entry.kind, 'Entry.kind') }),
     message: t.exposeString('message', { nullable: true }),
-    workout: t.relation('workout', { nullable: true }),
-    comments: t.relation('comments', {
+    // the parts of an entry come with its stream page (one statement, db/entry-pages.ts), or else
+    // batched for all entries of the operation (graphql/loaders.ts)
+    workout: t.field({ type: WorkoutRef, nullable: true, resolve: (entry, _args, context) => entryPart(context, entry, 'workout') }),
+    comments: t.field({
+      type: [CommentRef],
       description: 'Comments, oldest first.',
-      query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+      resolve: (entry, _args, context) => entryPart(context, entry, 'comments'),
     }),
-    likes: t.relation('likes', { description: 'Likes, oldest first.', query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
-    commentCount: t.relationCount('comments'),
-    likeCount: t.relationCount('likes'),
+    likes: t.field({
+      type: [LikeRef],
+      description: 'Likes, oldest first.',
+      resolve: (entry, _args, context) => entryPart(context, entry, 'likes'),
+    }),
+    commentCount: t.int({ resolve: (entry, _args, context) => entryPart(context, entry, 'commentCount') }),
+    likeCount: t.int({ resolve: (entry, _args, context) => entryPart(context, entry, 'likeCount') }),
     location: t.field({
       type: LocationRef,
       nullable: true,
@@ -116,7 +126,7 @@ builder.queryFields((t) => ({
       description: "Everyone's entries, newest first, 20 a page (SPEC 4.2).",
       errors: { types: [ValidationError] },
       args: streamArgs,
-      resolve: (_root, args, context, info) => entryStream(context, info, {}, args),
+      resolve: (_root, args, context, info) => entryStream(context, info, { kind: 'everyone' }, args),
     },
     EntryConnection,
   ),
@@ -126,9 +136,9 @@ builder.queryFields((t) => ({
       description: "The viewer's and their friends' entries, newest first. Needs an access token.",
       errors: { types: [ValidationError, NotAuthorizedError] },
       args: streamArgs,
-      resolve: async (_root, args, context, info) => {
+      resolve: (_root, args, context, info) => {
         if (!context.viewer) throw new NotAuthorizedError();
-        return entryStream(context, info, await friendsScope(context, context.viewer.id), args);
+        return entryStream(context, info, { kind: 'friendsOf', personId: context.viewer.id }, args);
       },
     },
     EntryConnection,

@@ -2,7 +2,7 @@ import { usernameKey } from '../../domain/accounts.ts';
 import { UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
-import type { Prisma } from '../../generated/prisma-sqlite/client.ts';
+import type { Person, Prisma } from '../../generated/prisma-sqlite/client.ts';
 import { builder } from '../builder.ts';
 import { personById } from '../loaders.ts';
 import { requirePersonId } from '../lookups.ts';
@@ -35,7 +35,7 @@ export const PersonRef = builder.prismaObject('Person', {
         description: "This person's stream: their entries, newest first.",
         args: streamArgs,
         select: { id: true },
-        resolve: (person, args, context, info) => entryStream(context, info, { authorId: person.id }, args),
+        resolve: (person, args, context, info) => entryStream(context, info, { kind: 'authorId', authorId: person.id }, args),
       },
       EntryConnection,
     ),
@@ -101,7 +101,7 @@ builder.queryFields((t) => ({
       args: { username: t.arg.string({ required: true }), ...streamArgs },
       resolve: async (_root, args, context, info) => {
         // the author is matched inside the page's query; only an empty page asks whether they exist
-        const page = await entryStream(context, info, { author: { usernameKey: usernameKey(args.username) } }, args);
+        const page = await entryStream(context, info, { kind: 'author', usernameKey: usernameKey(args.username) }, args);
         if (page.edges.length === 0) await requirePersonId(context, args.username);
         return page;
       },
@@ -110,14 +110,15 @@ builder.queryFields((t) => ({
   ),
 }));
 
-// the people of a page (authors, commenters, likers) come from one batched query; these fields live
-// here, beside the type they return
+// the people of an entry (author, commenters, likers) come from one batched query; these fields live
+// here, beside the type they return; a stream page carries its people already (db/entry-pages.ts)
+const carried = (row: object, part: 'author' | 'person') => (row as { [part]?: Person })[part];
 builder.prismaObjectField('Entry', 'author', (t) =>
-  t.field({ type: PersonRef, resolve: (entry, _args, context) => personById(context, entry.authorId) }),
+  t.field({ type: PersonRef, resolve: (entry, _args, context) => carried(entry, 'author') ?? personById(context, entry.authorId) }),
 );
 builder.prismaObjectField('Comment', 'author', (t) =>
-  t.field({ type: PersonRef, resolve: (comment, _args, context) => personById(context, comment.authorId) }),
+  t.field({ type: PersonRef, resolve: (comment, _args, context) => carried(comment, 'author') ?? personById(context, comment.authorId) }),
 );
 builder.prismaObjectField('Like', 'person', (t) =>
-  t.field({ type: PersonRef, resolve: (like, _args, context) => personById(context, like.personId) }),
+  t.field({ type: PersonRef, resolve: (like, _args, context) => carried(like, 'person') ?? personById(context, like.personId) }),
 );

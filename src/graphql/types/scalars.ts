@@ -3,7 +3,9 @@ import { builder } from '../builder.ts';
 
 /** ISO 8601 in UTC with second precision: `2013-09-16T00:30:39Z` (some clients reject fractions). */
 export function formatTimestamp(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = date.toISOString();
+  // the common four-digit year without a regular expression (this runs for every timestamp of a page)
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
 builder.scalarType('DateTime', {

@@ -15,7 +15,7 @@ export const DistanceRef = builder.objectRef<Distance>('Distance').implement({
   }),
 });
 
-builder.prismaObject('Workout', {
+export const WorkoutRef = builder.prismaObject('Workout', {
   description: 'The workout part of an entry (SPEC 2.3).',
   fields: (t) => ({
     activityType: t.field({
