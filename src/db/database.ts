@@ -24,6 +24,11 @@ export interface Database {
   onQuery(listener: (durationMs: number, sql: string) => void): () => void;
   /** After rows were inserted with explicit ids: moves PostgreSQL's id sequences past them (no-op on SQLite). */
   syncSequences(): Promise<void>;
+  /**
+   * After a bulk load: refreshes PostgreSQL's planner statistics of this schema's tables (no-op on
+   * SQLite). Autovacuum may be off, and until then a fresh table's plans are poor.
+   */
+  analyze(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -113,6 +118,14 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
           `SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) FROM "${table}"`,
         );
       }
+    },
+    async analyze() {
+      if (database.provider !== 'postgresql') return;
+      const tables = await prisma.$queryRawUnsafe<Array<{ name: string }>>(
+        'SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()',
+      );
+      // names from the catalogue, quoted as identifiers
+      for (const { name } of tables) await prisma.$executeRawUnsafe(`ANALYZE "${name.replaceAll('"', '""')}"`);
     },
     close: () => prisma.$disconnect(),
   };

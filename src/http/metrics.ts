@@ -74,6 +74,11 @@ export function createMetrics(): Metrics {
     'Anonymous reads computed and offered to the response cache since start.',
     (s) => s.misses,
   );
+  cacheCounter(
+    'milepost_response_cache_coalesced',
+    'Anonymous reads that waited for the same read being computed, instead of computing it again, since start.',
+    (s) => s.coalesced,
+  );
   cacheCounter('milepost_response_cache_bytes', 'Bytes held by the response cache.', (s) => s.bytes);
   return {
     registry,

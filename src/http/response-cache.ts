@@ -2,6 +2,9 @@
 // as nothing was committed to the database. Every lookup first reads the change clock: a different
 // reading empties the cache, so a write is visible in the very next read, whichever process made it.
 // Responses that depend on a viewer are never stored: only requests without a token get here.
+// Misses are single-flight: lookups of a key that arrive while its answer is being computed, under the
+// same reading, wait for that one computation instead of each starting their own (after a commit,
+// every waiting reader would otherwise compute the same page at once).
 import { createHash } from 'node:crypto';
 // whatwg-node's Response hands a Buffer body to node:http in one write, with its length
 import { Response } from '@whatwg-node/fetch';
@@ -23,6 +26,8 @@ export interface CacheStats {
   misses: number;
   /** Lookups made while the clock could not be read (the response was computed, not stored). */
   bypassed: number;
+  /** Misses answered by another lookup's computation of the same key, under the same reading. */
+  coalesced: number;
   entries: number;
   bytes: number;
 }
@@ -34,7 +39,9 @@ export class ResponseCache {
   private reading: string | null = null;
   private readonly entries = new Map<string, Stored>();
   private bytes = 0;
-  private readonly stats = { hits: 0, misses: 0, bypassed: 0 };
+  private readonly stats = { hits: 0, misses: 0, bypassed: 0, coalesced: 0 };
+  /** Computations under way: their key, the reading they started under, and their stored answer (null: not shareable). */
+  private readonly flights = new Map<string, { reading: string; answer: Promise<Stored | null> }>();
 
   constructor(
     private readonly clock: ChangeClock,
@@ -58,20 +65,40 @@ export class ResponseCache {
     }
     const hit = this.find(key, reading);
     if (hit) return replay(request, hit);
+    const flight = this.flights.get(key);
+    // the same reading: that computation started after every commit this lookup could know of
+    if (flight && flight.reading === reading) {
+      const shared = await flight.answer;
+      if (shared) {
+        this.stats.coalesced += 1;
+        return replay(request, shared);
+      }
+    }
     this.stats.misses += 1;
-    const response = await produce();
-    if (response.status !== 200 || response.headers.has('set-cookie') || !STORABLE.test(response.headers.get('content-type') ?? ''))
-      return response;
-    const body = Buffer.from(await response.arrayBuffer());
-    const stored: Stored = {
-      status: response.status,
-      headers: [...response.headers],
-      body,
-      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
-    };
-    // stored only if no commit was seen since this lookup's reading (a later lookup would have moved it)
-    if (this.reading === reading && body.byteLength <= this.maxBytes / 4 && storable(body)) this.store(key, stored);
-    return replay(request, stored);
+    let settle: (answer: Stored | null) => void = () => undefined;
+    const answer = new Promise<Stored | null>((resolve) => (settle = resolve));
+    this.flights.set(key, { reading, answer });
+    try {
+      const response = await produce();
+      if (response.status !== 200 || response.headers.has('set-cookie') || !STORABLE.test(response.headers.get('content-type') ?? ''))
+        return response;
+      const body = Buffer.from(await response.arrayBuffer());
+      const stored: Stored = {
+        status: response.status,
+        headers: [...response.headers],
+        body,
+        etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      };
+      // an answer with errors is neither kept nor shared: each waiter then computes its own
+      const keep = storable(body);
+      settle(keep ? stored : null);
+      // stored only if no commit was seen since this lookup's reading (a later lookup would have moved it)
+      if (keep && this.reading === reading && body.byteLength <= this.maxBytes / 4) this.store(key, stored);
+      return replay(request, stored);
+    } finally {
+      settle(null);
+      if (this.flights.get(key)?.answer === answer) this.flights.delete(key);
+    }
   }
 
   /** The stored response for `key` while nothing was committed since it was stored (node:http's fast path). */

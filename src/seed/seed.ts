@@ -144,6 +144,7 @@ export async function seed(database: Database, options: SeedOptions = {}): Promi
   }
   // rows were written with explicit ids; PostgreSQL's sequences must learn about them
   await database.syncSequences();
+  await database.analyze();
   return { people: people.length, friendships: friendships.length / 2, routes: routes.length, entries: plan.total, comments, likes };
 }
 

@@ -77,6 +77,17 @@ describe('the response cache', () => {
     expect((await graphqlMessages()).messages[0]).toBe('written elsewhere');
   });
 
+  it('computes a read once for all the readers waiting on it after a commit, each seeing the commit', async () => {
+    await api.graphql('mutation { createEntry(input: { message: "before the crowd" }) { __typename } }', {}, token);
+    const alone = (await restMessages()).queries;
+    await api.graphql('mutation { createEntry(input: { message: "seen by the crowd" }) { __typename } }', {}, token);
+    const before = db.queryCount();
+    const crowd = await Promise.all(Array.from({ length: 16 }, () => api.fetch('/entries.json').then((r) => r.json())));
+    // sixteen readers of one page after a commit: one computation, not sixteen
+    expect(db.queryCount() - before).toBe(alone);
+    for (const body of crowd as Array<{ entries: Array<{ message: string }> }>) expect(body.entries[0]!.message).toBe('seen by the crowd');
+  });
+
   it('answers 304 to a client holding the current bytes, and 200 once they changed', async () => {
     const { etag } = await restMessages();
     const unchanged = await api.fetch('/entries.json', { headers: { 'if-none-match': etag! } });
