@@ -101,10 +101,20 @@ export class ResponseCache {
     }
   }
 
-  /** The stored response for `key` while nothing was committed since it was stored (node:http's fast path). */
+  /**
+   * The stored response for `key` while nothing was committed since it was stored, or the one being
+   * computed under the current reading once it is ready (node:http's fast path).
+   */
   async peek(key: string): Promise<Stored | null> {
     const reading = await this.clock.read();
-    return reading === null ? null : this.find(key, reading);
+    if (reading === null) return null;
+    const hit = this.find(key, reading);
+    if (hit) return hit;
+    const flight = this.flights.get(key);
+    if (!flight || flight.reading !== reading) return null;
+    const shared = await flight.answer;
+    if (shared) this.stats.coalesced += 1;
+    return shared;
   }
 
   private find(key: string, reading: string): Stored | null {
