@@ -31,6 +31,7 @@ import { configureSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
 import { createRequestContexts, schemeOf, type RequestContexts } from './request-context.ts';
 import { createEvents, type Events } from '../events/bus.ts';
+import { useCompiledExecution } from '../graphql/compiled-execution.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
 import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
@@ -126,6 +127,7 @@ export function createApp(config: Config, database: Database, options: AppOption
       },
     },
     plugins: [
+      useCompiledExecution(),
       ...graphqlHardening(config),
       // a create retried with the same Idempotency-Key answers as the first time (REST runs through here too)
       useIdempotencyKeys(),
