@@ -152,6 +152,13 @@ function targets(u: string, token: string, entryId: number): Target[] {
     },
     { name: 'REST person stream GET /people/<u>/entries.json', method: 'GET', path: `/people/${u}/entries.json`, read: true },
     {
+      name: 'REST person stream with a token (uncached)',
+      method: 'GET',
+      path: `/people/${u}/entries.json`,
+      headers: auth,
+      read: true,
+    },
+    {
       name: 'REST nearby stream GET /entries/nearby/<lat>,<lon>.json',
       method: 'GET',
       path: '/entries/nearby/37.8044,-122.2712.json',
@@ -435,6 +442,36 @@ async function fanOut(base: string, url: string) {
   };
 }
 
+/**
+ * Reads while a writer posts `rate` comments a second through the API, each on a random seeded entry
+ * (so that no page grows without end): every commit changes what the next read must show.
+ */
+async function underWrites(base: string, token: string, entryIds: { min: number; max: number }, rate: number, read: Target) {
+  let written = 0;
+  let failed = 0;
+  const started = performance.now();
+  const timer = setInterval(() => {
+    const id = entryIds.min + Math.floor(Math.random() * (entryIds.max - entryIds.min));
+    fetch(`${base}/entries/${id}/comments.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'body=under%20load',
+    })
+      .then(async (response) => {
+        await response.arrayBuffer();
+        if (response.status === 201) written += 1;
+        else failed += 1;
+      })
+      .catch(() => (failed += 1));
+  }, 1000 / rate);
+  try {
+    const result = await drive(base, read, duration);
+    return { ...result, writesPerSecond: Math.round((written / ((performance.now() - started) / 1000)) * 10) / 10, writesFailed: failed };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 async function mintToken(base: string, url: string): Promise<string> {
   const minted = run(['tokens', 'create', '--username', await firstUsername(base)], { DATABASE_URL: url });
   let token = '';
@@ -464,7 +501,8 @@ const watermark = {
 };
 const { child, base } = await startServer(url);
 const rows: Array<Record<string, unknown>> = [];
-const rss: Record<string, number> = {};
+const mixed: Array<Record<string, unknown>> = [];
+const rss: Record<string, number> = { atStart: peakRssMb(child.pid!) };
 let upload: Awaited<ReturnType<typeof gpxUpload>> | null = null;
 let fanout: Awaited<ReturnType<typeof fanOut>> | null = null;
 try {
@@ -499,6 +537,21 @@ try {
     );
   }
   rss.afterStreamsAndWrites = peakRssMb(child.pid!);
+  const seeded = await database.prisma.entry.aggregate({ _min: { id: true } });
+  const entryIds = { min: seeded._min.id ?? 1, max: watermark.entry };
+  const anonymous: Target = { name: 'anonymous GET /entries.json', method: 'GET', path: '/entries.json', read: true };
+  const withToken: Target = { ...anonymous, name: 'GET /entries.json with a token', headers: { authorization: `Bearer ${token}` } };
+  for (const rate of [20, 100]) {
+    for (const read of [anonymous, withToken]) {
+      await drive(base, read, 2); // warm-up
+      const result = await underWrites(base, token, entryIds, rate, read);
+      mixed.push({ read: read.name, commentsPerSecond: rate, ...result });
+      console.log(
+        `${read.name} while ${rate} comments/s are posted (${result.writesPerSecond}/s done, ${result.writesFailed} failed): ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors`,
+      );
+    }
+  }
+  rss.afterReadsUnderWrites = peakRssMb(child.pid!);
   upload = await gpxUpload(base, url, child);
   rss.afterGpxUpload = peakRssMb(child.pid!);
   fanout = await fanOut(base, url);
@@ -522,6 +575,7 @@ try {
     serverPeakRssMb: peak,
     serverPeakRssMbAt: rss,
     results: rows,
+    readsUnderWrites: mixed,
     gpxUpload200k: upload,
     fanOut1000: fanout,
   };
@@ -535,6 +589,16 @@ try {
       'SQL/req': sqlPerRequest,
       'of bare': ofCeiling,
       by: loadGenerator,
+    })),
+  );
+  console.table(
+    mixed.map(({ read, commentsPerSecond, writesPerSecond, requestsPerSecond, p50Ms, p99Ms, errors }) => ({
+      read,
+      'comments/s': `${commentsPerSecond} (${writesPerSecond} done)`,
+      'req/s': requestsPerSecond,
+      p50Ms,
+      p99Ms,
+      errors,
     })),
   );
   if (fanout)
