@@ -9,6 +9,10 @@ import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database } from './database.ts';
 import { retryingRead } from './errors.ts';
 
+/** Columns of a person a page may carry: the public ones only (never the password hash). */
+export const PERSON_COLUMNS = ['id', 'username', 'displayName', 'location', 'timeZone', 'photoUrl', 'goal', 'units'] as const;
+export type PersonColumn = (typeof PERSON_COLUMNS)[number];
+
 /** The parts of an entry a page should carry besides its own columns. */
 export interface EntryParts {
   author: boolean;
@@ -16,12 +20,21 @@ export interface EntryParts {
   comments: boolean;
   likes: boolean;
   counts: boolean;
+  /** Of each person carried (author, commenters, likers): `id` and `username` always, the rest as asked. */
+  personColumns: readonly PersonColumn[];
 }
 
-export const ALL_PARTS: EntryParts = { author: true, workout: true, comments: true, likes: true, counts: true };
+export const ALL_PARTS: EntryParts = {
+  author: true,
+  workout: true,
+  comments: true,
+  likes: true,
+  counts: true,
+  personColumns: PERSON_COLUMNS,
+};
 
-/** A person as a page carries them: the public columns only (never the password hash). */
-export type PersonSummary = Pick<Person, 'id' | 'username' | 'displayName' | 'location' | 'timeZone' | 'photoUrl' | 'goal' | 'units'>;
+/** A person as a page carries them: the columns the selection asked for. */
+export type PersonSummary = Pick<Person, PersonColumn>;
 
 /** An entry with the parts that were asked for; a part not asked for is absent (not null). */
 export interface LoadedEntry extends Entry {
@@ -54,7 +67,6 @@ export interface EntryRange {
 
 type Dialect = Database['provider'];
 
-const PERSON_COLUMNS = ['id', 'username', 'displayName', 'location', 'timeZone', 'photoUrl', 'goal', 'units'] as const;
 const ENTRY_COLUMNS = [
   'id',
   'authorId',
@@ -100,22 +112,17 @@ function entryDocument(dialect: Dialect, parts: EntryParts): string {
   // SQLite: a JSON value that crosses a subquery is text again; json() marks it as JSON once more
   const nested = (sql: string) => (dialect === 'postgresql' ? `(${sql})` : `json((${sql}))`);
   const extra: Array<[string, string]> = [];
-  if (parts.author)
-    extra.push(['author', nested(`SELECT ${object(dialect, 'p', PERSON_COLUMNS)} FROM "Person" p WHERE p."id" = e."authorId"`)]);
+  const person = [...new Set<PersonColumn>(['id', 'username', ...parts.personColumns])];
+  if (parts.author) extra.push(['author', nested(`SELECT ${object(dialect, 'p', person)} FROM "Person" p WHERE p."id" = e."authorId"`)]);
   if (parts.workout)
     extra.push(['workout', nested(`SELECT ${object(dialect, 'w', WORKOUT_COLUMNS)} FROM "Workout" w WHERE w."entryId" = e."id"`)]);
   if (parts.comments) {
-    const comment = object(
-      dialect,
-      'c',
-      ['id', 'entryId', 'authorId', 'body', 'createdAt'],
-      [['author', object(dialect, 'ca', PERSON_COLUMNS)]],
-    );
+    const comment = object(dialect, 'c', ['id', 'entryId', 'authorId', 'body', 'createdAt'], [['author', object(dialect, 'ca', person)]]);
     const from = `FROM "Comment" c JOIN "Person" ca ON ca."id" = c."authorId" WHERE c."entryId" = e."id"`;
     extra.push(['comments', nested(array(dialect, comment, from, 'c."createdAt", c."id"'))]);
   }
   if (parts.likes) {
-    const like = object(dialect, 'l', ['id', 'entryId', 'personId', 'createdAt'], [['person', object(dialect, 'lp', PERSON_COLUMNS)]]);
+    const like = object(dialect, 'l', ['id', 'entryId', 'personId', 'createdAt'], [['person', object(dialect, 'lp', person)]]);
     const from = `FROM "Like" l JOIN "Person" lp ON lp."id" = l."personId" WHERE l."entryId" = e."id"`;
     extra.push(['likes', nested(array(dialect, like, from, 'l."createdAt", l."id"'))]);
   }
@@ -184,7 +191,7 @@ export async function readEntryPage(
   range: EntryRange,
   parts: EntryParts,
 ): Promise<LoadedEntry[]> {
-  const key = `${database.provider}:${parts.author}${parts.workout}${parts.comments}${parts.likes}${parts.counts}`;
+  const key = `${database.provider}:${parts.author}${parts.workout}${parts.comments}${parts.likes}${parts.counts}:${parts.personColumns.join()}`;
   let document = cachedText.get(key);
   if (document === undefined) cachedText.set(key, (document = entryDocument(database.provider, parts)));
   const direction = range.direction === 'newest' ? 'DESC' : 'ASC';

@@ -2,7 +2,7 @@
 // reads the page with the parts the GraphQL selection asks for (db/entry-pages.ts), so a page costs
 // the same few statements however much it holds.
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import { type EntryParts, type EntryScope, type LoadedEntry, readEntryPage } from '../db/entry-pages.ts';
+import { type EntryParts, type EntryScope, type LoadedEntry, PERSON_COLUMNS, readEntryPage } from '../db/entry-pages.ts';
 import { ValidationError, type FieldIssue } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
 import { encodeCursor, pageFromRows, streamWindow, type StreamArgs, type StreamWindow } from '../domain/paging.ts';
@@ -63,12 +63,16 @@ function selectedFields(info: GraphQLResolveInfo, nodes: readonly FieldNode[], p
 export function entryPartsOf(info: GraphQLResolveInfo): EntryParts {
   const nodes = selectedFields(info, info.fieldNodes, ['edges', 'node']);
   const asks = (field: string) => selectedFields(info, nodes, [field]).length > 0;
+  // the people of the page, wherever they appear in it: a column is read if any of them asks for it
+  const people = [['author'], ['comments', 'author'], ['likes', 'person']].flatMap((path) => selectedFields(info, nodes, path));
+  const personColumns = PERSON_COLUMNS.filter((column) => selectedFields(info, people, [column]).length > 0);
   return {
     author: asks('author'),
     workout: asks('workout'),
     comments: asks('comments'),
     likes: asks('likes'),
     counts: asks('commentCount') || asks('likeCount'),
+    personColumns,
   };
 }
 

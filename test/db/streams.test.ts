@@ -132,6 +132,44 @@ describe("person's stream", () => {
   });
 });
 
+describe('the people of a page', () => {
+  it('carry every field asked of them, through fragments and aliases, as the person query answers it', async () => {
+    const person = await db.prisma.person.create({
+      data: {
+        username: 'Fielder',
+        usernameKey: 'fielder',
+        displayName: 'F. Ielder',
+        location: 'Oakland',
+        timeZone: 'America/Los_Angeles',
+        goal: '5k',
+        units: 'kilometers',
+      },
+    });
+    const entry = await createEntry(db.prisma, person.id, { message: 'fields' });
+    await db.prisma.comment.create({ data: { entryId: entry.id, authorId: person.id, body: 'mine' } });
+    await db.prisma.like.create({ data: { entryId: entry.id, personId: person.id } });
+    const fields = 'username displayName url location timeZone photoUrl goal units';
+    const result = await api.graphql<{
+      s: { edges: Array<{ node: Record<string, Record<string, unknown> & { [k: string]: unknown }> }> };
+      p: object;
+    }>(
+      `{ s: personStream(username: "fielder") { ... on EntryConnection { edges { node { a: author { ...All } comments { author { username ... on Person { location timeZone goal units displayName url photoUrl } } } likes { person { ...All } } } } } }
+         p: person(username: "fielder") { ...All } }
+       fragment All on Person { ${fields} }`,
+    );
+    expect(result.errors).toBeUndefined();
+    const node = result.data!.s.edges[0]!.node as unknown as {
+      a: object;
+      comments: Array<{ author: object }>;
+      likes: Array<{ person: object }>;
+    };
+    expect(node.a).toEqual(result.data!.p);
+    expect(node.comments[0]!.author).toEqual(result.data!.p);
+    expect(node.likes[0]!.person).toEqual(result.data!.p);
+    expect(result.data!.p).toMatchObject({ location: 'Oakland', goal: '5k', units: 'KILOMETERS' });
+  });
+});
+
 describe('friends stream', () => {
   it("holds the viewer's and their friends' entries, no one else's", async () => {
     const viewer = await createPerson(db.prisma);
