@@ -2,7 +2,7 @@
 // reads the page with the parts the GraphQL selection asks for (db/entry-pages.ts), so a page costs
 // the same few statements however much it holds.
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import { type EntryParts, type EntryScope, type LoadedEntry, PERSON_COLUMNS, readEntryPage } from '../db/entry-pages.ts';
+import { type EntryParts, type EntryScope, type LoadedEntry, PERSON_COLUMNS, readEntryPage, readNewestInBox } from '../db/entry-pages.ts';
 import { ValidationError, type FieldIssue } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
 import { encodeCursor, pageFromRows, streamWindow, type StreamArgs, type StreamWindow } from '../domain/paging.ts';
@@ -147,14 +147,10 @@ export async function nearbyStream(
   // In a busy area the newest entries hold a page of nearby ones: reading them in time order walks the
   // (createdAt, id) index and stops early, where the box would have to be read and sorted whole.
   const probeRows = context.nearbyProbeRows ?? NEARBY_PROBE_ROWS;
-  const probe = await context.prisma.entry.findMany({
-    where: { AND: windowWhere(window) },
-    orderBy: [...order(window)],
-    select: { id: true, lat: true, lon: true },
-    take: probeRows,
-  });
-  let matches = probe.filter(inCircle).map((c) => c.id);
-  if (matches.length < wanted && probe.length === probeRows) {
+  // the box is applied in the database, so only the entries inside it come back to be measured
+  const probe = await readNewestInBox(context, { ...window, limit: probeRows }, box, probeRows);
+  let matches = probe.hits.filter(inCircle).map((c) => c.id);
+  if (matches.length < wanted && probe.scanned === probeRows) {
     matches = await nearbyFromBox(context, where, window, wanted, inCircle);
   }
   const ids = matches.slice(window.skip, wanted);
