@@ -2,7 +2,8 @@
 // a small threshold. Pages and streams are 37–43 KB of JSON or HTML and shrink to a fifth. The full
 // way compresses as the body streams out; the fast path keeps each cached answer's compressed forms.
 import { pipeline, Readable, type Transform } from 'node:stream';
-import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, createBrotliCompress, createGzip, gzip, gzipSync } from 'node:zlib';
 import { Response as FetchResponse } from '@whatwg-node/fetch';
 import Negotiator from 'negotiator';
 
@@ -44,6 +45,18 @@ export function compressBytes(body: Uint8Array, encoding: Encoding): Buffer {
       params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
     });
   return gzipSync(body, { level: 6 });
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** A whole body compressed off the main thread (libuv's pool), in one piece. */
+function compressWhole(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotliAsync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: STREAMING_BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
+      })
+    : gzipAsync(body, { level: 6 });
 }
 
 /** The response compressed as it streams, when the client asked and it is worth it; else as it was. */
@@ -90,6 +103,15 @@ export async function compressResponse(request: Request, response: Response): Pr
   // the same content in other bytes: a tag of its own, which If-None-Match still recognises
   const etag = headers.get('etag');
   if (etag) headers.set('etag', encodedEtag(etag, encoding));
+  // a body that came in one piece (a stream page, a document) is compressed in one: no stream to
+  // pipe, and it goes out with its length
+  const following = await chunks.next();
+  if (following.done) {
+    const compressed = await compressWhole(Buffer.concat(head), encoding);
+    headers.set('content-length', String(compressed.byteLength));
+    return rebuilt(compressed as unknown as BodyInit);
+  }
+  head.push(following.value);
   // through zlib as a Node stream: bodies come as native or whatwg-node streams, and the two do not mix
   const compressor: Transform =
     encoding === 'br'

@@ -8,18 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, listen, type App } from '../../src/app/server.ts';
 import { createLogger } from '../../src/log.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
-import { createEntries, createPerson } from '../support/factories.ts';
+import { createEntries, createPerson, createToken } from '../support/factories.ts';
 
 let db: TestDatabase;
 let app: App;
 let server: Server;
 let port: number;
+let token: string;
 const logLines: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
   db = await createTestDatabase('edge');
   const person = await createPerson(db.prisma, { username: 'edgy' });
   await createEntries(db.prisma, person.id, 25);
+  token = await createToken(db.prisma, person.id);
   const config = testConfig(db.config, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug' });
   const sink = new Writable({
     write(chunk, _encoding, done) {
@@ -92,6 +94,15 @@ describe('compression', () => {
       expect(packed.headers.etag).toMatch(new RegExp(`-${encoding}"$`));
       expect((await get('/entries.json', { 'accept-encoding': encoding, 'if-none-match': packed.headers.etag! })).status).toBe(304);
     }
+  });
+
+  it('compresses a computed answer in one piece and sends it with its length', async () => {
+    const plain = await get('/entries.json', { authorization: `Bearer ${token}` });
+    const packed = await get('/entries.json', { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' });
+    expect(packed.headers['content-encoding']).toBe('gzip');
+    expect(packed.headers['transfer-encoding']).toBeUndefined();
+    expect(Number(packed.headers['content-length'])).toBe(packed.body.byteLength);
+    expect(JSON.parse(gunzipSync(packed.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
   });
 
   it('leaves small answers and unwanted encodings alone', async () => {
