@@ -4,14 +4,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import { createServer as createHttpsServer } from 'node:https';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { graphqlHardening } from '../http/graphql-hardening.ts';
-import {
-  clientAddressOf,
-  createRateLimiter,
-  rateLimitedReply,
-  rateLimitHeaders,
-  rateLimitKey,
-  type RateDecision,
-} from '../http/rate-limit.ts';
+import { createAdmission, createRateLimiter, rateLimitKey, type RateDecision } from '../http/rate-limit.ts';
 import { fullUrlOf, requestIdOf, withFastReads, type Observation } from '../http/fast-read.ts';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createServerAdapter } from '@whatwg-node/server';
@@ -164,6 +157,11 @@ export function createApp(config: Config, database: Database, options: AppOption
   });
 
   const limiter = createRateLimiter(config);
+  const admit = createAdmission({
+    consume: (key) => limiter.consume(key),
+    trustProxy: config.trustProxy,
+    windowSeconds: config.rateLimit.windowSeconds,
+  });
   const recognizeToken = createTokenRecognizer(database.prisma);
   const router = new Router();
   router.get('/healthz', () => jsonResponse(200, { status: 'ok' }));
@@ -350,8 +348,6 @@ export function createApp(config: Config, database: Database, options: AppOption
         // no Retry-After: that is how clients tell maintenance from the rate limit (SPEC 7)
         return jsonResponse(503, { error: { code: 'MAINTENANCE', message: 'Milepost is down for maintenance; please try again later' } });
       }
-      const socketAddress = serverContext.req?.socket.remoteAddress ?? 'local';
-      const clientAddress = clientAddressOf(socketAddress, request.headers.get('x-forwarded-for'), config.trustProxy);
       let token: string | null = null;
       let anonymous = false;
       try {
@@ -362,12 +358,9 @@ export function createApp(config: Config, database: Database, options: AppOption
       }
       // a token we never issued spends the address's budget: random tokens open no budgets of their own
       const counted = token !== null && (await recognizeToken(token).catch(() => false)) ? token : null;
-      const decision = await limiter.consume(rateLimitKey(counted, clientAddress));
-      const limitHeaders = rateLimitHeaders(decision);
-      if (!decision.allowed) {
-        const reply = rateLimitedReply(decision, config.rateLimit.windowSeconds);
-        return jsonResponse(reply.status, reply.body, reply.headers);
-      }
+      const socketAddress = serverContext.req?.socket.remoteAddress ?? 'local';
+      const { clientAddress, headers: limitHeaders, refusal } = await admit(socketAddress, request.headers.get('x-forwarded-for'), counted);
+      if (refusal) return jsonResponse(refusal.status, refusal.body, refusal.headers);
       if (config.requireTls && token && schemeOf(request, config.trustProxy) !== 'https') {
         return withHeaders(
           jsonResponse(403, { error: { code: 'TLS_REQUIRED', message: 'requests with an access token must use HTTPS' } }),
@@ -394,9 +387,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     ? withFastReads(
         {
           cache,
-          consume: (key) => limiter.consume(key),
-          trustProxy: config.trustProxy,
-          windowSeconds: config.rateLimit.windowSeconds,
+          admit,
           maxUrlLength: MAX_URL_LENGTH,
           enabled: () => !config.maintenance,
           observe: (observation) => observe(observation),

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prefersHtml } from './negotiation.ts';
-import { clientAddressOf, rateLimitedReply, rateLimitHeaders, rateLimitKey, type RateDecision } from './rate-limit.ts';
+import type { Admission } from './rate-limit.ts';
 import {
   COMPRESSION_THRESHOLD_BYTES,
   compressBytes,
@@ -28,9 +28,8 @@ export interface Observation {
 
 export interface FastReadOptions {
   cache: ResponseCache;
-  consume: (key: string) => Promise<RateDecision>;
-  trustProxy: number;
-  windowSeconds: number;
+  /** The edge's admission rule, the same as the full way's (see createAdmission). */
+  admit: (socketAddress: string, forwardedFor: string | null, recognizedToken: string | null) => Promise<Admission>;
   maxUrlLength: number;
   /** False while in maintenance: every request then takes the full way. */
   enabled: () => boolean;
@@ -103,15 +102,15 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
     const stored = await options.cache.peek(readKey(req.method!, fullUrlOf(req), req.headers.accept, body));
     if (!stored) return fullWay(req, res);
     const requestId = requestIdOf(req.headers['x-request-id'] as string | undefined);
-    const address = clientAddressOf(
+    // anonymous by construction: requests with a token never take this path
+    const admission = await options.admit(
       req.socket.remoteAddress ?? 'local',
       (req.headers['x-forwarded-for'] as string | undefined) ?? null,
-      options.trustProxy,
+      null,
     );
-    const decision = await options.consume(rateLimitKey(null, address));
     let status: number;
-    if (!decision.allowed) {
-      const reply = rateLimitedReply(decision, options.windowSeconds);
+    const reply = admission.refusal;
+    if (reply) {
       const body = JSON.stringify(reply.body);
       status = reply.status;
       res.writeHead(status, {
@@ -124,7 +123,7 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
     } else {
       const headers: Record<string, string | number> = {};
       for (const [name, value] of stored.headers) if (name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value;
-      Object.assign(headers, rateLimitHeaders(decision), { etag: stored.etag, 'x-request-id': requestId });
+      Object.assign(headers, admission.headers, { etag: stored.etag, 'x-request-id': requestId });
       if (alreadyHeld(req.headers['if-none-match'], stored.etag)) {
         status = 304;
         delete headers['content-type'];
@@ -144,7 +143,7 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
       path: (req.url ?? '/').split('?')[0]!,
       status,
       seconds: (performance.now() - started) / 1000,
-      rateLimited: !decision.allowed,
+      rateLimited: reply !== null,
     });
   };
 

@@ -157,3 +157,33 @@ export function rateLimitedReply(
     headers: { ...rateLimitHeaders(decision), 'retry-after': String(decision.retryAfter) },
   };
 }
+
+/** What the edge decided of a request before any handler runs: whose it is, and whether it may go on. */
+export interface Admission {
+  clientAddress: string;
+  /** The X-RateLimit-* headers every answer carries. */
+  headers: Record<string, string>;
+  /** The 503 to answer instead, when the limit is spent. */
+  refusal: ReturnType<typeof rateLimitedReply> | null;
+}
+
+/**
+ * The one admission rule of both ways in (node:http's fast path and the full way): the client's
+ * address as the trusted proxies report it, and the limit of the token's budget (a recognised
+ * token) or else of the address.
+ */
+export function createAdmission(options: {
+  consume: (key: string) => Promise<RateDecision>;
+  trustProxy: number;
+  windowSeconds: number;
+}): (socketAddress: string, forwardedFor: string | null, recognizedToken: string | null) => Promise<Admission> {
+  return async (socketAddress, forwardedFor, recognizedToken) => {
+    const clientAddress = clientAddressOf(socketAddress, forwardedFor, options.trustProxy);
+    const decision = await options.consume(rateLimitKey(recognizedToken, clientAddress));
+    return {
+      clientAddress,
+      headers: rateLimitHeaders(decision),
+      refusal: decision.allowed ? null : rateLimitedReply(decision, options.windowSeconds),
+    };
+  };
+}
