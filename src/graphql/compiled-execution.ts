@@ -9,9 +9,10 @@
 //   generated code, and a client sending many distinct documents must not grow the process.
 // - Subscriptions stay interpreted: graphql-jit's subscribe does not hand resolvers their arguments.
 // - Variables that do not fit the operation are answered by the interpreter: graphql-js's error
-//   (status 400, with locations) is the one clients have been given.
+//   (status 400, with locations) is the one clients have been given. graphql-jit coerces them first
+//   and answers without running anything, so only such a request runs twice.
 import type { Plugin } from '@envelop/core';
-import { type DocumentNode, type ExecutionResult, getOperationAST, getVariableValues } from 'graphql';
+import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 
 /** Compiled documents kept at most: the REST layer and the pages use about 40. */
@@ -41,15 +42,16 @@ export function useCompiledExecution(): Plugin {
     return entry;
   };
   return {
-    onExecute({ args, setExecuteFn }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      if (operation?.operation !== 'query' && operation?.operation !== 'mutation') return;
-      if (operation.variableDefinitions?.length) {
-        const coerced = getVariableValues(args.schema, operation.variableDefinitions, args.variableValues ?? {}, { maxErrors: 1 });
-        if (coerced.errors) return;
-      }
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const operation = getOperationAST(args.document, args.operationName)?.operation;
+      if (operation !== 'query' && operation !== 'mutation') return;
       const query = compiledFor(args);
-      if (query) setExecuteFn((run) => query.query(run.rootValue, run.contextValue, run.variableValues) as Promise<ExecutionResult>);
+      if (!query) return;
+      setExecuteFn(async (run) => {
+        const result = (await query.query(run.rootValue, run.contextValue, run.variableValues)) as ExecutionResult;
+        // no `data` at all: the variables did not fit, and nothing ran
+        return 'data' in result ? result : executeFn(run);
+      });
     },
   };
 }

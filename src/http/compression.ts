@@ -38,13 +38,15 @@ export function varyOnEncoding(vary: string | null | undefined): string {
   return /(^|,)\s*accept-encoding\s*(,|$)/i.test(vary) ? vary : `${vary}, Accept-Encoding`;
 }
 
-/** One body compressed, for the cache: brotli at a quality that costs about what gzip does. */
+const GZIP = { level: 6 };
+/** Brotli for a body whose size is known, at `quality`. */
+const brotliOptions = (size: number, quality: number) => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: size },
+});
+
+/** One body compressed, for the cache: kept and served many times, so brotli a step harder. */
 export function compressBytes(body: Uint8Array, encoding: Encoding): Buffer {
-  if (encoding === 'br')
-    return brotliCompressSync(body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
-    });
-  return gzipSync(body, { level: 6 });
+  return encoding === 'br' ? brotliCompressSync(body, brotliOptions(body.byteLength, 5)) : gzipSync(body, GZIP);
 }
 
 const gzipAsync = promisify(gzip);
@@ -52,11 +54,7 @@ const brotliAsync = promisify(brotliCompress);
 
 /** A whole body compressed off the main thread (libuv's pool), in one piece. */
 function compressWhole(body: Buffer, encoding: Encoding): Promise<Buffer> {
-  return encoding === 'br'
-    ? brotliAsync(body, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: STREAMING_BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength },
-      })
-    : gzipAsync(body, { level: 6 });
+  return encoding === 'br' ? brotliAsync(body, brotliOptions(body.byteLength, STREAMING_BROTLI_QUALITY)) : gzipAsync(body, GZIP);
 }
 
 /** The response compressed as it streams, when the client asked and it is worth it; else as it was. */
@@ -114,9 +112,7 @@ export async function compressResponse(request: Request, response: Response): Pr
   head.push(following.value);
   // through zlib as a Node stream: bodies come as native or whatwg-node streams, and the two do not mix
   const compressor: Transform =
-    encoding === 'br'
-      ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: STREAMING_BROTLI_QUALITY } })
-      : createGzip({ level: 6 });
+    encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: STREAMING_BROTLI_QUALITY } }) : createGzip(GZIP);
   const whole = (async function* () {
     yield* head;
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;

@@ -65,15 +65,10 @@ export class ResponseCache {
     }
     const hit = this.find(key, reading);
     if (hit) return replay(request, hit);
-    const flight = this.flights.get(key);
-    // the same reading: that computation started after every commit this lookup could know of
-    if (flight && flight.reading === reading) {
-      const shared = await flight.answer;
-      if (shared) {
-        this.stats.coalesced += 1;
-        return replay(request, shared);
-      }
-    }
+    // no pause when there is no flight: this one must be set before another lookup of the key looks
+    const flight = this.joined(key, reading);
+    const shared = flight && (await flight);
+    if (shared) return replay(request, shared);
     this.stats.misses += 1;
     let settle: (answer: Stored | null) => void = () => undefined;
     const answer = new Promise<Stored | null>((resolve) => (settle = resolve));
@@ -108,13 +103,21 @@ export class ResponseCache {
   async peek(key: string): Promise<Stored | null> {
     const reading = await this.clock.read();
     if (reading === null) return null;
-    const hit = this.find(key, reading);
-    if (hit) return hit;
+    return this.find(key, reading) ?? (await this.joined(key, reading));
+  }
+
+  /**
+   * The answer of the computation of `key` under way under this same reading, if any and shareable;
+   * null at once (not a promise) when there is none.
+   */
+  private joined(key: string, reading: string): Promise<Stored | null> | null {
     const flight = this.flights.get(key);
+    // the same reading: that computation started after every commit this lookup could know of
     if (!flight || flight.reading !== reading) return null;
-    const shared = await flight.answer;
-    if (shared) this.stats.coalesced += 1;
-    return shared;
+    return flight.answer.then((shared) => {
+      if (shared) this.stats.coalesced += 1;
+      return shared;
+    });
   }
 
   private find(key: string, reading: string): Stored | null {
