@@ -211,29 +211,32 @@ export interface EntryBox {
 }
 
 /**
- * The newest `rows` entries of `range` (the time index, stopping early), and of them the ones inside
- * `box`, in stream order: one statement, and only the few inside the box cross into this process.
- * `scanned` < `rows` means the range held no more.
+ * Entries of `range` near `box`, in stream order, as positions: one statement, and only the ones
+ * inside the box cross into this process.
+ * - `newest`: the newest `rows` entries of the range (the time index, stopping early), and of them
+ *   the ones inside the box; `scanned` < `rows` means the range held no more.
+ * - `box`: `rows` entries inside the box (its index), after the first `offset`.
  */
-export async function readNewestInBox(
+export async function readInBox(
   database: Pick<Database, 'prisma' | 'provider'>,
   range: EntryRange,
   box: EntryBox,
-  rows: number,
+  read: { from: 'newest' | 'box'; rows: number; offset?: number },
 ): Promise<{ scanned: number; hits: Array<{ id: number; lat: number; lon: number }> }> {
   const direction = Sql.raw(range.direction === 'newest' ? 'DESC' : 'ASC');
-  const where = Sql.join([Sql.sql`1 = 1`, ...rangeConditions(range)], ' AND ');
-  const lon = Sql.join(
-    box.lonRanges.map(([west, east]) => Sql.sql`n."lon" BETWEEN ${west} AND ${east}`),
-    ' OR ',
-  );
-  const inBox = Sql.sql`FROM newest n WHERE n."lat" BETWEEN ${box.minLat} AND ${box.maxLat} AND (${lon})`;
+  const inside = (alias: string) =>
+    Sql.sql`${Sql.raw(alias)}."lat" BETWEEN ${box.minLat} AND ${box.maxLat} AND (${Sql.join(
+      box.lonRanges.map(([west, east]) => Sql.sql`${Sql.raw(alias)}."lon" BETWEEN ${west} AND ${east}`),
+      ' OR ',
+    )})`;
+  const where = Sql.join([read.from === 'box' ? inside('e') : Sql.sql`1 = 1`, ...rangeConditions(range)], ' AND ');
+  const inBox = Sql.sql`FROM newest n WHERE ${inside('n')}`;
   const order = Sql.sql`n."createdAt" ${direction}, n."id" ${direction}`;
   const document =
     database.provider === 'postgresql'
       ? Sql.sql`json_build_object('scanned', (SELECT count(*) FROM newest), 'hits', COALESCE((SELECT json_agg(json_build_array(n."id", n."lat", n."lon") ORDER BY ${order}) ${inBox}), '[]'::json))::text`
       : Sql.sql`json_object('scanned', (SELECT count(*) FROM newest), 'hits', (SELECT json_group_array(json_array(n."id", n."lat", n."lon") ORDER BY ${order}) ${inBox}))`;
-  const query = Sql.sql`WITH newest AS (SELECT e."id", e."lat", e."lon", e."createdAt" FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${direction}, e."id" ${direction} LIMIT ${rows})
+  const query = Sql.sql`WITH newest AS (SELECT e."id", e."lat", e."lon", e."createdAt" FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${direction}, e."id" ${direction} LIMIT ${read.rows} OFFSET ${read.offset ?? 0})
     SELECT ${document} AS doc`;
   const [row] = await retryingRead(() => database.prisma.$queryRaw<Array<{ doc: string }>>(query));
   const result = JSON.parse(row!.doc) as { scanned: number; hits: Array<[number, number, number]> };

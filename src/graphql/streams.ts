@@ -2,14 +2,20 @@
 // reads the page with the parts the GraphQL selection asks for (db/entry-pages.ts), so a page costs
 // the same few statements however much it holds.
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import { type EntryParts, type EntryScope, type LoadedEntry, PERSON_COLUMNS, readEntryPage, readNewestInBox } from '../db/entry-pages.ts';
+import {
+  type EntryBox,
+  type EntryParts,
+  type EntryRange,
+  type EntryScope,
+  type LoadedEntry,
+  PERSON_COLUMNS,
+  readEntryPage,
+  readInBox,
+} from '../db/entry-pages.ts';
 import { ValidationError, type FieldIssue } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
-import { encodeCursor, pageFromRows, streamWindow, type StreamArgs, type StreamWindow } from '../domain/paging.ts';
-import type { Prisma as PrismaTypes } from '../generated/prisma-sqlite/client.ts';
+import { encodeCursor, pageFromRows, streamWindow, type StreamArgs } from '../domain/paging.ts';
 import type { Context } from './context.ts';
-
-type EntryWhere = PrismaTypes.EntryWhereInput;
 
 export const DEFAULT_NEARBY_RADIUS_MILES = 50;
 export const MAX_NEARBY_RADIUS_MILES = 500;
@@ -19,26 +25,6 @@ export const MAX_NEARBY_RADIUS_MILES = 500;
  */
 const NEARBY_FIRST_BATCH_FACTOR = 2;
 const NEARBY_MAX_BATCH = 2_000;
-
-function windowWhere(window: StreamWindow): EntryWhere[] {
-  const where: EntryWhere[] = [];
-  if (window.sinceMs !== null) where.push({ createdAt: { gte: new Date(window.sinceMs) } });
-  if (window.untilMs !== null) where.push({ createdAt: { lt: new Date(window.untilMs) } });
-  if (window.olderThan) {
-    const at = new Date(window.olderThan.at);
-    where.push({ OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: window.olderThan.id } }] });
-  }
-  if (window.newerThan) {
-    const at = new Date(window.newerThan.at);
-    where.push({ OR: [{ createdAt: { gt: at } }, { createdAt: at, id: { gt: window.newerThan.id } }] });
-  }
-  return where;
-}
-
-function order(window: StreamWindow) {
-  const direction = window.direction === 'newest' ? 'desc' : 'asc';
-  return [{ createdAt: direction }, { id: direction }] as const;
-}
 
 /** The fields selected at `path` below the fields of `nodes`, through fragments and inline fragments. */
 function selectedFields(info: GraphQLResolveInfo, nodes: readonly FieldNode[], path: readonly string[]): FieldNode[] {
@@ -134,24 +120,18 @@ export async function nearbyStream(
   validateNearby(center, radius);
   const window = streamWindow(args);
   const box = boundingBox(center, radius);
-  const where: EntryWhere = {
-    AND: [
-      { lat: { gte: box.minLat, lte: box.maxLat } },
-      { OR: box.lonRanges.map(([west, east]) => ({ lon: { gte: west, lte: east } })) },
-      ...windowWhere(window),
-    ],
-  };
+  const range = { ...window, limit: window.take + 1 };
   const wanted = window.skip + window.take + 1;
-  const inCircle = (c: { lat: number | null; lon: number | null }) =>
-    c.lat !== null && c.lon !== null && distanceMiles(center, { lat: c.lat, lon: c.lon }) <= radius;
+  // positions inside the box always have both coordinates
+  const inCircle = (c: { lat: number; lon: number }) => distanceMiles(center, c) <= radius;
   // In a busy area the newest entries hold a page of nearby ones: reading them in time order walks the
   // (createdAt, id) index and stops early, where the box would have to be read and sorted whole.
   const probeRows = context.nearbyProbeRows ?? NEARBY_PROBE_ROWS;
   // the box is applied in the database, so only the entries inside it come back to be measured
-  const probe = await readNewestInBox(context, { ...window, limit: probeRows }, box, probeRows);
+  const probe = await readInBox(context, range, box, { from: 'newest', rows: probeRows });
   let matches = probe.hits.filter(inCircle).map((c) => c.id);
   if (matches.length < wanted && probe.scanned === probeRows) {
-    matches = await nearbyFromBox(context, where, window, wanted, inCircle);
+    matches = await nearbyFromBox(context, range, box, wanted, inCircle);
   }
   const ids = matches.slice(window.skip, wanted);
   const rows = ids.length ? await readEntryPage(context, { kind: 'ids', ids }, { ...window, limit: ids.length }, entryPartsOf(info)) : [];
@@ -166,23 +146,17 @@ export const NEARBY_PROBE_ROWS = 2_000;
 /** A quiet area: the indexed bounding box, newest first, in growing batches, filtered to the circle. */
 async function nearbyFromBox(
   context: Context,
-  where: EntryWhere,
-  window: StreamWindow,
+  range: EntryRange,
+  box: EntryBox,
   wanted: number,
-  inCircle: (c: { lat: number | null; lon: number | null }) => boolean,
+  inCircle: (c: { lat: number; lon: number }) => boolean,
 ): Promise<number[]> {
   const matches: number[] = [];
   let batch = wanted * NEARBY_FIRST_BATCH_FACTOR;
   for (let offset = 0; matches.length < wanted; offset += batch, batch = Math.min(batch * 4, NEARBY_MAX_BATCH)) {
-    const candidates = await context.prisma.entry.findMany({
-      where,
-      orderBy: [...order(window)],
-      select: { id: true, lat: true, lon: true },
-      skip: offset,
-      take: batch,
-    });
-    for (const c of candidates) if (inCircle(c)) matches.push(c.id);
-    if (candidates.length < batch) break;
+    const candidates = await readInBox(context, range, box, { from: 'box', rows: batch, offset });
+    for (const c of candidates.hits) if (inCircle(c)) matches.push(c.id);
+    if (candidates.scanned < batch) break;
   }
   return matches;
 }
