@@ -20,7 +20,7 @@ import { createMetrics, type Metrics } from '../http/metrics.ts';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { configureSchemaChecks } from '../graphql/builder.ts';
+import { useSchemaChecks } from '../graphql/builder.ts';
 import type { Context } from '../graphql/context.ts';
 import { createRequestContexts, schemeOf, type RequestContexts } from './request-context.ts';
 import { createEvents, type Events } from '../events/bus.ts';
@@ -86,7 +86,6 @@ export interface AppOptions {
 }
 
 export function createApp(config: Config, database: Database, options: AppOptions = {}): App {
-  configureSchemaChecks({ strict: config.env !== 'production' });
   const logger = options.logger ?? createLogger(config);
   const metrics = createMetrics();
   const stopCountingQueries = database.onQuery((ms) => metrics.query(ms));
@@ -120,6 +119,8 @@ export function createApp(config: Config, database: Database, options: AppOption
       },
     },
     plugins: [
+      // after the transports have read theirs (the WebSocket's enveloped functions), the root value is this server's settings
+      useSchemaChecks({ strict: config.env !== 'production' }),
       useCompiledExecution(),
       ...graphqlHardening(config),
       // a create retried with the same Idempotency-Key answers as the first time (REST runs through here too)

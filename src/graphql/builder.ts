@@ -1,3 +1,4 @@
+import type { Plugin } from '@envelop/core';
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
@@ -9,10 +10,30 @@ import type { Context } from './context.ts';
 /** A GPX document as a mutation receives it: text in JSON, or a file of a multipart upload. */
 export type GpxSource = string | Blob;
 
-/** Development-time checks, switched off in production by the server (see configureSchemaChecks). */
-const schemaChecks = { strict: true };
-export function configureSchemaChecks(options: { strict: boolean }) {
-  schemaChecks.strict = options.strict;
+/**
+ * What every operation's root value carries (see useSchemaChecks). Resolvers see the root value in
+ * `info`, where they cannot see the context, so a server's per-instance setting travels there.
+ */
+export interface RootValue {
+  /** Development-time checks (an unused Prisma query throws); a production server turns them off. */
+  strictSchemaChecks: boolean;
+}
+
+/**
+ * Sets the root value of every operation a server executes, so that its setting applies to it alone:
+ * two servers in one process (tests) may differ. Without it (a test executing the schema directly)
+ * the checks are on.
+ */
+export function useSchemaChecks(options: { strict: boolean }): Plugin {
+  const rootValue: RootValue = { strictSchemaChecks: options.strict };
+  return {
+    onExecute({ args }) {
+      args.rootValue = rootValue;
+    },
+    onSubscribe({ args }) {
+      args.rootValue = rootValue;
+    },
+  };
 }
 
 export const builder = new SchemaBuilder<{
@@ -41,7 +62,8 @@ export const builder = new SchemaBuilder<{
     filterConnectionTotalCount: true,
     // a resolver that forgets to spread `query` would silently bring back N+1 queries
     onUnusedQuery: (info) => {
-      if (schemaChecks.strict) throw new Error(`unused prisma query for ${info.parentType.name}.${info.fieldName}`);
+      if ((info.rootValue as Partial<RootValue> | undefined)?.strictSchemaChecks !== false)
+        throw new Error(`unused prisma query for ${info.parentType.name}.${info.fieldName}`);
     },
   },
   relay: {
