@@ -36,6 +36,7 @@ export function createRequestContexts(
   };
   const forViewer = (request: Request, viewer: Viewer | null): Context => ({
     prisma: database.prisma,
+    read: database.read,
     provider: database.provider,
     viewer,
     baseUrl: baseUrl(request),
@@ -45,6 +46,6 @@ export function createRequestContexts(
   return {
     baseUrl,
     forViewer,
-    forRequest: async (request, formToken = null) => forViewer(request, await viewerOfRequest(database.prisma, request, formToken)),
+    forRequest: async (request, formToken = null) => forViewer(request, await viewerOfRequest(database, request, formToken)),
   };
 }

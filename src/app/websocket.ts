@@ -39,7 +39,7 @@ export function attachWebSocket(
 
   const recheck = setInterval(async () => {
     for (const [socket, token] of sockets) {
-      if (!(await viewerForToken(database.prisma, token))) socket.close(4403, 'Forbidden: the access token was revoked');
+      if (!(await viewerForToken(database, token))) socket.close(4403, 'Forbidden: the access token was revoked');
     }
   }, options.tokenRecheckMs ?? TOKEN_RECHECK_MS);
   recheck.unref();
@@ -55,7 +55,7 @@ export function attachWebSocket(
         const address = ctx.extra.request.socket.remoteAddress ?? 'unknown';
         const decision = await app.rateLimit(token, address);
         if (!decision.allowed) return false;
-        const viewer = token ? await viewerForToken(database.prisma, token) : null;
+        const viewer = token ? await viewerForToken(database, token) : null;
         // an unknown or revoked token is refused (4403), never downgraded to anonymous
         if (token && !viewer) return false;
         ctx.extra.viewer = viewer;

@@ -1,8 +1,8 @@
 // Access tokens: how a request presents one, and how a stored one is found. Tokens are stored as
 // SHA-256 digests: they are random 256-bit values, so a fast hash is enough and a leaked table is useless.
 import { createHash, randomBytes } from 'node:crypto';
-import type { Prisma } from '../db/database.ts';
-import { retryingRead } from '../db/errors.ts';
+import type { Database, Prisma } from '../db/database.ts';
+import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Viewer } from './viewer.ts';
 
 export function hashToken(token: string): string {
@@ -41,6 +41,9 @@ export function tokenFromRequest(request: Request, formToken?: string | null): s
   return found.values().next().value ?? null;
 }
 
+/** Where tokens are looked up: the hot read path, and Prisma for the hourly last-used stamp. */
+export type TokenStore = Pick<Database, 'prisma' | 'read'>;
+
 const LAST_USED_PRECISION_MS = 3_600_000;
 
 export class InvalidTokenError extends Error {
@@ -54,10 +57,10 @@ export class InvalidTokenError extends Error {
  * The viewer of a request: null without a token. Two different tokens throw TokenConflictError, an
  * unknown or revoked one InvalidTokenError; each edge (GraphQL, REST) answers those in its own form.
  */
-export async function viewerOfRequest(prisma: Prisma, request: Request, formToken?: string | null): Promise<Viewer | null> {
+export async function viewerOfRequest(database: TokenStore, request: Request, formToken?: string | null): Promise<Viewer | null> {
   const token = tokenFromRequest(request, formToken);
   if (!token) return null;
-  const viewer = await viewerForToken(prisma, token);
+  const viewer = await viewerForToken(database, token);
   if (!viewer) throw new InvalidTokenError();
   if (viewer.clientId !== null) clientsOfRequests.set(request, viewer.clientId);
   return viewer;
@@ -71,17 +74,14 @@ export function clientOfRequest(request: Request): number | undefined {
 }
 
 /** The viewer a token speaks for, or null when it is unknown or revoked. */
-export async function viewerForToken(prisma: Prisma, token: string): Promise<Viewer | null> {
-  // one statement for the token and its person: it runs before every request with a token (Prisma
-  // would load the person with a second one)
-  const lookUp = () => prisma.$queryRaw<
-    Array<{ id: number; revokedAt: unknown; lastUsedAt: unknown; clientId: number; personId: number; username: string }>
-  >`
-    SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", p."id" AS "personId", p."username"
+export async function viewerForToken({ prisma, read }: TokenStore, token: string): Promise<Viewer | null> {
+  // one statement for the token and its person, on the hot read path: it runs before every request
+  // with a token (Prisma would load the person with a second one)
+  const [row] = await read<{ id: number; revokedAt: unknown; lastUsedAt: unknown; clientId: number; personId: number; username: string }>(
+    Sql.sql`SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", p."id" AS "personId", p."username"
     FROM "OAuthAccessToken" t JOIN "Person" p ON p."id" = t."personId"
-    WHERE t."tokenHash" = ${hashToken(token)}`;
-  // a read, so a lost connection is worth trying again (raw statements are not retried for us)
-  const [row] = await retryingRead(lookUp);
+    WHERE t."tokenHash" = ${hashToken(token)}`,
+  );
   if (!row || row.revokedAt !== null) return null;
   // the account page shows when an app last acted; an hour's precision spares a write per request
   const lastUsed = row.lastUsedAt === null ? null : new Date(row.lastUsedAt as string | number | Date).getTime();

@@ -7,7 +7,6 @@
 import type { Comment, Entry, Like, Person, Workout } from '../generated/prisma-sqlite/client.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database } from './database.ts';
-import { retryingRead } from './errors.ts';
 
 /** Columns of a person a page may carry: the public ones only (never the password hash). */
 export const PERSON_COLUMNS = ['id', 'username', 'displayName', 'location', 'timeZone', 'photoUrl', 'goal', 'units'] as const;
@@ -186,7 +185,7 @@ const cachedText = new Map<string, string>();
 
 /** The entries of `scope` inside `range`, in stream order, with `parts`: one SQL statement. */
 export async function readEntryPage(
-  database: Pick<Database, 'prisma' | 'provider'>,
+  database: Pick<Database, 'read' | 'provider'>,
   scope: EntryScope,
   range: EntryRange,
   parts: EntryParts,
@@ -198,8 +197,7 @@ export async function readEntryPage(
   const where = Sql.join([scopeCondition(scope), ...rangeConditions(range)], ' AND ');
   const page = scope.kind === 'ids' ? Sql.empty : Sql.sql`LIMIT ${range.limit} OFFSET ${range.skip}`;
   const query = Sql.sql`SELECT ${Sql.raw(document)} AS doc FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${Sql.raw(direction)}, e."id" ${Sql.raw(direction)} ${page}`;
-  // a read: cut off by a lost connection, it is tried again (raw statements are not, by themselves)
-  const rows = await retryingRead(() => database.prisma.$queryRaw<Array<{ doc: string }>>(query));
+  const rows = await database.read<{ doc: string }>(query);
   return rows.map((row) => revive(row.doc));
 }
 
@@ -218,7 +216,7 @@ export interface EntryBox {
  * - `box`: `rows` entries inside the box (its index), after the first `offset`.
  */
 export async function readInBox(
-  database: Pick<Database, 'prisma' | 'provider'>,
+  database: Pick<Database, 'read' | 'provider'>,
   range: EntryRange,
   box: EntryBox,
   read: { from: 'newest' | 'box'; rows: number; offset?: number },
@@ -238,7 +236,7 @@ export async function readInBox(
       : Sql.sql`json_object('scanned', (SELECT count(*) FROM newest), 'hits', (SELECT json_group_array(json_array(n."id", n."lat", n."lon") ORDER BY ${order}) ${inBox}))`;
   const query = Sql.sql`WITH newest AS (SELECT e."id", e."lat", e."lon", e."createdAt" FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${direction}, e."id" ${direction} LIMIT ${read.rows} OFFSET ${read.offset ?? 0})
     SELECT ${document} AS doc`;
-  const [row] = await retryingRead(() => database.prisma.$queryRaw<Array<{ doc: string }>>(query));
+  const [row] = await database.read<{ doc: string }>(query);
   const result = JSON.parse(row!.doc) as { scanned: number; hits: Array<[number, number, number]> };
   return { scanned: result.scanned, hits: result.hits.map(([id, lat, lon]) => ({ id, lat, lon })) };
 }

@@ -1,5 +1,5 @@
 import { NotAuthorizedError } from '../domain/errors.ts';
-import type { Prisma } from '../db/database.ts';
+import type { Database, Prisma } from '../db/database.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Events } from '../events/bus.ts';
 
@@ -7,6 +7,8 @@ export type { Viewer };
 
 export interface Context {
   readonly prisma: Prisma;
+  /** The hot reads' raw statements (stream pages): see Database.read. */
+  readonly read: Database['read'];
   /** Which SQL dialect bulk writes speak. */
   readonly provider: 'sqlite' | 'postgresql';
   readonly viewer: Viewer | null;

@@ -1,6 +1,7 @@
 // Anonymous reads are answered from cached bytes while nothing was committed; any commit, from this
 // process or another connection, makes the very next read fresh.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../src/auth/tokens.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -75,6 +76,22 @@ describe('the response cache', () => {
     }
     expect((await restMessages()).messages[0]).toBe('written elsewhere');
     expect((await graphqlMessages()).messages[0]).toBe('written elsewhere');
+  });
+
+  it('shows writes in the very next computed read with a token (the hot read path), and refuses a revoked token at once', async () => {
+    const own = await createToken(db.prisma, authorId);
+    const read = async () => {
+      const response = await api.fetch('/entries.json', { headers: { authorization: `Bearer ${own}` } });
+      return { status: response.status, body: (await response.json()) as { entries: Array<{ message: string; comments?: unknown[] }> } };
+    };
+    expect((await read()).status).toBe(200);
+    for (const message of ['computed one', 'computed two']) {
+      await api.graphql(`mutation { createEntry(input: { message: "${message}" }) { __typename } }`, {}, token);
+      expect((await read()).body.entries[0]!.message).toBe(message);
+    }
+    // a commit by another connection (the CLI revoking it) is seen by the very next request
+    await db.prisma.oAuthAccessToken.updateMany({ where: { tokenHash: hashToken(own) }, data: { revokedAt: new Date() } });
+    expect((await read()).status).toBe(401);
   });
 
   it('computes a read once for all the readers waiting on it after a commit, each seeing the commit', async () => {
