@@ -8,7 +8,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { DatabaseConfig } from '../config.ts';
 import BetterSqlite3 from 'better-sqlite3';
-import { PrismaClient, Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import { PrismaClient, type Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
 import { retryingRead } from './errors.ts';
 import { applyMigrations } from './migrate.ts';
