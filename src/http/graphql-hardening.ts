@@ -73,22 +73,46 @@ export function queryCost(
   return getComplexity({ schema, query: document, variables: variables ?? {}, operationName, estimators: [listCost] });
 }
 
-/** Refuses an operation whose cost is over the limit, before anything runs (queries and subscriptions). */
+/** Costs remembered per document: its variable sets (REST's pages, a client's repeats) are few. */
+const COSTS_PER_DOCUMENT = 32;
+/** Variables longer than this as JSON are costed afresh each time, never kept. */
+const COSTED_VARIABLES_MAX = 1_024;
+
+/**
+ * Refuses an operation whose cost is over the limit, before anything runs (queries and subscriptions).
+ * The cost of a document with the same operation and variables is the same every time: a document
+ * run again (the REST layer's, a client's repeat: yoga's parser cache hands back the same object)
+ * is costed once per variable set, not walked on every request.
+ */
 function costLimit(maxCost: number): Plugin {
-  const check = (args: {
+  const known = new WeakMap<DocumentNode, Map<string, number | null>>();
+  const costOf = (args: {
     schema: GraphQLSchema;
     document: DocumentNode;
     variableValues?: Record<string, unknown> | null;
     operationName?: string | null;
-  }) => {
-    let cost: number;
+  }): number | null => {
+    const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}`;
+    const costs = known.get(args.document);
+    if (costs?.has(key)) return costs.get(key)!;
+    let cost: number | null;
     try {
       cost = queryCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName ?? undefined);
     } catch {
       // a variable of the wrong type: execution reports it properly
-      return null;
+      cost = null;
     }
-    if (cost <= maxCost) return null;
+    if (key.length <= COSTED_VARIABLES_MAX) {
+      const kept = costs ?? new Map<string, number | null>();
+      if (kept.size >= COSTS_PER_DOCUMENT) kept.delete(kept.keys().next().value!);
+      kept.set(key, cost);
+      if (!costs) known.set(args.document, kept);
+    }
+    return cost;
+  };
+  const check = (args: Parameters<typeof costOf>[0]) => {
+    const cost = costOf(args);
+    if (cost === null || cost <= maxCost) return null;
     return new GraphQLError(`Query cost ${cost} is over the limit of ${maxCost}: ask for fewer items (first, max) or fewer nested lists`, {
       extensions: { code: 'COST_LIMIT' },
     });

@@ -291,6 +291,23 @@ describe('GraphQL hardening', () => {
     expect((await post(api, costly)).errors?.map((e) => e.message).join(' ')).toMatch(/cost|alias/i);
   });
 
+  it('costs the same document by the variables of each run: a cheap run does not open the way for a costly one', async () => {
+    const api = testApp(db);
+    const query =
+      'query ($n: Int!, $more: Boolean!) { publicStream(first: $n) { ... on EntryConnection { edges { node { id comments @include(if: $more) { author { friends(first: 50) { edges { node { username displayName } } } } } } } } } }';
+    const send = (variables: Record<string, unknown>) =>
+      api
+        .fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })
+        .then((r) => r.json() as Promise<{ data?: unknown; errors?: Array<{ message: string }> }>);
+    const refused = (answer: { errors?: Array<{ message: string }> }) => /cost/i.test(answer.errors?.map((e) => e.message).join(' ') ?? '');
+    for (let round = 0; round < 2; round++) {
+      expect(refused(await send({ n: 1, more: false }))).toBe(false);
+      expect(refused(await send({ n: 100, more: true }))).toBe(true);
+      expect(refused(await send({ n: 1, more: true }))).toBe(false);
+      expect(refused(await send({ n: 100, more: false }))).toBe(false);
+    }
+  });
+
   it('suggests no field names, and can turn introspection off', async () => {
     const api = testApp(db);
     expect(JSON.stringify(await post(api, '{ publicStrem { __typename } }'))).not.toMatch(/Did you mean/);
