@@ -6,11 +6,24 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** The kind of workout (SPEC 2.3). */
 export type ActivityType =
+  | 'CC_SKIING'
+  | 'COMMUTE'
+  | 'CORE_FITNESS'
+  | 'CROSSFIT'
+  | 'CROSS_TRAINING'
   | 'CYCLING'
+  | 'ELLIPTICAL'
   | 'FITNESS'
+  | 'HIKING'
+  | 'INLINE_SKATING'
+  | 'ROCK_CLIMBING'
+  | 'ROWING'
   | 'RUNNING'
+  | 'SPINNING'
   | 'SWIMMING'
-  | 'WALKING';
+  | 'WALKING'
+  | 'WEIGHTS'
+  | 'YOGA';
 
 export type DistanceUnits =
   | 'KILOMETERS'

@@ -18,9 +18,12 @@ export function fromMeters(meters: number, units: DistanceUnits): number {
 
 /**
  * Units a distance is in when the client sends none (SPEC 2.3): swims are measured in pool
- * lengths, so they default to yards for people who prefer miles and meters otherwise.
+ * lengths, so they default to yards for people who prefer miles and meters otherwise; rowing is
+ * measured in meters everywhere (ergometers and race courses); every other activity in the
+ * person's preference.
  */
 export function defaultDistanceUnits(preference: UnitPreference, activity: ActivityType): DistanceUnits {
   if (activity === 'swimming') return preference === 'miles' ? 'yards' : 'meters';
+  if (activity === 'rowing') return 'meters';
   return preference;
 }

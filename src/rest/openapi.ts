@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 description of the legacy REST paths, served at /openapi.json and rendered at /docs.
 // The test suite checks that the document validates and that every response it sees conforms to it.
+import { ACTIVITY_TYPES, displayActivityType } from '../domain/activity.ts';
 import { escapeMarkup as e } from '../domain/markup.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -65,6 +66,14 @@ const streamParams = [
     schema: { type: 'integer', minimum: 0 },
   },
 ];
+/** Activity types as requests may send them: SPEC's spelling, in any case, with spaces or underscores. */
+const ACTIVITY_INPUT = {
+  type: 'string',
+  description: `One of ${ACTIVITY_TYPES.join(', ')}; in any letter case, with spaces or underscores (\`cc_skiing\`, \`Cc Skiing\`).`,
+  examples: ['running', 'cc_skiing', 'Rock Climbing'],
+};
+/** Activity types as responses give them: the original service's display form. */
+const ACTIVITY_OUTPUT = { enum: ACTIVITY_TYPES.map(displayActivityType) };
 const pathParam = (name: string, schema: unknown, description: string) => ({ name, in: 'path', required: true, description, schema });
 const ID = pathParam('id', { type: 'integer' }, 'An entry’s or route’s id.');
 const USERNAME = pathParam('username', { type: 'string' }, 'A person’s username, any letter case.');
@@ -113,7 +122,7 @@ const CREATE_ENTRY = {
       type: 'object',
       required: ['activity_type'],
       properties: {
-        activity_type: { enum: ['running', 'cycling', 'swimming', 'walking', 'fitness'] },
+        activity_type: ACTIVITY_INPUT,
         completed_at: { type: 'string', format: 'date-time' },
         distance: {
           type: 'object',
@@ -240,13 +249,18 @@ export function openApiDocument(baseUrl: string) {
         User: user,
         Person: {
           type: 'object',
-          required: ['username', 'display_name', 'url', 'photo_url'],
+          description: 'Always the six keys below; `goal` only when the person set one.',
+          required: ['username', 'display_name', 'url', 'location', 'time_zone', 'photo_url'],
           properties: {
             username: { type: 'string' },
             display_name: { type: 'string' },
             url: { type: 'string' },
-            location: { type: 'string' },
-            time_zone: { type: 'string' },
+            location: { type: ['string', 'null'], description: 'A place name; `null` when the person gave none.' },
+            time_zone: {
+              type: 'string',
+              description: 'A time zone name; `UTC` when the person chose none.',
+              examples: ['Pacific Time (US & Canada)'],
+            },
             photo_url: { type: 'string' },
             goal: { type: 'string' },
           },
@@ -282,7 +296,7 @@ export function openApiDocument(baseUrl: string) {
               required: ['activity_type'],
               additionalProperties: false,
               properties: {
-                activity_type: { enum: ['Running', 'Cycling', 'Swimming', 'Walking', 'Fitness'] },
+                activity_type: ACTIVITY_OUTPUT,
                 distance,
                 duration: { type: 'integer' },
                 felt: { type: 'string' },
@@ -312,8 +326,21 @@ export function openApiDocument(baseUrl: string) {
         },
         Friend: {
           type: 'object',
-          required: ['username', 'display_name', 'photo_url', 'url'],
-          properties: { ...user.properties, location: { type: 'string' } },
+          required: ['username', 'display_name', 'photo_url', 'url', 'location', 'time_zone'],
+          properties: {
+            ...user.properties,
+            location: { type: ['string', 'null'], description: '`null` when the person gave none.' },
+            time_zone: { type: 'string', description: '`UTC` when the person chose none.' },
+          },
+        },
+        Friendship: {
+          type: 'object',
+          required: ['status', 'person'],
+          additionalProperties: false,
+          properties: {
+            status: { enum: ['requested', 'friends', 'none', 'incoming'], description: '`requested`: waiting for the person to accept.' },
+            person: ref('Friend'),
+          },
         },
         Route: {
           type: 'object',
@@ -322,7 +349,7 @@ export function openApiDocument(baseUrl: string) {
           properties: {
             id: { type: 'integer' },
             name: { type: 'string' },
-            activity_type: { enum: ['Running', 'Cycling', 'Swimming', 'Walking', 'Fitness'] },
+            activity_type: ACTIVITY_OUTPUT,
             distance,
             geo,
             encoded_samples: { type: 'string', description: 'Google encoded polyline of the track.' },
@@ -414,9 +441,32 @@ export function openApiDocument(baseUrl: string) {
             properties: { body: { type: 'string', minLength: 1, maxLength: 510 } },
           }),
           responses: {
-            '201': { description: 'Created.', headers: { Location: { schema: { type: 'string' } } }, content: json(ref('Comment')) },
+            '201': {
+              description: 'Created.',
+              headers: {
+                Location: {
+                  description: 'The comment’s URL, ending in its id: `/entries/{id}/comments/{commentId}`.',
+                  schema: { type: 'string' },
+                },
+              },
+              content: json(ref('Comment')),
+            },
             ...pick(...CREATE_ERRORS, '404'),
           },
+        },
+      },
+      '/entries/{id}/comments/{commentId}.json': {
+        get: {
+          summary: 'One comment of an entry (where its create’s Location points).',
+          parameters: [ID, pathParam('commentId', { type: 'integer' }, 'The comment’s id.'), ...formatParams],
+          responses: { '200': { description: 'The comment.', content: json(ref('Comment')) }, ...pick('304', '400', '404', '405', '406') },
+        },
+      },
+      '/entries/{id}/likes/{likeId}.json': {
+        get: {
+          summary: 'One like of an entry (where its create’s Location points).',
+          parameters: [ID, pathParam('likeId', { type: 'integer' }, 'The like’s id.'), ...formatParams],
+          responses: { '200': { description: 'The like.', content: json(ref('Like')) }, ...pick('304', '400', '404', '405', '406') },
         },
       },
       '/entries/{id}/likes.json': {
@@ -424,7 +474,16 @@ export function openApiDocument(baseUrl: string) {
           summary: 'Like an entry; liking twice is not an error.',
           security: BEARER,
           parameters: [ID, IDEMPOTENCY_KEY],
-          responses: { '201': { description: 'The like.', content: json(ref('Like')) }, ...pick(...CREATE_ERRORS, '404') },
+          responses: {
+            '201': {
+              description: 'The like (the first one, when the viewer liked the entry before).',
+              headers: {
+                Location: { description: 'The like’s URL, ending in its id: `/entries/{id}/likes/{likeId}`.', schema: { type: 'string' } },
+              },
+              content: json(ref('Like')),
+            },
+            ...pick(...CREATE_ERRORS, '404'),
+          },
         },
       },
       '/entries/{id}/track.json': trackUpload('Create or replace the GPS track of one of your workouts.'),
@@ -456,6 +515,29 @@ export function openApiDocument(baseUrl: string) {
             ...pick('304', '400', '401', '404', '405', '406'),
           },
         },
+        post: {
+          summary: 'Ask a person to be friends; when they already asked you, you become friends at once.',
+          description: 'Asking again is not an error. `me` or your own username is a 422 naming `username`.',
+          security: BEARER,
+          parameters: [USERNAME, IDEMPOTENCY_KEY],
+          responses: {
+            '201': {
+              description: 'Where you stand with the person now.',
+              headers: { Location: { description: 'The person’s URL.', schema: { type: 'string' } } },
+              content: json(ref('Friendship')),
+            },
+            ...pick(...CREATE_ERRORS, '404'),
+          },
+        },
+        delete: {
+          summary: 'End a friendship, or withdraw your own request. Not being friends is not an error.',
+          security: BEARER,
+          parameters: [USERNAME],
+          responses: {
+            '200': { description: 'Where you stand with the person now (`none`).', content: json(ref('Friendship')) },
+            ...pick(...CREATE_ERRORS, '404'),
+          },
+        },
       },
       '/people/{username}/routes.json': {
         get: {
@@ -480,7 +562,7 @@ export function openApiDocument(baseUrl: string) {
             type: 'object',
             properties: {
               name: { type: 'string', maxLength: 100 },
-              activity_type: { enum: ['running', 'cycling', 'swimming', 'walking', 'fitness'] },
+              activity_type: ACTIVITY_INPUT,
             },
           }),
           responses: {

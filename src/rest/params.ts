@@ -1,5 +1,6 @@
 // Request parameters of the legacy paths, turned into GraphQL variables, and GraphQL's field paths
 // turned back into the parameter names clients sent.
+import { activityTypeName } from '../domain/activity.ts';
 import {
   coerceInputValue,
   type DocumentNode,
@@ -55,9 +56,12 @@ function numeric(value: unknown): unknown {
   return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : value;
 }
 
-/** An enum from SPEC's lower-case spelling (`running`) to GraphQL's (`RUNNING`); anything else as sent. */
-function enumValue(value: unknown): unknown {
-  return typeof value === 'string' && /^[a-z_]+$/i.test(value.trim()) ? value.trim().toUpperCase() : value;
+/**
+ * An enum from SPEC's lower-case spelling (`running`, `cc_skiing`), or the display form clients also
+ * send (`Cc Skiing`), to GraphQL's (`CC_SKIING`); anything else as sent, so that GraphQL names it.
+ */
+export function enumValue(value: unknown): unknown {
+  return (typeof value === 'string' && activityTypeName(value)) || value;
 }
 
 function pick(source: Record<string, unknown>, conversions: Record<string, (value: unknown) => unknown>): Record<string, unknown> {

@@ -11,12 +11,14 @@ import { hasNul, readForm, type RequestContext, type Router } from '../http/rout
 import type { RunOperation } from './execute.ts';
 import { accepts } from '../http/negotiation.ts';
 import { jsonpBody, validCallback } from './jsonp.ts';
-import { createEntryInput, nestBracketed, positiveId, restFieldName, type FieldProblem, variableProblems } from './params.ts';
+import { createEntryInput, enumValue, nestBracketed, positiveId, restFieldName, type FieldProblem, variableProblems } from './params.ts';
 import {
   RestCreateCommentDocument,
   RestCreateEntryDocument,
   RestCreateRouteDocument,
   RestDeleteEntryDocument,
+  RestRemoveFriendDocument,
+  RestRequestFriendDocument,
   RestEntryDocument,
   RestFriendsDocument,
   RestFriendsStreamDocument,
@@ -38,7 +40,7 @@ import {
   RestSetRouteTrackDocument,
   type RestSetRouteTrackMutation,
 } from '../operations/generated.ts';
-import { commentJson, entryJson, friendJson, likeJson, personJson, routeJson, trackJson } from './shapes.ts';
+import { commentJson, entryJson, friendJson, friendshipJson, likeJson, personJson, routeJson, trackJson } from './shapes.ts';
 
 /** The four streams answer the same selection. */
 type StreamDocument =
@@ -335,13 +337,30 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
           ? String(params.body)
           : params.body;
     const comment = outcome(await run(RestCreateCommentDocument, ctx.request, context, { entryId: id, body }), 'result', 'Comment', true);
-    return { status: 201, body: commentJson(comment), headers: { location: `${context.baseUrl}/entries/${id}#comment-${comment.id}` } };
+    // clients read the new id off the end of Location (`.*/[0-9]+$`), and a GET there answers the comment
+    return { status: 201, body: commentJson(comment), headers: { location: `${context.baseUrl}/entries/${id}/comments/${comment.id}` } };
   });
   route('POST', '/entries/:id/likes', { auth: true, body: true }, async ({ ctx, context }) => {
     const id = entryId(ctx);
     const like = outcome(await run(RestLikeEntryDocument, ctx.request, context, { entryId: id }), 'result', 'Like', true);
-    return { status: 201, body: likeJson(like), headers: { location: `${context.baseUrl}/entries/${id}` } };
+    return { status: 201, body: likeJson(like), headers: { location: `${context.baseUrl}/entries/${id}/likes/${like.id}` } };
   });
+  /** A comment or like of an entry, by its id (where a create's Location points): as the entry shows it. */
+  const partOfEntry =
+    (part: 'comments' | 'likes', shape: (item: never) => unknown): Handler =>
+    async ({ ctx, context }) => {
+      const id = entryId(ctx);
+      const itemId = positiveId(ctx.params.itemId);
+      const what = part === 'comments' ? 'comment' : 'like';
+      const missing = new RestError(404, 'NOT_FOUND', `no ${what} ${ctx.params.itemId} on entry ${ctx.params.id}`);
+      if (itemId === null) throw missing;
+      const data = dataOf(await run(RestEntryDocument, ctx.request, context, { id }));
+      const item = (data.entry?.[part] as Array<{ id: number }> | undefined)?.find((candidate) => candidate.id === itemId);
+      if (!item) throw missing;
+      return { status: 200, body: shape(item as never) };
+    };
+  route('GET', '/entries/:id/comments/:itemId', {}, partOfEntry('comments', commentJson));
+  route('GET', '/entries/:id/likes/:itemId', {}, partOfEntry('likes', likeJson));
 
   // people
   route('GET', '/people/me', { auth: true }, async ({ ctx, context }) => {
@@ -359,6 +378,16 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
     return { status: 200, body: { friends: data.person.friends.edges.map((edge) => friendJson(edge.node)) } };
   });
+  // friend requests: asking someone who already asked you makes you friends at once
+  route('POST', '/people/:username/friends', { auth: true, body: true }, async ({ ctx, context }) => {
+    const result = await run(RestRequestFriendDocument, ctx.request, context, { username: ownerName(ctx, context) });
+    const state = outcome(result, 'result', 'FriendshipState', true);
+    return { status: 201, body: friendshipJson(state), headers: { location: state.person.url } };
+  });
+  route('DELETE', '/people/:username/friends', { auth: true, body: true }, async ({ ctx, context }) => {
+    const result = await run(RestRemoveFriendDocument, ctx.request, context, { username: ownerName(ctx, context) });
+    return { status: 200, body: friendshipJson(outcome(result, 'result', 'FriendshipState', true)) };
+  });
   route('GET', '/people/:username/routes', {}, async ({ ctx, context }) => {
     const name = ownerName(ctx, context);
     const data = dataOf(await run(RestRoutesDocument, ctx.request, context, { username: name }));
@@ -371,7 +400,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     const variables: Record<string, unknown> = {};
     if (params.name !== undefined) variables.name = typeof params.name === 'string' ? params.name : String(params.name);
     if (params.activity_type !== undefined && params.activity_type !== '') {
-      variables.activityType = typeof params.activity_type === 'string' ? params.activity_type.trim().toUpperCase() : params.activity_type;
+      variables.activityType = enumValue(params.activity_type);
     }
     const created = outcome(await run(RestCreateRouteDocument, ctx.request, context, variables), 'result', 'Route', true);
     return { status: 201, body: routeJson(created), headers: { location: `${context.baseUrl}/routes/${created.id}.gpx` } };

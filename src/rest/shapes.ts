@@ -1,14 +1,19 @@
 // The response shapes of COMPAT.md, key for key, from the GraphQL results of src/operations/rest.graphql.
 // Keys are snake_case; enum values as the original service wrote them; empty optional keys left out.
-import type { RestEntryFragment, RestPersonFragment, RestRouteFragment, RestTrackFragment } from '../operations/generated.ts';
+import { displayActivityType } from '../domain/activity.ts';
+import type {
+  RestEntryFragment,
+  RestFriendshipFragment,
+  RestPersonFragment,
+  RestRouteFragment,
+  RestTrackFragment,
+} from '../operations/generated.ts';
 
 /** What the shapes are made from: the typed results of src/operations/rest.graphql. */
 type GqlPerson = RestPersonFragment & { location?: string | null; timeZone?: string | null; goal?: string | null };
 type GqlEntry = RestEntryFragment;
 type GqlRoute = RestRouteFragment;
 
-/** `RUNNING` → `Running`, as responses showed activity types. */
-const capitalized = (value: string) => value.charAt(0) + value.slice(1).toLowerCase();
 const lower = (value: string) => value.toLowerCase();
 
 /** GeoJSON order, numbers as strings, as the original service sent them. */
@@ -22,19 +27,37 @@ export function userJson(person: GqlPerson) {
   return { username: person.username, display_name: person.displayName, photo_url: person.photoUrl, url: person.url };
 }
 
+/** A person's time zone when they chose none: the original service's name for UTC. */
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+/**
+ * A person (`/people/<u>.json`, `/people/me.json`): always the six keys clients read, in the order
+ * they saw them. A location never set is `null`; a time zone never set is UTC. `goal` when set.
+ */
 export function personJson(person: GqlPerson) {
-  const out: Record<string, unknown> = { username: person.username, display_name: person.displayName, url: person.url };
-  if (person.location) out.location = person.location;
-  if (person.timeZone) out.time_zone = person.timeZone;
-  out.photo_url = person.photoUrl;
+  const out: Record<string, unknown> = {
+    username: person.username,
+    display_name: person.displayName,
+    url: person.url,
+    location: person.location || null,
+    time_zone: person.timeZone || DEFAULT_TIME_ZONE,
+    photo_url: person.photoUrl,
+  };
   if (person.goal) out.goal = person.goal;
   return out;
 }
 
+/** A person in a friend list: the four keys of a nested person, then `location` and `time_zone`, always. */
 export function friendJson(person: GqlPerson) {
-  const out: Record<string, unknown> = userJson(person);
-  if (person.location) out.location = person.location;
-  return out;
+  return { ...userJson(person), location: person.location || null, time_zone: person.timeZone || DEFAULT_TIME_ZONE };
+}
+
+/**
+ * Where the viewer stands with a person after a friend request or its removal: `requested` (waiting
+ * for them), `friends`, or `none`; and the person, as a friend list shows them.
+ */
+export function friendshipJson(state: RestFriendshipFragment) {
+  return { status: lower(state.status), person: friendJson(state.person) };
 }
 
 export function commentJson(comment: GqlEntry['comments'][number]) {
@@ -46,7 +69,7 @@ export function likeJson(like: GqlEntry['likes'][number]) {
 }
 
 function workoutJson(workout: NonNullable<GqlEntry['workout']>) {
-  const out: Record<string, unknown> = { activity_type: capitalized(workout.activityType) };
+  const out: Record<string, unknown> = { activity_type: displayActivityType(workout.activityType) };
   if (workout.distance) out.distance = { value: workout.distance.value, units: lower(workout.distance.units) };
   if (workout.duration !== null) out.duration = workout.duration;
   if (workout.felt) out.felt = lower(workout.felt);
@@ -78,7 +101,7 @@ export function entryJson(entry: GqlEntry) {
 export function routeJson(route: GqlRoute) {
   const out: Record<string, unknown> = { id: route.id };
   if (route.name) out.name = route.name;
-  if (route.activityType) out.activity_type = capitalized(route.activityType);
+  if (route.activityType) out.activity_type = displayActivityType(route.activityType);
   if (route.distance) out.distance = { value: route.distance.value, units: lower(route.distance.units) };
   if (route.start) out.geo = point(route.start);
   if (route.track?.polyline) out.encoded_samples = route.track.polyline;

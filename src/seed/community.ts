@@ -1,6 +1,9 @@
 // The demo community as plain rows: deterministic (a seeded PRNG), no I/O, generated batch by batch so
 // that a million entries never sit in memory at once. seed.ts writes what this produces.
-import { ACTIVITY_TYPES, FEELINGS, type ActivityType, type UnitPreference } from '../domain/activity.ts';
+import { SPEC_ACTIVITY_TYPES, FEELINGS, type UnitPreference } from '../domain/activity.ts';
+
+/** The seed's workouts are of SPEC's five activity types. */
+type ActivityType = (typeof SPEC_ACTIVITY_TYPES)[number];
 import { EARTH_RADIUS_MILES, type Point } from '../domain/geo.ts';
 import { defaultDistanceUnits, fromMeters } from '../domain/units.ts';
 import type { TrackPointInput } from '../domain/track.ts';
@@ -358,7 +361,7 @@ export function generateEntryBatch(
     const isWorkout = random.chance(0.65);
     const located = random.chance(0.75);
     const point = located ? jitter(random, city, 12) : null;
-    const activity = random.pick(ACTIVITY_TYPES);
+    const activity = random.pick(SPEC_ACTIVITY_TYPES);
     const withImage = random.chance(0.12);
     batch.entries.push({
       id,

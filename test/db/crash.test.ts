@@ -74,7 +74,7 @@ async function load(url: string, acked: Acknowledged, stop: () => boolean, write
         headers,
         body: new URLSearchParams({ body: `on ${entry.id}` }),
       });
-      if (comment.status === 201) acked.comments.set(Number(comment.headers.get('location')!.split('#comment-')[1]), entry.id);
+      if (comment.status === 201) acked.comments.set(Number(comment.headers.get('location')!.split('/comments/')[1]), entry.id);
       const like = await fetch(`${url}/entries/${entry.id}/likes.json`, { method: 'POST', headers });
       if (like.status === 201) acked.likes.add(entry.id);
     } catch {

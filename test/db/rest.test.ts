@@ -128,8 +128,23 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
       photo_url: `${BASE}/people/ben/avatar.svg`,
     });
     expect((await call('/people/me.json', { headers: auth() })).json.username).toBe('ben');
+    // a person who set no location nor time zone still has the six keys (a login library reads time_zone)
+    const ann = { username: 'ann', display_name: 'Ann K.', url: `${BASE}/people/ann`, location: null, time_zone: 'UTC' };
+    const annJson = (await call('/people/ann.json')).json;
+    expect(annJson).toEqual({ ...ann, photo_url: `${BASE}/people/ann/avatar.svg` });
+    expect(Object.keys(annJson)).toEqual(['username', 'display_name', 'url', 'location', 'time_zone', 'photo_url']);
+    expect((await call('/people/me.json', { headers: auth(otherToken) })).json).toEqual(annJson);
     expect((await call('/people/ben/friends.json')).json).toEqual({
-      friends: [{ username: 'ann', display_name: 'Ann K.', photo_url: `${BASE}/people/ann/avatar.svg`, url: `${BASE}/people/ann` }],
+      friends: [
+        {
+          username: 'ann',
+          display_name: 'Ann K.',
+          photo_url: `${BASE}/people/ann/avatar.svg`,
+          url: `${BASE}/people/ann`,
+          location: null,
+          time_zone: 'UTC',
+        },
+      ],
     });
     expect((await call('/people/ben/routes.json')).json).toEqual({
       routes: [{ id: routeId, name: 'Lake loop', activity_type: 'Running' }],
@@ -182,6 +197,41 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
     expect(response.json.message).toBe('multipart note');
   });
 
+  it('POST /entries.json and /routes.json take every activity type of the original service, as clients spell it', async () => {
+    const sent: Array<[string, string]> = [
+      ['cc_skiing', 'Cc Skiing'],
+      ['Cc Skiing', 'Cc Skiing'],
+      ['ROCK CLIMBING', 'Rock Climbing'],
+      ['Inline_Skating', 'Inline Skating'],
+      ['crossfit', 'Crossfit'],
+      ['yoga', 'Yoga'],
+    ];
+    for (const [activity, shown] of sent) {
+      const created = await call('/entries.json', { method: 'POST', ...form({ oauth_token: token, 'workout[activity_type]': activity }) });
+      expect(created.status).toBe(201);
+      expect(created.json.workout).toEqual({ activity_type: shown });
+      expect((await call(`/entries/${created.json.id}.json`)).json.workout).toEqual({ activity_type: shown });
+    }
+    // rowing is measured in meters, whatever the person prefers
+    const row = await call('/entries.json', {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ workout: { activity_type: 'Rowing', distance: { value: 2000 } } }),
+    });
+    expect(row.json.workout).toEqual({ activity_type: 'Rowing', distance: { value: 2000, units: 'meters' } });
+    const route = await call('/routes.json', {
+      method: 'POST',
+      ...form({ oauth_token: token, name: 'Ridge', activity_type: 'Cross Training' }),
+    });
+    expect(route.json).toEqual({ id: expect.any(Number), name: 'Ridge', activity_type: 'Cross Training' });
+    const graphql = await api.graphql<{ createEntry: { workout: { activityType: string } } }>(
+      'mutation { createEntry(input: { workout: { activityType: CC_SKIING } }) { ... on Entry { workout { activityType } } } }',
+      {},
+      token,
+    );
+    expect(graphql.data!.createEntry.workout.activityType).toBe('CC_SKIING');
+  });
+
   it('POST /entries/<id>/comments.json and likes.json: 201 with the comment or like; liking twice is fine', async () => {
     const comment = await call(`/entries/${entryId}/comments.json`, {
       method: 'POST',
@@ -194,15 +244,76 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       user: expect.objectContaining({ username: 'ann' }),
     });
-    expect(comment.headers.get('location')).toMatch(new RegExp(`/entries/${entryId}#comment-\\d+$`));
+    // clients take the new id off the end of Location (`.*/[0-9]+$`); a GET there answers the comment
+    const commentUrl = comment.headers.get('location')!;
+    expect(commentUrl).toMatch(new RegExp(`^${BASE}/entries/${entryId}/comments/\\d+$`));
+    expect(await call(`${commentUrl.slice(BASE.length)}.json`)).toMatchObject({ status: 200, json: comment.json });
+    expect((await call(commentUrl.slice(BASE.length))).json).toEqual(comment.json);
+    const likeUrls = new Set<string>();
     for (let i = 0; i < 2; i++) {
       const like = await call(`/entries/${entryId}/likes.json`, { method: 'POST', headers: auth(otherToken) });
       expect(like.status).toBe(201);
       expect(Object.keys(like.json)).toEqual(['created_at', 'user']);
+      likeUrls.add(like.headers.get('location')!);
+      expect(like.headers.get('location')).toMatch(new RegExp(`^${BASE}/entries/${entryId}/likes/\\d+$`));
+      expect((await call(`${like.headers.get('location')!.slice(BASE.length)}.json`)).json).toEqual(like.json);
     }
+    // liking twice: the first like stands, and both answers point at it
+    expect(likeUrls.size).toBe(1);
+    // a comment or like of another entry, or none at all, is not found under this one
+    const commentId = Number(commentUrl.split('/').at(-1));
+    expect((await call(`/entries/${workoutId}/comments/${commentId}.json`)).status).toBe(404);
+    expect((await call(`/entries/${entryId}/comments/${commentId + 1000}.json`)).status).toBe(404);
+    expect((await call(`/entries/${entryId}/likes/x.json`)).status).toBe(404);
     const entry = (await call(`/entries/${entryId}.json`)).json;
     expect((entry.likes as unknown[]).length).toBe(1);
     expect(entry.comments).toEqual([comment.json]);
+  });
+
+  it('POST and DELETE /people/<username>/friends.json send, accept and end friendships', async () => {
+    const cy = await createPerson(db.prisma, { username: 'cy', displayName: 'Cy' });
+    const cyToken = await createToken(db.prisma, cy.id);
+    const path = '/people/cy/friends.json';
+    expect((await call(path, { method: 'POST' })).status).toBe(401);
+    expect((await call('/people/nobody-at-all/friends.json', { method: 'POST', headers: auth() })).status).toBe(404);
+    for (const self of ['/people/ben/friends.json', '/people/me/friends.json']) {
+      const refused = await call(self, { method: 'POST', headers: auth() });
+      expect(refused.status).toBe(422);
+      expect(refused.json).toMatchObject({ error: { fields: [expect.objectContaining({ field: 'username' })] } });
+    }
+    // ben asks cy: a request, twice without error
+    for (let i = 0; i < 2; i++) {
+      const asked = await call(path, { method: 'POST', headers: auth(), body: '' });
+      expect(asked.status).toBe(201);
+      expect(asked.headers.get('location')).toBe(`${BASE}/people/cy`);
+      expect(asked.json).toEqual({
+        status: 'requested',
+        person: {
+          username: 'cy',
+          display_name: 'Cy',
+          photo_url: `${BASE}/people/cy/avatar.svg`,
+          url: `${BASE}/people/cy`,
+          location: null,
+          time_zone: 'UTC',
+        },
+      });
+    }
+    expect((await call('/people/ben/friends.json')).json.friends).not.toContainEqual(expect.objectContaining({ username: 'cy' }));
+    // cy asks ben back, as a form with oauth_token: that accepts, and both are friends
+    const accepted = await call('/people/ben/friends.json', { method: 'POST', ...form({ oauth_token: cyToken }) });
+    expect(accepted.status).toBe(201);
+    expect(accepted.json).toMatchObject({ status: 'friends', person: { username: 'ben', time_zone: 'Pacific Time (US & Canada)' } });
+    expect((await call('/people/ben/friends.json')).json.friends).toContainEqual(expect.objectContaining({ username: 'cy' }));
+    expect((await call('/people/cy/friends.json')).json.friends).toContainEqual(expect.objectContaining({ username: 'ben' }));
+    // ben ends it; ending it again is not an error
+    for (let i = 0; i < 2; i++) {
+      const ended = await call(path, { method: 'DELETE', headers: auth() });
+      expect(ended.status).toBe(200);
+      expect(ended.json).toMatchObject({ status: 'none', person: { username: 'cy' } });
+    }
+    expect((await call('/people/ben/friends.json')).json.friends).not.toContainEqual(expect.objectContaining({ username: 'cy' }));
+    expect((await call(path, { method: 'DELETE' })).status).toBe(401);
+    expect((await call(path, { method: 'PUT', headers: auth() })).status).toBe(405);
   });
 
   it('POST /routes.json, PUT /routes/<id>/track.json and GET /routes/<id>.gpx round-trip a track', async () => {

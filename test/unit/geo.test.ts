@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { boundingBox, distanceMiles } from '../../src/domain/geo.ts';
 import { summarizeTrack } from '../../src/domain/track.ts';
+import { ACTIVITY_TYPES, activityTypeName, displayActivityType } from '../../src/domain/activity.ts';
 import { defaultDistanceUnits, fromMeters, toMeters } from '../../src/domain/units.ts';
 
 const sf = { lat: 37.7749, lon: -122.4194 };
@@ -59,6 +60,43 @@ describe('units', () => {
     expect(defaultDistanceUnits('kilometers', 'cycling')).toBe('kilometers');
     expect(defaultDistanceUnits('miles', 'swimming')).toBe('yards');
     expect(defaultDistanceUnits('kilometers', 'swimming')).toBe('meters');
+    expect(defaultDistanceUnits('miles', 'rowing')).toBe('meters');
+    expect(defaultDistanceUnits('miles', 'cc_skiing')).toBe('miles');
+    expect(defaultDistanceUnits('kilometers', 'hiking')).toBe('kilometers');
+  });
+});
+
+describe('activity types', () => {
+  it('read in any case, with spaces or underscores, and answer in the display form', () => {
+    for (const sent of ['cc_skiing', 'Cc Skiing', 'CC SKIING', ' cc  skiing ', 'Cc_Skiing'])
+      expect(activityTypeName(sent)).toBe('CC_SKIING');
+    expect(activityTypeName('running')).toBe('RUNNING');
+    for (const bad of ['', 'cc-skiing', '_running', 'run1', 'cc skiing_']) expect(activityTypeName(bad)).toBeNull();
+    expect(displayActivityType('CC_SKIING')).toBe('Cc Skiing');
+    expect(displayActivityType('cross_training')).toBe('Cross Training');
+    expect(displayActivityType('running')).toBe('Running');
+    // every type round-trips: display form → GraphQL name → stored value
+    for (const type of ACTIVITY_TYPES) expect(activityTypeName(displayActivityType(type))!.toLowerCase()).toBe(type);
+    expect(ACTIVITY_TYPES.map(displayActivityType)).toEqual([
+      'Running',
+      'Cycling',
+      'Swimming',
+      'Walking',
+      'Fitness',
+      'Cc Skiing',
+      'Commute',
+      'Core Fitness',
+      'Crossfit',
+      'Cross Training',
+      'Elliptical',
+      'Hiking',
+      'Inline Skating',
+      'Rock Climbing',
+      'Rowing',
+      'Spinning',
+      'Weights',
+      'Yoga',
+    ]);
   });
 });
 

@@ -13,6 +13,7 @@ export const CommentRef = builder.prismaObject('Comment', {
 export const LikeRef = builder.prismaObject('Like', {
   description: 'A like on an entry; a person likes an entry at most once.',
   fields: (t) => ({
+    id: t.exposeInt('id'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
