@@ -183,6 +183,14 @@ function revive(document: string): LoadedEntry {
 
 const cachedText = new Map<string, string>();
 
+/** The SQL of an entry's JSON document with `parts`, built once per dialect and parts. */
+function documentOf(provider: Dialect, parts: EntryParts): string {
+  const key = `${provider}:${parts.author}${parts.workout}${parts.comments}${parts.likes}${parts.counts}:${parts.personColumns.join()}`;
+  let document = cachedText.get(key);
+  if (document === undefined) cachedText.set(key, (document = entryDocument(provider, parts)));
+  return document;
+}
+
 /** The entries of `scope` inside `range`, in stream order, with `parts`: one SQL statement. */
 export async function readEntryPage(
   database: Pick<Database, 'read' | 'provider'>,
@@ -190,13 +198,31 @@ export async function readEntryPage(
   range: EntryRange,
   parts: EntryParts,
 ): Promise<LoadedEntry[]> {
-  const key = `${database.provider}:${parts.author}${parts.workout}${parts.comments}${parts.likes}${parts.counts}:${parts.personColumns.join()}`;
-  let document = cachedText.get(key);
-  if (document === undefined) cachedText.set(key, (document = entryDocument(database.provider, parts)));
   const direction = range.direction === 'newest' ? 'DESC' : 'ASC';
   const where = Sql.join([scopeCondition(scope), ...rangeConditions(range)], ' AND ');
   const page = scope.kind === 'ids' ? Sql.empty : Sql.sql`LIMIT ${range.limit} OFFSET ${range.skip}`;
-  const query = Sql.sql`SELECT ${Sql.raw(document)} AS doc FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${Sql.raw(direction)}, e."id" ${Sql.raw(direction)} ${page}`;
+  const query = Sql.sql`SELECT ${Sql.raw(documentOf(database.provider, parts))} AS doc FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${Sql.raw(direction)}, e."id" ${Sql.raw(direction)} ${page}`;
+  const rows = await database.read<{ doc: string }>(query);
+  return rows.map((row) => revive(row.doc));
+}
+
+/**
+ * A page of the popular stream (domain/paging.ts, popularWindow): the entries posted from `fromMs`
+ * until `asOfMs`, most liked and commented first by what they had received until `asOfMs`, ties
+ * newest first; `limit` of them after the first `skip`. One statement.
+ */
+export async function readPopularPage(
+  database: Pick<Database, 'read' | 'provider'>,
+  window: { fromMs: number; asOfMs: number; skip: number; limit: number },
+  parts: EntryParts,
+): Promise<LoadedEntry[]> {
+  const from = new Date(window.fromMs);
+  const asOf = new Date(window.asOfMs);
+  const score = Sql.sql`(SELECT count(*) FROM "Like" pl WHERE pl."entryId" = e."id" AND pl."createdAt" < ${asOf})
+    + (SELECT count(*) FROM "Comment" pc WHERE pc."entryId" = e."id" AND pc."createdAt" < ${asOf})`;
+  const query = Sql.sql`SELECT ${Sql.raw(documentOf(database.provider, parts))} AS doc FROM "Entry" e
+    WHERE e."createdAt" >= ${from} AND e."createdAt" < ${asOf}
+    ORDER BY ${score} DESC, e."createdAt" DESC, e."id" DESC LIMIT ${window.limit} OFFSET ${window.skip}`;
   const rows = await database.read<{ doc: string }>(query);
   return rows.map((row) => revive(row.doc));
 }

@@ -114,3 +114,66 @@ export function pageFromRows<T>(rows: T[], window: StreamWindow): PageOf<T> {
   }
   return { items: kept, hasNextPage: more, hasPreviousPage: window.olderThan !== null || window.skip > 0 };
 }
+
+/** The popular stream ranks the entries of this many days before its moment. */
+export const POPULAR_DAYS = 7;
+/** The popular stream's moment, without `until`: the start of the current hour, the same for everyone. */
+export const POPULAR_MOMENT_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * A page of the popular stream. Entries posted in the POPULAR_DAYS before `asOfMs` are ranked by the
+ * likes and comments they had received by then, most first; ties newest first. Everything is counted
+ * as of one moment, so pages read at different times rank alike: likes arriving meanwhile neither
+ * repeat nor skip an entry.
+ */
+export interface PopularWindow {
+  asOfMs: number;
+  /** createdAt >= fromMs: the start of the days ranked, or `since` when later */
+  fromMs: number;
+  skip: number;
+  take: number;
+}
+
+export function encodePopularCursor(asOfMs: number, offset: number): string {
+  return Buffer.from(`popular:${asOfMs}:${offset}`, 'utf8').toString('base64url');
+}
+
+function decodePopularCursor(cursor: string): { asOfMs: number; offset: number } | null {
+  const match = /^popular:(\d{1,15}):(\d{1,7})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) return null;
+  const decoded = { asOfMs: Number(match[1]), offset: Number(match[2]) };
+  return decoded.asOfMs <= LATEST_CURSOR_MS && decoded.offset <= MAX_PAGE * MAX_PAGE_SIZE ? decoded : null;
+}
+
+/**
+ * Validates the popular stream's arguments. Its moment is the cursor's (`after`), else `until`, else
+ * the start of the current hour: pages read within the hour, or with the same `until`, rank alike.
+ * It is ranked, not in time order, so `last` and `before` do not apply.
+ */
+export function popularWindow(args: StreamArgs, nowMs: number): PopularWindow {
+  const issues: FieldIssue[] = [];
+  checkInteger(issues, 'page', args.page, 1, MAX_PAGE);
+  checkInteger(issues, 'since', args.since, 0, 253_402_300_799);
+  checkInteger(issues, 'until', args.until, 0, 253_402_300_799);
+  checkInteger(issues, 'first', args.first, 1, MAX_PAGE_SIZE);
+  for (const name of ['last', 'before'] as const) {
+    if (args[name] != null)
+      issues.push({ path: name, message: 'does not apply: the popular stream is ranked, page forwards with after or page' });
+  }
+  const after = args.after ? decodePopularCursor(args.after) : null;
+  if (args.after && !after) issues.push({ path: 'after', message: 'is not a cursor of the popular stream' });
+  if (args.page != null && args.after) issues.push({ path: 'page', message: 'cannot be combined with after' });
+  if (issues.length > 0) throw new ValidationError(issues);
+
+  const asOfMs =
+    after?.asOfMs ?? (args.until != null ? (args.until + 1) * 1000 : Math.floor(nowMs / POPULAR_MOMENT_MS) * POPULAR_MOMENT_MS);
+  const take = args.first ?? PAGE_SIZE;
+  const sinceMs = args.since == null ? null : (args.since + 1) * 1000;
+  return {
+    asOfMs,
+    fromMs: Math.max(asOfMs - POPULAR_DAYS * DAY_MS, sinceMs ?? 0),
+    skip: after ? after.offset : args.page ? (args.page - 1) * take : 0,
+    take,
+  };
+}

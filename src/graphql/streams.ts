@@ -11,10 +11,11 @@ import {
   PERSON_COLUMNS,
   readEntryPage,
   readInBox,
+  readPopularPage,
 } from '../db/entry-pages.ts';
 import { ValidationError, type FieldIssue } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
-import { encodeCursor, pageFromRows, streamWindow, type StreamArgs } from '../domain/paging.ts';
+import { encodeCursor, encodePopularCursor, pageFromRows, popularWindow, streamWindow, type StreamArgs } from '../domain/paging.ts';
 import type { Context } from './context.ts';
 
 export const DEFAULT_NEARBY_RADIUS_MILES = 50;
@@ -90,6 +91,28 @@ export async function entryStream(
   const window = streamWindow(args);
   const rows = await readEntryPage(context, scope, { ...window, limit: window.take + 1 }, entryPartsOf(info));
   return toConnection(pageFromRows(rows, window));
+}
+
+/**
+ * The popular stream: the week's most liked and commented entries as of one moment (see
+ * popularWindow), one statement a page. Its cursors carry that moment, so paging on with `after`
+ * ranks as the first page did however long the client takes.
+ */
+export async function popularStream(context: Context, info: GraphQLResolveInfo, args: StreamArgs): Promise<EntryConnectionShape> {
+  const window = popularWindow(args, Date.now());
+  const rows = await readPopularPage(context, { ...window, limit: window.take + 1 }, entryPartsOf(info));
+  const edges = rows
+    .slice(0, window.take)
+    .map((node, index) => ({ cursor: encodePopularCursor(window.asOfMs, window.skip + index + 1), node }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: rows.length > window.take,
+      hasPreviousPage: window.skip > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
 }
 
 export function validateNearby(center: Point, radius: number): void {

@@ -2,6 +2,7 @@
 // The test suite checks that the document validates and that every response it sees conforms to it.
 import { ACTIVITY_TYPES, displayActivityType } from '../domain/activity.ts';
 import { escapeMarkup as e } from '../domain/markup.ts';
+import { POPULAR_DAYS } from '../domain/paging.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -92,6 +93,7 @@ const CREATE_ERRORS = ['400', '401', '405', '409', '413', '422'] as const;
 const stream = (summary: string, extra: unknown[] = [], secured = false) => ({
   get: {
     summary,
+    description: undefined as string | undefined,
     parameters: [...extra, ...streamParams, ...formatParams],
     ...(secured ? { security: BEARER } : {}),
     responses: {
@@ -394,6 +396,16 @@ export function openApiDocument(baseUrl: string) {
           },
         },
       },
+      '/entries/popular.json': (() => {
+        const popular = stream('Popular stream: the week’s most liked and commented entries.');
+        popular.get.description = [
+          `The entries posted in the ${POPULAR_DAYS} days before a moment, ranked by the likes and comments they had received by then (each counts one), most first; ties newest first.`,
+          'The moment is `until` when given, else the start of the current hour: pages read within the hour (or with the same `until`) rank alike, so paging neither repeats nor skips entries while likes arrive. Entries of the current hour appear from the next one.',
+          '`since` keeps only entries posted after it.',
+        ].join(' ');
+        popular.get.responses['200'].description = 'At most 20 entries, most popular first; `{"entries": []}` past the last page.';
+        return popular;
+      })(),
       '/entries/friends.json': stream('The viewer’s and their friends’ entries.', [], true),
       '/entries/nearby/{lat},{lon}.json': stream('Entries posted near a point.', [
         pathParam('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Latitude.'),

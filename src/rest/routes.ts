@@ -29,8 +29,10 @@ import {
   type RestNearbyStreamQuery,
   RestPersonDocument,
   RestPersonStreamDocument,
+  RestPopularStreamDocument,
   type RestPersonStreamQuery,
   RestPublicStreamDocument,
+  type RestPopularStreamQuery,
   type RestPublicStreamQuery,
   RestRouteDocument,
   RestRouteGpxDocument,
@@ -42,13 +44,14 @@ import {
 } from '../operations/generated.ts';
 import { commentJson, entryJson, friendJson, friendshipJson, likeJson, personJson, routeJson, trackJson } from './shapes.ts';
 
-/** The four streams answer the same selection. */
+/** The streams answer the same selection. */
 type StreamDocument =
   | typeof RestPublicStreamDocument
+  | typeof RestPopularStreamDocument
   | typeof RestFriendsStreamDocument
   | typeof RestPersonStreamDocument
   | typeof RestNearbyStreamDocument;
-type StreamQuery = RestPublicStreamQuery | RestFriendsStreamQuery | RestPersonStreamQuery | RestNearbyStreamQuery;
+type StreamQuery = RestPublicStreamQuery | RestPopularStreamQuery | RestFriendsStreamQuery | RestPersonStreamQuery | RestNearbyStreamQuery;
 
 export interface RestOptions {
   run: RunOperation;
@@ -281,6 +284,13 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     '/entries',
     {},
     stream(RestPublicStreamDocument, () => ({})),
+  );
+  // the week's most liked and commented, ranked as of one moment (GraphQL popularStream)
+  route(
+    'GET',
+    '/entries/popular',
+    {},
+    stream(RestPopularStreamDocument, () => ({})),
   );
   route(
     'GET',

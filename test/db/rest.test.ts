@@ -74,6 +74,16 @@ const form = (fields: Record<string, string>) => ({
 });
 
 describe('every endpoint answers its success case in the COMPAT.md shape', () => {
+  it('GET /entries/popular.json answers the stream shape (ranking: popular.test.ts)', async () => {
+    const now = Math.floor(Date.now() / 1000) + 1;
+    const response = await call(`/entries/popular.json?until=${now}`);
+    expect(response.status).toBe(200);
+    // posted this week: ranked (the 2013 entry is not)
+    const ranked = (response.json.entries as Array<{ id: number }>).map((e) => e.id);
+    expect(ranked).toContain(workoutId);
+    expect(ranked).not.toContain(entryId);
+  });
+
   it('GET /entries.json: {"entries": [...]}, the entry key for key', async () => {
     const response = await call('/entries.json');
     expect(response.status).toBe(200);

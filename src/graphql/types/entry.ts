@@ -2,7 +2,8 @@ import { ENTRY_KINDS, storedValue } from '../../domain/activity.ts';
 import { NotAuthorizedError, ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 import { entryPart } from '../loaders.ts';
-import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream } from '../streams.ts';
+import { POPULAR_DAYS } from '../../domain/paging.ts';
+import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream, popularStream } from '../streams.ts';
 import { CommentRef, LikeRef } from './comment.ts';
 import { EntryKindEnum } from './enums.ts';
 import { streamArgs } from './stream-args.ts';
@@ -127,6 +128,16 @@ builder.queryFields((t) => ({
       errors: { types: [ValidationError] },
       args: streamArgs,
       resolve: (_root, args, context, info) => entryStream(context, info, { kind: 'everyone' }, args),
+    },
+    EntryConnection,
+  ),
+  popularStream: t.connection(
+    {
+      type: EntryRef,
+      description: `The most liked and commented entries of the ${POPULAR_DAYS} days before a moment, 20 a page: likes and comments count as received by that moment, ties newest first. The moment is \`until\` when given, else the start of the current hour, so pages read within the hour rank alike; a cursor keeps its moment. Ranked, not in time order: page with \`page\` or \`first\`/\`after\` (\`last\`/\`before\` are refused).`,
+      errors: { types: [ValidationError] },
+      args: streamArgs,
+      resolve: (_root, args, context, info) => popularStream(context, info, args),
     },
     EntryConnection,
   ),
