@@ -39,6 +39,11 @@ export interface Config {
   readonly webhooks: { readonly pollMs: number; readonly retryBaseSeconds: number; readonly allowPrivate: boolean };
   /** Memory for cached anonymous read responses, in MB; 0 turns the cache off. */
   readonly responseCacheMb: number;
+  /**
+   * Where uploaded photos are kept (MEDIA_DIR): by default `media/` beside the SQLite file, else
+   * `./data/media`. Every process of a deployment must see the same directory.
+   */
+  readonly mediaDir: string;
   /** When set, /metrics answers only requests with `Authorization: Bearer <this>`. */
   readonly metricsToken: string | null;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
@@ -160,18 +165,25 @@ function parseLogLevel(value: string | undefined, env: Config['env']): Config['l
   return level;
 }
 
+function mediaDirectory(value: string | undefined, database: DatabaseConfig, cwd = process.cwd()): string {
+  if (value) return path.resolve(cwd, value);
+  if (database.provider === 'sqlite' && database.file !== ':memory:') return path.join(path.dirname(database.file), 'media');
+  return path.resolve(cwd, 'data/media');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   if (nodeEnv !== 'development' && nodeEnv !== 'production' && nodeEnv !== 'test') {
     throw new ConfigError('NODE_ENV', `must be development, production or test, got "${nodeEnv}"`);
   }
+  const database = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   return {
     env: nodeEnv,
     exposeErrors: env.NODE_ENV === 'development',
     host: env.HOST || '0.0.0.0',
     port: parsePort(env.PORT, 3000),
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
-    database: parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL),
+    database,
     graphiql: parseBoolean('GRAPHIQL', env.GRAPHIQL, nodeEnv !== 'production'),
     logQueries: parseBoolean('LOG_QUERIES', env.LOG_QUERIES, false),
     sessionSecret: parseSessionSecret(env.SESSION_SECRET, nodeEnv),
@@ -192,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       allowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, false),
     },
     responseCacheMb: parseInteger('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 32, 0, 4096),
+    mediaDir: mediaDirectory(env.MEDIA_DIR, database),
     logLevel: parseLogLevel(env.LOG_LEVEL, nodeEnv),
     metricsToken: env.METRICS_TOKEN || null,
   };

@@ -5,6 +5,7 @@ import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Events } from '../events/bus.ts';
+import type { MediaStore } from '../media/store.ts';
 import type { Context } from '../graphql/context.ts';
 
 /** The scheme of a request: its own, or what a trusted TLS proxy reports in X-Forwarded-Proto. */
@@ -26,6 +27,7 @@ export function createRequestContexts(
   config: Pick<Config, 'publicUrl' | 'trustProxy'>,
   database: Database,
   events: Events,
+  media: MediaStore,
   tuning: Pick<Context, 'nearbyProbeRows'> = {},
 ): RequestContexts {
   const baseUrl = (request: Request): string => {
@@ -41,6 +43,7 @@ export function createRequestContexts(
     viewer,
     baseUrl: baseUrl(request),
     events,
+    media,
     ...tuning,
   });
   return {

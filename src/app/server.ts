@@ -33,6 +33,8 @@ import { prefersHtml, splitExtension } from '../http/negotiation.ts';
 import { mountWebPages } from '../web/routes.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { avatarSvg } from '../http/avatar.ts';
+import { mediaFile } from '../http/media.ts';
+import { createMediaStore } from '../media/store.ts';
 import { compressResponse } from '../http/compression.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from '../http/router.ts';
@@ -97,10 +99,12 @@ export function createApp(config: Config, database: Database, options: AppOption
       logger.warn({ err: error }, 'could not publish an event to Redis; the write stands');
     },
   });
+  const media = createMediaStore(config.mediaDir);
   const contexts = createRequestContexts(
     config,
     database,
     events,
+    media,
     options.nearbyProbeRows ? { nearbyProbeRows: options.nearbyProbeRows } : {},
   );
   const yoga = createYoga<Record<string, never>, Context>({
@@ -191,6 +195,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     });
   });
   router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
+  router.get('/media/:name', ({ request, params }) => mediaFile(media, params.name!, request));
   router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(contexts.baseUrl(request)))));
   router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(contexts.baseUrl(request)))));
   mountOAuthRoutes(router, {

@@ -26,7 +26,8 @@ export interface CreateEntryInput {
   lon?: number | null;
   placeName?: string | null;
   workout?: WorkoutInput | null;
-  media?: { type?: 'image' | null; url?: string | null; previewUrl?: string | null } | null;
+  /** A photo by URL, or uploaded (`data`, processed by src/media after these rules passed). */
+  media?: { type?: 'image' | null; url?: string | null; previewUrl?: string | null; data?: Blob | null } | null;
 }
 
 export interface ValidEntry {
@@ -89,18 +90,23 @@ export function validateCreateEntry(input: CreateEntryInput, preference: UnitPre
     issues.push({ path: 'lon', message: 'must be a longitude between -180 and 180' });
 
   let media: Pick<ValidEntry, 'mediaType' | 'mediaUrl' | 'mediaPreviewUrl'> = { mediaType: null, mediaUrl: null, mediaPreviewUrl: null };
+  let uploaded = false;
   if (input.media) {
     if (input.media.type !== 'image') issues.push({ path: 'media.type', message: 'is required when sharing an image and must be image' });
     const url = input.media.url?.trim() ?? '';
-    if (!url) issues.push({ path: 'media.url', message: 'is required when sharing an image' });
-    else {
+    uploaded = input.media.data != null;
+    if (uploaded && url) issues.push({ path: 'media.url', message: 'cannot be given with an uploaded photo (data): send one of them' });
+    else if (!url && !uploaded)
+      issues.push({ path: 'media.url', message: 'is required when sharing an image, unless the photo is uploaded as data' });
+    else if (url) {
       const problem = httpUrlProblem(url);
       if (problem) issues.push({ path: 'media.url', message: problem });
     }
     const preview = input.media.previewUrl?.trim() || null;
-    const previewProblem = preview ? httpUrlProblem(preview) : null;
+    if (preview && uploaded) issues.push({ path: 'media.previewUrl', message: 'is made by the server for an uploaded photo' });
+    const previewProblem = preview && !uploaded ? httpUrlProblem(preview) : null;
     if (previewProblem) issues.push({ path: 'media.previewUrl', message: previewProblem });
-    media = { mediaType: 'image', mediaUrl: url || null, mediaPreviewUrl: preview };
+    media = { mediaType: 'image', mediaUrl: url || null, mediaPreviewUrl: uploaded ? null : preview };
   }
 
   let workout: ValidEntry['workout'] = null;
@@ -125,7 +131,7 @@ export function validateCreateEntry(input: CreateEntryInput, preference: UnitPre
     };
   }
 
-  if (!message && !workout && !media.mediaUrl && lat === null && issues.length === 0) {
+  if (!message && !workout && !media.mediaUrl && !uploaded && lat === null && issues.length === 0) {
     issues.push({ path: 'message', message: 'an entry needs a message, a workout, an image or a location' });
   }
   if (issues.length) throw new ValidationError(issues);

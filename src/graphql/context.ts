@@ -2,6 +2,7 @@ import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Database, Prisma } from '../db/database.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Events } from '../events/bus.ts';
+import type { MediaStore } from '../media/store.ts';
 
 export type { Viewer };
 
@@ -14,6 +15,8 @@ export interface Context {
   readonly viewer: Viewer | null;
   /** Absolute origin for the `url` fields, e.g. `https://milepost.example`. */
   readonly baseUrl: string;
+  /** Where uploaded photos are kept. */
+  readonly media: MediaStore;
   /** Where mutations announce what they did, and subscriptions listen. */
   readonly events: Events;
   /** How many of the newest entries the nearby search reads before it reads the bounding box (2,000). */

@@ -149,6 +149,20 @@ export const FORM_LIMIT_BYTES = 64 * 1024;
  * Reads a URL-encoded (or multipart) form body, at most `limit` bytes whatever the headers say;
  * past it, BodyTooLargeError (413) with the rest of the body discarded.
  */
+/**
+ * A multipart form's fields and files, in order; the body may be at most `limit` bytes (a photo upload
+ * carries its file here). Fields may not hold NUL.
+ */
+export async function readMultipartForm(request: Request, limit: number): Promise<Array<[string, string | File]>> {
+  const type = request.headers.get('content-type') ?? '';
+  const bytes = await readLimitedBytes(request, limit);
+  const data = await new Response(new Blob([new Uint8Array(bytes)]), { headers: { 'content-type': type } }).formData();
+  const entries = [...data.entries()];
+  if (hasNul(entries.filter(([, value]) => typeof value === 'string')))
+    throw new MalformedBodyError('form fields may not contain NUL characters');
+  return entries;
+}
+
 export async function readForm(request: Request, limit = FORM_LIMIT_BYTES): Promise<URLSearchParams> {
   const type = request.headers.get('content-type') ?? '';
   const length = Number(request.headers.get('content-length') ?? 0);

@@ -72,11 +72,13 @@ export type FriendshipStatus =
   | 'REQUESTED';
 
 export type MediaInput = {
-  /** An http(s) URL of a smaller version. */
+  /** The photo itself, instead of `url`: stored and served by Milepost with a preview, upright and without EXIF data (no GPS position). */
+  data: unknown;
+  /** An http(s) URL of a smaller version (made by the server for an upload). */
   previewUrl: string | null | undefined;
   type: MediaType;
-  /** An http(s) URL of the photo. */
-  url: string;
+  /** An http(s) URL of the photo; or upload it as `data`. */
+  url: string | null | undefined;
 };
 
 /** What is attached to an entry. */

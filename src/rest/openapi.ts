@@ -137,7 +137,18 @@ const CREATE_ENTRY = {
         route_id: { type: 'integer', description: 'One of your routes.' },
       },
     },
-    media: { type: 'object', required: ['type', 'url'], properties: { type: { const: 'image' }, url: { type: 'string', format: 'uri' } } },
+    media: {
+      type: 'object',
+      required: ['type'],
+      description:
+        'A photo: its `url`, or the photo itself as `media[data]`, a file of a multipart form. An upload is judged by its bytes (JPEG, PNG, WebP or GIF; at most 10 MB and 40 million pixels), stored, served at `/media/…` with a 320-pixel JPEG preview, upright and without EXIF data (no GPS position); anything else is a 422 naming `media[data]`.',
+      properties: {
+        type: { const: 'image' },
+        url: { type: 'string', format: 'uri', description: 'An http(s) URL of the photo; not with `data`.' },
+        preview_url: { type: 'string', format: 'uri', description: 'An http(s) URL of a smaller version; not with `data`.' },
+        data: { type: 'string', format: 'binary', contentMediaType: 'image/*', description: 'The photo (multipart forms only).' },
+      },
+    },
     oauth_token: { type: 'string' },
   },
 };
@@ -499,6 +510,27 @@ export function openApiDocument(baseUrl: string) {
         },
       },
       '/entries/{id}/track.json': trackUpload('Create or replace the GPS track of one of your workouts.'),
+      '/media/{name}': {
+        get: {
+          summary: 'An uploaded photo or its preview, as an entry’s `media` links it.',
+          description:
+            'Names are digests of the bytes, so a photo never changes under its name: `Cache-Control: public, max-age=31536000, immutable`.',
+          parameters: [pathParam('name', { type: 'string', pattern: '^[0-9a-f]{64}\\.(jpg|png|webp|gif)$' }, 'The file’s name.')],
+          responses: {
+            '200': {
+              description: 'The photo.',
+              content: Object.fromEntries(
+                ['image/jpeg', 'image/png', 'image/webp', 'image/gif'].map((type) => [
+                  type,
+                  { schema: { type: 'string', format: 'binary' } },
+                ]),
+              ),
+            },
+            '304': { description: 'Not modified (If-None-Match).' },
+            ...pick('404'),
+          },
+        },
+      },
       '/people/{username}.json': {
         get: {
           summary: 'A person.',

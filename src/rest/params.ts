@@ -17,7 +17,7 @@ import {
 } from 'graphql';
 
 /** `workout[distance][value]=3` → `{ workout: { distance: { value: '3' } } }`. The first value of a name wins. */
-export function nestBracketed(entries: Iterable<[string, string]>): Record<string, unknown> {
+export function nestBracketed(entries: Iterable<[string, string | File]>): Record<string, unknown> {
   const root: Record<string, unknown> = {};
   for (const [name, value] of entries) {
     const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(name);
@@ -103,7 +103,8 @@ export function createEntryInput(params: Record<string, unknown>): Record<string
     input.workout = params.workout;
   }
   const media = object(params.media);
-  if (media) input.media = pick(media, { type: enumValue, url: text, previewUrl: text });
+  // `media[data]`: the photo itself, a file of a multipart form (anything else is refused by its type)
+  if (media) input.media = pick(media, { type: enumValue, url: text, previewUrl: text, data: (value) => value });
   return input;
 }
 

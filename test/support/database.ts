@@ -57,5 +57,7 @@ export async function createTestDatabase(label?: string): Promise<TestDatabase> 
 /** The service's configuration for tests, pointing at `database`. */
 export function testConfig(database: DatabaseConfig, overrides: Record<string, string> = {}): Config {
   // suites send thousands of requests from one address; the rate limit's own tests set it low
-  return { ...loadConfig({ NODE_ENV: 'test', RATE_LIMIT_PER_HOUR: '10000000', ...overrides }), database };
+  // uploaded photos go to a directory of the test's own
+  const mediaDir = overrides.MEDIA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'milepost-media-'));
+  return { ...loadConfig({ NODE_ENV: 'test', RATE_LIMIT_PER_HOUR: '10000000', ...overrides, MEDIA_DIR: mediaDir }), database };
 }

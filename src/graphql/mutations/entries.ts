@@ -1,3 +1,4 @@
+import { processImage } from '../../media/images.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { validateCreateEntry } from '../../domain/entry-input.ts';
@@ -33,8 +34,13 @@ const WorkoutInput = builder.inputType('WorkoutInput', {
 const MediaInput = builder.inputType('MediaInput', {
   fields: (t) => ({
     type: t.field({ type: MediaTypeEnum, required: true }),
-    url: t.string({ required: true, description: 'An http(s) URL of the photo.' }),
-    previewUrl: t.string({ description: 'An http(s) URL of a smaller version.' }),
+    url: t.string({ description: 'An http(s) URL of the photo; or upload it as `data`.' }),
+    previewUrl: t.string({ description: 'An http(s) URL of a smaller version (made by the server for an upload).' }),
+    data: t.field({
+      type: 'ImageFile',
+      description:
+        'The photo itself, instead of `url`: stored and served by Milepost with a preview, upright and without EXIF data (no GPS position).',
+    }),
   }),
 });
 
@@ -65,6 +71,13 @@ builder.mutationFields((t) => ({
       const viewer = requireViewer(context);
       const person = await context.prisma.person.findUniqueOrThrow({ where: { id: viewer.id }, select: { units: true } });
       const entry = validateCreateEntry(input, storedValue(UNIT_PREFERENCES, person.units, 'Person.units'));
+      if (input.media?.data) {
+        // checked by its bytes, then stored before the entry that shows it exists (a stored photo
+        // whose entry failed to commit is an orphan file, never a broken link)
+        const stored = await context.media.save(await processImage(input.media.data));
+        entry.mediaUrl = stored.content;
+        entry.mediaPreviewUrl = stored.preview;
+      }
       if (entry.workout?.routeId != null) {
         const route = await context.prisma.route.findFirst({
           where: { id: entry.workout.routeId, ownerId: viewer.id },

@@ -93,15 +93,17 @@ export const EntryRef = builder.prismaObject('Entry', {
     media: t.field({
       type: [MediaRef],
       description: 'Attached images; empty when there are none.',
-      resolve: (entry) =>
-        entry.mediaType && entry.mediaUrl
-          ? [
-              {
-                content: { type: entry.mediaType, url: entry.mediaUrl },
-                preview: entry.mediaPreviewUrl ? { type: entry.mediaType, url: entry.mediaPreviewUrl } : null,
-              },
-            ]
-          : [],
+      resolve: (entry, _args, context) => {
+        if (!entry.mediaType || !entry.mediaUrl) return [];
+        // an uploaded photo is stored by its path on this service: absolute here, at whichever origin is asked
+        const absolute = (url: string) => (url.startsWith('/') ? `${context.baseUrl}${url}` : url);
+        return [
+          {
+            content: { type: entry.mediaType, url: absolute(entry.mediaUrl) },
+            preview: entry.mediaPreviewUrl ? { type: entry.mediaType, url: absolute(entry.mediaPreviewUrl) } : null,
+          },
+        ];
+      },
     }),
     track: t.relation('track', { nullable: true, description: 'The GPS track of a workout, when one was uploaded.' }),
   }),

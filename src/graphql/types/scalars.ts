@@ -53,3 +53,18 @@ builder.scalarType('GpxDocument', {
     return ast.value;
   },
 });
+
+builder.scalarType('ImageFile', {
+  description: `A photo uploaded in a multipart request (GraphQL multipart request spec): JPEG, PNG, WebP or GIF, judged by its bytes; at most 10 MB and 40 million pixels.`,
+  serialize: () => {
+    throw new GraphQLError('ImageFile is input only');
+  },
+  parseValue: (value) => {
+    // uploads arrive as the server's File implementation, which need not be this realm's Blob
+    if (typeof value === 'object' && value !== null && typeof (value as Blob).arrayBuffer === 'function') return value as Blob;
+    throw new GraphQLError('ImageFile must be a file of a multipart request');
+  },
+  parseLiteral: () => {
+    throw new GraphQLError('ImageFile must be a file of a multipart request, given as a variable');
+  },
+});

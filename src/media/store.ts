@@ -1,0 +1,59 @@
+// Uploaded photos on disk, named by the digest of their bytes: a name never changes what it names, so
+// it may be cached for good, and the same photo twice is stored once. Names are checked before any
+// path is made of them.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { CONTENT_TYPES, type ProcessedImage } from './images.ts';
+
+/** A stored file's name: 64 hex digits and its format's extension. */
+const NAME = /^[0-9a-f]{64}\.(jpg|png|webp|gif)$/;
+
+/** Where a stored photo is served, relative to the service's origin (see Entry.media). */
+export const MEDIA_PATH = '/media/';
+
+export interface MediaStore {
+  /** Stores a processed photo and its preview; returns their paths (`/media/<digest>.<ext>`). */
+  save(image: ProcessedImage): Promise<{ content: string; preview: string }>;
+  /** A stored file by its name, or null when the name is not one this store gives or nothing is there. */
+  file(name: string): Promise<{ path: string; size: number; contentType: string } | null>;
+}
+
+export function createMediaStore(directory: string): MediaStore {
+  const write = async (bytes: Buffer, extension: string): Promise<string> => {
+    const name = `${createHash('sha256').update(bytes).digest('hex')}.${extension}`;
+    const target = path.join(directory, name);
+    await mkdir(directory, { recursive: true });
+    // written under a temporary name, flushed, then renamed: a crash never leaves half a photo under its name
+    const temporary = path.join(directory, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return `${MEDIA_PATH}${name}`;
+  };
+  return {
+    async save(image) {
+      return {
+        content: await write(image.content.bytes, image.content.extension),
+        preview: await write(image.preview.bytes, image.preview.extension),
+      };
+    },
+    async file(name) {
+      if (!NAME.test(name)) return null;
+      const file = path.join(directory, name);
+      const found = await stat(file).catch(() => null);
+      if (!found?.isFile()) return null;
+      return { path: file, size: found.size, contentType: CONTENT_TYPES[name.split('.').pop()!]! };
+    },
+  };
+}
