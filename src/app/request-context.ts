@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Events } from '../events/bus.ts';
 import type { MediaStore } from '../media/store.ts';
+import { createPopularRankings } from '../graphql/streams.ts';
 import type { Context } from '../graphql/context.ts';
 
 /** The scheme of a request: its own, or what a trusted TLS proxy reports in X-Forwarded-Proto. */
@@ -36,6 +37,7 @@ export function createRequestContexts(
     const scheme = schemeOf(request, config.trustProxy);
     return scheme === 'https' || scheme === 'http' ? `${scheme}://${url.host}` : url.origin;
   };
+  const popularRankings = createPopularRankings();
   const forViewer = (request: Request, viewer: Viewer | null): Context => ({
     prisma: database.prisma,
     read: database.read,
@@ -44,6 +46,7 @@ export function createRequestContexts(
     baseUrl: baseUrl(request),
     events,
     media,
+    popularRankings,
     ...tuning,
   });
   return {

@@ -207,24 +207,19 @@ export async function readEntryPage(
 }
 
 /**
- * A page of the popular stream (domain/paging.ts, popularWindow): the entries posted from `fromMs`
- * until `asOfMs`, most liked and commented first by what they had received until `asOfMs`, ties
- * newest first; `limit` of them after the first `skip`. One statement.
+ * The popular stream's ranking (domain/paging.ts, popularWindow): the ids of the entries posted from
+ * `fromMs` until `asOfMs`, most liked and commented first by what they had received until `asOfMs`,
+ * ties newest first. One statement; a page then reads its entries by id.
  */
-export async function readPopularPage(
-  database: Pick<Database, 'read' | 'provider'>,
-  window: { fromMs: number; asOfMs: number; skip: number; limit: number },
-  parts: EntryParts,
-): Promise<LoadedEntry[]> {
+export async function readPopularRanking(database: Pick<Database, 'read'>, window: { fromMs: number; asOfMs: number }): Promise<number[]> {
   const from = new Date(window.fromMs);
   const asOf = new Date(window.asOfMs);
   const score = Sql.sql`(SELECT count(*) FROM "Like" pl WHERE pl."entryId" = e."id" AND pl."createdAt" < ${asOf})
     + (SELECT count(*) FROM "Comment" pc WHERE pc."entryId" = e."id" AND pc."createdAt" < ${asOf})`;
-  const query = Sql.sql`SELECT ${Sql.raw(documentOf(database.provider, parts))} AS doc FROM "Entry" e
+  const rows = await database.read<{ id: number }>(Sql.sql`SELECT e."id" FROM "Entry" e
     WHERE e."createdAt" >= ${from} AND e."createdAt" < ${asOf}
-    ORDER BY ${score} DESC, e."createdAt" DESC, e."id" DESC LIMIT ${window.limit} OFFSET ${window.skip}`;
-  const rows = await database.read<{ doc: string }>(query);
-  return rows.map((row) => revive(row.doc));
+    ORDER BY ${score} DESC, e."createdAt" DESC, e."id" DESC`);
+  return rows.map((row) => Number(row.id));
 }
 
 /** A latitude band and its longitude ranges (two when a box crosses the antimeridian). */

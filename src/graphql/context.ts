@@ -3,6 +3,7 @@ import type { Database, Prisma } from '../db/database.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Events } from '../events/bus.ts';
 import type { MediaStore } from '../media/store.ts';
+import type { PopularRankings } from './streams.ts';
 
 export type { Viewer };
 
@@ -15,6 +16,8 @@ export interface Context {
   readonly viewer: Viewer | null;
   /** Absolute origin for the `url` fields, e.g. `https://milepost.example`. */
   readonly baseUrl: string;
+  /** The popular stream's rankings, kept per moment (one per app). */
+  readonly popularRankings: PopularRankings;
   /** Where uploaded photos are kept. */
   readonly media: MediaStore;
   /** Where mutations announce what they did, and subscriptions listen. */

@@ -89,6 +89,21 @@ describe('the popular stream', () => {
     expect(await messages(`/entries/popular.json?until=${now}`)).toContain('this hour');
   });
 
+  it('ranks a moment once: further pages read only their entries', async () => {
+    const until = Math.floor(moment / 1000) - 5;
+    const statements = async (path: string) => {
+      const before = db.queryCount();
+      expect((await rest(path)).status).toBe(200);
+      return db.queryCount() - before;
+    };
+    // the token's look-up, the ranking, the page's entries
+    expect(await statements(`/entries/popular.json?until=${until}`)).toBe(3);
+    expect(await statements(`/entries/popular.json?until=${until}&page=2`)).toBe(2);
+    expect(await statements(`/entries/popular.json?until=${until}`)).toBe(2);
+    // past the end: no page to read
+    expect(await statements(`/entries/popular.json?until=${until}&page=9`)).toBe(1);
+  });
+
   it('keeps only entries after `since`, and refuses bad parameters by name', async () => {
     const since = Math.floor((moment - 30 * MINUTE) / 1000);
     expect(await messages(`/entries/popular.json?since=${since}`)).toEqual([...Array.from({ length: 20 }, (_, i) => `quiet ${i}`)]);
