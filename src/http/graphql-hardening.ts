@@ -73,6 +73,16 @@ export function queryCost(
   return getComplexity({ schema, query: document, variables: variables ?? {}, operationName, estimators: [listCost] });
 }
 
+/**
+ * Variables as they bear on the cost: an upload (a File, whose own fields may hold its bytes) is a
+ * leaf of the cost whatever it holds, so it is written as a mark, never serialized.
+ */
+function uploadsAsMarks(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null ? value : '[upload]';
+}
+
 /** Costs remembered per document: its variable sets (REST's pages, a client's repeats) are few. */
 const COSTS_PER_DOCUMENT = 32;
 /** Variables longer than this as JSON are costed afresh each time, never kept. */
@@ -92,7 +102,7 @@ function costLimit(maxCost: number): Plugin {
     variableValues?: Record<string, unknown> | null;
     operationName?: string | null;
   }): number | null => {
-    const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {})}`;
+    const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {}, uploadsAsMarks)}`;
     const costs = known.get(args.document);
     if (costs?.has(key)) return costs.get(key)!;
     let cost: number | null;
