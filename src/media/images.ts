@@ -21,6 +21,32 @@ export const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: '
 // nothing decoded is kept between uploads
 sharp.cache(false);
 
+/**
+ * Photos decoded at once. A photo at the pixel limit takes about 160 MB decoded, so uploads beyond
+ * these wait their turn: memory stays bounded however many arrive together.
+ */
+export const IMAGE_JOBS = 2;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Photos being decoded now (tests read it). */
+export function imageJobsRunning(): number {
+  return running;
+}
+
+async function inTurn<T>(job: () => Promise<T>): Promise<T> {
+  // a finishing job hands its turn to the first waiter, so that none can slip in between
+  if (running >= IMAGE_JOBS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running += 1;
+  try {
+    return await job();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
 export interface ProcessedImage {
   content: { bytes: Buffer; extension: string };
   preview: { bytes: Buffer; extension: string };
@@ -35,6 +61,10 @@ const refuse = (message: string) => ValidationError.field('media.data', message)
 export async function processImage(upload: Blob): Promise<ProcessedImage> {
   if (upload.size === 0) throw refuse('is empty');
   if (upload.size > MAX_IMAGE_BYTES) throw refuse(`must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`);
+  return inTurn(() => decode(upload));
+}
+
+async function decode(upload: Blob): Promise<ProcessedImage> {
   const input = Buffer.from(await upload.arrayBuffer());
   let metadata: Metadata;
   try {

@@ -3,6 +3,7 @@
 // EXIF (no GPS position); what is not an image, too large or a decompression bomb is a 422 naming it.
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
+import { IMAGE_JOBS, imageJobsRunning } from '../../src/media/images.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -164,6 +165,20 @@ describe('photo uploads', () => {
     ]) {
       expect((await api.fetch(path)).status).toBe(404);
     }
+  });
+
+  it('decodes at most two photos at once however many arrive together (memory stays bounded)', async () => {
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, imageJobsRunning())), 1);
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => post(photoForm(jpegWithGps, `burst-${i}.jpg`))));
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(IMAGE_JOBS);
+    expect(imageJobsRunning()).toBe(0);
   });
 
   it('takes the photo through GraphQL as a multipart upload (ImageFile)', async () => {
