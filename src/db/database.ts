@@ -90,8 +90,16 @@ function createClient(database: DatabaseConfig): LoggingPrisma {
  * statements of a connection are bounded by the shapes the code can build.
  */
 function statementName(query: { sql: string }): string {
-  return `m${createHash('sha1').update(query.sql).digest('base64url')}`;
+  let name = statementNames.get(query.sql);
+  if (name === undefined) {
+    // the texts are bounded by the code's shapes; the guard only keeps a surprise from growing it
+    if (statementNames.size >= 1_000) statementNames.clear();
+    statementNames.set(query.sql, (name = `m${createHash('sha1').update(query.sql).digest('base64url')}`));
+  }
+  return name;
 }
+/** Names by statement text: a page's text is hashed once, not on every request. */
+const statementNames = new Map<string, string>();
 
 /** Reads: running one again changes nothing, so a read cut off by a lost connection is tried again. */
 const READS = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy']);

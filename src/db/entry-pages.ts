@@ -206,6 +206,18 @@ export async function readEntryPage(
   return rows.map((row) => revive(row.doc));
 }
 
+/** Entries by id with `parts`, keyed by id: one statement; an id with no entry is absent. */
+export async function readEntriesById(
+  database: Pick<Database, 'read' | 'provider'>,
+  ids: readonly number[],
+  parts: EntryParts,
+): Promise<Map<number, LoadedEntry>> {
+  if (ids.length === 0) return new Map();
+  const all = { sinceMs: null, untilMs: null, olderThan: null, newerThan: null, direction: 'newest', skip: 0, limit: ids.length } as const;
+  const rows = await readEntryPage(database, { kind: 'ids', ids: [...new Set(ids)] }, all, parts);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
 /**
  * The popular stream's ranking (domain/paging.ts, popularWindow): the ids of the entries posted from
  * `fromMs` until `asOfMs`, most liked and commented first by what they had received until `asOfMs`,

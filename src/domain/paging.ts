@@ -65,13 +65,19 @@ function checkInteger(issues: FieldIssue[], name: string, value: number | null |
 }
 
 /** Validates the stream arguments and turns them into a window. Throws ValidationError naming each bad field. */
-export function streamWindow(args: StreamArgs): StreamWindow {
+/** The issues of the arguments every stream shares: `page`, `since`, `until`, `first`. */
+function pagingIssues(args: StreamArgs): FieldIssue[] {
   const issues: FieldIssue[] = [];
   checkInteger(issues, 'page', args.page, 1, MAX_PAGE);
   // UNIX seconds up to the year 9999
   checkInteger(issues, 'since', args.since, 0, 253_402_300_799);
   checkInteger(issues, 'until', args.until, 0, 253_402_300_799);
   checkInteger(issues, 'first', args.first, 1, MAX_PAGE_SIZE);
+  return issues;
+}
+
+export function streamWindow(args: StreamArgs): StreamWindow {
+  const issues = pagingIssues(args);
   checkInteger(issues, 'last', args.last, 1, MAX_PAGE_SIZE);
   const after = args.after ? decodeCursor(args.after) : null;
   const before = args.before ? decodeCursor(args.before) : null;
@@ -152,11 +158,7 @@ function decodePopularCursor(cursor: string): { asOfMs: number; offset: number }
  * It is ranked, not in time order, so `last` and `before` do not apply.
  */
 export function popularWindow(args: StreamArgs, nowMs: number): PopularWindow {
-  const issues: FieldIssue[] = [];
-  checkInteger(issues, 'page', args.page, 1, MAX_PAGE);
-  checkInteger(issues, 'since', args.since, 0, 253_402_300_799);
-  checkInteger(issues, 'until', args.until, 0, 253_402_300_799);
-  checkInteger(issues, 'first', args.first, 1, MAX_PAGE_SIZE);
+  const issues = pagingIssues(args);
   for (const name of ['last', 'before'] as const) {
     if (args[name] != null)
       issues.push({ path: name, message: 'does not apply: the popular stream is ranked, page forwards with after or page' });

@@ -4,7 +4,7 @@
 // db/entry-pages.ts); an entry from anywhere else (`entry(id)`, a mutation, a subscription event)
 // gets them from one batched statement for all such entries of the operation.
 import DataLoader from 'dataloader';
-import { ALL_PARTS, type LoadedEntry, readEntryPage } from '../db/entry-pages.ts';
+import { ALL_PARTS, type LoadedEntry, readEntriesById } from '../db/entry-pages.ts';
 import type { Entry } from '../generated/prisma-sqlite/client.ts';
 import type { Context } from './context.ts';
 
@@ -31,13 +31,7 @@ export const personById = perContext<number, PersonRow>(async (context, ids) => 
 });
 
 const entryWithParts = perContext<number, LoadedEntry>(async (context, ids) => {
-  const rows = await readEntryPage(
-    context,
-    { kind: 'ids', ids: [...new Set(ids)] },
-    { sinceMs: null, untilMs: null, olderThan: null, newerThan: null, direction: 'newest', skip: 0, limit: ids.length },
-    ALL_PARTS,
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const byId = await readEntriesById(context, ids, ALL_PARTS);
   return ids.map((id) => byId.get(id) ?? new Error(`entry ${id} does not exist`));
 });
 

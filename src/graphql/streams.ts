@@ -9,6 +9,7 @@ import {
   type EntryScope,
   type LoadedEntry,
   PERSON_COLUMNS,
+  readEntriesById,
   readEntryPage,
   readInBox,
   readPopularRanking,
@@ -68,8 +69,12 @@ export interface EntryConnectionShape {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
-function toConnection(page: { items: LoadedEntry[]; hasNextPage: boolean; hasPreviousPage: boolean }): EntryConnectionShape {
-  const edges = page.items.map((node) => ({ cursor: encodeCursor({ at: node.createdAt.getTime(), id: node.id }), node }));
+/** A page as a Relay connection; the time-ordered streams' cursor is the entry's position, unless `cursorOf` says otherwise. */
+function toConnection(
+  page: { items: LoadedEntry[]; hasNextPage: boolean; hasPreviousPage: boolean },
+  cursorOf: (node: LoadedEntry) => string = (node) => encodeCursor({ at: node.createdAt.getTime(), id: node.id }),
+): EntryConnectionShape {
+  const edges = page.items.map((node) => ({ cursor: cursorOf(node), node }));
   return {
     edges,
     pageInfo: {
@@ -135,23 +140,12 @@ export async function popularStream(context: Context, info: GraphQLResolveInfo, 
   const window = popularWindow(args, Date.now());
   const ranking = await context.popularRankings.ranking(`${window.asOfMs}:${window.fromMs}`, () => readPopularRanking(context, window));
   const ids = ranking.slice(window.skip, window.skip + window.take);
-  const found = ids.length
-    ? await readEntryPage(context, { kind: 'ids', ids }, { ...streamWindow({}), limit: ids.length }, entryPartsOf(info))
-    : [];
-  const byId = new Map(found.map((entry) => [entry.id, entry]));
-  const edges = ids.flatMap((id, index) => {
-    const node = byId.get(id);
-    return node ? [{ cursor: encodePopularCursor(window.asOfMs, window.skip + index + 1), node }] : [];
-  });
-  return {
-    edges,
-    pageInfo: {
-      hasNextPage: ranking.length > window.skip + window.take,
-      hasPreviousPage: window.skip > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
+  const byId = await readEntriesById(context, ids, entryPartsOf(info));
+  const items = ids.flatMap((id) => byId.get(id) ?? []);
+  // a cursor is a place in the ranking: an entry deleted since is skipped, not renumbered
+  return toConnection({ items, hasNextPage: ranking.length > window.skip + window.take, hasPreviousPage: window.skip > 0 }, (node) =>
+    encodePopularCursor(window.asOfMs, window.skip + ids.indexOf(node.id) + 1),
+  );
 }
 
 export function validateNearby(center: Point, radius: number): void {

@@ -171,11 +171,9 @@ export async function readForm(request: Request, limit = FORM_LIMIT_BYTES): Prom
     throw new BodyTooLargeError(limit);
   }
   if (type.startsWith('multipart/form-data')) {
-    const bytes = await readLimitedBytes(request, limit);
-    const data = await new Response(new Blob([new Uint8Array(bytes)]), { headers: { 'content-type': type } }).formData();
+    // the fields; files have no place in these forms
     const params = new URLSearchParams();
-    for (const [key, value] of data.entries()) if (typeof value === 'string') params.append(key, value);
-    if (hasNul([...params.entries()])) throw new MalformedBodyError('form fields may not contain NUL characters');
+    for (const [key, value] of await readMultipartForm(request, limit)) if (typeof value === 'string') params.append(key, value);
     return params;
   }
   const text = await readLimitedText(request, limit);

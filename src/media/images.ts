@@ -81,10 +81,11 @@ async function decode(upload: Blob): Promise<ProcessedImage> {
   if (!metadata.width || !metadata.height) throw refuse('is not a JPEG, PNG, WebP or GIF image');
   if (pixels > MAX_IMAGE_PIXELS) throw refuse(`has too many pixels (at most ${MAX_IMAGE_PIXELS / 1_000_000} million)`);
   const animated = format === 'gif' || format === 'webp' ? pages > 1 : false;
-  const open = () => sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated }).timeout({ seconds: TIMEOUT_SECONDS });
   try {
-    // re-encoded in its own format, upright, and without metadata (sharp keeps none unless asked)
-    const content = await open()
+    // re-encoded in its own format (every frame of an animation), upright, and without metadata
+    // (sharp keeps none unless asked); the preview is of the first frame
+    const content = await sharp(input, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error', animated })
+      .timeout({ seconds: TIMEOUT_SECONDS })
       .rotate()
       .toFormat(format as ImageFormat)
       .toBuffer({ resolveWithObject: true });

@@ -90,14 +90,14 @@ const IDEMPOTENCY_KEY = {
 /** What every create may also answer. */
 const CREATE_ERRORS = ['400', '401', '405', '409', '413', '422'] as const;
 
-const stream = (summary: string, extra: unknown[] = [], secured = false) => ({
+const stream = (summary: string, extra: unknown[] = [], secured = false, description?: string, order = 'newest first') => ({
   get: {
     summary,
-    description: undefined as string | undefined,
+    ...(description ? { description } : {}),
     parameters: [...extra, ...streamParams, ...formatParams],
     ...(secured ? { security: BEARER } : {}),
     responses: {
-      '200': { description: 'At most 20 entries, newest first; `{"entries": []}` past the last page.', content: json(ref('EntryList')) },
+      '200': { description: `At most 20 entries, ${order}; \`{"entries": []}\` past the last page.`, content: json(ref('EntryList')) },
       ...pick('304', '400', '401', '404', '405', '406', '422'),
     },
   },
@@ -407,16 +407,17 @@ export function openApiDocument(baseUrl: string) {
           },
         },
       },
-      '/entries/popular.json': (() => {
-        const popular = stream('Popular stream: the week’s most liked and commented entries.');
-        popular.get.description = [
+      '/entries/popular.json': stream(
+        'Popular stream: the week’s most liked and commented entries.',
+        [],
+        false,
+        [
           `The entries posted in the ${POPULAR_DAYS} days before a moment, ranked by the likes and comments they had received by then (each counts one), most first; ties newest first.`,
           'The moment is `until` when given, else the start of the current hour: pages read within the hour (or with the same `until`) rank alike, so paging neither repeats nor skips entries while likes arrive. Entries of the current hour appear from the next one.',
           '`since` keeps only entries posted after it.',
-        ].join(' ');
-        popular.get.responses['200'].description = 'At most 20 entries, most popular first; `{"entries": []}` past the last page.';
-        return popular;
-      })(),
+        ].join(' '),
+        'most popular first',
+      ),
       '/entries/friends.json': stream('The viewer’s and their friends’ entries.', [], true),
       '/entries/nearby/{lat},{lon}.json': stream('Entries posted near a point.', [
         pathParam('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Latitude.'),
