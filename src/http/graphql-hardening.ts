@@ -83,6 +83,11 @@ function uploadsAsMarks(_key: string, value: unknown): unknown {
   return prototype === Object.prototype || prototype === null ? value : '[upload]';
 }
 
+/** What a document's cost depends on besides the document: the operation and its variables, uploads as marks. */
+export function costKey(operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): string {
+  return `${operationName ?? ''}\u0000${JSON.stringify(variables ?? {}, uploadsAsMarks)}`;
+}
+
 /** Costs remembered per document: its variable sets (REST's pages, a client's repeats) are few. */
 const COSTS_PER_DOCUMENT = 32;
 /** Variables longer than this as JSON are costed afresh each time, never kept. */
@@ -102,7 +107,7 @@ function costLimit(maxCost: number): Plugin {
     variableValues?: Record<string, unknown> | null;
     operationName?: string | null;
   }): number | null => {
-    const key = `${args.operationName ?? ''}\u0000${JSON.stringify(args.variableValues ?? {}, uploadsAsMarks)}`;
+    const key = costKey(args.operationName, args.variableValues);
     const costs = known.get(args.document);
     if (costs?.has(key)) return costs.get(key)!;
     let cost: number | null;
