@@ -1,8 +1,10 @@
-// The OpenAPI 3.1 description of the legacy REST paths, served at /openapi.json and rendered at /docs.
+// The OpenAPI 3.1 description of the legacy REST paths and of the generated API at /api/v1, served at
+// /openapi.json and rendered at /docs.
 // The test suite checks that the document validates and that every response it sees conforms to it.
 import { ACTIVITY_TYPES, displayActivityType } from '../domain/activity.ts';
 import { escapeMarkup as e } from '../domain/markup.ts';
 import { POPULAR_DAYS } from '../domain/paging.ts';
+import { API_BASE, API_TAG, type GeneratedDescription, LEFT_OUT_NOTES } from './generated-api.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
@@ -205,7 +207,95 @@ const distance = {
   properties: { value: { type: 'number' }, units: { enum: ['miles', 'kilometers', 'yards', 'meters'] } },
 };
 
-export function openApiDocument(baseUrl: string) {
+/** Component names of the generated API's types: `v1.Entry`, apart from the legacy shapes. */
+const V1 = 'v1.';
+
+/** A sofa schema in OpenAPI 3.1 terms: its refs to our names, and a property GraphQL may answer null for as nullable. */
+function v1Schema(schema: unknown): unknown {
+  const renamed = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"#/components/schemas/${V1}`)) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  if (!renamed.properties) return renamed;
+  for (const [name, property] of Object.entries(renamed.properties)) {
+    if (renamed.required?.includes(name)) continue;
+    const { description, ...rest } = property;
+    renamed.properties[name] = { ...(description ? { description } : {}), anyOf: [rest, { type: 'null' }] };
+  }
+  return renamed;
+}
+
+const firstSentence = (text: string) => text.split(/(?<=\.)\s/)[0] ?? text;
+
+/** The generated API's paths and component schemas, from sofa's document and what the schema says of each operation. */
+function generatedPaths({ document, operations }: GeneratedDescription) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of operations) {
+    const template = operation.path.replace(/:(\w+)/g, '{$1}');
+    const method = operation.method.toLowerCase();
+    const generated = document.paths[template]?.[method];
+    if (!generated) throw new Error(`sofa wrote no ${operation.method} ${template}`);
+    const success = generated.responses[String(operation.status)]?.content?.['application/json']?.schema ?? {};
+    const results = (success.oneOf ?? [success]).filter((member) => !operation.failures.some((name) => member.$ref?.endsWith(`/${name}`)));
+    const pathParams = (generated.parameters ?? []).filter((parameter) => operation.method === 'GET' || parameter.in === 'path');
+    const body = generated.requestBody?.content['application/json']?.schema;
+    const codes: Array<keyof typeof ERRORS> = ['400', '401'];
+    if (operation.failures.includes('NotAuthorizedError')) codes.push('403');
+    if (operation.failures.includes('NotFoundError') || (operation.nullable && operation.hasArgs)) codes.push('404');
+    if (operation.method === 'POST') codes.push('409', '413');
+    if (operation.failures.includes('ValidationError') || operation.method === 'POST') codes.push('422');
+    paths[`${API_BASE}${template}`] = {
+      [method]: {
+        operationId: operation.field,
+        tags: [API_TAG],
+        summary: firstSentence(operation.description) || `The ${operation.kind} ${operation.field}.`,
+        description: `${operation.description}\n\nGraphQL: \`${operation.kind === 'query' ? 'Query' : 'Mutation'}.${operation.field}\`.`,
+        // the token is optional where the operation answers anyone
+        ...(operation.kind === 'mutation' || operation.failures.includes('NotAuthorizedError') || !operation.hasArgs
+          ? { security: BEARER }
+          : {}),
+        parameters: [
+          ...pathParams.map((parameter) => ({ ...parameter, schema: v1Schema(parameter.schema) })),
+          ...(operation.method === 'POST' ? [IDEMPOTENCY_KEY] : []),
+        ],
+        ...(body
+          ? {
+              requestBody: {
+                required: true,
+                ...(operation.uploads
+                  ? {
+                      description:
+                        'A file goes in a multipart body: each parameter a part, a file a part named by its parameter or by a dotted path into one (`input.photo.data`).',
+                    }
+                  : {}),
+                content: {
+                  'application/json': { schema: v1Schema(body) },
+                  'application/x-www-form-urlencoded': { schema: v1Schema(body) },
+                  ...(operation.uploads ? { 'multipart/form-data': { schema: v1Schema(body) } } : {}),
+                },
+              },
+            }
+          : {}),
+        responses: {
+          [String(operation.status)]: {
+            description: operation.status === 201 ? 'Created.' : 'The result.',
+            content: json(v1Schema(results.length === 1 ? results[0] : { oneOf: results })),
+          },
+          ...pick(...codes),
+        },
+      },
+    };
+  }
+  const schemas = Object.fromEntries(
+    Object.entries(document.components.schemas)
+      .filter(([name]) => name !== 'Query' && name !== 'Mutation')
+      .map(([name, schema]) => [`${V1}${name}`, v1Schema(schema)]),
+  );
+  return { paths, schemas };
+}
+
+export function openApiDocument(baseUrl: string, generated: GeneratedDescription) {
+  const v1 = generatedPaths(generated);
   return {
     openapi: '3.1.0',
     info: {
@@ -237,6 +327,7 @@ export function openApiDocument(baseUrl: string) {
         },
       },
       schemas: {
+        ...v1.schemas,
         Error: {
           type: 'object',
           required: ['error'],
@@ -631,7 +722,17 @@ export function openApiDocument(baseUrl: string) {
         },
       },
       '/routes/{id}/track.json': trackUpload('Create or replace the GPS track of one of your routes.'),
+      ...v1.paths,
     },
+    tags: [
+      {
+        name: API_TAG,
+        description:
+          `Every GraphQL query and mutation as a REST operation, generated from the schema: queries are GET with their arguments as query parameters, mutations POST with a JSON, form or multipart body. ` +
+          'Tokens, limits and errors are those of `/graphql`; failures answer with the `Error` body and a status (422 names each field). ' +
+          `Nested people are summaries; left out: ${LEFT_OUT_NOTES.join('; ')}.`,
+      },
+    ],
   };
 }
 

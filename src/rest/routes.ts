@@ -12,7 +12,8 @@ import { MAX_IMAGE_BYTES } from '../media/images.ts';
 import type { RunOperation } from './execute.ts';
 import { accepts } from '../http/negotiation.ts';
 import { jsonpBody, validCallback } from './jsonp.ts';
-import { createEntryInput, enumValue, nestBracketed, positiveId, restFieldName, type FieldProblem, variableProblems } from './params.ts';
+import { failure, notAuthorized, RestError } from './errors.ts';
+import { createEntryInput, enumValue, nestBracketed, positiveId, restFieldName, variableProblems } from './params.ts';
 import {
   RestCreateCommentDocument,
   RestCreateEntryDocument,
@@ -72,53 +73,12 @@ interface Reply {
   raw?: { contentType: string; text: string };
 }
 
-/** The one error body of the REST layer: `{"error": {"code", "message", "fields"?}}`. */
-export class RestError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly fields?: FieldProblem[],
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-const CHALLENGE = 'Bearer realm="milepost"';
-
 /** `me` in a person's path means the token's person; without a token it is a 401, not someone called "me". */
 function ownerName(ctx: RequestContext, context: Context): string {
   if (ctx.params.username !== 'me') return ctx.params.username!;
   if (!context.viewer) throw notAuthorized();
   return context.viewer.username;
 }
-const notAuthorized = (message = 'this request needs an access token: oauth_token, or Authorization: Bearer') =>
-  new RestError(401, 'NOT_AUTHORIZED', message, undefined, { 'www-authenticate': CHALLENGE });
-
-/** Typed GraphQL failures to statuses: the one table the REST layer keeps. */
-function failure(
-  result: { __typename: string; code?: string; errorMessage?: string; issues?: Array<{ path: string; message: string }> },
-  viewer: boolean,
-): RestError {
-  switch (result.__typename) {
-    case 'ValidationError':
-      return new RestError(
-        422,
-        'VALIDATION_FAILED',
-        'some parameters are invalid',
-        result.issues!.map((i) => ({ field: restFieldName(i.path), message: i.message })),
-      );
-    case 'NotFoundError':
-      return new RestError(404, 'NOT_FOUND', result.errorMessage!);
-    case 'NotAuthorizedError':
-      // a valid token that may not do this is forbidden; no token at all needs authorization
-      return viewer ? new RestError(403, 'FORBIDDEN', result.errorMessage!) : notAuthorized(result.errorMessage);
-    default:
-      return new RestError(500, 'INTERNAL', 'unexpected result');
-  }
-}
-
 /** Data of a successful execution (the variables were checked before it: see `run` in mountRestRoutes). */
 function dataOf<T>(result: ExecutionResult<T>): T {
   if (result.errors?.length) {
@@ -140,7 +100,10 @@ function outcome<D, K extends keyof D, N extends string>(
   viewer: boolean,
 ): Extract<D[K], { __typename: N }> {
   const value = dataOf(result)[field] as D[K] & { __typename: string };
-  if (value.__typename !== expected) throw failure(value as never, viewer);
+  if (value.__typename !== expected) {
+    const failed = value as unknown as { __typename: string; errorMessage: string; issues?: Array<{ path: string; message: string }> };
+    throw failure({ ...failed, message: failed.errorMessage }, viewer, restFieldName);
+  }
   return value as Extract<D[K], { __typename: N }>;
 }
 
@@ -234,7 +197,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   function errorReply(error: RestError): Reply {
     return {
       status: error.status,
-      body: { error: { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } },
+      body: error.body,
       headers: error.headers,
     };
   }

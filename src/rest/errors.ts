@@ -1,0 +1,63 @@
+// The one error body of every REST path, legacy and generated: `{"error": {"code", "message", "fields"?}}`,
+// and the one table from the schema's typed failures to HTTP statuses.
+import { jsonResponse } from '../http/router.ts';
+import type { FieldProblem } from './params.ts';
+
+export class RestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: FieldProblem[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  get body() {
+    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
+  }
+
+  toResponse(extraHeaders: Record<string, string> = {}): Response {
+    return jsonResponse(this.status, this.body, { ...this.headers, ...extraHeaders });
+  }
+}
+
+const CHALLENGE = 'Bearer realm="milepost"';
+
+export const notAuthorized = (message = 'this request needs an access token: oauth_token, or Authorization: Bearer') =>
+  new RestError(401, 'NOT_AUTHORIZED', message, undefined, { 'www-authenticate': CHALLENGE });
+
+/** A typed failure of the schema (the Pothos errors plugin's `Error` types), as its result carries it. */
+export interface TypedFailure {
+  __typename: string;
+  message: string;
+  issues?: Array<{ path: string; message: string }> | null;
+}
+
+/** The schema's typed failures, by name. */
+export const TYPED_FAILURES = new Set(['ValidationError', 'NotFoundError', 'NotAuthorizedError']);
+
+/**
+ * Typed GraphQL failures to statuses: ValidationError 422 with its issues, NotFoundError 404,
+ * NotAuthorizedError 401 without a token and 403 with one. `fieldName` names an issue's path as the
+ * client sent it.
+ */
+export function failure(result: TypedFailure, viewer: boolean, fieldName: (graphqlPath: string) => string = (path) => path): RestError {
+  switch (result.__typename) {
+    case 'ValidationError':
+      return new RestError(
+        422,
+        'VALIDATION_FAILED',
+        'some parameters are invalid',
+        (result.issues ?? []).map((i) => ({ field: fieldName(i.path), message: i.message })),
+      );
+    case 'NotFoundError':
+      return new RestError(404, 'NOT_FOUND', result.message);
+    case 'NotAuthorizedError':
+      // a valid token that may not do this is forbidden; no token at all needs authorization
+      return viewer ? new RestError(403, 'FORBIDDEN', result.message) : notAuthorized(result.message);
+    default:
+      return new RestError(500, 'INTERNAL', 'unexpected result');
+  }
+}

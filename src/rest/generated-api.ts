@@ -1,0 +1,430 @@
+// The generated REST API at /api/v1 (issue 20): every query and mutation of the schema as a REST
+// operation, made by sofa-api from the REST view of the schema (rest-view.ts), with no code per
+// endpoint. Operations run through the same envelop as /graphql (createOperationRunner): the same
+// token rules, limits, compiled execution and error masking. This layer adds what REST clients
+// expect: typed failures as statuses (the one table in errors.ts) and the legacy layer's error body,
+// readable paths for the resources the legacy paths also have, bodies read under the service's limits,
+// and uploads as multipart parts.
+import { randomUUID } from 'node:crypto';
+import {
+  type DocumentNode,
+  type FieldNode,
+  getNamedType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isInputObjectType,
+  isNullableType,
+  isUnionType,
+  Kind,
+  type OperationDefinitionNode,
+  visit,
+} from 'graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { createSofaRouter, createSofa } from 'sofa-api';
+import { tokenRefusal } from '../auth/tokens.ts';
+import type { Context } from '../graphql/context.ts';
+import { JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
+import { hasNul, readMultipartForm, Router } from '../http/router.ts';
+import { MAX_IMAGE_BYTES } from '../media/images.ts';
+import { failure, notAuthorized, RestError, TYPED_FAILURES, type TypedFailure } from './errors.ts';
+import type { RunOperation } from './execute.ts';
+import { LEFT_OUT, restViewSchema } from './rest-view.ts';
+
+export const API_BASE = '/api/v1';
+
+/** The OpenAPI tag of the generated operations. */
+export const API_TAG = 'REST API v1 (generated from the GraphQL schema)';
+
+/**
+ * Paths of the operations whose resources the legacy layer also names; every other query is
+ * `GET /api/v1/<field-name>` and every mutation `POST /api/v1/<field-name>`, in kebab case.
+ */
+const READABLE_PATHS: Record<string, string> = {
+  'Query.me': '/me',
+  'Query.person': '/people/:username',
+  'Query.personStream': '/people/:username/entries',
+  'Query.publicStream': '/entries',
+  'Query.friendsStream': '/entries/friends',
+  'Query.nearbyStream': '/entries/nearby',
+  'Query.popularStream': '/entries/popular',
+  'Query.entry': '/entries/:id',
+  'Query.route': '/routes/:id',
+};
+
+/** A multipart body may be this large: a photo of the largest size accepted, twice over (as the legacy paths). */
+const MULTIPART_LIMIT_BYTES = 2 * MAX_IMAGE_BYTES;
+
+/** The browser-preflight headers /graphql asks of a request a browser could send without a preflight. */
+export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'graphql-preflight', 'apollo-require-preflight', 'authorization'];
+
+/** Content types a browser sends cross-site without a preflight (a form post). */
+const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+
+/** True when a browser could have sent `request` from another site without asking first. */
+export function unpreflighted(request: Request): boolean {
+  const type = request.headers.get('content-type')?.toLowerCase();
+  if (type && !SIMPLE_CONTENT_TYPES.some((simple) => type.startsWith(simple))) return false;
+  return !CSRF_HEADERS.some((name) => request.headers.has(name));
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+export interface GeneratedOperation {
+  kind: 'query' | 'mutation';
+  field: string;
+  method: 'GET' | 'POST';
+  /** With `:name` parameters, below API_BASE. */
+  path: string;
+  status: 200 | 201;
+  description: string;
+  /** The typed failures its result may be (ValidationError, NotFoundError, NotAuthorizedError). */
+  failures: string[];
+  /** Null answers 404 (401 for a field without arguments, which can only be about the viewer). */
+  nullable: boolean;
+  hasArgs: boolean;
+  /** It takes a file (an upload scalar somewhere in its arguments): multipart bodies carry it. */
+  uploads: boolean;
+}
+
+/** Scalars whose values are files in a multipart body. */
+const UPLOAD_SCALARS = new Set(['GpxDocument', 'ImageFile']);
+
+/** True when an argument of this type can hold a file. */
+function takesFile(type: GraphQLInputType, seen = new Set<string>()): boolean {
+  const named = getNamedType(type);
+  if (UPLOAD_SCALARS.has(named.name)) return true;
+  if (!isInputObjectType(named) || seen.has(named.name)) return false;
+  seen.add(named.name);
+  return Object.values(named.getFields()).some((field) => takesFile(field.type, seen));
+}
+
+/** Every query and mutation of `schema` with its method, path and success status. */
+export function generatedOperations(schema: GraphQLSchema): GeneratedOperation[] {
+  const operations: GeneratedOperation[] = [];
+  for (const [kind, type] of [
+    ['query', schema.getQueryType()],
+    ['mutation', schema.getMutationType()],
+  ] as const) {
+    for (const field of Object.values(type?.getFields() ?? {})) {
+      const path = READABLE_PATHS[`${type!.name}.${field.name}`] ?? `/${kebab(field.name)}`;
+      const result = getNamedType(field.type);
+      operations.push({
+        kind,
+        field: field.name,
+        method: kind === 'query' ? 'GET' : 'POST',
+        path,
+        status: kind === 'mutation' && field.name.startsWith('create') ? 201 : 200,
+        description: field.description ?? '',
+        failures: isUnionType(result)
+          ? result
+              .getTypes()
+              .map((member) => member.name)
+              .filter((name) => TYPED_FAILURES.has(name))
+          : [],
+        nullable: isNullableType(field.type),
+        hasArgs: field.args.length > 0,
+        uploads: field.args.some((arg) => takesFile(arg.type)),
+      });
+    }
+  }
+  // fixed paths before parameters: /entries/nearby is not the entry "nearby"
+  return operations.sort((a, b) => Number(a.path.includes(':')) - Number(b.path.includes(':')));
+}
+
+/** JSON Schemas of the scalars for the OpenAPI document. */
+const SCALARS = {
+  DateTime: { type: 'string', format: 'date-time' },
+  UnixTime: { type: 'integer', description: 'Seconds since 1970-01-01 UTC.' },
+  GpxDocument: { type: 'string', description: 'The GPX document: its text in JSON, or a file part of a multipart body.' },
+  ImageFile: { type: 'string', format: 'binary', description: 'A file part of a multipart body.' },
+};
+
+export interface GeneratedDescription {
+  document: { paths: Record<string, Record<string, OpenApiOperation>>; components: { schemas: Record<string, unknown> } };
+  operations: GeneratedOperation[];
+}
+
+export interface OpenApiOperation {
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema: unknown; description?: string }>;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string; oneOf?: Array<{ $ref: string }> } }> }>;
+}
+
+export interface GeneratedApi {
+  /** The answer to a request below API_BASE, or null when no operation has its path. */
+  handle(request: Request, clientAddress: string): Promise<Response | null>;
+  /** The route pattern of a path below API_BASE (`/api/v1/entries/:id`), for logs and metrics. */
+  patternFor(pathname: string): string | undefined;
+  /** What the OpenAPI document says of the operations: sofa's own document (3.0, paths below API_BASE), and each operation. */
+  describe(): GeneratedDescription;
+}
+
+/** The one field a generated operation selects. */
+interface RootField {
+  field: string;
+  hasArgs: boolean;
+}
+
+interface Upload {
+  marker: string;
+  files: Map<string, File>;
+}
+
+export function createGeneratedApi(options: {
+  schema: GraphQLSchema;
+  run: RunOperation;
+  context: (request: Request) => Promise<Context>;
+}): GeneratedApi {
+  const view = restViewSchema(options.schema);
+  const operations = generatedOperations(view);
+  /** What the edge knows of a request sofa is handed: its context, and its uploads. */
+  const contexts = new WeakMap<Request, Context>();
+  const uploads = new WeakMap<Request, Upload>();
+  const requestsOf = new WeakMap<Context, Request>();
+  const unexpected = new WeakMap<Request, unknown>();
+  const sofa = createSofa({
+    basePath: API_BASE,
+    schema: view,
+    // every field comes whole: no type is cut down to its id
+    depthLimit: 1,
+    customScalars: SCALARS,
+    routes: Object.fromEntries(
+      operations.map((operation) => [
+        `${operation.kind === 'query' ? 'Query' : 'Mutation'}.${operation.field}`,
+        { method: operation.method, path: operation.path, responseStatus: operation.status, tags: [API_TAG] },
+      ]),
+    ),
+    context: ({ request }: { request: Request }) => {
+      const context = contexts.get(request);
+      if (!context) throw new Error('a request reached sofa without its context');
+      requestsOf.set(context, request);
+      return context;
+    },
+    execute: (async (args: { document: DocumentNode; contextValue: Context; variableValues?: Record<string, unknown> | null }) => {
+      const request = requestsOf.get(args.contextValue)!;
+      const upload = uploads.get(request);
+      const variables = upload ? withFiles(args.variableValues ?? {}, upload) : (args.variableValues ?? {});
+      const { document, operation } = typed(args.document);
+      try {
+        const result = await options.run(
+          document as TypedDocumentNode<Record<string, unknown>, never>,
+          request,
+          args.contextValue,
+          variables,
+        );
+        return { data: { [operation.field]: outcome(result, operation, args.contextValue) } };
+      } catch (error) {
+        // a bug, not a refusal: it leaves sofa and reaches the edge, which logs it and answers 500
+        if (!(error instanceof RestError)) unexpected.set(request, error);
+        throw error;
+      }
+    }) as never,
+    // fets types its own Response; the fetch API's is what it sends
+    errorHandler: ((errors: readonly unknown[]) => errorResponse(errors[0])) as never,
+  });
+  const sofaRouter = createSofaRouter(sofa);
+
+  /**
+   * The document that runs for a generated one: `__typename` on its root field, so that a typed failure
+   * is told from a result; the field names the schema gives (graphql-tools aliases a name it met with
+   * another type elsewhere in the document); and a failure's `message` as `errorMessage`, since an
+   * entry's `message` (nullable) may sit beside it in the same union.
+   */
+  const runnable = new WeakMap<DocumentNode, { document: DocumentNode; operation: RootField }>();
+  const typed = (document: DocumentNode) => {
+    const known = runnable.get(document);
+    if (known) return known;
+    const definition = document.definitions[0] as OperationDefinitionNode;
+    const root = definition.selectionSet.selections[0]!;
+    if (root.kind !== Kind.FIELD) throw new Error('a generated operation selects one field');
+    const type = definition.operation === 'query' ? view.getQueryType()! : view.getMutationType()!;
+    const field = type.getFields()[root.name.value]!;
+    const rewritten = visit(document, {
+      Field(node) {
+        const named = node.alias ? { ...node, alias: undefined } : node;
+        if (node !== root || !node.selectionSet) return node.alias ? named : undefined;
+        const typename: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
+        return { ...named, selectionSet: { ...node.selectionSet, selections: [typename, ...node.selectionSet.selections] } };
+      },
+      InlineFragment: {
+        leave(node) {
+          if (!TYPED_FAILURES.has(node.typeCondition?.name.value ?? '')) return undefined;
+          const selections = node.selectionSet.selections.map((selection) =>
+            selection.kind === Kind.FIELD && selection.name.value === 'message'
+              ? { ...selection, alias: { kind: Kind.NAME, value: 'errorMessage' } }
+              : selection,
+          );
+          return { ...node, selectionSet: { ...node.selectionSet, selections } };
+        },
+      },
+    });
+    const entry = { document: rewritten, operation: { field: field.name, hasArgs: field.args.length > 0 } };
+    runnable.set(document, entry);
+    return entry;
+  };
+
+  const router = new Router();
+  for (const operation of operations) {
+    router.add(operation.method, `${API_BASE}${operation.path}`, async ({ request }) => sofaRouter.fetch(request));
+  }
+
+  return {
+    patternFor: (pathname) => router.patternFor(pathname),
+    describe: () => ({ document: sofaRouter.openAPIDocument as never, operations }),
+    async handle(request, clientAddress) {
+      if (!router.patternFor(new URL(request.url).pathname)) return null;
+      try {
+        if (request.method !== 'GET' && request.method !== 'HEAD' && unpreflighted(request)) {
+          throw new RestError(
+            403,
+            'CSRF_HEADER_REQUIRED',
+            `a ${request.method} with this content type must carry Authorization or one of ${CSRF_HEADERS.slice(0, 3).join(', ')} (a browser sends those only after a CORS preflight)`,
+          );
+        }
+        const forwarded = await withReadBody(request, uploads);
+        const context = await options.context(request).catch((error: unknown) => {
+          const refusal = tokenRefusal(error);
+          if (!refusal) throw error;
+          throw new RestError(refusal.status, refusal.code, refusal.message, undefined, refusal.headers);
+        });
+        contexts.set(forwarded, context);
+        const response = await router.handle(forwarded, clientAddress);
+        if (unexpected.has(forwarded)) throw unexpected.get(forwarded);
+        return response;
+      } catch (error) {
+        if (error instanceof RestError) return error.toResponse();
+        throw error;
+      }
+    },
+  };
+}
+
+/** The result of a generated operation, or the RestError its typed failure or null answer maps to. */
+function outcome(
+  result: {
+    data?: Record<string, unknown> | null;
+    errors?: ReadonlyArray<{ message: string; path?: unknown; extensions?: Record<string, unknown> }>;
+  },
+  operation: RootField,
+  context: Context,
+): unknown {
+  const error = result.errors?.[0];
+  if (error) {
+    const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+    // an expected refusal with a status of its own (an Idempotency-Key conflict)
+    if (http?.status && http.status < 500)
+      throw new RestError(http.status, String(error.extensions?.code ?? 'REFUSED'), error.message, undefined, http.headers);
+    // nothing ran: a parameter did not fit its type, and GraphQL's message names it
+    if (!result.data) throw new RestError(400, 'INVALID_PARAMETER', error.message.replace(/^Variable "\$(\w+)"/, 'Parameter "$1"'));
+    throw error;
+  }
+  const value = result.data?.[operation.field] as (Record<string, unknown> & { __typename?: string }) | null;
+  if (value === null || value === undefined) {
+    // a field without arguments that answers null can only be about the viewer: `me` without a token
+    if (!operation.hasArgs && !context.viewer) throw notAuthorized();
+    throw new RestError(404, 'NOT_FOUND', `nothing matches ${operation.field}'s parameters`);
+  }
+  const { __typename, ...rest } = value;
+  if (__typename && TYPED_FAILURES.has(__typename)) {
+    throw failure(
+      { __typename, message: String(rest.errorMessage), issues: rest.issues as TypedFailure['issues'] },
+      context.viewer !== null,
+    );
+  }
+  return rest;
+}
+
+/** sofa's answer to what went wrong: a RestError as it says; a parameter sofa could not read, 400; a bug (see `unexpected`), 500. */
+function errorResponse(error: unknown): Response {
+  if (error instanceof RestError) return error.toResponse();
+  const http = (error as { extensions?: { http?: { status?: number } } } | null)?.extensions?.http;
+  if (http?.status && http.status < 500) return new RestError(http.status, 'INVALID_PARAMETER', (error as Error).message).toResponse();
+  return new RestError(500, 'INTERNAL', 'an unexpected error occurred; it has been logged').toResponse();
+}
+
+/**
+ * The request sofa is handed: its body read here, under the service's limits (sofa would read any
+ * length), as JSON. A form's fields become JSON members; a multipart body's files become markers that
+ * `withFiles` swaps back for the files. A file's part name is its variable, or a dotted path into one
+ * (`input.photo.data`).
+ */
+async function withReadBody(request: Request, uploads: WeakMap<Request, Upload>): Promise<Request> {
+  if (request.method === 'GET' || request.method === 'HEAD') return request;
+  const type = request.headers.get('content-type')?.toLowerCase() ?? '';
+  const headers = new Headers(request.headers);
+  headers.set('content-type', 'application/json');
+  headers.delete('content-length');
+  const forward = (body: unknown) => new Request(request.url, { method: request.method, headers, body: JSON.stringify(body) });
+  if (type.startsWith('multipart/form-data')) {
+    const upload: Upload = { marker: `upload:${randomUUID()}:`, files: new Map() };
+    const body: Record<string, unknown> = {};
+    const files: Array<[string, File]> = [];
+    for (const [name, value] of await readMultipartForm(request, MULTIPART_LIMIT_BYTES)) {
+      if (typeof value === 'string') body[name] = value;
+      else files.push([name, value]);
+    }
+    for (const [name, file] of files) {
+      const marker = `${upload.marker}${upload.files.size}`;
+      upload.files.set(marker, file);
+      placeAt(body, name, marker);
+    }
+    const forwarded = forward(body);
+    uploads.set(forwarded, upload);
+    return forwarded;
+  }
+  const text = await readLimitedText(request, JSON_LIMIT_BYTES);
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    const params = new URLSearchParams(text);
+    if (hasNul([...params.entries()])) throw new RestError(400, 'INVALID_CHARACTER', 'form fields may not contain NUL characters');
+    return forward(Object.fromEntries(params));
+  }
+  if (text.trim() === '') return forward({});
+  if (type && !/^application\/([\w.+-]+\+)?json\b/.test(type))
+    throw new RestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send JSON, a URL-encoded form, or a multipart form (for files)');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new RestError(400, 'MALFORMED_BODY', 'the body is not valid JSON');
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new RestError(400, 'MALFORMED_BODY', 'the body must be a JSON object of the operation’s parameters');
+  if (hasNul(body)) throw new RestError(400, 'INVALID_CHARACTER', 'strings may not contain NUL characters');
+  return forward(body);
+}
+
+/** Sets `path` (`input.photo.data`) in `body` to `value`; a JSON string met on the way is read as the object it holds. */
+function placeAt(body: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node: Record<string, unknown> = body;
+  for (const key of keys.slice(0, -1)) {
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype')
+      throw new RestError(400, 'INVALID_PARAMETER', `a part may not be named ${path}`);
+    let next = node[key];
+    if (typeof next === 'string') {
+      try {
+        next = JSON.parse(next);
+      } catch {
+        throw new RestError(400, 'INVALID_PARAMETER', `${key} must be a JSON object to hold the file ${path}`);
+      }
+    }
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) next = {};
+    node[key] = next;
+    node = next as Record<string, unknown>;
+  }
+  node[keys.at(-1)!] = value;
+}
+
+/** The variables with each upload marker replaced by its file. */
+function withFiles(value: Record<string, unknown>, upload: Upload): Record<string, unknown> {
+  const swap = (item: unknown): unknown => {
+    if (typeof item === 'string' && item.startsWith(upload.marker)) return upload.files.get(item) ?? item;
+    if (Array.isArray(item)) return item.map(swap);
+    if (item && typeof item === 'object') return Object.fromEntries(Object.entries(item).map(([k, v]) => [k, swap(v)]));
+    return item;
+  };
+  return swap(value) as Record<string, unknown>;
+}
+
+/** Paths of the left-out fields, for the OpenAPI document's description. */
+export const LEFT_OUT_NOTES = [...new Set(Object.values(LEFT_OUT))];

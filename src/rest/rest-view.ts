@@ -1,0 +1,79 @@
+// The REST view of the schema: what the generated REST API (/api/v1) builds its operations and OpenAPI
+// document from. sofa-api selects every field it can reach, and through Person (friends, routes, their
+// entries) that is the whole graph: a stream page would carry every author's routes and tracks. The
+// view is the schema with two cuts, so that each operation answers one resource:
+// - a person inside another resource (an entry's author, a comment's, a friend) is a PersonSummary:
+//   the person's own fields, without their collections, which have operations of their own;
+// - a few fields are left out where they would make an answer huge; each says where the data is.
+// The view only shapes documents: they run against the real schema, which checks and coerces every
+// value (the view's scalars pass REST parameters through as sent).
+import {
+  buildASTSchema,
+  type DefinitionNode,
+  getNamedType,
+  type GraphQLSchema,
+  isLeafType,
+  Kind,
+  parse,
+  printSchema,
+  type TypeNode,
+  visit,
+} from 'graphql';
+
+/** Types summarized where another type holds them: name → the summary's name. */
+const SUMMARIES: Record<string, string> = { Person: 'PersonSummary' };
+
+/** Fields the view leaves out, and where the data is instead (the OpenAPI document says so). */
+export const LEFT_OUT: Record<string, string> = {
+  'Person.entries': 'a person’s entries are `GET /api/v1/people/{username}/entries`',
+  'Track.points': 'a track’s points are its GPX: `/entries/{id}.gpx` or `/routes/{id}.gpx`',
+  'Track.outline': 'a track’s points are its GPX: `/entries/{id}.gpx` or `/routes/{id}.gpx`',
+  'Track.gpx': 'a track’s GPX is `/entries/{id}.gpx` or `/routes/{id}.gpx`',
+};
+
+const ROOTS = new Set(['Query', 'Mutation']);
+
+export function restViewSchema(schema: GraphQLSchema): GraphQLSchema {
+  const document = parse(printSchema(schema));
+  const summaries: DefinitionNode[] = Object.entries(SUMMARIES).map(([name, summary]) => {
+    const type = schema.getType(name);
+    if (!type || !('getFields' in type)) throw new Error(`the REST view summarizes ${name}, which the schema lacks`);
+    const leaves = Object.values(type.getFields())
+      .filter((field) => isLeafType(getNamedType(field.type)))
+      .map((field) => field.name);
+    const definition = document.definitions.find((d) => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === name);
+    if (!definition || definition.kind !== Kind.OBJECT_TYPE_DEFINITION) throw new Error(`${name} is not an object type`);
+    return {
+      ...definition,
+      name: { kind: Kind.NAME, value: summary },
+      description: {
+        kind: Kind.STRING,
+        value: `${definition.description?.value ?? name}: its own fields (the whole of it at its own path).`,
+      },
+      interfaces: [],
+      fields: definition.fields?.filter((field) => leaves.includes(field.name.value)),
+    };
+  });
+  const summarized = (type: TypeNode): TypeNode =>
+    visit(type, {
+      NamedType(named) {
+        const summary = SUMMARIES[named.name.value];
+        return summary ? { ...named, name: { ...named.name, value: summary } } : undefined;
+      },
+    });
+  let owner = '';
+  const enter = (node: { name: { value: string } }) => {
+    owner = node.name.value;
+    // subscriptions have SSE and WebSockets; a REST operation cannot hold a stream
+    return owner === 'Subscription' ? null : undefined;
+  };
+  const cut = visit(document, {
+    ObjectTypeDefinition: { enter },
+    InterfaceTypeDefinition: { enter },
+    FieldDefinition(node) {
+      if (`${owner}.${node.name.value}` in LEFT_OUT) return null;
+      return ROOTS.has(owner) ? undefined : { ...node, type: summarized(node.type) };
+    },
+  });
+  return buildASTSchema({ ...cut, definitions: [...cut.definitions, ...summaries] }, { assumeValidSDL: false });
+}
