@@ -67,8 +67,10 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
   const chunks: Uint8Array[] = [];
   let bytes = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value: read } = await reader.read();
     if (done) break;
+    // an in-process request built from URLSearchParams streams its text as a string
+    const value: Uint8Array = typeof read === 'string' ? Buffer.from(read) : read;
     bytes += value.byteLength;
     if (bytes > limit) {
       void discardRest(reader);

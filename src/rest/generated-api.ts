@@ -5,6 +5,7 @@
 // expect: typed failures as statuses (the one table in errors.ts) and the legacy layer's error body,
 // readable paths for the resources the legacy paths also have, bodies read under the service's limits,
 // and uploads as multipart parts.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import {
   type DocumentNode,
@@ -182,6 +183,9 @@ export function createGeneratedApi(options: {
   const uploads = new WeakMap<Request, Upload>();
   const requestsOf = new WeakMap<Context, Request>();
   const unexpected = new WeakMap<Request, unknown>();
+  /** The parameters of the request sofa is reading, so that its complaint about one can name it. */
+  const parameters = new AsyncLocalStorage<Record<string, unknown>>();
+  const bodies = new WeakMap<Request, Record<string, unknown>>();
   const sofa = createSofa({
     basePath: API_BASE,
     schema: view,
@@ -220,7 +224,7 @@ export function createGeneratedApi(options: {
       }
     }) as never,
     // fets types its own Response; the fetch API's is what it sends
-    errorHandler: ((errors: readonly unknown[]) => errorResponse(errors[0])) as never,
+    errorHandler: ((errors: readonly unknown[]) => errorResponse(errors[0], parameters.getStore() ?? {})) as never,
   });
   const sofaRouter = createSofaRouter(sofa);
 
@@ -265,7 +269,9 @@ export function createGeneratedApi(options: {
 
   const router = new Router();
   for (const operation of operations) {
-    router.add(operation.method, `${API_BASE}${operation.path}`, async ({ request }) => sofaRouter.fetch(request));
+    router.add(operation.method, `${API_BASE}${operation.path}`, async ({ request, url, params }) =>
+      parameters.run({ ...bodies.get(request), ...Object.fromEntries(url.searchParams), ...params }, () => sofaRouter.fetch(request)),
+    );
   }
 
   return {
@@ -281,7 +287,7 @@ export function createGeneratedApi(options: {
             `a ${request.method} with this content type must carry Authorization or one of ${CSRF_HEADERS.slice(0, 3).join(', ')} (a browser sends those only after a CORS preflight)`,
           );
         }
-        const forwarded = await withReadBody(request, uploads);
+        const forwarded = await withReadBody(request, uploads, bodies);
         const context = await options.context(request).catch((error: unknown) => {
           const refusal = tokenRefusal(error);
           if (!refusal) throw error;
@@ -310,12 +316,14 @@ function outcome(
 ): unknown {
   const error = result.errors?.[0];
   if (error) {
+    // nothing ran: a parameter did not fit its type, and GraphQL's message names it
+    const variable = result.data ? undefined : /^Variable "\$(\w+)"/.exec(error.message)?.[1];
+    if (variable) throw invalidParameter(variable, error.message.replace(/^Variable "\$\w+"\s*/, ''));
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
-    // an expected refusal with a status of its own (an Idempotency-Key conflict)
+    // an expected refusal with a status of its own (an Idempotency-Key conflict, a cost over the limit)
     if (http?.status && http.status < 500)
       throw new RestError(http.status, String(error.extensions?.code ?? 'REFUSED'), error.message, undefined, http.headers);
-    // nothing ran: a parameter did not fit its type, and GraphQL's message names it
-    if (!result.data) throw new RestError(400, 'INVALID_PARAMETER', error.message.replace(/^Variable "\$(\w+)"/, 'Parameter "$1"'));
+    if (!result.data) throw new RestError(400, String(error.extensions?.code ?? 'REFUSED'), error.message);
     throw error;
   }
   const value = result.data?.[operation.field] as (Record<string, unknown> & { __typename?: string }) | null;
@@ -334,11 +342,26 @@ function outcome(
   return rest;
 }
 
-/** sofa's answer to what went wrong: a RestError as it says; a parameter sofa could not read, 400; a bug (see `unexpected`), 500. */
-function errorResponse(error: unknown): Response {
+/** A parameter that does not fit its type: 422, naming it, as every REST path answers. */
+function invalidParameter(name: string | undefined, message: string): RestError {
+  return new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', [{ field: name ?? 'parameters', message }]);
+}
+
+/**
+ * sofa's answer to what went wrong: a RestError as it says; a parameter sofa could not read, 422
+ * naming it (sofa's message names only the value, so the parameter holding that value is named); a
+ * bug (see `unexpected`), 500.
+ */
+function errorResponse(error: unknown, parameters: Record<string, unknown>): Response {
   if (error instanceof RestError) return error.toResponse();
   const http = (error as { extensions?: { http?: { status?: number } } } | null)?.extensions?.http;
-  if (http?.status && http.status < 500) return new RestError(http.status, 'INVALID_PARAMETER', (error as Error).message).toResponse();
+  if (http?.status && http.status < 500) {
+    const message = (error as Error).message;
+    if (message === 'POST body sent invalid JSON.') return new RestError(400, 'MALFORMED_BODY', 'the body is not valid JSON').toResponse();
+    const value = /: "(.*)"$/.exec(message)?.[1];
+    const name = Object.entries(parameters).find(([, held]) => value !== undefined && JSON.stringify(held) === JSON.stringify(value))?.[0];
+    return invalidParameter(name, message).toResponse();
+  }
   return new RestError(500, 'INTERNAL', 'an unexpected error occurred; it has been logged').toResponse();
 }
 
@@ -348,13 +371,21 @@ function errorResponse(error: unknown): Response {
  * `withFiles` swaps back for the files. A file's part name is its variable, or a dotted path into one
  * (`input.photo.data`).
  */
-async function withReadBody(request: Request, uploads: WeakMap<Request, Upload>): Promise<Request> {
+async function withReadBody(
+  request: Request,
+  uploads: WeakMap<Request, Upload>,
+  bodies: WeakMap<Request, Record<string, unknown>>,
+): Promise<Request> {
   if (request.method === 'GET' || request.method === 'HEAD') return request;
   const type = request.headers.get('content-type')?.toLowerCase() ?? '';
   const headers = new Headers(request.headers);
   headers.set('content-type', 'application/json');
   headers.delete('content-length');
-  const forward = (body: unknown) => new Request(request.url, { method: request.method, headers, body: JSON.stringify(body) });
+  const forward = (body: Record<string, unknown>) => {
+    const forwarded = new Request(request.url, { method: request.method, headers, body: JSON.stringify(body) });
+    bodies.set(forwarded, body);
+    return forwarded;
+  };
   if (type.startsWith('multipart/form-data')) {
     const upload: Upload = { marker: `upload:${randomUUID()}:`, files: new Map() };
     const body: Record<string, unknown> = {};
@@ -390,7 +421,7 @@ async function withReadBody(request: Request, uploads: WeakMap<Request, Upload>)
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new RestError(400, 'MALFORMED_BODY', 'the body must be a JSON object of the operation’s parameters');
   if (hasNul(body)) throw new RestError(400, 'INVALID_CHARACTER', 'strings may not contain NUL characters');
-  return forward(body);
+  return forward(body as Record<string, unknown>);
 }
 
 /** Sets `path` (`input.photo.data`) in `body` to `value`; a JSON string met on the way is read as the object it holds. */

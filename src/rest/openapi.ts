@@ -25,6 +25,7 @@ const ERRORS = {
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
   },
   '413': error('The body is larger than its limit: 1 MB JSON, 64 KB forms (chunked bodies too).'),
+  '415': error('The body is neither JSON nor a form.'),
   '422': error(
     'Invalid or missing parameters; `error.fields` names each one. Also an `Idempotency-Key` sent before with a different request (`IDEMPOTENCY_KEY_REUSED`).',
   ),
@@ -242,8 +243,9 @@ function generatedPaths({ document, operations }: GeneratedDescription) {
     const codes: Array<keyof typeof ERRORS> = ['400', '401'];
     if (operation.failures.includes('NotAuthorizedError')) codes.push('403');
     if (operation.failures.includes('NotFoundError') || (operation.nullable && operation.hasArgs)) codes.push('404');
-    if (operation.method === 'POST') codes.push('409', '413');
-    if (operation.failures.includes('ValidationError') || operation.method === 'POST') codes.push('422');
+    if (operation.method === 'POST') codes.push('409', '413', '415');
+    // a parameter of the wrong type, or a failed validation
+    if (operation.hasArgs || operation.failures.includes('ValidationError')) codes.push('422');
     paths[`${API_BASE}${template}`] = {
       [method]: {
         operationId: operation.field,
