@@ -37,6 +37,10 @@ beforeAll(async () => {
 });
 afterAll(() => db.destroy());
 
+/** A JSON answer, read loosely: the assertions say what it holds, and the OpenAPI check its shape. */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type Answer = any;
+
 /** Every answer this file sees, checked against /openapi.json at the end. */
 const seen: SeenResponse[] = [];
 
@@ -54,9 +58,9 @@ async function call(
     body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
   });
   const text = await response.text();
-  const json = text ? (JSON.parse(text) as Record<string, any>) : null;
+  const json: Answer = text ? JSON.parse(text) : null;
   seen.push({ method, path: `${API_BASE}${path}`, status: response.status, contentType: response.headers.get('content-type') ?? '', json });
-  return { status: response.status, headers: response.headers, json: json! };
+  return { status: response.status, headers: response.headers, json };
 }
 
 describe('each kind of operation', () => {
@@ -69,7 +73,7 @@ describe('each kind of operation', () => {
       friendRequests: [],
       routes: [{ name: 'Lake loop', track: null }],
     });
-    expect(me.json.friends.edges.map((edge: any) => edge.node.username)).toEqual(['ann']);
+    expect(me.json.friends.edges.map((edge: Answer) => edge.node.username)).toEqual(['ann']);
     // nested people are summaries: no collections of their own
     expect(Object.keys(me.json.friends.edges[0].node).sort()).toEqual(
       ['displayName', 'goal', 'location', 'photoUrl', 'timeZone', 'units', 'url', 'username'].sort(),
@@ -106,7 +110,7 @@ describe('each kind of operation', () => {
     expect(form.status).toBe(201);
     expect(form.json).toMatchObject({ body: 'Easy does it', author: { username: 'ann' } });
     const entry = await call(`/entries/${created.json.id}`);
-    expect(entry.json.comments.map((c: any) => c.body)).toEqual(['Easy does it']);
+    expect(entry.json.comments.map((c: Answer) => c.body)).toEqual(['Easy does it']);
   });
 
   it('a paged connection: GET /entries with first and after', async () => {
@@ -116,10 +120,10 @@ describe('each kind of operation', () => {
     expect(first.json.pageInfo.hasNextPage).toBe(true);
     const next = await call(`/entries?first=2&after=${encodeURIComponent(first.json.pageInfo.endCursor)}`);
     expect(next.status).toBe(200);
-    const ids = [...first.json.edges, ...next.json.edges].map((edge: any) => edge.node.id);
+    const ids = [...first.json.edges, ...next.json.edges].map((edge: Answer) => edge.node.id);
     expect(new Set(ids).size).toBe(ids.length);
     const person = await call('/people/ann/entries?first=10');
-    expect(person.json.edges.map((edge: any) => edge.node.message)).toEqual(['note 2', 'note 1', 'note 0']);
+    expect(person.json.edges.map((edge: Answer) => edge.node.message)).toEqual(['note 2', 'note 1', 'note 0']);
   });
 
   it('an upload: POST /set-entry-track with the GPX as a multipart file part', async () => {
