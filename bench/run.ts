@@ -17,6 +17,9 @@ import { parseDatabaseUrl } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { toGpx } from '../src/domain/gpx.ts';
 
+/** Thrown to end a run with `--only` after its targets. */
+class Skip extends Error {}
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
@@ -26,6 +29,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     // V8 flags for the server process, e.g. --heap=--max-old-space-size=192
     heap: { type: 'string', default: '' },
+    // only the targets whose name holds this text, and none of the later phases (a quick A/B)
+    only: { type: 'string', default: '' },
   },
 });
 const scale = Number(values.scale);
@@ -194,6 +199,15 @@ function targets(u: string, token: string, entryId: number): Target[] {
       path: '/graphql',
       headers: { 'content-type': 'application/json', ...auth },
       body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }),
+      read: true,
+    },
+    // the generated REST API (issue 20): the same read as GraphQL's, through sofa's routing
+    { name: 'REST API v1 public stream GET /api/v1/entries (cached)', method: 'GET', path: '/api/v1/entries', read: true },
+    {
+      name: 'REST API v1 public stream with a token (uncached)',
+      method: 'GET',
+      path: '/api/v1/entries',
+      headers: auth,
       read: true,
     },
     {
@@ -509,7 +523,7 @@ try {
   const token = await mintToken(base, url);
   const username = await firstUsername(base);
   const entryId = (await database.prisma.entry.findFirstOrThrow({ orderBy: { id: 'asc' }, select: { id: true } })).id;
-  for (const target of targets(username, token, entryId)) {
+  for (const target of targets(username, token, entryId).filter((t) => t.name.includes(values.only))) {
     const probe = await fetch(`${base}${target.path}`, { method: target.method, headers: target.headers, body: target.body });
     const body = Buffer.from(await probe.arrayBuffer());
     const expected = target.read ? 200 : 201;
@@ -537,6 +551,7 @@ try {
     );
   }
   rss.afterStreamsAndWrites = peakRssMb(child.pid!);
+  if (values.only) throw new Skip();
   const seeded = await database.prisma.entry.aggregate({ _min: { id: true } });
   const entryIds = { min: seeded._min.id ?? 1, max: watermark.entry };
   const anonymous: Target = { name: 'anonymous GET /entries.json', method: 'GET', path: '/entries.json', read: true };
@@ -556,6 +571,8 @@ try {
   rss.afterGpxUpload = peakRssMb(child.pid!);
   fanout = await fanOut(base, url);
   rss.afterFanOut = peakRssMb(child.pid!);
+} catch (error) {
+  if (!(error instanceof Skip)) throw error;
 } finally {
   const peak = peakRssMb(child.pid!);
   child.kill('SIGTERM');

@@ -5,6 +5,7 @@
 // gets them from one batched statement for all such entries of the operation.
 import DataLoader from 'dataloader';
 import { ALL_PARTS, type LoadedEntry, readEntriesById } from '../db/entry-pages.ts';
+import { readTrackSummaries, type TrackSummary } from '../db/tracks.ts';
 import type { Entry } from '../generated/prisma-sqlite/client.ts';
 import type { Context } from './context.ts';
 
@@ -45,3 +46,9 @@ export async function entryPart<K extends 'workout' | 'comments' | 'likes' | 'co
   if (carried !== undefined) return carried as Exclude<LoadedEntry[K], undefined>;
   return (await entryWithParts(context, entry.id))[part] as Exclude<LoadedEntry[K], undefined>;
 }
+
+/** An entry's track (without its packed points), fetched with the other tracks the operation asks for. */
+export const trackOfEntry = perContext<number, TrackSummary | null>(async (context, ids) => {
+  const byEntry = new Map((await readTrackSummaries(context, ids)).map((track) => [track.entryId, track]));
+  return ids.map((id) => byEntry.get(id) ?? null);
+});

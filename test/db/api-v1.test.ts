@@ -3,6 +3,7 @@
 // query and mutation of the schema has an operation and an OpenAPI entry.
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
 import { API_BASE } from '../../src/rest/generated-api.ts';
@@ -126,7 +127,7 @@ describe('each kind of operation', () => {
     expect(person.json.edges.map((edge: Answer) => edge.node.message)).toEqual(['note 2', 'note 1', 'note 0']);
   });
 
-  it('an upload: POST /set-entry-track with the GPX as a multipart file part', async () => {
+  it('an upload: POST /set-entry-track with the GPX as a multipart file part, and a photo inside createEntry’s input', async () => {
     const form = new FormData();
     form.set('entryId', String(benEntry));
     form.set('gpx', new File([gpx], 'run.gpx', { type: 'application/gpx+xml' }));
@@ -136,6 +137,16 @@ describe('each kind of operation', () => {
     expect(uploaded.json.track.polyline).toMatch(/\S/);
     // the points themselves are the GPX download, never a megabyte of JSON here
     expect(uploaded.json.track).not.toHaveProperty('points');
+    // a file inside an input object: the part is named by its path
+    const photo = new FormData();
+    photo.set('input', JSON.stringify({ message: 'Lunch ride', media: { type: 'IMAGE' } }));
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7' } })
+      .jpeg()
+      .toBuffer();
+    photo.set('input.media.data', new File([new Uint8Array(jpeg)], 'ride.jpg', { type: 'image/jpeg' }));
+    const withPhoto = await call('/create-entry', { token: benToken, body: photo });
+    expect(withPhoto.status).toBe(201);
+    expect(withPhoto.json.media[0].content.url).toMatch(/\/media\/\w+\.jpg$/);
     const text = await call('/set-entry-track', { token: benToken, json: { entryId: benEntry, gpx: '<gpx' } });
     expect(text.status).toBe(422);
     expect(text.json.error.fields[0].field).toBe('gpx');

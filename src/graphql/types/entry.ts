@@ -1,11 +1,12 @@
 import { ENTRY_KINDS, storedValue } from '../../domain/activity.ts';
 import { NotAuthorizedError, ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
-import { entryPart } from '../loaders.ts';
+import { entryPart, trackOfEntry } from '../loaders.ts';
 import { POPULAR_DAYS } from '../../domain/paging.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream, popularStream } from '../streams.ts';
 import { CommentRef, LikeRef } from './comment.ts';
 import { EntryKindEnum } from './enums.ts';
+import { TrackRef } from './route.ts';
 import { streamArgs } from './stream-args.ts';
 import { WorkoutRef } from './workout.ts';
 
@@ -105,7 +106,14 @@ export const EntryRef = builder.prismaObject('Entry', {
         ];
       },
     }),
-    track: t.relation('track', { nullable: true, description: 'The GPS track of a workout, when one was uploaded.' }),
+    // one statement for the tracks of a page, without their packed points (`points`, `outline` and
+    // `gpx` read those for themselves)
+    track: t.field({
+      type: TrackRef,
+      nullable: true,
+      description: 'The GPS track of a workout, when one was uploaded.',
+      resolve: (entry, _args, context) => trackOfEntry(context, entry.id),
+    }),
   }),
 });
 

@@ -72,8 +72,11 @@ builder.prismaObject('TrackWaypoint', {
   }),
 });
 
-builder.prismaObject('Track', {
+export const TrackRef = builder.prismaObject('Track', {
   description: 'A GPS track of a workout entry or a route.',
+  // only the columns the selection needs: a track's packed points are read for `points`, `outline`
+  // and `gpx` alone, never for a list of entries that shows their polylines
+  select: { id: true },
   fields: (t) => ({
     name: t.exposeString('name', { nullable: true, description: 'The name the GPX document gave it.' }),
     pointCount: t.exposeInt('pointCount'),
