@@ -258,6 +258,17 @@ describe('the rules of /graphql', () => {
     expect(answer.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('HEAD answers as GET; another method is a 405 naming the allowed ones', async () => {
+    const head = await api.fetch(`${API_BASE}/entries/${benEntry}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^application\/json/);
+    // the GET after it still gets the whole answer
+    expect((await call(`/entries/${benEntry}`)).json.id).toBe(benEntry);
+    const wrong = await call(`/entries/${benEntry}`, { method: 'DELETE', token: benToken });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+  });
+
   it('subscriptions and sofa’s own webhook routes are not exposed', async () => {
     expect((await call('/webhook', { token: benToken, json: { subscription: 'entryCreated', url: 'http://127.0.0.1/' } })).status).toBe(
       404,
