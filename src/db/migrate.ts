@@ -73,8 +73,10 @@ function sqliteConnection(file: string): MigrationConnection {
   // the first start of a fresh checkout: ./data/ does not exist yet
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const db = new Sqlite(file);
-  db.pragma('journal_mode = WAL');
+  // the timeout first: switching a fresh file to WAL needs its lock, and a second process starting at
+  // the same moment must wait for it, not fail at once with SQLITE_BUSY
   db.pragma('busy_timeout = 10000');
+  db.pragma('journal_mode = WAL');
   return {
     async exec(script) {
       db.exec(script);

@@ -118,7 +118,7 @@ describe('applyMigrations', () => {
     const config = fresh();
     const migrate = () => runCli(['migrate'], { DATABASE_URL: config.url });
     const [a, b] = await Promise.all([migrate(), migrate()]);
-    expect([a.code, b.code]).toEqual([0, 0]);
+    expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
     const committed = readMigrations(migrationsDir(config.provider)).map((m) => m.name);
     // exactly one of them applied the migrations; the other waited for the lock and found nothing to do
     expect([a.stdout.trim(), b.stdout.trim()].sort()).toEqual([`applied ${committed.join(', ')}`, 'database is up to date']);
