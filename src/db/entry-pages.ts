@@ -62,12 +62,15 @@ export interface EntryRange {
   direction: 'newest' | 'oldest';
   skip: number;
   limit: number;
+  /** Whom the entries are read for: only those this viewer may see (domain/visibility.ts); null without a token. */
+  viewerId: number | null;
 }
 
 type Dialect = Database['provider'];
 
 const ENTRY_COLUMNS = [
   'id',
+  'visibility',
   'authorId',
   'kind',
   'message',
@@ -148,8 +151,18 @@ function scopeCondition(scope: EntryScope): Sql.Sql {
   }
 }
 
+/**
+ * domain/visibility.ts's maySee as SQL over `e`: every entry for everyone, the viewer's own, and the
+ * friends-only entries of the viewer's friends. The read-path test holds the two to the same answers.
+ */
+function visibleCondition(viewerId: number | null): Sql.Sql {
+  if (viewerId === null) return Sql.sql`e."visibility" = 'everyone'`;
+  return Sql.sql`(e."visibility" = 'everyone' OR e."authorId" = ${viewerId}
+    OR (e."visibility" = 'friends' AND e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${viewerId})))`;
+}
+
 function rangeConditions(range: EntryRange): Sql.Sql[] {
-  const where: Sql.Sql[] = [];
+  const where: Sql.Sql[] = [visibleCondition(range.viewerId)];
   if (range.sinceMs !== null) where.push(Sql.sql`e."createdAt" >= ${new Date(range.sinceMs)}`);
   if (range.untilMs !== null) where.push(Sql.sql`e."createdAt" < ${new Date(range.untilMs)}`);
   if (range.olderThan) {
@@ -211,9 +224,19 @@ export async function readEntriesById(
   database: Pick<Database, 'read' | 'provider'>,
   ids: readonly number[],
   parts: EntryParts,
+  viewerId: number | null,
 ): Promise<Map<number, LoadedEntry>> {
   if (ids.length === 0) return new Map();
-  const all = { sinceMs: null, untilMs: null, olderThan: null, newerThan: null, direction: 'newest', skip: 0, limit: ids.length } as const;
+  const all = {
+    sinceMs: null,
+    untilMs: null,
+    olderThan: null,
+    newerThan: null,
+    direction: 'newest',
+    skip: 0,
+    limit: ids.length,
+    viewerId,
+  } as const;
   const rows = await readEntryPage(database, { kind: 'ids', ids: [...new Set(ids)] }, all, parts);
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -228,8 +251,9 @@ export async function readPopularRanking(database: Pick<Database, 'read'>, windo
   const asOf = new Date(window.asOfMs);
   const score = Sql.sql`(SELECT count(*) FROM "Like" pl WHERE pl."entryId" = e."id" AND pl."createdAt" < ${asOf})
     + (SELECT count(*) FROM "Comment" pc WHERE pc."entryId" = e."id" AND pc."createdAt" < ${asOf})`;
+  // one ranking serves every viewer: it ranks the entries everyone may see
   const rows = await database.read<{ id: number }>(Sql.sql`SELECT e."id" FROM "Entry" e
-    WHERE e."createdAt" >= ${from} AND e."createdAt" < ${asOf}
+    WHERE e."createdAt" >= ${from} AND e."createdAt" < ${asOf} AND ${visibleCondition(null)}
     ORDER BY ${score} DESC, e."createdAt" DESC, e."id" DESC`);
   return rows.map((row) => Number(row.id));
 }

@@ -2,6 +2,7 @@
 import type { ActivityType, UnitPreference } from './activity.ts';
 import { httpUrlProblem } from './entry-input.ts';
 import { ValidationError, type FieldIssue } from './errors.ts';
+import type { Visibility } from './visibility.ts';
 
 export const COMMENT_MAX = 510;
 
@@ -27,6 +28,7 @@ export interface ProfileInput {
   photoUrl?: string | null;
   goal?: string | null;
   units?: UnitPreference | null;
+  defaultVisibility?: Visibility | null;
 }
 
 /** Only the fields given change; an empty string clears an optional field. */
@@ -56,6 +58,7 @@ export function validateProfile(input: ProfileInput) {
     data.photoUrl = url;
   }
   if (input.units !== undefined && input.units !== null) data.units = input.units;
+  if (input.defaultVisibility !== undefined && input.defaultVisibility !== null) data.defaultVisibility = input.defaultVisibility;
   if (issues.length) throw new ValidationError(issues);
   return data;
 }

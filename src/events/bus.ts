@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { DomainError } from '../domain/errors.ts';
 
 export interface EventPayloads {
-  entryCreated: { entryId: number; authorId: number; lat: number | null; lon: number | null };
+  entryCreated: { entryId: number; authorId: number; lat: number | null; lon: number | null; visibility: string };
   entryDeleted: { entryId: number; authorId: number };
   commentAdded: { entryId: number; commentId: number; authorId: number };
   likeAdded: { entryId: number; likeId: number; personId: number };

@@ -32,7 +32,7 @@ export const personById = perContext<number, PersonRow>(async (context, ids) => 
 });
 
 const entryWithParts = perContext<number, LoadedEntry>(async (context, ids) => {
-  const byId = await readEntriesById(context, ids, ALL_PARTS);
+  const byId = await readEntriesById(context, ids, ALL_PARTS, context.viewer?.id ?? null);
   return ids.map((id) => byId.get(id) ?? new Error(`entry ${id} does not exist`));
 });
 

@@ -86,6 +86,9 @@ function toConnection(
   };
 }
 
+/** Whom a read is for: the viewer's id, null without a token (every stream shows only what they may see). */
+export const viewerIdOf = (context: Context): number | null => context.viewer?.id ?? null;
+
 /** A stream of the entries of `scope`, newest first: one statement for the page and all it shows. */
 export async function entryStream(
   context: Context,
@@ -94,7 +97,12 @@ export async function entryStream(
   args: StreamArgs,
 ): Promise<EntryConnectionShape> {
   const window = streamWindow(args);
-  const rows = await readEntryPage(context, scope, { ...window, limit: window.take + 1 }, entryPartsOf(info));
+  const rows = await readEntryPage(
+    context,
+    scope,
+    { ...window, limit: window.take + 1, viewerId: viewerIdOf(context) },
+    entryPartsOf(info),
+  );
   return toConnection(pageFromRows(rows, window));
 }
 
@@ -140,7 +148,7 @@ export async function popularStream(context: Context, info: GraphQLResolveInfo, 
   const window = popularWindow(args, Date.now());
   const ranking = await context.popularRankings.ranking(`${window.asOfMs}:${window.fromMs}`, () => readPopularRanking(context, window));
   const ids = ranking.slice(window.skip, window.skip + window.take);
-  const byId = await readEntriesById(context, ids, entryPartsOf(info));
+  const byId = await readEntriesById(context, ids, entryPartsOf(info), viewerIdOf(context));
   const items = ids.flatMap((id) => byId.get(id) ?? []);
   // a cursor is a place in the ranking: an entry deleted since is skipped, not renumbered
   return toConnection({ items, hasNextPage: ranking.length > window.skip + window.take, hasPreviousPage: window.skip > 0 }, (node) =>
@@ -176,7 +184,7 @@ export async function nearbyStream(
   validateNearby(center, radius);
   const window = streamWindow(args);
   const box = boundingBox(center, radius);
-  const range = { ...window, limit: window.take + 1 };
+  const range = { ...window, limit: window.take + 1, viewerId: viewerIdOf(context) };
   const wanted = window.skip + window.take + 1;
   // positions inside the box always have both coordinates
   const inCircle = (c: { lat: number; lon: number }) => distanceMiles(center, c) <= radius;
@@ -190,7 +198,7 @@ export async function nearbyStream(
     matches = await nearbyFromBox(context, range, box, wanted, inCircle);
   }
   const ids = matches.slice(window.skip, wanted);
-  const rows = ids.length ? await readEntryPage(context, { kind: 'ids', ids }, { ...window, limit: ids.length }, entryPartsOf(info)) : [];
+  const rows = ids.length ? await readEntryPage(context, { kind: 'ids', ids }, { ...range, limit: ids.length }, entryPartsOf(info)) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
   const ordered = ids.flatMap((id) => byId.get(id) ?? []);
   return toConnection(pageFromRows(ordered, window));

@@ -4,7 +4,7 @@ import { filter, pipe } from 'graphql-yoga';
 import { distanceMiles } from '../domain/geo.ts';
 import { builder } from './builder.ts';
 import { requireViewer, type Context } from './context.ts';
-import { requireEntry, requirePersonId } from './lookups.ts';
+import { requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
 import type { EventName, EventPayloads } from '../events/bus.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
 import { DeletedEntry } from './mutations/entries.ts';
@@ -12,6 +12,22 @@ import { DeletedEntry } from './mutations/entries.ts';
 function only<K extends EventName>(context: Context, name: K, keep: (payload: EventPayloads[K]) => boolean | Promise<boolean>) {
   return pipe(context.events.subscribe(name) as AsyncIterable<EventPayloads[K]> & AsyncIterator<EventPayloads[K]>, filter(keep));
 }
+
+/** New entries the subscriber may see (their visibility, asked per event) that also pass `keep`. */
+function newEntries(context: Context, keep: (payload: EventPayloads['entryCreated']) => boolean | Promise<boolean> = () => true) {
+  return only(
+    context,
+    'entryCreated',
+    async (p) => (await keep(p)) && viewerMaySee(context, { authorId: p.authorId, visibility: p.visibility }),
+  );
+}
+
+/** Whether the entry is still one the subscriber may see: its visibility may change while a subscription lives. */
+const stillVisible = (context: Context, entryId: number) =>
+  requireEntry(context, entryId).then(
+    () => true,
+    () => false,
+  );
 
 /** Loads the entry an event names, through the subscriber's selection. */
 const entryOf = (query: object, payload: { entryId: number }, context: Context) =>
@@ -21,7 +37,7 @@ builder.subscriptionFields((t) => ({
   publicEntries: t.prismaField({
     type: 'Entry',
     description: 'Every new entry, as the public stream would show it.',
-    subscribe: (_root, _args, context) => context.events.subscribe('entryCreated'),
+    subscribe: (_root, _args, context) => newEntries(context),
     resolve: (query, payload, _args, context) => entryOf(query, payload, context),
   }),
 
@@ -31,7 +47,7 @@ builder.subscriptionFields((t) => ({
     args: { username: t.arg.string({ required: true }) },
     subscribe: async (_root, { username }, context) => {
       const id = await requirePersonId(context, username);
-      return only(context, 'entryCreated', (p) => p.authorId === id);
+      return newEntries(context, (p) => p.authorId === id);
     },
     resolve: (query, payload, _args, context) => entryOf(query, payload, context),
   }),
@@ -42,9 +58,8 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, _args, context) => {
       const viewer = requireViewer(context);
       // asked per event: friendships change while a subscription lives
-      return only(
+      return newEntries(
         context,
-        'entryCreated',
         async (p) =>
           p.authorId === viewer.id || (await context.prisma.friendship.count({ where: { personId: viewer.id, friendId: p.authorId } })) > 0,
       );
@@ -60,11 +75,7 @@ builder.subscriptionFields((t) => ({
       const center = { lat: args.lat, lon: args.lon };
       const radius = args.radius ?? DEFAULT_NEARBY_RADIUS_MILES;
       validateNearby(center, radius);
-      return only(
-        context,
-        'entryCreated',
-        (p) => p.lat !== null && p.lon !== null && distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius,
-      );
+      return newEntries(context, (p) => p.lat !== null && p.lon !== null && distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius);
     },
     resolve: (query, payload, _args, context) => entryOf(query, payload, context),
   }),
@@ -75,7 +86,7 @@ builder.subscriptionFields((t) => ({
     args: { entryId: t.arg.int({ required: true }) },
     subscribe: async (_root, { entryId }, context) => {
       await requireEntry(context, entryId);
-      return only(context, 'commentAdded', (p) => p.entryId === entryId);
+      return only(context, 'commentAdded', (p) => p.entryId === entryId && stillVisible(context, entryId));
     },
     resolve: (query, payload, _args, context) => context.prisma.comment.findUniqueOrThrow({ ...query, where: { id: payload.commentId } }),
   }),
@@ -86,7 +97,7 @@ builder.subscriptionFields((t) => ({
     args: { entryId: t.arg.int({ required: true }) },
     subscribe: async (_root, { entryId }, context) => {
       await requireEntry(context, entryId);
-      return only(context, 'likeAdded', (p) => p.entryId === entryId);
+      return only(context, 'likeAdded', (p) => p.entryId === entryId && stillVisible(context, entryId));
     },
     resolve: (query, payload, _args, context) => context.prisma.like.findUniqueOrThrow({ ...query, where: { id: payload.likeId } }),
   }),

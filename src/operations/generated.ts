@@ -35,6 +35,8 @@ export type CreateEntryInput = {
   message: string | null | undefined;
   /** A name for the place, e.g. "Oakland, CA". */
   placeName: string | null | undefined;
+  /** Who sees the entry; default: the author's `defaultVisibility`. */
+  visibility: Visibility | null | undefined;
   workout: WorkoutInput | null | undefined;
 };
 
@@ -84,6 +86,12 @@ export type MediaInput = {
 /** What is attached to an entry. */
 export type MediaType =
   | 'IMAGE';
+
+/** Who sees an entry: EVERYONE (with or without a token), FRIENDS (the author and their friends), ONLY_ME (the author). To anyone else a hidden entry does not exist: every read leaves it out, and asking for it by id is "not found". */
+export type Visibility =
+  | 'EVERYONE'
+  | 'FRIENDS'
+  | 'ONLY_ME';
 
 /** A workout (SPEC 2.3). */
 export type WorkoutInput = {

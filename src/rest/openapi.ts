@@ -123,6 +123,11 @@ const CREATE_ENTRY = {
     lat: { type: 'number', minimum: -90, maximum: 90 },
     lon: { type: 'number', minimum: -180, maximum: 180 },
     location: { type: 'string', description: 'A place name for the location.' },
+    visibility: {
+      enum: ['everyone', 'friends', 'only_me'],
+      description:
+        'Who sees the entry: everyone, the author’s friends, or only the author. Default: the person’s default (set in GraphQL `updateProfile`), `everyone` until they choose. To anyone else a hidden entry is a 404 everywhere.',
+    },
     workout: {
       type: 'object',
       required: ['activity_type'],

@@ -119,6 +119,47 @@ describe('over graphql-ws', () => {
     for (const s of [everyone, friends, stranger, oakland]) s.dispose();
   });
 
+  it('an entry reaches only the subscribers who may see it (its visibility), and so do its comments', async () => {
+    const watchers = {
+      anonymous: collect<{ publicEntries: { message: string } }>(client(), 'subscription { publicEntries { message } }'),
+      stranger: collect<{ publicEntries: { message: string } }>(
+        client(people.stranger!.token),
+        'subscription { publicEntries { message } }',
+      ),
+      friend: collect<{ publicEntries: { message: string } }>(client(people.friend!.token), 'subscription { publicEntries { message } }'),
+      author: collect<{ publicEntries: { message: string } }>(client(people.viewer!.token), 'subscription { publicEntries { message } }'),
+    };
+    const personal = collect<{ personEntries: { message: string } }>(
+      client(people.stranger!.token),
+      'subscription { personEntries(username: "viewer") { message } }',
+    );
+    await settle();
+    for (const visibility of ['EVERYONE', 'FRIENDS', 'ONLY_ME']) await post('viewer', visibility.toLowerCase(), { visibility });
+    await settle(500);
+    const got = (name: keyof typeof watchers) => watchers[name].received.map((r) => r.publicEntries.message);
+    expect(got('anonymous')).toEqual(['everyone']);
+    expect(got('stranger')).toEqual(['everyone']);
+    expect(got('friend')).toEqual(['everyone', 'friends']);
+    expect(got('author')).toEqual(['everyone', 'friends', 'only_me']);
+    expect(personal.received.map((r) => r.personEntries.message)).toEqual(['everyone']);
+    for (const w of [...Object.values(watchers), personal]) w.dispose();
+
+    // a comment subscription on an entry that turns private stops carrying its comments to others
+    const entryId = await post('viewer', 'soon private');
+    const comments = collect<{ entryComments: { body: string } }>(
+      client(people.stranger!.token),
+      `subscription { entryComments(entryId: ${entryId}) { body } }`,
+    );
+    await settle();
+    await graphql(people.viewer!.token, `mutation { createComment(entryId: ${entryId}, body: "seen") { __typename } }`);
+    await settle(300);
+    await graphql(people.viewer!.token, `mutation { updateEntry(id: ${entryId}, input: { visibility: ONLY_ME }) { __typename } }`);
+    await graphql(people.viewer!.token, `mutation { createComment(entryId: ${entryId}, body: "unseen") { __typename } }`);
+    await settle(500);
+    expect(comments.received).toEqual([{ entryComments: { body: 'seen' } }]);
+    comments.dispose();
+  });
+
   it('comments, likes and deletions of an entry; friend requests to the viewer only', async () => {
     const entryId = await post('friend', 'watch me');
     const c = client(people.viewer!.token);
@@ -250,7 +291,7 @@ describe('the graphql-ws protocol', () => {
     const entryId = await post('viewer', 'x'.repeat(5000));
     const before = app.events.dropped();
     for (let i = 0; i < 3000 && app.events.dropped() === before; i++) {
-      app.events.publish('entryCreated', { entryId, authorId: people.viewer!.id, lat: null, lon: null });
+      app.events.publish('entryCreated', { entryId, authorId: people.viewer!.id, lat: null, lon: null, visibility: 'everyone' });
       if (i % 100 === 0) await settle(10);
     }
     expect(app.events.dropped()).toBe(before + 1);

@@ -7,7 +7,8 @@ import { replaceTrack } from '../../db/tracks.ts';
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
-import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum, MediaTypeEnum } from '../types/enums.ts';
+import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum, MediaTypeEnum, VisibilityEnum } from '../types/enums.ts';
+import { viewerMaySee } from '../lookups.ts';
 import { gpxStream } from './gpx-source.ts';
 
 const DistanceInput = builder.inputType('DistanceInput', {
@@ -53,6 +54,14 @@ const CreateEntryInput = builder.inputType('CreateEntryInput', {
     placeName: t.string({ description: 'A name for the place, e.g. "Oakland, CA".' }),
     workout: t.field({ type: WorkoutInput }),
     media: t.field({ type: MediaInput }),
+    visibility: t.field({ type: VisibilityEnum, description: "Who sees the entry; default: the author's `defaultVisibility`." }),
+  }),
+});
+
+const UpdateEntryInput = builder.inputType('UpdateEntryInput', {
+  description: 'What may change of an entry after it was posted; a field left out stays as it is.',
+  fields: (t) => ({
+    visibility: t.field({ type: VisibilityEnum, description: 'Who sees the entry from now on.' }),
   }),
 });
 
@@ -69,7 +78,10 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateEntryInput, required: true }) },
     resolve: async (query, _root, { input }, context) => {
       const viewer = requireViewer(context);
-      const person = await context.prisma.person.findUniqueOrThrow({ where: { id: viewer.id }, select: { units: true } });
+      const person = await context.prisma.person.findUniqueOrThrow({
+        where: { id: viewer.id },
+        select: { units: true, defaultVisibility: true },
+      });
       const entry = validateCreateEntry(input, storedValue(UNIT_PREFERENCES, person.units, 'Person.units'));
       if (input.media?.data) {
         // checked by its bytes, then stored before the entry that shows it exists (a stored photo
@@ -86,19 +98,36 @@ builder.mutationFields((t) => ({
         if (!route) throw ValidationError.field('workout.routeId', 'is not one of your routes');
       }
       const { workout, ...fields } = entry;
+      const visibility = input.visibility ?? person.defaultVisibility;
       // one statement tree, one transaction: the entry never exists without its workout. What the
       // operation asks for is read after the commit, so the write holds the database only for its inserts.
-      const created = { authorId: viewer.id, lat: entry.lat, lon: entry.lon };
+      const created = { authorId: viewer.id, lat: entry.lat, lon: entry.lon, visibility };
       const { id } = await withOutboxEvent(
         context.prisma,
         (tx) =>
           tx.entry.create({
-            data: { ...fields, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
+            data: { ...fields, visibility, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
             select: { id: true },
           }),
         (row) => ({ name: 'entryCreated', payload: { entryId: row.id, ...created } }),
       );
       context.events.publish('entryCreated', { entryId: id, ...created });
+      return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+
+  updateEntry: t.prismaField({
+    type: 'Entry',
+    description: "Changes one of the viewer's entries: who sees it.",
+    errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateEntryInput, required: true }) },
+    resolve: async (query, _root, { id, input }, context) => {
+      const viewer = requireViewer(context);
+      const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
+      if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
+      if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may change this entry');
+      if (input.visibility)
+        await context.prisma.entry.update({ where: { id }, data: { visibility: input.visibility }, select: { id: true } });
       return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
@@ -110,8 +139,9 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, { id }, context) => {
       const viewer = requireViewer(context);
-      const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true } });
-      if (!entry) throw new NotFoundError('entry', String(id));
+      const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
+      // an entry the viewer may not see is missing, never forbidden: a 403 would say it exists
+      if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
       const deleted = await context.prisma.$transaction(async (tx) => {
         const { count } = await tx.entry.deleteMany({ where: { id, authorId: viewer.id } });
@@ -131,8 +161,11 @@ builder.mutationFields((t) => ({
     args: { entryId: t.arg.int({ required: true }), gpx: t.arg({ type: 'GpxDocument', required: true }) },
     resolve: async (query, _root, { entryId, gpx }, context) => {
       const viewer = requireViewer(context);
-      const entry = await context.prisma.entry.findUnique({ where: { id: entryId }, select: { authorId: true, kind: true } });
-      if (!entry) throw new NotFoundError('entry', String(entryId));
+      const entry = await context.prisma.entry.findUnique({
+        where: { id: entryId },
+        select: { authorId: true, kind: true, visibility: true },
+      });
+      if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(entryId));
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError("only the author may change this entry's track");
       if (entry.kind !== 'workout') throw ValidationError.field('entryId', 'is a note; GPS tracks belong to workouts');
       await replaceTrack(context.prisma, context.provider, { entryId }, await parseGpx(gpxStream(gpx)));

@@ -6,7 +6,7 @@ import { befriend } from '../../db/friendships.ts';
 import { builder } from '../builder.ts';
 import { requireViewer, type Context } from '../context.ts';
 import { requirePersonId } from '../lookups.ts';
-import { FriendshipStatusEnum, UnitPreferenceEnum } from '../types/enums.ts';
+import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from '../types/enums.ts';
 
 type Status = 'none' | 'requested' | 'incoming' | 'friends';
 
@@ -125,6 +125,10 @@ const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
     photoUrl: t.string({ description: 'An http(s) URL of the avatar picture.' }),
     goal: t.string({ description: 'At most 200 characters.' }),
     units: t.field({ type: UnitPreferenceEnum }),
+    defaultVisibility: t.field({
+      type: VisibilityEnum,
+      description: 'Who sees the entries posted from now on without a `visibility` of their own.',
+    }),
   }),
 });
 

@@ -67,6 +67,7 @@ builder.mutationFields((t) => ({
     args: { entryId: t.arg.int({ required: true }) },
     resolve: async (query, _root, { entryId }, context) => {
       const viewer = requireViewer(context);
+      await requireEntry(context, entryId);
       await context.prisma.like.deleteMany({ where: { entryId, personId: viewer.id } });
       const entry = await context.prisma.entry.findUnique({ ...query, where: { id: entryId } });
       if (!entry) throw new NotFoundError('entry', String(entryId));

@@ -1,11 +1,13 @@
 import { ENTRY_KINDS, storedValue } from '../../domain/activity.ts';
+import { VISIBILITIES } from '../../domain/visibility.ts';
 import { NotAuthorizedError, ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 import { entryPart, trackOfEntry } from '../loaders.ts';
+import { viewerMaySee } from '../lookups.ts';
 import { POPULAR_DAYS } from '../../domain/paging.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream, popularStream } from '../streams.ts';
 import { CommentRef, LikeRef } from './comment.ts';
-import { EntryKindEnum } from './enums.ts';
+import { EntryKindEnum, VisibilityEnum } from './enums.ts';
 import { TrackRef } from './route.ts';
 import { streamArgs } from './stream-args.ts';
 import { WorkoutRef } from './workout.ts';
@@ -56,6 +58,11 @@ export const EntryRef = builder.prismaObject('Entry', {
   description: 'A note or a workout, optionally with an image and a location (SPEC 2.2).',
   fields: (t) => ({
     id: t.exposeInt('id'),
+    visibility: t.field({
+      type: VisibilityEnum,
+      description: 'Who sees this entry.',
+      resolve: (entry) => storedValue(VISIBILITIES, entry.visibility, 'Entry.visibility'),
+    }),
     url: t.string({
       description: "Absolute URL of the entry's page.",
       resolve: (entry, _args, context) => `${context.baseUrl}/entries/${entry.id}`,
@@ -127,9 +134,12 @@ builder.queryFields((t) => ({
   entry: t.prismaField({
     type: 'Entry',
     nullable: true,
-    description: 'An entry by id; null when there is none.',
+    description: 'An entry by id; null when there is none, or when the viewer may not see it (its `visibility`).',
     args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) => context.prisma.entry.findUnique({ ...query, where: { id: args.id } }),
+    resolve: async (query, _root, args, context) => {
+      const entry = await context.prisma.entry.findUnique({ ...query, where: { id: args.id } });
+      return entry && (await viewerMaySee(context, entry)) ? entry : null;
+    },
   }),
   publicStream: t.connection(
     {

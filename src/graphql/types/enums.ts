@@ -1,4 +1,5 @@
 import { ACTIVITY_TYPES, DISTANCE_UNITS, ENTRY_KINDS, FEELINGS, UNIT_PREFERENCES } from '../../domain/activity.ts';
+import { VISIBILITIES } from '../../domain/visibility.ts';
 import { builder } from '../builder.ts';
 
 // GraphQL names are upper case; the values are the lower-case strings of SPEC.md, as stored.
@@ -44,4 +45,11 @@ export const FriendshipStatusEnum = builder.enumType('FriendshipStatus', {
     INCOMING: { value: 'incoming' as const, description: 'The other person asked; the viewer may accept or decline.' },
     FRIENDS: { value: 'friends' as const, description: 'Friends, both ways.' },
   },
+});
+
+export const VisibilityEnum = builder.enumType('Visibility', {
+  description:
+    'Who sees an entry: EVERYONE (with or without a token), FRIENDS (the author and their friends), ONLY_ME (the author). ' +
+    'To anyone else a hidden entry does not exist: every read leaves it out, and asking for it by id is "not found".',
+  values: enumValues(VISIBILITIES),
 });

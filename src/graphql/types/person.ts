@@ -7,7 +7,8 @@ import { builder } from '../builder.ts';
 import { personById } from '../loaders.ts';
 import { requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
-import { UnitPreferenceEnum } from './enums.ts';
+import { UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
+import { VISIBILITIES } from '../../domain/visibility.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
 import { streamArgs } from './stream-args.ts';
 
@@ -61,6 +62,18 @@ builder.prismaObjectField(PersonRef, 'friends', (t) =>
     args: friendsPage.getArgs(),
     select: (args, context, nestedSelection) => ({ friendships: friendsPage.getQuery(args, context, nestedSelection) }),
     resolve: (person, args, context) => friendsPage.resolve(person.friendships, args, context),
+  }),
+);
+
+builder.prismaObjectField(PersonRef, 'defaultVisibility', (t) =>
+  t.field({
+    type: VisibilityEnum,
+    nullable: true,
+    description:
+      'Who sees the entries this person posts without a `visibility` of their own. Only a person sees their own; null for anyone else.',
+    select: { defaultVisibility: true },
+    resolve: (person, _args, context) =>
+      context.viewer?.id === person.id ? storedValue(VISIBILITIES, person.defaultVisibility, 'Person.defaultVisibility') : null,
   }),
 );
 

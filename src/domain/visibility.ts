@@ -1,0 +1,42 @@
+// Who sees an entry (issue 21): the one rule every read path applies. No I/O: whether the viewer is the
+// author's friend is asked by the caller, and only when the answer matters (friendshipMatters).
+//
+// - `everyone`: anyone, with or without a token.
+// - `friends`: the author and the people they are friends with.
+// - `only_me`: the author.
+//
+// A stored value this code does not know is treated as `only_me`: a privacy rule fails closed.
+// The SQL of a page applies the same rule (db/visibility-sql.ts); the read-path test walks both.
+
+export const VISIBILITIES = ['everyone', 'friends', 'only_me'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+/** What entries were before the setting existed, and what a person's default is until they choose one. */
+export const DEFAULT_VISIBILITY: Visibility = 'everyone';
+
+export interface Visible {
+  authorId: number;
+  visibility: string;
+}
+
+/** Whether seeing `entry` depends on a friendship: a friends-only entry and a viewer who is not its author. */
+export function friendshipMatters(entry: Visible, viewerId: number | null): boolean {
+  return entry.visibility === 'friends' && viewerId !== null && viewerId !== entry.authorId;
+}
+
+/**
+ * May the viewer (`viewerId`, null without a token) see `entry`? `areFriends` says whether the viewer
+ * and the author are friends; it is read only when friendshipMatters.
+ */
+export function maySee(entry: Visible, viewerId: number | null, areFriends = false): boolean {
+  if (entry.visibility === 'everyone') return true;
+  if (viewerId === null) return false;
+  if (viewerId === entry.authorId) return true;
+  return entry.visibility === 'friends' && areFriends;
+}
+
+/** A visibility a client sent: one of VISIBILITIES (any letter case), else null. */
+export function parseVisibility(value: string): Visibility | null {
+  const lower = value.trim().toLowerCase();
+  return (VISIBILITIES as readonly string[]).includes(lower) ? (lower as Visibility) : null;
+}
