@@ -34,9 +34,3 @@ export function maySee(entry: Visible, viewerId: number | null, areFriends = fal
   if (viewerId === entry.authorId) return true;
   return entry.visibility === 'friends' && areFriends;
 }
-
-/** A visibility a client sent: one of VISIBILITIES (any letter case), else null. */
-export function parseVisibility(value: string): Visibility | null {
-  const lower = value.trim().toLowerCase();
-  return (VISIBILITIES as readonly string[]).includes(lower) ? (lower as Visibility) : null;
-}

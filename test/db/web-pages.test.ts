@@ -29,7 +29,7 @@ let base = '';
 let browser: Browser;
 let noScript: BrowserContext;
 let phone: BrowserContext;
-const ids = { entry: 0, route: 0 };
+const ids = { entry: 0, route: 0, hidden: 0 };
 
 async function graphql<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const response = await fetch(`${base}/graphql`, {
@@ -58,6 +58,11 @@ beforeAll(async () => {
     'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { ... on Entry { id } } }',
   );
   ids.entry = created.createEntry.id;
+  const hidden = await graphql<{ createEntry: { id: number } }>(
+    annToken,
+    'mutation { createEntry(input: { message: "Just for my friends", visibility: FRIENDS }) { ... on Entry { id } } }',
+  );
+  ids.hidden = hidden.createEntry.id;
   await graphql(bobToken, 'mutation ($id: Int!) { createComment(entryId: $id, body: "Strong finish!") { __typename } }', { id: ids.entry });
   await graphql(bobToken, 'mutation ($id: Int!) { likeEntry(entryId: $id) { __typename } }', { id: ids.entry });
   const route = await graphql<{ createRoute: { id: number } }>(
@@ -187,6 +192,17 @@ describe.skipIf(!haveChromium)('the web pages', () => {
     await tab.goto(`${base}/routes/${ids.route}`);
     expect(await tab.locator('header').innerText()).toContain('Carol Climber');
     await context.close();
+  });
+
+  it('answers a hidden entry’s page (friends only) with the same 404 page as a missing one, and leaves it out of the feed', async () => {
+    const tab = await noScript.newPage();
+    const response = await tab.goto(`${base}/entries/${ids.hidden}`);
+    expect(response!.status()).toBe(404);
+    expect(await tab.locator('h1').textContent()).toBe('Not found');
+    await tab.goto(`${base}/people/ann`);
+    expect(await tab.locator('main').innerText()).not.toContain('Just for my friends');
+    expect(await tab.locator('main').innerText()).toContain('Hill repeats at dawn');
+    await tab.close();
   });
 
   it('answers a missing entry with a 404 page, and apps with JSON at the same paths', async () => {
