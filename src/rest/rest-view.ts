@@ -23,6 +23,9 @@ import {
 /** Types summarized where another type holds them: name → the summary's name. */
 const SUMMARIES: Record<string, string> = { Person: 'PersonSummary' };
 
+/** Fields a summary leaves out though they are leaves: they answer only to their own person (null for the rest). */
+const OWN_ONLY = new Set(['Person.defaultVisibility']);
+
 /** Fields the view leaves out, and where the data is instead (the OpenAPI document says so). */
 export const LEFT_OUT: Record<string, string> = {
   'Person.entries': 'a person’s entries are `GET /api/v1/people/{username}/entries`',
@@ -42,7 +45,7 @@ export function restViewSchema(schema: GraphQLSchema): GraphQLSchema {
     const type = schema.getType(name);
     if (!type || !('getFields' in type)) throw new Error(`the REST view summarizes ${name}, which the schema lacks`);
     const leaves = Object.values(type.getFields())
-      .filter((field) => isLeafType(getNamedType(field.type)))
+      .filter((field) => isLeafType(getNamedType(field.type)) && !OWN_ONLY.has(`${name}.${field.name}`))
       .map((field) => field.name);
     const definition = document.definitions.find((d) => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === name);
     if (!definition || definition.kind !== Kind.OBJECT_TYPE_DEFINITION) throw new Error(`${name} is not an object type`);

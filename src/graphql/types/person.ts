@@ -71,9 +71,16 @@ builder.prismaObjectField(PersonRef, 'defaultVisibility', (t) =>
     nullable: true,
     description:
       'Who sees the entries this person posts without a `visibility` of their own. Only a person sees their own; null for anyone else.',
-    select: { defaultVisibility: true },
-    resolve: (person, _args, context) =>
-      context.viewer?.id === person.id ? storedValue(VISIBILITIES, person.defaultVisibility, 'Person.defaultVisibility') : null,
+    // no `select`: that would load the column for every person a page shows (authors, commenters),
+    // to answer null for all of them but the viewer, whose own row is read here when it lacks it
+    resolve: async (person, _args, context) => {
+      if (context.viewer?.id !== person.id) return null;
+      const stored =
+        (person as Partial<Person>).defaultVisibility ??
+        (await context.prisma.person.findUniqueOrThrow({ where: { id: person.id }, select: { defaultVisibility: true } }))
+          .defaultVisibility;
+      return storedValue(VISIBILITIES, stored, 'Person.defaultVisibility');
+    },
   }),
 );
 
