@@ -6,6 +6,7 @@
 // path; table and column names here come from code, values always travel as parameters.
 import type { Comment, Entry, Like, Person, Workout } from '../generated/prisma-sqlite/client.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import type { PrivacySettings, Zone } from '../domain/privacy-zones.ts';
 import type { Database } from './database.ts';
 
 /** Columns of a person a page may carry: the public ones only (never the password hash). */
@@ -19,6 +20,8 @@ export interface EntryParts {
   comments: boolean;
   likes: boolean;
   counts: boolean;
+  /** The author's privacy settings (their zones and hidden track ends), for the places the entry shows others. */
+  privacy: boolean;
   /** Of each person carried (author, commenters, likers): `id` and `username` always, the rest as asked. */
   personColumns: readonly PersonColumn[];
 }
@@ -29,6 +32,7 @@ export const ALL_PARTS: EntryParts = {
   comments: true,
   likes: true,
   counts: true,
+  privacy: true,
   personColumns: PERSON_COLUMNS,
 };
 
@@ -43,6 +47,8 @@ export interface LoadedEntry extends Entry {
   likes?: Array<Like & { person: PersonSummary }>;
   commentCount?: number;
   likeCount?: number;
+  /** The author's privacy settings, when the page carried them. */
+  authorPrivacy?: PrivacySettings;
 }
 
 /** Which entries: all of them, some authors' (a person's or the friends stream), or these ids. */
@@ -132,6 +138,13 @@ function entryDocument(dialect: Dialect, parts: EntryParts): string {
     extra.push(['commentCount', `(SELECT count(*) FROM "Comment" cc WHERE cc."entryId" = e."id")`]);
     extra.push(['likeCount', `(SELECT count(*) FROM "Like" lc WHERE lc."entryId" = e."id")`]);
   }
+  if (parts.privacy) {
+    const zones = nested(
+      array(dialect, object(dialect, 'z', ['lat', 'lon', 'radiusMeters']), `FROM "PrivacyZone" z WHERE z."personId" = pp."id"`, 'z."id"'),
+    );
+    const settings = `${dialect === 'postgresql' ? 'json_build_object' : 'json_object'}('endsMeters', pp."hiddenEndsMeters", 'zones', ${zones})`;
+    extra.push(['authorPrivacy', nested(`SELECT ${settings} FROM "Person" pp WHERE pp."id" = e."authorId"`)]);
+  }
   const document = object(dialect, 'e', ENTRY_COLUMNS, extra);
   return dialect === 'postgresql' ? `${document}::text` : document;
 }
@@ -198,7 +211,7 @@ const cachedText = new Map<string, string>();
 
 /** The SQL of an entry's JSON document with `parts`, built once per dialect and parts. */
 function documentOf(provider: Dialect, parts: EntryParts): string {
-  const key = `${provider}:${parts.author}${parts.workout}${parts.comments}${parts.likes}${parts.counts}:${parts.personColumns.join()}`;
+  const key = `${provider}:${parts.author}${parts.workout}${parts.comments}${parts.likes}${parts.counts}${parts.privacy}:${parts.personColumns.join()}`;
   let document = cachedText.get(key);
   if (document === undefined) cachedText.set(key, (document = entryDocument(provider, parts)));
   return document;
@@ -265,6 +278,16 @@ export interface EntryBox {
   lonRanges: ReadonlyArray<readonly [number, number]>;
 }
 
+/** An entry's position, as the nearby search reads it. */
+export interface BoxHit {
+  id: number;
+  lat: number;
+  lon: number;
+  authorId: number;
+  /** The author's privacy zones: a place inside one matches no one else's search. */
+  zones: Zone[];
+}
+
 /**
  * Entries of `range` near `box`, in stream order, as positions: one statement, and only the ones
  * inside the box cross into this process.
@@ -277,7 +300,7 @@ export async function readInBox(
   range: EntryRange,
   box: EntryBox,
   read: { from: 'newest' | 'box'; rows: number; offset?: number },
-): Promise<{ scanned: number; hits: Array<{ id: number; lat: number; lon: number }> }> {
+): Promise<{ scanned: number; hits: BoxHit[] }> {
   const direction = Sql.raw(range.direction === 'newest' ? 'DESC' : 'ASC');
   const inside = (alias: string) =>
     Sql.sql`${Sql.raw(alias)}."lat" BETWEEN ${box.minLat} AND ${box.maxLat} AND (${Sql.join(
@@ -286,14 +309,31 @@ export async function readInBox(
     )})`;
   const where = Sql.join([read.from === 'box' ? inside('e') : Sql.sql`1 = 1`, ...rangeConditions(range)], ' AND ');
   const inBox = Sql.sql`FROM newest n WHERE ${inside('n')}`;
+  const zones = Sql.raw(
+    database.provider === 'postgresql'
+      ? `COALESCE((SELECT json_agg(json_build_array(z."lat", z."lon", z."radiusMeters")) FROM "PrivacyZone" z WHERE z."personId" = n."authorId"), '[]'::json)`
+      : `json((SELECT json_group_array(json_array(z."lat", z."lon", z."radiusMeters")) FROM "PrivacyZone" z WHERE z."personId" = n."authorId"))`,
+  );
   const order = Sql.sql`n."createdAt" ${direction}, n."id" ${direction}`;
   const document =
     database.provider === 'postgresql'
-      ? Sql.sql`json_build_object('scanned', (SELECT count(*) FROM newest), 'hits', COALESCE((SELECT json_agg(json_build_array(n."id", n."lat", n."lon") ORDER BY ${order}) ${inBox}), '[]'::json))::text`
-      : Sql.sql`json_object('scanned', (SELECT count(*) FROM newest), 'hits', (SELECT json_group_array(json_array(n."id", n."lat", n."lon") ORDER BY ${order}) ${inBox}))`;
-  const query = Sql.sql`WITH newest AS (SELECT e."id", e."lat", e."lon", e."createdAt" FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${direction}, e."id" ${direction} LIMIT ${read.rows} OFFSET ${read.offset ?? 0})
+      ? Sql.sql`json_build_object('scanned', (SELECT count(*) FROM newest), 'hits', COALESCE((SELECT json_agg(json_build_array(n."id", n."lat", n."lon", n."authorId", ${zones}) ORDER BY ${order}) ${inBox}), '[]'::json))::text`
+      : Sql.sql`json_object('scanned', (SELECT count(*) FROM newest), 'hits', (SELECT json_group_array(json_array(n."id", n."lat", n."lon", n."authorId", ${zones}) ORDER BY ${order}) ${inBox}))`;
+  const query = Sql.sql`WITH newest AS (SELECT e."id", e."lat", e."lon", e."authorId", e."createdAt" FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${direction}, e."id" ${direction} LIMIT ${read.rows} OFFSET ${read.offset ?? 0})
     SELECT ${document} AS doc`;
   const [row] = await database.read<{ doc: string }>(query);
-  const result = JSON.parse(row!.doc) as { scanned: number; hits: Array<[number, number, number]> };
-  return { scanned: result.scanned, hits: result.hits.map(([id, lat, lon]) => ({ id, lat, lon })) };
+  const result = JSON.parse(row!.doc) as {
+    scanned: number;
+    hits: Array<[number, number, number, number, Array<[number, number, number]>]>;
+  };
+  return {
+    scanned: result.scanned,
+    hits: result.hits.map(([id, lat, lon, authorId, zones]) => ({
+      id,
+      lat,
+      lon,
+      authorId,
+      zones: zones.map(([zoneLat, zoneLon, radiusMeters]) => ({ lat: zoneLat, lon: zoneLon, radiusMeters })),
+    })),
+  };
 }

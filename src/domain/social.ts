@@ -3,6 +3,7 @@ import type { ActivityType, UnitPreference } from './activity.ts';
 import { httpUrlProblem } from './entry-input.ts';
 import { ValidationError, type FieldIssue } from './errors.ts';
 import type { Visibility } from './visibility.ts';
+import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MIN_ZONE_RADIUS_METERS, type Zone } from './privacy-zones.ts';
 
 export const COMMENT_MAX = 510;
 
@@ -29,12 +30,13 @@ export interface ProfileInput {
   goal?: string | null;
   units?: UnitPreference | null;
   defaultVisibility?: Visibility | null;
+  hiddenEndsMeters?: number | null;
 }
 
 /** Only the fields given change; an empty string clears an optional field. */
 export function validateProfile(input: ProfileInput) {
   const issues: FieldIssue[] = [];
-  const data: Record<string, string | null> = {};
+  const data: Record<string, string | number | null> = {};
   if (input.displayName !== undefined) {
     const name = input.displayName?.trim() ?? '';
     if (name.length < 1 || name.length > 60) issues.push({ path: 'displayName', message: 'must be 1 to 60 characters' });
@@ -59,6 +61,25 @@ export function validateProfile(input: ProfileInput) {
   }
   if (input.units !== undefined && input.units !== null) data.units = input.units;
   if (input.defaultVisibility !== undefined && input.defaultVisibility !== null) data.defaultVisibility = input.defaultVisibility;
+  if (input.hiddenEndsMeters !== undefined && input.hiddenEndsMeters !== null) {
+    const ends = input.hiddenEndsMeters;
+    if (!Number.isInteger(ends) || ends < 0 || ends > MAX_HIDDEN_ENDS_METERS)
+      issues.push({ path: 'hiddenEndsMeters', message: `must be a whole number of meters from 0 to ${MAX_HIDDEN_ENDS_METERS}` });
+    else data.hiddenEndsMeters = ends;
+  }
   if (issues.length) throw new ValidationError(issues);
   return data;
+}
+
+/** A privacy zone a person asks for: a place on Earth and a radius in meters. */
+export function validateZone(input: { lat: number; lon: number; radiusMeters: number }): Zone {
+  const issues: FieldIssue[] = [];
+  if (!Number.isFinite(input.lat) || input.lat < -90 || input.lat > 90)
+    issues.push({ path: 'lat', message: 'must be a latitude between -90 and 90' });
+  if (!Number.isFinite(input.lon) || input.lon < -180 || input.lon > 180)
+    issues.push({ path: 'lon', message: 'must be a longitude between -180 and 180' });
+  if (!Number.isFinite(input.radiusMeters) || input.radiusMeters < MIN_ZONE_RADIUS_METERS || input.radiusMeters > MAX_ZONE_RADIUS_METERS)
+    issues.push({ path: 'radiusMeters', message: `must be ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters` });
+  if (issues.length) throw new ValidationError(issues);
+  return { lat: input.lat, lon: input.lon, radiusMeters: input.radiusMeters };
 }

@@ -5,7 +5,9 @@
 // gets them from one batched statement for all such entries of the operation.
 import DataLoader from 'dataloader';
 import { ALL_PARTS, type LoadedEntry, readEntriesById } from '../db/entry-pages.ts';
+import { readPrivacy, readTrackOwners } from '../db/privacy.ts';
 import { readTrackSummaries, type TrackSummary } from '../db/tracks.ts';
+import { NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
 import type { Entry } from '../generated/prisma-sqlite/client.ts';
 import type { Context } from './context.ts';
 
@@ -51,4 +53,16 @@ export async function entryPart<K extends 'workout' | 'comments' | 'likes' | 'co
 export const trackOfEntry = perContext<number, TrackSummary | null>(async (context, ids) => {
   const byEntry = new Map((await readTrackSummaries(context, ids)).map((track) => [track.entryId, track]));
   return ids.map((id) => byEntry.get(id) ?? null);
+});
+
+/** A person's privacy settings (domain/privacy-zones.ts), fetched with every other person's the operation asks for. */
+export const privacyOf = perContext<number, PrivacySettings>(async (context, ids) => {
+  const settings = await readPrivacy(context, ids);
+  return ids.map((id) => settings.get(id) ?? NO_PRIVACY);
+});
+
+/** A track's owner and packed points, for what its owner hides (read only for tracks someone else views). */
+export const trackOwner = perContext<number, { ownerId: number; pointData: Uint8Array | null }>(async (context, ids) => {
+  const owners = await readTrackOwners(context, ids);
+  return ids.map((id) => owners.get(id) ?? new Error(`track ${id} does not exist`));
 });

@@ -3,6 +3,7 @@
 // the same few statements however much it holds.
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import {
+  type BoxHit,
   type EntryBox,
   type EntryParts,
   type EntryRange,
@@ -17,6 +18,7 @@ import {
 import { ValidationError, type FieldIssue } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
 import { encodeCursor, encodePopularCursor, pageFromRows, popularWindow, streamWindow, type StreamArgs } from '../domain/paging.ts';
+import { insideZone } from '../domain/privacy-zones.ts';
 import type { Context } from './context.ts';
 
 export const DEFAULT_NEARBY_RADIUS_MILES = 50;
@@ -60,6 +62,8 @@ export function entryPartsOf(info: GraphQLResolveInfo): EntryParts {
     comments: asks('comments'),
     likes: asks('likes'),
     counts: asks('commentCount') || asks('likeCount'),
+    // the places an entry shows others (its position, its track) depend on its author's zones
+    privacy: asks('geo') || asks('track'),
     personColumns,
   };
 }
@@ -193,7 +197,7 @@ export async function nearbyStream(
   const probeRows = context.nearbyProbeRows ?? NEARBY_PROBE_ROWS;
   // the box is applied in the database, so only the entries inside it come back to be measured
   const probe = await readInBox(context, range, box, { from: 'newest', rows: probeRows });
-  let matches = probe.hits.filter(inCircle).map((c) => c.id);
+  let matches = outsidePrivacyZones(context, probe.hits.filter(inCircle)).map((c) => c.id);
   if (matches.length < wanted && probe.scanned === probeRows) {
     matches = await nearbyFromBox(context, range, box, wanted, inCircle);
   }
@@ -202,6 +206,11 @@ export async function nearbyStream(
   const byId = new Map(rows.map((row) => [row.id, row]));
   const ordered = ids.flatMap((id) => byId.get(id) ?? []);
   return toConnection(pageFromRows(ordered, window));
+}
+
+/** The hits whose place their author does not hide from the viewer (domain/privacy-zones.ts): a hidden place matches no search. */
+function outsidePrivacyZones(context: Context, hits: BoxHit[]): BoxHit[] {
+  return hits.filter((hit) => hit.authorId === context.viewer?.id || !insideZone(hit, hit.zones));
 }
 
 /** Newest entries read before the nearby search falls back to the bounding box. */
@@ -219,7 +228,7 @@ async function nearbyFromBox(
   let batch = wanted * NEARBY_FIRST_BATCH_FACTOR;
   for (let offset = 0; matches.length < wanted; offset += batch, batch = Math.min(batch * 4, NEARBY_MAX_BATCH)) {
     const candidates = await readInBox(context, range, box, { from: 'box', rows: batch, offset });
-    for (const c of candidates.hits) if (inCircle(c)) matches.push(c.id);
+    for (const c of outsidePrivacyZones(context, candidates.hits.filter(inCircle))) matches.push(c.id);
     if (candidates.scanned < batch) break;
   }
   return matches;

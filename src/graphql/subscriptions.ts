@@ -2,6 +2,8 @@
 // then loaded through plugin-prisma like any query result.
 import { filter, pipe } from 'graphql-yoga';
 import { distanceMiles } from '../domain/geo.ts';
+import { insideZone } from '../domain/privacy-zones.ts';
+import { privacyFor } from './privacy.ts';
 import { builder } from './builder.ts';
 import { requireViewer, type Context } from './context.ts';
 import { requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
@@ -75,7 +77,15 @@ builder.subscriptionFields((t) => ({
       const center = { lat: args.lat, lon: args.lon };
       const radius = args.radius ?? DEFAULT_NEARBY_RADIUS_MILES;
       validateNearby(center, radius);
-      return newEntries(context, (p) => p.lat !== null && p.lon !== null && distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius);
+      // a place inside its author's privacy zones matches no one else's search
+      return newEntries(
+        context,
+        async (p) =>
+          p.lat !== null &&
+          p.lon !== null &&
+          distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius &&
+          !insideZone({ lat: p.lat, lon: p.lon }, (await privacyFor(context, p.authorId)).zones),
+      );
     },
     resolve: (query, payload, _args, context) => entryOf(query, payload, context),
   }),

@@ -24,7 +24,7 @@ import {
 const SUMMARIES: Record<string, string> = { Person: 'PersonSummary' };
 
 /** Fields a summary leaves out though they are leaves: they answer only to their own person (null for the rest). */
-const OWN_ONLY = new Set(['Person.defaultVisibility']);
+const OWN_ONLY = new Set(['Person.defaultVisibility', 'Person.hiddenEndsMeters']);
 
 /** Fields the view leaves out, and where the data is instead (the OpenAPI document says so). */
 export const LEFT_OUT: Record<string, string> = {
@@ -33,6 +33,8 @@ export const LEFT_OUT: Record<string, string> = {
   'Track.outline': 'a track’s points are its GPX: `/entries/{id}.gpx` or `/routes/{id}.gpx`',
   'Track.gpx': 'a track’s GPX is `/entries/{id}.gpx` or `/routes/{id}.gpx`',
   'Track.waypoints': 'a track’s waypoints are in its GPX',
+  // it reads every track's points: its owner asks GraphQL's Track.privacy for one track at a time
+  'Track.privacy': 'what a privacy zone hides of a track is GraphQL’s `Track.privacy`',
   // a page of 20 entries would read every route, its owner and its track: 12 statements, not 3
   'Workout.route': 'a workout’s route is `GET /api/v1/routes/{routeId}`',
 };

@@ -30,6 +30,7 @@ let browser: Browser;
 let noScript: BrowserContext;
 let phone: BrowserContext;
 const ids = { entry: 0, route: 0, hidden: 0 };
+const tokens = { ann: '' };
 
 async function graphql<T>(token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const response = await fetch(`${base}/graphql`, {
@@ -53,6 +54,7 @@ beforeAll(async () => {
   const bob = await createPerson(db.prisma, { username: 'bob', displayName: 'Bob Cyclist' });
   await makeFriends(db.prisma, ann.id, bob.id);
   const [annToken, bobToken] = [await createToken(db.prisma, ann.id), await createToken(db.prisma, bob.id)];
+  tokens.ann = annToken;
   const created = await graphql<{ createEntry: { id: number } }>(
     annToken,
     'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { ... on Entry { id } } }',
@@ -153,6 +155,24 @@ describe.skipIf(!haveChromium)('the web pages', () => {
     expect(await tab.locator('svg.track-map path').count()).toBeGreaterThan(0);
     expect(await tab.locator('svg.track-map circle').count()).toBe(2);
     expect(await tab.locator('svg.elevation-profile title').textContent()).toMatch(/from \d+ m to \d+ m over [\d.]+ km/);
+    await tab.close();
+  });
+
+  it('leaves a privacy zone out of the drawn map: the line breaks where the owner hides a place', async () => {
+    const tab = await noScript.newPage();
+    await tab.goto(`${base}/routes/${ids.route}`);
+    const whole = await tab.locator('svg.track-map path').count();
+    const middle = [...GPX.matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)"/g)][20]!;
+    const zone = await graphql<{ addPrivacyZone: { id: number } }>(
+      tokens.ann,
+      `mutation { addPrivacyZone(lat: ${middle[1]}, lon: ${middle[2]}, radiusMeters: 50) { ... on PrivacyZone { id } } }`,
+    );
+    await tab.goto(`${base}/routes/${ids.route}`);
+    expect(await tab.locator('svg.track-map path').count()).toBe(whole + 1);
+    await tab.screenshot({ path: `${ARTIFACTS}route-with-privacy-zone.png`, fullPage: true });
+    await graphql(tokens.ann, `mutation { removePrivacyZone(id: ${zone.addPrivacyZone.id}) { __typename } }`);
+    await tab.goto(`${base}/routes/${ids.route}`);
+    expect(await tab.locator('svg.track-map path').count()).toBe(whole);
     await tab.close();
   });
 

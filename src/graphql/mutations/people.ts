@@ -1,6 +1,7 @@
 // The viewer's profile and friendships: request, accept, decline, remove.
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { validateProfile } from '../../domain/social.ts';
+import { validateProfile, validateZone } from '../../domain/social.ts';
+import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MAX_ZONES, MIN_ZONE_RADIUS_METERS } from '../../domain/privacy-zones.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { befriend } from '../../db/friendships.ts';
 import { builder } from '../builder.ts';
@@ -129,6 +130,9 @@ const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
       type: VisibilityEnum,
       description: 'Who sees the entries posted from now on without a `visibility` of their own.',
     }),
+    hiddenEndsMeters: t.int({
+      description: `Meters of the start and of the finish of every track that nobody else sees (0 to ${MAX_HIDDEN_ENDS_METERS}; 0 hides none). Takes effect at once, for every track.`,
+    }),
   }),
 });
 
@@ -141,6 +145,68 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, { input }, context) => {
       const viewer = requireViewer(context);
       return context.prisma.person.update({ ...query, where: { id: viewer.id }, data: validateProfile(input) });
+    },
+  }),
+}));
+
+const PrivacyZoneRef = builder.prismaObject('PrivacyZone', {
+  description: 'A place whose track points nobody but its person receives, and where their entries show no position.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    lat: t.exposeFloat('lat'),
+    lon: t.exposeFloat('lon'),
+    radiusMeters: t.exposeFloat('radiusMeters'),
+  }),
+});
+
+builder.prismaObjectField('Person', 'privacyZones', (t) =>
+  t.field({
+    type: [PrivacyZoneRef],
+    nullable: true,
+    description: 'The places this person hides from everyone else. Only a person sees their own; null for anyone else.',
+    select: { privacyZones: { orderBy: { id: 'asc' } } },
+    resolve: (person, _args, context) => (context.viewer?.id === person.id ? person.privacyZones : null),
+  }),
+);
+
+builder.prismaObjectField('Person', 'hiddenEndsMeters', (t) =>
+  t.int({
+    nullable: true,
+    description:
+      "Meters of the start and finish of this person's tracks that nobody else sees. Only a person sees their own; null for anyone else.",
+    resolve: async (person, _args, context) => {
+      if (context.viewer?.id !== person.id) return null;
+      return (await context.prisma.person.findUniqueOrThrow({ where: { id: person.id }, select: { hiddenEndsMeters: true } }))
+        .hiddenEndsMeters;
+    },
+  }),
+);
+
+builder.mutationFields((t) => ({
+  addPrivacyZone: t.prismaField({
+    type: 'PrivacyZone',
+    description: `Hides a place (a centre and ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters around it) of the viewer's tracks and entries from everyone else, at once. At most ${MAX_ZONES} places.`,
+    errors: { types: [ValidationError, NotAuthorizedError] },
+    args: { lat: t.arg.float({ required: true }), lon: t.arg.float({ required: true }), radiusMeters: t.arg.float({ required: true }) },
+    resolve: async (query, _root, args, context) => {
+      const viewer = requireViewer(context);
+      const zone = validateZone(args);
+      if ((await context.prisma.privacyZone.count({ where: { personId: viewer.id } })) >= MAX_ZONES)
+        throw ValidationError.field('lat', `at most ${MAX_ZONES} privacy zones; remove one first`);
+      return context.prisma.privacyZone.create({ ...query, data: { ...zone, personId: viewer.id } });
+    },
+  }),
+  removePrivacyZone: t.prismaField({
+    type: 'PrivacyZone',
+    description: 'Shows a hidden place again; answers the zone that was removed.',
+    errors: { types: [NotFoundError, NotAuthorizedError] },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (query, _root, { id }, context) => {
+      const viewer = requireViewer(context);
+      const zone = await context.prisma.privacyZone.findFirst({ ...query, where: { id, personId: viewer.id } });
+      if (!zone) throw new NotFoundError('privacy zone', String(id));
+      await context.prisma.privacyZone.delete({ where: { id }, select: { id: true } });
+      return zone;
     },
   }),
 }));

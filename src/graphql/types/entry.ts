@@ -4,6 +4,9 @@ import { NotAuthorizedError, ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 import { entryPart, trackOfEntry } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
+import { entryPrivacy } from '../privacy.ts';
+import type { LoadedEntry } from '../../db/entry-pages.ts';
+import { insideZone } from '../../domain/privacy-zones.ts';
 import { POPULAR_DAYS } from '../../domain/paging.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream, popularStream } from '../streams.ts';
 import { CommentRef, LikeRef } from './comment.ts';
@@ -96,7 +99,12 @@ export const EntryRef = builder.prismaObject('Entry', {
     geo: t.field({
       type: GeoPointRef,
       nullable: true,
-      resolve: (entry) => (entry.lat !== null && entry.lon !== null ? { lat: entry.lat, lon: entry.lon } : null),
+      description: "Where it was posted; to anyone but its author, null inside the author's privacy zones.",
+      resolve: async (entry, _args, context) => {
+        if (entry.lat === null || entry.lon === null) return null;
+        const place = { lat: entry.lat, lon: entry.lon };
+        return insideZone(place, (await entryPrivacy(context, entry)).zones) ? null : place;
+      },
     }),
     media: t.field({
       type: [MediaRef],
@@ -119,7 +127,11 @@ export const EntryRef = builder.prismaObject('Entry', {
       type: TrackRef,
       nullable: true,
       description: 'The GPS track of a workout, when one was uploaded.',
-      resolve: (entry, _args, context) => trackOfEntry(context, entry.id),
+      // the track carries its owner: what it shows anyone else depends on the author's privacy zones
+      resolve: async (entry, _args, context) => {
+        const track = await trackOfEntry(context, entry.id);
+        return track && { ...track, ownerId: entry.authorId, ownerPrivacy: (entry as LoadedEntry).authorPrivacy };
+      },
     }),
   }),
 });

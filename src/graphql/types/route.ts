@@ -1,7 +1,10 @@
 import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
 import { toGpx, type GpxPoint } from '../../domain/gpx.ts';
 import { decodePoints } from '../../domain/track-codec.ts';
-import { thin } from '../../domain/track.ts';
+import { encodePolyline, thin } from '../../domain/track.ts';
+import { type HiddenParts, hiddenParts, hidesAnything, insideZone, NO_PRIVACY, visiblePoints } from '../../domain/privacy-zones.ts';
+import { privacyOf } from '../loaders.ts';
+import { ownerOfTrack, pointDataOf, privacyFor, trackPrivacy } from '../privacy.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { ActivityTypeEnum } from './enums.ts';
@@ -35,10 +38,15 @@ export const RouteRef = builder.prismaObject('Route', {
     start: t.field({
       type: GeoPointRef,
       nullable: true,
-      description: 'Where the track starts; null without a track.',
-      select: { track: { select: { pointData: true } } },
-      resolve: (route) => {
-        const first = decodePoints(route.track?.pointData ?? null, 1)[0];
+      description:
+        "Where the track starts (to anyone but its owner, its first point outside the owner's privacy zones); null without a track.",
+      select: { ownerId: true, track: { select: { pointData: true } } },
+      resolve: async (route, _args, context) => {
+        const hiding = await privacyFor(context, route.ownerId);
+        const points = hidesAnything(hiding)
+          ? visiblePoints(decodePoints(route.track?.pointData ?? null), hiding)
+          : decodePoints(route.track?.pointData ?? null, 1);
+        const first = points[0];
         return first ? { lat: first.lat, lon: first.lon } : null;
       },
     }),
@@ -72,6 +80,16 @@ builder.prismaObject('TrackWaypoint', {
   }),
 });
 
+const HiddenPartsRef = builder.objectRef<HiddenParts>('TrackHiddenParts').implement({
+  description:
+    "What a person's privacy zones hide of one of their tracks from everyone else (distance and duration stay the whole track's).",
+  fields: (t) => ({
+    endsMeters: t.exposeFloat('endsMeters', { description: 'Meters hidden from the start and back from the finish.' }),
+    hiddenPoints: t.exposeInt('hiddenPoints', { description: 'Points nobody else receives.' }),
+    zonesCrossed: t.exposeInt('zonesCrossed', { description: 'How many of the privacy zones the track passes through.' }),
+  }),
+});
+
 export const TrackRef = builder.prismaObject('Track', {
   description: 'A GPS track of a workout entry or a route.',
   // only the columns the selection needs: a track's packed points are read for `points`, `outline`
@@ -82,7 +100,27 @@ export const TrackRef = builder.prismaObject('Track', {
     pointCount: t.exposeInt('pointCount'),
     distanceMeters: t.exposeFloat('distanceMeters', { description: 'Summed within segments; gaps between segments do not count.' }),
     elevationGain: t.exposeFloat('elevationGain', { description: 'Meters climbed.' }),
-    polyline: t.exposeString('polyline', { description: 'Google encoded polyline of the track, thinned to at most 500 points.' }),
+    polyline: t.string({
+      description:
+        'Google encoded polyline of the track, thinned to at most 500 points; to anyone but its owner, without the parts their privacy zones hide.',
+      select: { polyline: true },
+      resolve: async (track, _args, context) => {
+        const hiding = await trackPrivacy(context, track);
+        if (!hiding) return track.polyline;
+        return encodePolyline(thin(visiblePoints(decodePoints(await pointDataOf(context, track)), hiding), 500));
+      },
+    }),
+    privacy: t.field({
+      type: HiddenPartsRef,
+      nullable: true,
+      description: "What the owner's privacy zones hide of this track from everyone else. Only the owner sees it; null for anyone else.",
+      select: { pointData: true },
+      resolve: async (track, _args, context) => {
+        const owner = await ownerOfTrack(context, track);
+        if (context.viewer?.id !== owner) return null;
+        return hiddenParts(decodePoints(track.pointData), await privacyOf(context, owner));
+      },
+    }),
     waypoints: t.relation('waypoints', { query: { orderBy: { seq: 'asc' } } }),
     gpx: t.string({
       description: 'The whole track as a GPX 1.1 document, with its waypoints and any planned route (`<rte>`) it was uploaded with.',
@@ -92,13 +130,15 @@ export const TrackRef = builder.prismaObject('Track', {
         routePointData: true,
         waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
       },
-      resolve: (track) =>
-        toGpx({
+      resolve: async (track, _args, context) => {
+        const hiding = (await trackPrivacy(context, track)) ?? NO_PRIVACY;
+        return toGpx({
           name: track.name,
-          points: decodePoints(track.pointData),
-          routePoints: decodePoints(track.routePointData),
-          waypoints: track.waypoints,
-        }),
+          points: visiblePoints(decodePoints(track.pointData), hiding),
+          routePoints: visiblePoints(decodePoints(track.routePointData), hiding),
+          waypoints: track.waypoints.filter((waypoint) => !insideZone(waypoint, hiding.zones)),
+        });
+      },
     }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
@@ -109,14 +149,22 @@ export const TrackRef = builder.prismaObject('Track', {
         'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
       args: { max: t.arg.int({ required: false, defaultValue: 500 }) },
       select: { pointData: true },
-      resolve: (track, args) => thin(decodePoints(track.pointData), Math.max(2, Math.min(args.max ?? 500, 2000))),
+      resolve: async (track, args, context) =>
+        thin(
+          visiblePoints(decodePoints(track.pointData), (await trackPrivacy(context, track)) ?? NO_PRIVACY),
+          Math.max(2, Math.min(args.max ?? 500, 2000)),
+        ),
     }),
     points: t.field({
       type: [TrackPointRef],
       description: 'The points in order; `first` bounds how many come back (at most 100,000).',
       args: { first: t.arg.int({ required: false, defaultValue: 10_000 }) },
       select: { pointData: true },
-      resolve: (track, args) => decodePoints(track.pointData, Math.max(0, Math.min(args.first ?? 10_000, 100_000))),
+      resolve: async (track, args, context) => {
+        const first = Math.max(0, Math.min(args.first ?? 10_000, 100_000));
+        const hiding = await trackPrivacy(context, track);
+        return hiding ? visiblePoints(decodePoints(track.pointData), hiding).slice(0, first) : decodePoints(track.pointData, first);
+      },
     }),
   }),
 });

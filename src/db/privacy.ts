@@ -1,0 +1,38 @@
+// Reads of people's privacy settings (domain/privacy-zones.ts) on the hot read path: one statement for
+// every person an operation shows places of.
+import { NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
+import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import type { Database } from './database.ts';
+
+/** Each person's settings, by id; a person with none set answers NO_PRIVACY. */
+export async function readPrivacy(database: Pick<Database, 'read'>, personIds: readonly number[]): Promise<Map<number, PrivacySettings>> {
+  const settings = new Map<number, PrivacySettings>();
+  if (personIds.length === 0) return settings;
+  const rows = await database.read<{ id: number; ends: number; lat: number | null; lon: number | null; radius: number | null }>(
+    Sql.sql`SELECT p."id", p."hiddenEndsMeters" AS ends, z."lat", z."lon", z."radiusMeters" AS radius
+      FROM "Person" p LEFT JOIN "PrivacyZone" z ON z."personId" = p."id" WHERE p."id" IN (${Sql.join([...new Set(personIds)])})`,
+  );
+  for (const row of rows) {
+    const id = Number(row.id);
+    const known = settings.get(id) ?? { endsMeters: Number(row.ends), zones: [] };
+    if (row.lat !== null && row.lon !== null && row.radius !== null)
+      known.zones = [...known.zones, { lat: Number(row.lat), lon: Number(row.lon), radiusMeters: Number(row.radius) }];
+    settings.set(id, known);
+  }
+  for (const id of personIds) if (!settings.has(id)) settings.set(id, NO_PRIVACY);
+  return settings;
+}
+
+/** Each track's owner (the entry's author or the route's), and its packed points, by track id. */
+export async function readTrackOwners(
+  database: Pick<Database, 'read'>,
+  trackIds: readonly number[],
+): Promise<Map<number, { ownerId: number; pointData: Uint8Array | null }>> {
+  if (trackIds.length === 0) return new Map();
+  const rows = await database.read<{ id: number; owner: number; pointData: Uint8Array | null }>(
+    Sql.sql`SELECT t."id", COALESCE(e."authorId", r."ownerId") AS owner, t."pointData" FROM "Track" t
+      LEFT JOIN "Entry" e ON e."id" = t."entryId" LEFT JOIN "Route" r ON r."id" = t."routeId"
+      WHERE t."id" IN (${Sql.join([...new Set(trackIds)])})`,
+  );
+  return new Map(rows.map((row) => [Number(row.id), { ownerId: Number(row.owner), pointData: row.pointData }]));
+}
