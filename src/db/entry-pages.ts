@@ -101,12 +101,16 @@ const WORKOUT_COLUMNS = [
   'routeId',
 ];
 
-/** `json_object('a', t."a", …)` in the dialect; `extra` adds computed members. */
-function object(dialect: Dialect, alias: string, columns: readonly string[], extra: Array<[string, string]> = []): string {
-  const members = [...columns.map((c): [string, string] => [c, `${alias}."${c}"`]), ...extra];
-  const fn = dialect === 'postgresql' ? 'json_build_object' : 'json_object';
-  return `${fn}(${members.map(([name, value]) => `'${name}', ${value}`).join(', ')})`;
+/**
+ * A row as a JSON array of `values`, in the dialect: the names travel once, in the page's layout, not
+ * in every row of every page (arrays instead of objects halve the page's JSON: less for the database
+ * to build and for this process to parse).
+ */
+function tuple(dialect: Dialect, values: readonly string[]): string {
+  return `${dialect === 'postgresql' ? 'json_build_array' : 'json_array'}(${values.join(', ')})`;
 }
+
+const columnsOf = (alias: string, columns: readonly string[]) => columns.map((c) => `${alias}."${c}"`);
 
 /** An ordered JSON array of `element` over `from` (empty array, not null, when there are no rows). */
 function array(dialect: Dialect, element: string, from: string, order: string): string {
@@ -115,38 +119,110 @@ function array(dialect: Dialect, element: string, from: string, order: string): 
     : `(SELECT json_group_array(${element} ORDER BY ${order}) ${from})`;
 }
 
-/** The JSON document of one entry (`e`), with the parts asked for. */
-function entryDocument(dialect: Dialect, parts: EntryParts): string {
+const COMMENT_COLUMNS = ['id', 'authorId', 'body', 'createdAt'] as const;
+const LIKE_COLUMNS = ['id', 'personId', 'createdAt'] as const;
+
+type Row = unknown[];
+
+/** An object of `names` from a row's values, in order. */
+function zip<T>(names: readonly string[], values: Row): T {
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) object[names[i]!] = values[i];
+  return object as T;
+}
+
+/** The SQL of one entry's row (`e`) with the parts asked for, and how to read that row back. */
+interface EntryDocument {
+  sql: string;
+  read: (row: Row) => LoadedEntry;
+}
+
+function entryDocument(dialect: Dialect, parts: EntryParts): EntryDocument {
   // SQLite: a JSON value that crosses a subquery is text again; json() marks it as JSON once more
   const nested = (sql: string) => (dialect === 'postgresql' ? `(${sql})` : `json((${sql}))`);
-  const extra: Array<[string, string]> = [];
   const person = [...new Set<PersonColumn>(['id', 'username', ...parts.personColumns])];
-  if (parts.author) extra.push(['author', nested(`SELECT ${object(dialect, 'p', person)} FROM "Person" p WHERE p."id" = e."authorId"`)]);
-  if (parts.workout)
-    extra.push(['workout', nested(`SELECT ${object(dialect, 'w', WORKOUT_COLUMNS)} FROM "Workout" w WHERE w."entryId" = e."id"`)]);
+  const values = columnsOf('e', ENTRY_COLUMNS);
+  // each part adds a value to the row and a step to its reading, at the same position
+  const steps: Array<(entry: LoadedEntry, value: unknown) => void> = [];
+  const part = (sql: string, step: (entry: LoadedEntry, value: unknown) => void) => {
+    values.push(sql);
+    steps.push(step);
+  };
+  if (parts.author) {
+    part(nested(`SELECT ${tuple(dialect, columnsOf('p', person))} FROM "Person" p WHERE p."id" = e."authorId"`), (entry, value) => {
+      entry.author = zip(person, value as Row);
+    });
+  }
+  if (parts.workout) {
+    part(
+      nested(`SELECT ${tuple(dialect, columnsOf('w', WORKOUT_COLUMNS))} FROM "Workout" w WHERE w."entryId" = e."id"`),
+      (entry, value) => {
+        const workout = value === null ? null : zip<Workout>(WORKOUT_COLUMNS, value as Row);
+        if (workout?.completedAt) workout.completedAt = storedDate(workout.completedAt as unknown as string);
+        entry.workout = workout;
+      },
+    );
+  }
   if (parts.comments) {
-    const comment = object(dialect, 'c', ['id', 'entryId', 'authorId', 'body', 'createdAt'], [['author', object(dialect, 'ca', person)]]);
+    const comment = tuple(dialect, [...columnsOf('c', COMMENT_COLUMNS), tuple(dialect, columnsOf('ca', person))]);
     const from = `FROM "Comment" c JOIN "Person" ca ON ca."id" = c."authorId" WHERE c."entryId" = e."id"`;
-    extra.push(['comments', nested(array(dialect, comment, from, 'c."createdAt", c."id"'))]);
+    part(nested(array(dialect, comment, from, 'c."createdAt", c."id"')), (entry, value) => {
+      entry.comments = (value as Row[]).map(([id, authorId, body, createdAt, author]) => ({
+        id: id as number,
+        entryId: entry.id,
+        authorId: authorId as number,
+        body: body as string,
+        createdAt: storedDate(createdAt as string),
+        author: zip(person, author as Row),
+      }));
+    });
   }
   if (parts.likes) {
-    const like = object(dialect, 'l', ['id', 'entryId', 'personId', 'createdAt'], [['person', object(dialect, 'lp', person)]]);
+    const like = tuple(dialect, [...columnsOf('l', LIKE_COLUMNS), tuple(dialect, columnsOf('lp', person))]);
     const from = `FROM "Like" l JOIN "Person" lp ON lp."id" = l."personId" WHERE l."entryId" = e."id"`;
-    extra.push(['likes', nested(array(dialect, like, from, 'l."createdAt", l."id"'))]);
+    part(nested(array(dialect, like, from, 'l."createdAt", l."id"')), (entry, value) => {
+      entry.likes = (value as Row[]).map(([id, personId, createdAt, liker]) => ({
+        id: id as number,
+        entryId: entry.id,
+        personId: personId as number,
+        createdAt: storedDate(createdAt as string),
+        person: zip(person, liker as Row),
+      }));
+    });
   }
   if (parts.counts) {
-    extra.push(['commentCount', `(SELECT count(*) FROM "Comment" cc WHERE cc."entryId" = e."id")`]);
-    extra.push(['likeCount', `(SELECT count(*) FROM "Like" lc WHERE lc."entryId" = e."id")`]);
+    part(`(SELECT count(*) FROM "Comment" cc WHERE cc."entryId" = e."id")`, (entry, value) => {
+      entry.commentCount = Number(value);
+    });
+    part(`(SELECT count(*) FROM "Like" lc WHERE lc."entryId" = e."id")`, (entry, value) => {
+      entry.likeCount = Number(value);
+    });
   }
   if (parts.privacy) {
     const zones = nested(
-      array(dialect, object(dialect, 'z', ['lat', 'lon', 'radiusMeters']), `FROM "PrivacyZone" z WHERE z."personId" = pp."id"`, 'z."id"'),
+      array(
+        dialect,
+        tuple(dialect, columnsOf('z', ['lat', 'lon', 'radiusMeters'])),
+        `FROM "PrivacyZone" z WHERE z."personId" = pp."id"`,
+        'z."id"',
+      ),
     );
-    const settings = `${dialect === 'postgresql' ? 'json_build_object' : 'json_object'}('endsMeters', pp."hiddenEndsMeters", 'zones', ${zones})`;
-    extra.push(['authorPrivacy', nested(`SELECT ${settings} FROM "Person" pp WHERE pp."id" = e."authorId"`)]);
+    const settings = tuple(dialect, ['pp."hiddenEndsMeters"', zones]);
+    part(nested(`SELECT ${settings} FROM "Person" pp WHERE pp."id" = e."authorId"`), (entry, value) => {
+      const [endsMeters, zoneRows] = value as [number, Array<[number, number, number]>];
+      entry.authorPrivacy = { endsMeters, zones: zoneRows.map(([lat, lon, radiusMeters]) => ({ lat, lon, radiusMeters })) };
+    });
   }
-  const document = object(dialect, 'e', ENTRY_COLUMNS, extra);
-  return dialect === 'postgresql' ? `${document}::text` : document;
+  const document = tuple(dialect, values);
+  return {
+    sql: dialect === 'postgresql' ? `${document}::text` : document,
+    read: (row) => {
+      const entry = zip<LoadedEntry>(ENTRY_COLUMNS, row);
+      entry.createdAt = storedDate(entry.createdAt as unknown as string);
+      for (let i = 0; i < steps.length; i++) steps[i]!(entry, row[ENTRY_COLUMNS.length + i]);
+      return entry;
+    },
+  };
 }
 
 function scopeCondition(scope: EntryScope): Sql.Sql {
@@ -198,22 +274,13 @@ export function storedDate(text: string): Date {
   return new Date(/(Z|[+-]\d\d:?\d\d)$/.test(iso) ? iso : `${iso}Z`);
 }
 
-function revive(document: string): LoadedEntry {
-  const entry = JSON.parse(document) as LoadedEntry;
-  entry.createdAt = storedDate(entry.createdAt as unknown as string);
-  if (entry.workout?.completedAt) entry.workout.completedAt = storedDate(entry.workout.completedAt as unknown as string);
-  for (const comment of entry.comments ?? []) comment.createdAt = storedDate(comment.createdAt as unknown as string);
-  for (const like of entry.likes ?? []) like.createdAt = storedDate(like.createdAt as unknown as string);
-  return entry;
-}
+const documents = new Map<string, EntryDocument>();
 
-const cachedText = new Map<string, string>();
-
-/** The SQL of an entry's JSON document with `parts`, built once per dialect and parts. */
-function documentOf(provider: Dialect, parts: EntryParts): string {
+/** An entry's row with `parts`, built once per dialect and parts. */
+function documentOf(provider: Dialect, parts: EntryParts): EntryDocument {
   const key = `${provider}:${parts.author}${parts.workout}${parts.comments}${parts.likes}${parts.counts}${parts.privacy}:${parts.personColumns.join()}`;
-  let document = cachedText.get(key);
-  if (document === undefined) cachedText.set(key, (document = entryDocument(provider, parts)));
+  let document = documents.get(key);
+  if (document === undefined) documents.set(key, (document = entryDocument(provider, parts)));
   return document;
 }
 
@@ -227,9 +294,10 @@ export async function readEntryPage(
   const direction = range.direction === 'newest' ? 'DESC' : 'ASC';
   const where = Sql.join([scopeCondition(scope), ...rangeConditions(range)], ' AND ');
   const page = scope.kind === 'ids' ? Sql.empty : Sql.sql`LIMIT ${range.limit} OFFSET ${range.skip}`;
-  const query = Sql.sql`SELECT ${Sql.raw(documentOf(database.provider, parts))} AS doc FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${Sql.raw(direction)}, e."id" ${Sql.raw(direction)} ${page}`;
+  const document = documentOf(database.provider, parts);
+  const query = Sql.sql`SELECT ${Sql.raw(document.sql)} AS doc FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${Sql.raw(direction)}, e."id" ${Sql.raw(direction)} ${page}`;
   const rows = await database.read<{ doc: string }>(query);
-  return rows.map((row) => revive(row.doc));
+  return rows.map((row) => document.read(JSON.parse(row.doc) as Row));
 }
 
 /** Entries by id with `parts`, keyed by id: one statement; an id with no entry is absent. */
