@@ -13,9 +13,19 @@ describe('formatTimestamp', () => {
   });
 
   it('agrees with toISOString across days, before 1970, and outside four-digit years', () => {
-    const edges = [0, -1, -999, -1000, -86_400_000, -86_400_001, Date.UTC(-5, 0, 1), Date.UTC(20_000, 0, 1), Date.UTC(9999, 11, 31, 23, 59, 59, 999)];
+    const edges = [
+      0,
+      -1,
+      -999,
+      -1000,
+      -86_400_000,
+      -86_400_001,
+      Date.UTC(-5, 0, 1),
+      Date.UTC(20_000, 0, 1),
+      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+    ];
     for (const ms of edges) expect(formatTimestamp(new Date(ms)), String(ms)).toBe(expected(new Date(ms)));
-    // a walk of uneven steps over sixty years, so that days are met again after others were kept
+    // a walk of uneven steps over seventy years, so that days are met again after others were kept
     for (let ms = Date.UTC(1960, 0, 1), step = 1; ms < Date.UTC(2030, 0, 1); ms += step * 3_607_001, step = (step % 97) + 1) {
       expect(formatTimestamp(new Date(ms))).toBe(expected(new Date(ms)));
     }
