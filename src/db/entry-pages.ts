@@ -119,6 +119,22 @@ function array(dialect: Dialect, element: string, from: string, order: string): 
     : `(SELECT json_group_array(${element} ORDER BY ${order}) ${from})`;
 }
 
+/** A subquery's JSON as a value of the query around it. */
+function subquery(dialect: Dialect, sql: string): string {
+  // SQLite: a JSON value that crosses a subquery is text again; json() marks it as JSON once more
+  return dialect === 'postgresql' ? `(${sql})` : `json((${sql}))`;
+}
+
+/** The privacy zones of the person whose id is `owner`, as `[lat, lon, radiusMeters]` tuples (an empty array for none). */
+function zonesOf(dialect: Dialect, owner: string): string {
+  const zone = tuple(dialect, columnsOf('z', ['lat', 'lon', 'radiusMeters']));
+  const from = `FROM "PrivacyZone" z WHERE z."personId" = ${owner}`;
+  return subquery(dialect, array(dialect, zone, from, 'z."id"'));
+}
+
+type ZoneRow = [lat: number, lon: number, radiusMeters: number];
+const readZones = (rows: ZoneRow[]): Zone[] => rows.map(([lat, lon, radiusMeters]) => ({ lat, lon, radiusMeters }));
+
 const COMMENT_COLUMNS = ['id', 'authorId', 'body', 'createdAt'] as const;
 const LIKE_COLUMNS = ['id', 'personId', 'createdAt'] as const;
 
@@ -138,8 +154,7 @@ interface EntryDocument {
 }
 
 function entryDocument(dialect: Dialect, parts: EntryParts): EntryDocument {
-  // SQLite: a JSON value that crosses a subquery is text again; json() marks it as JSON once more
-  const nested = (sql: string) => (dialect === 'postgresql' ? `(${sql})` : `json((${sql}))`);
+  const nested = (sql: string) => subquery(dialect, sql);
   const person = [...new Set<PersonColumn>(['id', 'username', ...parts.personColumns])];
   const values = columnsOf('e', ENTRY_COLUMNS);
   // each part adds a value to the row and a step to its reading, at the same position
@@ -163,31 +178,32 @@ function entryDocument(dialect: Dialect, parts: EntryParts): EntryDocument {
       },
     );
   }
+  /** An entry's comments or likes, oldest first: each row's columns, then its person as a tuple. */
+  const children = <T>(table: 'Comment' | 'Like', columns: readonly string[], personColumn: string, personKey: string) => {
+    const row = tuple(dialect, [...columnsOf('x', columns), tuple(dialect, columnsOf('xp', person))]);
+    const from = `FROM "${table}" x JOIN "Person" xp ON xp."id" = x."${personColumn}" WHERE x."entryId" = e."id"`;
+    return {
+      sql: nested(array(dialect, row, from, 'x."createdAt", x."id"')),
+      read: (entry: LoadedEntry, value: unknown): T[] =>
+        (value as Row[]).map((values) => {
+          const child = zip<Record<string, unknown>>(columns, values);
+          child.entryId = entry.id;
+          child.createdAt = storedDate(child.createdAt as string);
+          child[personKey] = zip(person, values[columns.length] as Row);
+          return child as T;
+        }),
+    };
+  };
   if (parts.comments) {
-    const comment = tuple(dialect, [...columnsOf('c', COMMENT_COLUMNS), tuple(dialect, columnsOf('ca', person))]);
-    const from = `FROM "Comment" c JOIN "Person" ca ON ca."id" = c."authorId" WHERE c."entryId" = e."id"`;
-    part(nested(array(dialect, comment, from, 'c."createdAt", c."id"')), (entry, value) => {
-      entry.comments = (value as Row[]).map(([id, authorId, body, createdAt, author]) => ({
-        id: id as number,
-        entryId: entry.id,
-        authorId: authorId as number,
-        body: body as string,
-        createdAt: storedDate(createdAt as string),
-        author: zip(person, author as Row),
-      }));
+    const comments = children<NonNullable<LoadedEntry['comments']>[number]>('Comment', COMMENT_COLUMNS, 'authorId', 'author');
+    part(comments.sql, (entry, value) => {
+      entry.comments = comments.read(entry, value);
     });
   }
   if (parts.likes) {
-    const like = tuple(dialect, [...columnsOf('l', LIKE_COLUMNS), tuple(dialect, columnsOf('lp', person))]);
-    const from = `FROM "Like" l JOIN "Person" lp ON lp."id" = l."personId" WHERE l."entryId" = e."id"`;
-    part(nested(array(dialect, like, from, 'l."createdAt", l."id"')), (entry, value) => {
-      entry.likes = (value as Row[]).map(([id, personId, createdAt, liker]) => ({
-        id: id as number,
-        entryId: entry.id,
-        personId: personId as number,
-        createdAt: storedDate(createdAt as string),
-        person: zip(person, liker as Row),
-      }));
+    const likes = children<NonNullable<LoadedEntry['likes']>[number]>('Like', LIKE_COLUMNS, 'personId', 'person');
+    part(likes.sql, (entry, value) => {
+      entry.likes = likes.read(entry, value);
     });
   }
   if (parts.counts) {
@@ -199,18 +215,11 @@ function entryDocument(dialect: Dialect, parts: EntryParts): EntryDocument {
     });
   }
   if (parts.privacy) {
-    const zones = nested(
-      array(
-        dialect,
-        tuple(dialect, columnsOf('z', ['lat', 'lon', 'radiusMeters'])),
-        `FROM "PrivacyZone" z WHERE z."personId" = pp."id"`,
-        'z."id"',
-      ),
-    );
+    const zones = zonesOf(dialect, 'pp."id"');
     const settings = tuple(dialect, ['pp."hiddenEndsMeters"', zones]);
     part(nested(`SELECT ${settings} FROM "Person" pp WHERE pp."id" = e."authorId"`), (entry, value) => {
-      const [endsMeters, zoneRows] = value as [number, Array<[number, number, number]>];
-      entry.authorPrivacy = { endsMeters, zones: zoneRows.map(([lat, lon, radiusMeters]) => ({ lat, lon, radiusMeters })) };
+      const [endsMeters, zones] = value as [number, ZoneRow[]];
+      entry.authorPrivacy = { endsMeters, zones: readZones(zones) };
     });
   }
   const document = tuple(dialect, values);
@@ -376,15 +385,12 @@ export async function readInBox(
       ' OR ',
     )})`;
   const where = Sql.join([read.from === 'box' ? inside('e') : Sql.sql`1 = 1`, ...rangeConditions(range)], ' AND ');
-  const zones = Sql.raw(
-    database.provider === 'postgresql'
-      ? `COALESCE((SELECT json_agg(json_build_array(z."lat", z."lon", z."radiusMeters")) FROM "PrivacyZone" z WHERE z."personId" = n."authorId"), '[]'::json)`
-      : `json((SELECT json_group_array(json_array(z."lat", z."lon", z."radiusMeters")) FROM "PrivacyZone" z WHERE z."personId" = n."authorId"))`,
-  );
+  const zones = zonesOf(database.provider, 'n."authorId"');
   const order = Sql.sql`n."createdAt" ${direction}, n."id" ${direction}`;
   // one pass over the rows read (a co-routine, never a table of them): all of them counted, the ones
   // inside the box kept (reading them into a CTE and then twice cost 0.99 ms a probe on SQLite, this 0.60)
-  const hits = Sql.sql`${Sql.raw(database.provider === 'postgresql' ? 'json_agg(json_build_array' : 'json_group_array(json_array')}(n."id", n."lat", n."lon", n."authorId", ${zones}) ORDER BY ${order}) FILTER (WHERE ${inside('n')})`;
+  const hit = tuple(database.provider, [...columnsOf('n', ['id', 'lat', 'lon', 'authorId']), zones]);
+  const hits = Sql.sql`${Sql.raw(database.provider === 'postgresql' ? 'json_agg' : 'json_group_array')}(${Sql.raw(hit)} ORDER BY ${order}) FILTER (WHERE ${inside('n')})`;
   const document =
     database.provider === 'postgresql'
       ? Sql.sql`json_build_object('scanned', count(*), 'hits', COALESCE(${hits}, '[]'::json))::text`
@@ -394,7 +400,7 @@ export async function readInBox(
   const [row] = await database.read<{ doc: string }>(query);
   const result = JSON.parse(row!.doc) as {
     scanned: number;
-    hits: Array<[number, number, number, number, Array<[number, number, number]>]>;
+    hits: Array<[number, number, number, number, ZoneRow[]]>;
   };
   return {
     scanned: result.scanned,
@@ -403,7 +409,7 @@ export async function readInBox(
       lat,
       lon,
       authorId,
-      zones: zones.map(([zoneLat, zoneLon, radiusMeters]) => ({ lat: zoneLat, lon: zoneLon, radiusMeters })),
+      zones: readZones(zones),
     })),
   };
 }
