@@ -243,7 +243,9 @@ function scopeCondition(scope: EntryScope): Sql.Sql {
     case 'authorId':
       return Sql.sql`e."authorId" = ${scope.authorId}`;
     case 'friendsOf':
-      return Sql.sql`(e."authorId" = ${scope.personId} OR e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${scope.personId}))`;
+      // one list of authors, so that both planners read each author's newest entries from the
+      // (authorId, createdAt) index; with an OR, PostgreSQL walked the whole stream's index and filtered
+      return Sql.sql`e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${scope.personId} UNION ALL SELECT ${scope.personId})`;
     case 'ids':
       return scope.ids.length > 0 ? Sql.sql`e."id" IN (${Sql.join(scope.ids)})` : Sql.sql`1 = 0`;
   }
@@ -304,7 +306,12 @@ export async function readEntryPage(
   const where = Sql.join([scopeCondition(scope), ...rangeConditions(range)], ' AND ');
   const page = scope.kind === 'ids' ? Sql.empty : Sql.sql`LIMIT ${range.limit} OFFSET ${range.skip}`;
   const document = documentOf(database.provider, parts);
-  const query = Sql.sql`SELECT ${Sql.raw(document.sql)} AS doc FROM "Entry" e WHERE ${where} ORDER BY e."createdAt" ${Sql.raw(direction)}, e."id" ${Sql.raw(direction)} ${page}`;
+  const order = (table: string) => Sql.raw(`${table}."createdAt" ${direction}, ${table}."id" ${direction}`);
+  // The page's ids first, its documents after: where the order needs a sort (the friends stream merges
+  // several authors), a single level would build every candidate's document before the LIMIT.
+  const query = Sql.sql`SELECT ${Sql.raw(document.sql)} AS doc
+    FROM (SELECT e."id", e."createdAt" FROM "Entry" e WHERE ${where} ORDER BY ${order('e')} ${page}) p
+    JOIN "Entry" e ON e."id" = p."id" ORDER BY ${order('p')}`;
   const rows = await database.read<{ doc: string }>(query);
   return rows.map((row) => document.read(JSON.parse(row.doc) as Row));
 }
