@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { createApp, listen } from '../app/server.ts';
@@ -30,6 +31,8 @@ export async function run(argv: string[]) {
   const workers = values.workers === 'auto' ? availableParallelism() : positiveInteger('workers', values.workers, 1);
   if (workers > 64) throw new UsageError('--workers must be at most 64');
   const config = loadConfig();
+  // read by V8 at every full collection, so it holds from here on
+  if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
 
   if (workers > 1 && cluster.isPrimary) {
     // migrate and seed once, before any worker starts

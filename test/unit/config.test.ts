@@ -41,6 +41,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
   });
 
+  it('lets the heap grow 20% past its live size by default, and as V8 chooses with 0', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(20);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: 'lots' })).toThrow(/^HEAP_GROWTH_PERCENT: /);
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '1000' })).toThrow(/^HEAP_GROWTH_PERCENT: /);
+  });
+
   it('never repeats a password in an error', () => {
     expect(() => parseDatabaseUrl('mysql://admin:hunter2@db/x')).toThrow(/admin:\*\*\*@/);
     expect(() => parseDatabaseUrl('mysql://admin:hunter2@db/x')).not.toThrow(/hunter2/);
