@@ -29,7 +29,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     // V8 flags for the server process, e.g. --heap=--max-old-space-size=192
     heap: { type: 'string', default: '' },
-    // only the targets whose name holds this text, and none of the later phases (a quick A/B)
+    // only the targets whose name holds this text, and none of the later phases (a quick A/B);
+    // `--only training` measures only the stats of a person with 10,000 workouts
     only: { type: 'string', default: '' },
   },
 });
@@ -400,6 +401,65 @@ async function gpxUpload(base: string, url: string, child: ChildProcess) {
   };
 }
 
+/**
+ * Issue 22: a person with 10,000 workouts over five years (every 4.5 hours), and how long their year of
+ * weekly totals, their records and their streak take to answer, one request at a time.
+ */
+async function trainingStats(base: string, token: string) {
+  const username = 'bench-10k-workouts';
+  await database.prisma.person.deleteMany({ where: { usernameKey: username } });
+  const person = await database.prisma.person.create({
+    data: { username, usernameKey: username, displayName: 'Ten Thousand', timeZone: 'Europe/Berlin', units: 'kilometers' },
+  });
+  const now = Date.now();
+  const count = 10_000;
+  const times = Array.from({ length: count }, (_, i) => new Date(now - i * 4.5 * 3_600_000));
+  await database.prisma.entry.createMany({ data: times.map((createdAt) => ({ authorId: person.id, kind: 'workout', createdAt })) });
+  const entries = await database.prisma.entry.findMany({ where: { authorId: person.id }, select: { id: true, createdAt: true } });
+  const activities = ['running', 'cycling', 'swimming', 'walking'];
+  await database.prisma.workout.createMany({
+    data: entries.map((entry, i) => ({
+      entryId: entry.id,
+      activityType: activities[i % activities.length]!,
+      completedAt: entry.createdAt,
+      distanceValue: 5 + (i % 20),
+      distanceUnits: 'kilometers',
+      duration: 1800 + (i % 60) * 30,
+    })),
+  });
+  const measure = async (query: string) => {
+    const times: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      const started = performance.now();
+      const body = await graphql(base, token, query);
+      if (body.errors || !body.data.person) throw new Error(`training stats: ${JSON.stringify(body).slice(0, 300)}`);
+      if (i >= 20) times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return {
+      p50Ms: Math.round(times[Math.floor(times.length / 2)]! * 10) / 10,
+      p99Ms: Math.round(times[Math.floor(times.length * 0.99)]! * 10) / 10,
+    };
+  };
+  try {
+    return {
+      workouts: count,
+      yearOfWeeks: await measure(
+        `{ person(username: "${username}") { stats(period: WEEK) { ... on TrainingStats { periods { firstDay workouts meters movingSeconds byActivity { activityType meters } } } } } }`,
+      ),
+      fiveYearsOfMonths: await measure(
+        `{ person(username: "${username}") { stats(period: MONTH, from: "${new Date(now - 5 * 365 * 86_400_000).toISOString().slice(0, 19)}Z") { ... on TrainingStats { periods { workouts meters } } } } }`,
+      ),
+      records: await measure(
+        `{ person(username: "${username}") { records { running { seconds } longestRide { meters } longestSwim { meters } } } }`,
+      ),
+      streak: await measure(`{ person(username: "${username}") { streak { currentDays longestDays longestWeeks } } }`),
+    };
+  } finally {
+    await database.prisma.person.delete({ where: { id: person.id } });
+  }
+}
+
 /** One event reaching 1,000 subscribers on one process: how long until each, and until all, have it. */
 async function fanOut(base: string, url: string) {
   const wsUrl = `${base.replace(/^http/, 'ws')}/graphql`;
@@ -519,6 +579,7 @@ const mixed: Array<Record<string, unknown>> = [];
 const rss: Record<string, number> = { atStart: peakRssMb(child.pid!) };
 let upload: Awaited<ReturnType<typeof gpxUpload>> | null = null;
 let fanout: Awaited<ReturnType<typeof fanOut>> | null = null;
+let training: Awaited<ReturnType<typeof trainingStats>> | null = null;
 try {
   const token = await mintToken(base, url);
   const username = await firstUsername(base);
@@ -551,6 +612,10 @@ try {
     );
   }
   rss.afterStreamsAndWrites = peakRssMb(child.pid!);
+  if (!values.only || values.only === 'training') {
+    training = await trainingStats(base, token);
+    console.log(`a person with 10,000 workouts: ${JSON.stringify(training)}`);
+  }
   if (values.only) throw new Skip();
   const seeded = await database.prisma.entry.aggregate({ _min: { id: true } });
   const entryIds = { min: seeded._min.id ?? 1, max: watermark.entry };
@@ -595,6 +660,7 @@ try {
     readsUnderWrites: mixed,
     gpxUpload200k: upload,
     fanOut1000: fanout,
+    trainingStats10k: training,
   };
   console.table(
     rows.map(({ target, requestsPerSecond, p50Ms, p99Ms, errors, sqlPerRequest, ofCeiling, loadGenerator }) => ({

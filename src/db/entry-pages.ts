@@ -255,7 +255,7 @@ function scopeCondition(scope: EntryScope): Sql.Sql {
  * domain/visibility.ts's maySee as SQL over `e`: every entry for everyone, the viewer's own, and the
  * friends-only entries of the viewer's friends. The read-path test holds the two to the same answers.
  */
-function visibleCondition(viewerId: number | null): Sql.Sql {
+export function visibleCondition(viewerId: number | null): Sql.Sql {
   if (viewerId === null) return Sql.sql`e."visibility" = 'everyone'`;
   return Sql.sql`(e."visibility" = 'everyone' OR e."authorId" = ${viewerId}
     OR (e."visibility" = 'friends' AND e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${viewerId})))`;

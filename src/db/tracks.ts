@@ -3,6 +3,7 @@
 import type { ParsedGpx } from '../domain/gpx.ts';
 import { encodePolyline, summarizeTrack, thin } from '../domain/track.ts';
 import { encodePoints } from '../domain/track-codec.ts';
+import { RECORDS_VERSION, trackEfforts } from '../domain/records.ts';
 import { bulkInsert } from './bulk.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database, Prisma } from './database.ts';
@@ -12,6 +13,7 @@ export type TrackOwner = { entryId: number } | { routeId: number };
 
 export async function replaceTrack(prisma: Prisma, provider: 'sqlite' | 'postgresql', owner: TrackOwner, gpx: ParsedGpx): Promise<number> {
   const summary = summarizeTrack(gpx.points);
+  const { efforts, movingSeconds } = trackEfforts(gpx.points);
   return prisma.$transaction(
     async (tx) => {
       await tx.track.deleteMany({ where: owner });
@@ -24,9 +26,12 @@ export async function replaceTrack(prisma: Prisma, provider: 'sqlite' | 'postgre
           pointData: encodePoints(gpx.points) as Uint8Array<ArrayBuffer>,
           routePointData: gpx.routePoints.length ? (encodePoints(gpx.routePoints) as Uint8Array<ArrayBuffer>) : null,
           updatedAt: new Date(),
+          movingSeconds,
+          recordsVersion: RECORDS_VERSION,
         },
         select: { id: true },
       });
+      if (efforts.length) await tx.bestEffort.createMany({ data: efforts.map((effort) => ({ trackId: track.id, ...effort })) });
       await bulkInsert(
         { provider, client: tx },
         'TrackWaypoint',

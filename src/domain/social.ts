@@ -31,6 +31,9 @@ export interface ProfileInput {
   units?: UnitPreference | null;
   defaultVisibility?: Visibility | null;
   hiddenEndsMeters?: number | null;
+  statsVisibility?: Visibility | null;
+  /** ISO weekday, 1 (Monday) to 7 (Sunday) */
+  weekStart?: number | null;
 }
 
 /** Only the fields given change; an empty string clears an optional field. */
@@ -66,6 +69,12 @@ export function validateProfile(input: ProfileInput) {
     if (!Number.isInteger(ends) || ends < 0 || ends > MAX_HIDDEN_ENDS_METERS)
       issues.push({ path: 'hiddenEndsMeters', message: `must be a whole number of meters from 0 to ${MAX_HIDDEN_ENDS_METERS}` });
     else data.hiddenEndsMeters = ends;
+  }
+  if (input.statsVisibility !== undefined && input.statsVisibility !== null) data.statsVisibility = input.statsVisibility;
+  if (input.weekStart !== undefined && input.weekStart !== null) {
+    if (!Number.isInteger(input.weekStart) || input.weekStart < 1 || input.weekStart > 7)
+      issues.push({ path: 'weekStart', message: 'must be a weekday from 1 (Monday) to 7 (Sunday)' });
+    else data.weekStart = input.weekStart;
   }
   if (issues.length) throw new ValidationError(issues);
   return data;

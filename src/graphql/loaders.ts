@@ -38,6 +38,9 @@ const entryWithParts = perContext<number, LoadedEntry>(async (context, ids) => {
   return ids.map((id) => byId.get(id) ?? new Error(`entry ${id} does not exist`));
 });
 
+/** An entry by id with all its parts, batched with the operation's other entries; the viewer must be allowed to see it. */
+export const entryById = (context: Context, id: number): Promise<LoadedEntry> => entryWithParts(context, id);
+
 /** A part of an entry: from the entry itself when its page carried it, else batched with the operation's other entries. */
 export async function entryPart<K extends 'workout' | 'comments' | 'likes' | 'commentCount' | 'likeCount'>(
   context: Context,

@@ -8,6 +8,7 @@ import './types/person.ts';
 import './types/workout.ts';
 import './types/comment.ts';
 import './types/route.ts';
+import './types/stats.ts';
 import './mutations/entries.ts';
 import './mutations/reactions.ts';
 import './mutations/routes.ts';

@@ -24,11 +24,15 @@ import {
 const SUMMARIES: Record<string, string> = { Person: 'PersonSummary' };
 
 /** Fields a summary leaves out though they are leaves: they answer only to their own person (null for the rest). */
-const OWN_ONLY = new Set(['Person.defaultVisibility', 'Person.hiddenEndsMeters']);
+const OWN_ONLY = new Set(['Person.defaultVisibility', 'Person.hiddenEndsMeters', 'Person.statsVisibility']);
 
 /** Fields the view leaves out, and where the data is instead (the OpenAPI document says so). */
 export const LEFT_OUT: Record<string, string> = {
   'Person.entries': 'a person’s entries are `GET /api/v1/people/{username}/entries`',
+  // aggregates over every workout of the person, with arguments a REST path cannot give a nested field
+  'Person.stats': 'a person’s training totals are GraphQL’s `Person.stats(period:)`',
+  'Person.records': 'a person’s records are GraphQL’s `Person.records`',
+  'Person.streak': 'a person’s streak is GraphQL’s `Person.streak`',
   'Track.points': 'a track’s points are its GPX: `/entries/{id}.gpx` or `/routes/{id}.gpx`',
   'Track.outline': 'a track’s points are its GPX: `/entries/{id}.gpx` or `/routes/{id}.gpx`',
   'Track.gpx': 'a track’s GPX is `/entries/{id}.gpx` or `/routes/{id}.gpx`',

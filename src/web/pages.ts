@@ -6,11 +6,13 @@ import type {
   PageEntryFragment,
   PagePersonDetailQuery,
   PagePersonFragment,
+  PagePersonStatsQuery,
   PageRouteQuery,
   PageTrackFragment,
 } from '../operations/generated.ts';
 import { layout, type PageViewer } from './layout.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
+import { distanceChartSvg, recordsTable, streakText, totalsCells } from './training.ts';
 
 /** What the pages are drawn from: the typed results of src/operations/pages.graphql. */
 export type PagePerson = PagePersonFragment;
@@ -34,6 +36,11 @@ export const PAGE_STYLE = `
   figure { margin: 1rem 0; }
   figcaption { color: #4a5568; font-size: .9rem; }
   nav.pages { display: flex; justify-content: space-between; margin: 1rem 0; }
+  nav.filters { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: .5rem 0; }
+  nav.filters a[aria-current] { font-weight: 700; text-decoration: none; color: #1d2430; }
+  .scroll { overflow-x: auto; }
+  .scroll table { font-size: .9rem; } .scroll th[scope=row] { white-space: nowrap; }
+  caption { text-align: left; }
   h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
   main { max-width: 42rem; }
 `;
@@ -163,8 +170,73 @@ export function personPage(visitor: Visitor, person: PagePersonDetail, entries: 
     person.displayName,
     `<section class="card person"><p>${avatar(person)} @${e(person.username)}</p>${about}</section>
 <section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2>${stream}${pager(`/people/${encodeURIComponent(person.username)}`, pageNumber, hasNext)}</section>
+${trainingSection(person)}
 <section class="card" aria-labelledby="friends-heading"><h2 id="friends-heading">Friends</h2>${friends}</section>
 <section class="card" aria-labelledby="routes-heading"><h2 id="routes-heading">Routes</h2>${routes}</section>`,
+  );
+}
+
+const statsPath = (username: string) => `/people/${encodeURIComponent(username)}/stats`;
+
+/** A year of weekly distance, the records and the streak: what the person lets everyone see. */
+function trainingSection(person: PagePersonDetail): string {
+  if (!person.records || !person.streak || person.weekly?.__typename !== 'TrainingStats') return '';
+  const weeks = 'periods' in person.weekly ? person.weekly.periods : [];
+  return `<section class="card" aria-labelledby="training-heading"><h2 id="training-heading">Training</h2>
+<figure>${distanceChartSvg(weeks, { id: 'weekly', title: 'Distance per week over the last year' })}<figcaption>Distance per week over the last year.</figcaption></figure>
+${streakText(person.streak)}
+${recordsTable(person.records)}
+<p><a href="${statsPath(person.username)}">All stats, by week, month or year</a></p></section>`;
+}
+
+type PersonStats = NonNullable<PagePersonStatsQuery['person']>;
+export interface StatsFilter {
+  period: 'WEEK' | 'MONTH' | 'YEAR';
+  activityType: string | null;
+}
+
+const PERIOD_NAMES = { WEEK: 'Weeks', MONTH: 'Months', YEAR: 'Years' } as const;
+
+/** The stats page: totals per period with links to change the period and the activity. */
+export function statsPage(visitor: Visitor, person: PersonStats, filter: StatsFilter, activityTypes: readonly string[]): string {
+  const base = statsPath(person.username);
+  const link = (period: StatsFilter['period'], activityType: string | null, label: string, current: boolean) => {
+    const query = new URLSearchParams({ period: period.toLowerCase() });
+    if (activityType) query.set('activity', activityType.toLowerCase());
+    return `<a href="${e(`${base}?${query}`)}"${current ? ' aria-current="page"' : ''}>${e(label)}</a>`;
+  };
+  const periods = (Object.keys(PERIOD_NAMES) as Array<StatsFilter['period']>)
+    .map((period) => link(period, filter.activityType, PERIOD_NAMES[period], period === filter.period))
+    .join('');
+  const activities = [null, ...activityTypes]
+    .map((type) => link(filter.period, type, type ? lower(type) : 'all activities', type === filter.activityType))
+    .join('');
+  const filters = `<nav class="filters" aria-label="Period">${periods}</nav><nav class="filters" aria-label="Activity">${activities}</nav>`;
+  const stats = person.stats;
+  let body: string;
+  if (!stats) body = '<p class="card">These stats are private.</p>';
+  else if (stats.__typename !== 'TrainingStats' || !('periods' in stats))
+    body = `<p class="card">${e('message' in stats ? stats.message : 'No stats.')}</p>`;
+  else {
+    const what = `${filter.activityType ? lower(filter.activityType) : 'all activities'}, by ${filter.period.toLowerCase()}`;
+    const rows = [...stats.periods]
+      .reverse()
+      .map((period) => `<tr><th scope="row">${e(period.firstDay)}</th>${totalsCells(period)}</tr>`)
+      .join('');
+    body = `<section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">Distance: ${e(what)}</h2>
+<figure>${distanceChartSvg(stats.periods, { id: 'stats', title: `Distance, ${what}` })}<figcaption>Days are in ${e(stats.timeZone)}.</figcaption></figure>
+<div class="scroll" tabindex="0" role="region" aria-label="Totals by period"><table><caption class="meta">Newest first; moving time as hours:minutes:seconds</caption>
+<thead><tr><th scope="col">From</th><th scope="col">Workouts</th><th scope="col">Distance</th><th scope="col">Moving</th><th scope="col">Climb</th></tr></thead>
+<tbody>${rows}</tbody><tfoot><tr><th scope="row">Total</th>${totalsCells(stats.total)}</tr></tfoot></table></div></section>`;
+  }
+  const training =
+    person.records && person.streak
+      ? `<section class="card" aria-labelledby="records-heading"><h2 id="records-heading">Records and streak</h2>${streakText(person.streak)}${recordsTable(person.records)}</section>`
+      : '';
+  return page(
+    visitor,
+    `${person.displayName}: stats`,
+    `<p><a href="${e(person.url)}">Back to ${e(person.displayName)}</a></p>${filters}${body}${training}`,
   );
 }
 

@@ -5,8 +5,26 @@ import type { Context } from '../graphql/context.ts';
 import { htmlResponse, type Router } from '../http/router.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import { positiveId } from '../rest/params.ts';
-import { PageEntryDetailDocument, PageFeedDocument, PagePersonDetailDocument, PageRouteDocument } from '../operations/generated.ts';
-import { entryPage, feedPage, notFoundPage, personPage, routePage, type PageEntry, type Visitor } from './pages.ts';
+import { ACTIVITY_TYPES, SPEC_ACTIVITY_TYPES } from '../domain/activity.ts';
+import {
+  PageEntryDetailDocument,
+  PageFeedDocument,
+  PagePersonDetailDocument,
+  PagePersonStatsDocument,
+  PageRouteDocument,
+  type ActivityType,
+} from '../operations/generated.ts';
+import {
+  entryPage,
+  feedPage,
+  notFoundPage,
+  personPage,
+  routePage,
+  statsPage,
+  type PageEntry,
+  type StatsFilter,
+  type Visitor,
+} from './pages.ts';
 
 export interface WebOptions {
   run: RunOperation;
@@ -26,6 +44,16 @@ const HEADERS = {
 function pageNumber(url: URL): number {
   const page = Number(url.searchParams.get('page') ?? 1);
   return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
+}
+
+/** `?period=week|month|year&activity=running` as the stats page reads it; anything else is the default. */
+function statsFilter(url: URL): StatsFilter {
+  const period = url.searchParams.get('period')?.toUpperCase();
+  const activity = url.searchParams.get('activity')?.toLowerCase();
+  return {
+    period: period === 'MONTH' || period === 'YEAR' ? period : 'WEEK',
+    activityType: ACTIVITY_TYPES.find((type) => type === activity)?.toUpperCase() ?? null,
+  };
 }
 
 function dataOf<T>(result: ExecutionResult<T>): T {
@@ -73,6 +101,18 @@ export function mountWebPages(router: Router, options: WebOptions): void {
         200,
         personPage(visitor, data.person, stream.edges?.map((edge) => edge.node) ?? [], page, stream.pageInfo?.hasNextPage ?? false),
       ];
+    }),
+  );
+
+  router.get('/people/:username/stats', ({ request, url, params }) =>
+    respond(request, async (visitor) => {
+      const filter = statsFilter(url);
+      const variables = { username: params.username, period: filter.period, activityType: filter.activityType as ActivityType | null };
+      const { person } = dataOf(await run(PagePersonStatsDocument, request, options.context(request), variables));
+      if (!person) return [404, notFoundPage(visitor, `Nobody called ${params.username}`)];
+      const types = SPEC_ACTIVITY_TYPES.map((type) => type.toUpperCase());
+      if (filter.activityType && !types.includes(filter.activityType)) types.push(filter.activityType);
+      return [200, statsPage(visitor, person, filter, types)];
     }),
   );
 

@@ -60,6 +60,11 @@ beforeAll(async () => {
     'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { ... on Entry { id } } }',
   );
   ids.entry = created.createEntry.id;
+  // a timed track: the person page's records come from it
+  await graphql(annToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
+    id: ids.entry,
+    gpx: GPX,
+  });
   const hidden = await graphql<{ createEntry: { id: number } }>(
     annToken,
     'mutation { createEntry(input: { message: "Just for my friends", visibility: FRIENDS }) { ... on Entry { id } } }',
@@ -109,7 +114,18 @@ const PAGES = [
     heading: 'Ann Runner’s entry',
     texts: ['Hill repeats at dawn', 'Strong finish!', 'Bob Cyclist', 'Oakland, CA'],
   },
-  { name: 'person', path: () => '/people/ann', heading: 'Ann Runner', texts: ['@ann', 'Hill repeats at dawn', 'Bob Cyclist', 'Lake loop'] },
+  {
+    name: 'person',
+    path: () => '/people/ann',
+    heading: 'Ann Runner',
+    texts: ['@ann', 'Hill repeats at dawn', 'Bob Cyclist', 'Lake loop', 'Training', 'Current streak: 1 day', 'All stats'],
+  },
+  {
+    name: 'stats',
+    path: () => '/people/ann/stats?period=month&activity=running',
+    heading: 'Ann Runner: stats',
+    texts: ['Distance: running, by month', 'Total', 'Records and streak', 'Current streak: 1 day'],
+  },
   {
     name: 'route',
     path: () => `/routes/${ids.route}`,
@@ -155,6 +171,33 @@ describe.skipIf(!haveChromium)('the web pages', () => {
     expect(await tab.locator('svg.track-map path').count()).toBeGreaterThan(0);
     expect(await tab.locator('svg.track-map circle').count()).toBe(2);
     expect(await tab.locator('svg.elevation-profile title').textContent()).toMatch(/from \d+ m to \d+ m over [\d.]+ km/);
+    await tab.close();
+  });
+
+  it('draws a year of weekly distance on the person page, and links the stats by period and activity', async () => {
+    const tab = await noScript.newPage();
+    await tab.goto(`${base}/people/ann`);
+    // 52 or 53 weeks, one bar each; this week's holds the 8.2 km run, in Ann's miles
+    const bars = await tab.locator('svg.distance-chart rect').count();
+    expect(bars).toBeGreaterThanOrEqual(52);
+    expect(await tab.locator('svg.distance-chart rect title').last().textContent()).toContain('5.1 mi, 1 workout');
+    await tab.getByRole('link', { name: 'All stats, by week, month or year' }).click();
+    await tab.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: 'Years' }).click();
+    expect(new URL(tab.url()).searchParams.get('period')).toBe('year');
+    await tab.getByRole('navigation', { name: 'Activity' }).getByRole('link', { name: 'cycling' }).click();
+    expect(await tab.locator('h2#chart-heading').textContent()).toBe('Distance: cycling, by year');
+    expect(await tab.locator('tfoot td').first().textContent()).toBe('0');
+    await tab.close();
+  });
+
+  it('shows no stats to anyone when the athlete keeps them to themselves', async () => {
+    await graphql(tokens.ann, 'mutation { updateProfile(input: { statsVisibility: ONLY_ME }) { __typename } }');
+    const tab = await noScript.newPage();
+    await tab.goto(`${base}/people/ann`);
+    expect(await tab.locator('#training-heading').count()).toBe(0);
+    await tab.goto(`${base}/people/ann/stats`);
+    expect(await tab.locator('main').innerText()).toContain('These stats are private.');
+    await graphql(tokens.ann, 'mutation { updateProfile(input: { statsVisibility: EVERYONE }) { __typename } }');
     await tab.close();
   });
 

@@ -8,6 +8,7 @@ import { builder } from '../builder.ts';
 import { requireViewer, type Context } from '../context.ts';
 import { requirePersonId } from '../lookups.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from '../types/enums.ts';
+import { WeekdayEnum } from '../types/stats.ts';
 
 type Status = 'none' | 'requested' | 'incoming' | 'friends';
 
@@ -130,6 +131,11 @@ const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
       type: VisibilityEnum,
       description: 'Who sees the entries posted from now on without a `visibility` of their own.',
     }),
+    statsVisibility: t.field({
+      type: VisibilityEnum,
+      description: 'Who may read the stats, records and streak: EVERYONE (the default), FRIENDS or ONLY_ME.',
+    }),
+    weekStart: t.field({ type: WeekdayEnum, description: 'The day weeks begin on, in stats and streaks (Monday unless chosen).' }),
     hiddenEndsMeters: t.int({
       description: `Meters of the start and of the finish of every track that nobody else sees (0 to ${MAX_HIDDEN_ENDS_METERS}; 0 hides none). Takes effect at once, for every track.`,
     }),

@@ -1,0 +1,152 @@
+// A person's training totals, records and workout days, as aggregate queries over their workouts:
+// the database sums and groups, this process never loads the entries (issue 22). Every query keeps
+// to the entries the viewer may see (entry-pages.ts's visibleCondition), so a total never counts a
+// workout its reader could not open.
+import type { CalendarPeriod } from '../domain/calendar.ts';
+import { RECORD_DISTANCES, type RecordDistance } from '../domain/records.ts';
+import { METERS_PER } from '../domain/units.ts';
+import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import type { Database } from './database.ts';
+import { storedDate, visibleCondition } from './entry-pages.ts';
+
+type Reader = Pick<Database, 'read' | 'provider'>;
+
+/** When a workout happened: when it was completed, else when it was posted. */
+const AT = 'COALESCE(w."completedAt", e."createdAt")';
+
+/** Its distance in meters: as entered (in the units entered), else its track's. */
+const METERS = `COALESCE(CASE w."distanceUnits" ${Object.entries(METERS_PER)
+  .map(([units, factor]) => `WHEN '${units}' THEN w."distanceValue" * ${factor}`)
+  .join(' ')} END, t."distanceMeters", 0)`;
+
+/** Its moving time: its track's, else the duration entered. */
+const MOVING = 'COALESCE(t."movingSeconds", w."duration", 0)';
+
+const FROM = Sql.raw(`FROM "Entry" e JOIN "Workout" w ON w."entryId" = e."id" LEFT JOIN "Track" t ON t."entryId" = e."id"`);
+
+function workoutsOf(personId: number, viewerId: number | null, activityType: string | null): Sql.Sql {
+  const conditions = [Sql.sql`e."authorId" = ${personId}`, visibleCondition(viewerId)];
+  if (activityType !== null) conditions.push(Sql.sql`w."activityType" = ${activityType}`);
+  return Sql.join(conditions, ' AND ');
+}
+
+export interface PeriodTotals {
+  /** Index of the period in the list asked for. */
+  period: number;
+  activityType: string;
+  workouts: number;
+  meters: number;
+  movingSeconds: number;
+  elevationGain: number;
+}
+
+/**
+ * Totals per period and activity type, one row per pair that has workouts: one statement. Each
+ * workout falls in the period whose bounds hold it; the bounds travel as parameters.
+ */
+export async function readPeriodTotals(
+  database: Reader,
+  personId: number,
+  viewerId: number | null,
+  periods: readonly CalendarPeriod[],
+  activityType: string | null,
+): Promise<PeriodTotals[]> {
+  if (periods.length === 0) return [];
+  const at = Sql.raw(AT);
+  const bounds = periods.map((p) => new Date(p.end));
+  // the last bound is the range's end: an instant past it falls in no period
+  const index = Sql.join(
+    bounds.map((end, i) => Sql.sql`WHEN ${at} < ${end} THEN ${Sql.raw(String(i))}`),
+    ' ',
+  );
+  const rows = await database.read<{
+    period: number | bigint;
+    activityType: string;
+    workouts: number | bigint;
+    meters: number | null;
+    moving: number | bigint | null;
+    gain: number | null;
+  }>(Sql.sql`SELECT p."period", p."activityType", count(*) AS "workouts", sum(p."meters") AS "meters",
+      sum(p."moving") AS "moving", sum(p."gain") AS "gain"
+    FROM (SELECT CASE ${index} END AS "period", w."activityType" AS "activityType", ${Sql.raw(METERS)} AS "meters",
+        ${Sql.raw(MOVING)} AS "moving", COALESCE(t."elevationGain", 0) AS "gain"
+      ${FROM}
+      WHERE ${workoutsOf(personId, viewerId, activityType)}
+        AND ${at} >= ${new Date(periods[0]!.start)} AND ${at} < ${bounds.at(-1)!}) p
+    GROUP BY p."period", p."activityType"`);
+  return rows.map((row) => ({
+    period: Number(row.period),
+    activityType: row.activityType,
+    workouts: Number(row.workouts),
+    meters: Number(row.meters ?? 0),
+    movingSeconds: Number(row.moving ?? 0),
+    elevationGain: Number(row.gain ?? 0),
+  }));
+}
+
+export interface RecordRow {
+  distance: RecordDistance;
+  seconds: number;
+  entryId: number;
+  at: Date;
+}
+
+/** The fastest effort at each record distance over the person's runs, with its entry: one statement. */
+export async function readRunningRecords(database: Reader, personId: number, viewerId: number | null): Promise<RecordRow[]> {
+  const rows = await database.read<{ distance: string; seconds: number; entryId: number | bigint; at: Date | string }>(
+    Sql.sql`SELECT r."distance", r."seconds", r."entryId", r."at" FROM (
+      SELECT b."distance", b."seconds", e."id" AS "entryId", ${Sql.raw(AT)} AS "at",
+        row_number() OVER (PARTITION BY b."distance" ORDER BY b."seconds", e."id") AS "rank"
+      FROM "BestEffort" b JOIN "Track" t ON t."id" = b."trackId" JOIN "Entry" e ON e."id" = t."entryId"
+        JOIN "Workout" w ON w."entryId" = e."id"
+      WHERE ${workoutsOf(personId, viewerId, 'running')}) r
+    WHERE r."rank" = 1`,
+  );
+  const order = Object.keys(RECORD_DISTANCES);
+  return rows
+    .map((row) => ({
+      distance: row.distance as RecordDistance,
+      seconds: Number(row.seconds),
+      entryId: Number(row.entryId),
+      at: row.at instanceof Date ? row.at : storedDate(row.at),
+    }))
+    .sort((a, b) => order.indexOf(a.distance) - order.indexOf(b.distance));
+}
+
+export interface BiggestRow {
+  entryId: number;
+  meters: number;
+  at: Date;
+}
+
+/** The workout of this activity with the most of a measure (distance or climb), or null: one statement. */
+export async function readBiggest(
+  database: Reader,
+  personId: number,
+  viewerId: number | null,
+  activityType: string,
+  measure: 'distance' | 'climb',
+): Promise<BiggestRow | null> {
+  const value = measure === 'distance' ? METERS : 'COALESCE(t."elevationGain", 0)';
+  const rows = await database.read<{ entryId: number | bigint; meters: number; at: Date | string }>(
+    Sql.sql`SELECT e."id" AS "entryId", ${Sql.raw(value)} AS "meters", ${Sql.raw(AT)} AS "at" ${FROM}
+      WHERE ${workoutsOf(personId, viewerId, activityType)} AND ${Sql.raw(value)} > 0
+      ORDER BY 2 DESC, e."id" LIMIT 1`,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return { entryId: Number(row.entryId), meters: Number(row.meters), at: row.at instanceof Date ? row.at : storedDate(row.at) };
+}
+
+/**
+ * The distinct minutes (since 1970, UTC) in which the person worked out: what streaks are counted
+ * from, after each is placed on the person's calendar. One small number per workout at most.
+ */
+export async function readWorkoutMinutes(database: Reader, personId: number, viewerId: number | null): Promise<number[]> {
+  const minute =
+    database.provider === 'postgresql' ? `floor(extract(epoch from ${AT}) / 60)::bigint` : `CAST(unixepoch(${AT}) / 60 AS INTEGER)`;
+  const rows = await database.read<{ minute: number | bigint }>(
+    Sql.sql`SELECT DISTINCT ${Sql.raw(minute)} AS "minute" ${FROM} WHERE ${workoutsOf(personId, viewerId, null)}`,
+  );
+  return rows.map((row) => Number(row.minute));
+}

@@ -1,0 +1,396 @@
+// A person's training: totals per week, month or year on their own calendar, records and streaks
+// (issue 22). The sums and the records come from aggregate queries (db/stats.ts); who may read them
+// is the person's `statsVisibility`, and each total counts only the workouts its reader may see.
+import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue, type ActivityType } from '../../domain/activity.ts';
+import {
+  STATS_PERIODS,
+  calendarPeriods,
+  calendarZone,
+  defaultRange,
+  localDay,
+  streaks,
+  type StatsPeriod,
+  type Streaks,
+  type Weekday,
+} from '../../domain/calendar.ts';
+import { ValidationError } from '../../domain/errors.ts';
+import { RECORD_DISTANCES, type RecordDistance } from '../../domain/records.ts';
+import { fromMeters } from '../../domain/units.ts';
+import { VISIBILITIES } from '../../domain/visibility.ts';
+import { readBiggest, readPeriodTotals, readRunningRecords, readWorkoutMinutes, type PeriodTotals } from '../../db/stats.ts';
+import { builder } from '../builder.ts';
+import type { Context } from '../context.ts';
+import { entryById } from '../loaders.ts';
+import { viewerMaySee } from '../lookups.ts';
+import { ActivityTypeEnum, VisibilityEnum } from './enums.ts';
+import { EntryRef } from './entry.ts';
+import { DistanceRef, type Distance } from './workout.ts';
+
+const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
+
+export const WeekdayEnum = builder.enumType('Weekday', {
+  description: 'A day of the week; a person chooses the one their weeks begin on (Monday unless they choose).',
+  values: Object.fromEntries(WEEKDAYS.map((day, i) => [day, { value: (i + 1) as Weekday }])) as Record<
+    (typeof WEEKDAYS)[number],
+    { value: Weekday }
+  >,
+});
+
+const StatsPeriodEnum = builder.enumType('StatsPeriod', {
+  description: "A calendar period of the person's own time zone.",
+  values: Object.fromEntries(STATS_PERIODS.map((period) => [period.toUpperCase(), { value: period }])) as {
+    WEEK: { value: 'week' };
+    MONTH: { value: 'month' };
+    YEAR: { value: 'year' };
+  },
+});
+
+const RecordDistanceEnum = builder.enumType('RecordDistance', {
+  description: 'A distance running records are kept for.',
+  values: {
+    ONE_K: { value: '1k' as const, description: '1 kilometer.' },
+    ONE_MILE: { value: '1mi' as const, description: '1 mile (1,609.344 m).' },
+    FIVE_K: { value: '5k' as const },
+    TEN_K: { value: '10k' as const },
+    HALF_MARATHON: { value: 'half' as const, description: '21,097.5 m.' },
+    MARATHON: { value: 'marathon' as const, description: '42,195 m.' },
+  },
+});
+
+/** What a person's figures are shown in: their units, and who they are. */
+interface Owner {
+  id: number;
+  units: string;
+}
+
+interface Totals {
+  owner: Owner;
+  workouts: number;
+  meters: number;
+  movingSeconds: number;
+  elevationGain: number;
+}
+
+const personDistance = (owner: Owner, meters: number): Distance => {
+  const units = storedValue(UNIT_PREFERENCES, owner.units, 'Person.units');
+  return { value: Math.round(fromMeters(meters, units) * 1000) / 1000, units };
+};
+
+const TotalsFields = builder.interfaceRef<Totals>('TrainingTotals').implement({
+  description: 'Sums over workouts.',
+  fields: (t) => ({
+    workouts: t.exposeInt('workouts', { description: 'How many workouts.' }),
+    distance: t.field({
+      type: DistanceRef,
+      description: "Distance, in the person's units (miles or kilometers).",
+      resolve: (totals) => personDistance(totals.owner, totals.meters),
+    }),
+    meters: t.float({ description: 'Distance in meters.', resolve: (totals) => Math.round(totals.meters * 10) / 10 }),
+    movingSeconds: t.exposeInt('movingSeconds', {
+      description: "Seconds spent moving: a track's moving time (stops left out), else the duration entered.",
+    }),
+    elevationGainMeters: t.float({
+      description: 'Meters climbed, from the tracks.',
+      resolve: (totals) => Math.round(totals.elevationGain * 10) / 10,
+    }),
+  }),
+});
+
+interface ActivityTotals extends Totals {
+  activityType: ActivityType;
+}
+
+const ActivityTotalsRef = builder.objectRef<ActivityTotals>('ActivityTotals').implement({
+  description: 'Sums over the workouts of one activity type.',
+  interfaces: [TotalsFields],
+  fields: (t) => ({
+    activityType: t.expose('activityType', { type: ActivityTypeEnum }),
+  }),
+});
+
+interface PeriodTotalsShape extends Totals {
+  start: Date;
+  end: Date;
+  firstDay: string;
+  byActivity: ActivityTotals[];
+}
+
+const PeriodTotalsRef = builder.objectRef<PeriodTotalsShape>('PeriodTotals').implement({
+  description: 'The sums of one week, month or year, with each activity type apart.',
+  interfaces: [TotalsFields],
+  fields: (t) => ({
+    start: t.expose('start', { type: 'DateTime', description: 'The instant the period begins (inclusive).' }),
+    end: t.expose('end', { type: 'DateTime', description: 'The instant the next period begins (exclusive).' }),
+    firstDay: t.exposeString('firstDay', { description: "The period's first day on the person's calendar, `YYYY-MM-DD`." }),
+    byActivity: t.field({
+      type: [ActivityTotalsRef],
+      description: 'The same sums for each activity type that has workouts in the period, most workouts first.',
+      resolve: (period) => period.byActivity,
+    }),
+  }),
+});
+
+interface TrainingStatsShape {
+  period: StatsPeriod;
+  timeZone: string;
+  weekStart: Weekday;
+  from: Date;
+  to: Date;
+  activityType: ActivityType | null;
+  periods: PeriodTotalsShape[];
+  total: Totals;
+}
+
+const TotalsRef = builder.objectRef<Totals>('Totals').implement({
+  description: 'Sums over every period of an answer.',
+  interfaces: [TotalsFields],
+});
+
+const TrainingStatsRef = builder.objectRef<TrainingStatsShape>('TrainingStats').implement({
+  description: "A person's training totals, period by period.",
+  fields: (t) => ({
+    period: t.expose('period', { type: StatsPeriodEnum }),
+    timeZone: t.exposeString('timeZone', {
+      description: "The zone of the calendar: the person's `timeZone` when it names an IANA zone, else UTC.",
+    }),
+    weekStart: t.expose('weekStart', { type: WeekdayEnum }),
+    from: t.expose('from', { type: 'DateTime' }),
+    to: t.expose('to', { type: 'DateTime' }),
+    activityType: t.expose('activityType', { type: ActivityTypeEnum, nullable: true }),
+    periods: t.field({
+      type: [PeriodTotalsRef],
+      description: 'Every period from the one holding `from` to the one holding `to`, oldest first; a period without workouts has zeros.',
+      resolve: (stats) => stats.periods,
+    }),
+    total: t.field({ type: TotalsRef, resolve: (stats) => stats.total }),
+  }),
+});
+
+const RecordFields = builder.interfaceRef<{ entryId: number; at: Date }>('TrainingRecord').implement({
+  description: 'A record, and the workout it came from.',
+  fields: (t) => ({
+    at: t.expose('at', { type: 'DateTime', description: 'When the workout happened.' }),
+    entry: t.field({ type: EntryRef, resolve: (record, _args, context) => entryById(context, record.entryId) }),
+  }),
+});
+
+interface RunningRecordShape {
+  owner: Owner;
+  distance: RecordDistance;
+  seconds: number;
+  entryId: number;
+  at: Date;
+}
+
+const RunningRecordRef = builder.objectRef<RunningRecordShape>('RunningRecord').implement({
+  description: 'The fastest time over a distance found anywhere inside one of the person’s timed running tracks.',
+  interfaces: [RecordFields],
+  fields: (t) => ({
+    distance: t.expose('distance', { type: RecordDistanceEnum }),
+    meters: t.float({ resolve: (record) => RECORD_DISTANCES[record.distance] }),
+    seconds: t.exposeFloat('seconds', { description: 'Elapsed seconds, to the millisecond.' }),
+  }),
+});
+
+interface MeasureShape {
+  owner: Owner;
+  entryId: number;
+  meters: number;
+  at: Date;
+}
+
+const MeasureRecordRef = builder.objectRef<MeasureShape>('MeasureRecord').implement({
+  description: 'The workout with the most of something: the longest, or the one that climbed most.',
+  interfaces: [RecordFields],
+  fields: (t) => ({
+    meters: t.float({ resolve: (record) => Math.round(record.meters * 10) / 10 }),
+    distance: t.field({
+      type: DistanceRef,
+      description: "The same in the person's units.",
+      resolve: (record) => personDistance(record.owner, record.meters),
+    }),
+  }),
+});
+
+interface RecordsShape {
+  owner: Owner;
+  viewerId: number | null;
+}
+
+const RecordsRef = builder.objectRef<RecordsShape>('PersonRecords').implement({
+  description: "A person's records, from the workouts the viewer may see.",
+  fields: (t) => ({
+    running: t.field({
+      type: [RunningRecordRef],
+      description: 'For each record distance covered by a timed running track, the fastest time, shortest distance first.',
+      resolve: async ({ owner, viewerId }, _args, context) =>
+        (await readRunningRecords(context, owner.id, viewerId)).map((record) => ({ owner, ...record })),
+    }),
+    longestRide: t.field({
+      type: MeasureRecordRef,
+      nullable: true,
+      resolve: ({ owner, viewerId }, _args, context) => biggest(context, owner, viewerId, 'cycling', 'distance'),
+    }),
+    biggestClimb: t.field({
+      type: MeasureRecordRef,
+      nullable: true,
+      description: 'The ride that climbed most (`meters` is the climb).',
+      resolve: ({ owner, viewerId }, _args, context) => biggest(context, owner, viewerId, 'cycling', 'climb'),
+    }),
+    longestSwim: t.field({
+      type: MeasureRecordRef,
+      nullable: true,
+      resolve: ({ owner, viewerId }, _args, context) => biggest(context, owner, viewerId, 'swimming', 'distance'),
+    }),
+  }),
+});
+
+async function biggest(context: Context, owner: Owner, viewerId: number | null, activity: string, measure: 'distance' | 'climb') {
+  const row = await readBiggest(context, owner.id, viewerId, activity, measure);
+  return row && { owner, ...row };
+}
+
+const StreakRef = builder.objectRef<Streaks & { lastDay: string | null }>('Streak').implement({
+  description: "Runs of consecutive days, and of consecutive weeks, with at least one workout, on the person's calendar.",
+  fields: (t) => ({
+    currentDays: t.exposeInt('currentDays', { description: 'Days in the run that ends today or yesterday; 0 when there is none.' }),
+    longestDays: t.exposeInt('longestDays'),
+    currentWeeks: t.exposeInt('currentWeeks', { description: 'Weeks in the run that ends this week or last week; 0 when there is none.' }),
+    longestWeeks: t.exposeInt('longestWeeks'),
+    lastWorkoutDay: t.string({
+      nullable: true,
+      description: 'The last day with a workout, `YYYY-MM-DD`.',
+      resolve: (streak) => streak.lastDay,
+    }),
+  }),
+});
+
+/** The columns of a person these fields read. */
+const SETTINGS = { id: true, units: true, timeZone: true, statsVisibility: true, weekStart: true } as const;
+interface Settings {
+  id: number;
+  units: string;
+  timeZone: string | null;
+  statsVisibility: string;
+  weekStart: number;
+}
+
+/** The viewer's id when they may read this person's stats (their `statsVisibility`); undefined when not. */
+async function statsReader(context: Context, person: Settings): Promise<number | null | undefined> {
+  const viewerId = context.viewer?.id ?? null;
+  return (await viewerMaySee(context, { authorId: person.id, visibility: person.statsVisibility })) ? viewerId : undefined;
+}
+
+const weekStartOf = (person: Settings) => (person.weekStart >= 1 && person.weekStart <= 7 ? person.weekStart : 1) as Weekday;
+const dayText = (date: { year: number; month: number; day: number }) =>
+  `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+
+function sumOf(owner: Owner, rows: readonly PeriodTotals[]): Totals {
+  const totals: Totals = { owner, workouts: 0, meters: 0, movingSeconds: 0, elevationGain: 0 };
+  for (const row of rows) {
+    totals.workouts += row.workouts;
+    totals.meters += row.meters;
+    totals.movingSeconds += row.movingSeconds;
+    totals.elevationGain += row.elevationGain;
+  }
+  return totals;
+}
+
+function byActivity(owner: Owner, rows: readonly PeriodTotals[]): ActivityTotals[] {
+  return rows
+    .map((row) => ({ ...sumOf(owner, [row]), activityType: storedValue(ACTIVITY_TYPES, row.activityType, 'Workout.activityType') }))
+    .sort((a, b) => b.workouts - a.workouts || a.activityType.localeCompare(b.activityType));
+}
+
+builder.prismaObjectFields('Person', (t) => ({
+  stats: t.field({
+    type: TrainingStatsRef,
+    nullable: true,
+    description:
+      "Training totals per week, month or year of the person's calendar (their time zone; weeks begin on their `weekStart`), " +
+      'with each activity type apart. Without `from`, a year of weeks or of months, or five years; without `to`, up to now. ' +
+      'At most 210 periods. Null when the person keeps their stats from the viewer (`statsVisibility`). ' +
+      'Only the workouts the viewer may see are counted.',
+    errors: { types: [ValidationError] },
+    args: {
+      period: t.arg({ type: StatsPeriodEnum, required: true }),
+      from: t.arg({ type: 'DateTime' }),
+      to: t.arg({ type: 'DateTime' }),
+      activityType: t.arg({ type: ActivityTypeEnum }),
+    },
+    select: SETTINGS,
+    resolve: async (person, args, context) => {
+      const viewerId = await statsReader(context, person);
+      if (viewerId === undefined) return null;
+      const now = Date.now();
+      const to = args.to?.getTime() ?? now;
+      const from = args.from?.getTime() ?? defaultRange(args.period, to).from;
+      const timeZone = calendarZone(person.timeZone);
+      const weekStart = weekStartOf(person);
+      const periods = calendarPeriods(timeZone, args.period, weekStart, from, to);
+      const rows = await readPeriodTotals(context, person.id, viewerId, periods, args.activityType ?? null);
+      const owner = { id: person.id, units: person.units };
+      return {
+        period: args.period,
+        timeZone,
+        weekStart,
+        from: new Date(from),
+        to: new Date(to),
+        activityType: args.activityType ?? null,
+        periods: periods.map((period, i) => {
+          const inPeriod = rows.filter((row) => row.period === i);
+          return {
+            ...sumOf(owner, inPeriod),
+            start: new Date(period.start),
+            end: new Date(period.end),
+            firstDay: dayText(period.firstDay),
+            byActivity: byActivity(owner, inPeriod),
+          };
+        }),
+        total: sumOf(owner, rows),
+      };
+    },
+  }),
+  records: t.field({
+    type: RecordsRef,
+    nullable: true,
+    description: 'Running records at each distance, the longest ride, the biggest climb and the longest swim. Null as `stats` is.',
+    select: SETTINGS,
+    resolve: async (person, _args, context) => {
+      const viewerId = await statsReader(context, person);
+      return viewerId === undefined ? null : { owner: { id: person.id, units: person.units }, viewerId };
+    },
+  }),
+  streak: t.field({
+    type: StreakRef,
+    nullable: true,
+    description: 'Runs of days and of weeks with a workout. Null as `stats` is.',
+    select: SETTINGS,
+    resolve: async (person, _args, context) => {
+      const viewerId = await statsReader(context, person);
+      if (viewerId === undefined) return null;
+      const timeZone = calendarZone(person.timeZone);
+      const minutes = await readWorkoutMinutes(context, person.id, viewerId);
+      const days = minutes.map((minute) => localDay(timeZone, minute * 60_000));
+      const last = days.length ? days.reduce((a, b) => Math.max(a, b)) : null;
+      return {
+        ...streaks(days, localDay(timeZone, Date.now()), weekStartOf(person)),
+        lastDay: last === null ? null : new Date(last * 86_400_000).toISOString().slice(0, 10),
+      };
+    },
+  }),
+  statsVisibility: t.field({
+    type: VisibilityEnum,
+    nullable: true,
+    description: "Who may read this person's `stats`, `records` and `streak`. Only a person sees their own; null for anyone else.",
+    select: { statsVisibility: true },
+    resolve: (person, _args, context) =>
+      context.viewer?.id === person.id ? storedValue(VISIBILITIES, person.statsVisibility, 'Person.statsVisibility') : null,
+  }),
+  weekStart: t.field({
+    type: WeekdayEnum,
+    description: 'The day this person’s weeks begin on, in stats and streaks.',
+    select: { weekStart: true },
+    resolve: (person) => weekStartOf(person as Settings),
+  }),
+}));
