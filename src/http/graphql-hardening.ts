@@ -42,6 +42,12 @@ const MAX_COUNTED_ITEMS = 100_000;
 /** A field that returns a whole document (a track's GPX) costs like this many fields. */
 const DOCUMENT_COST = 1_000;
 const DOCUMENT_FIELDS = new Set(['Track.gpx']);
+/**
+ * A field that sums every workout of a person (their stats, records, streak) costs like this many
+ * fields, plus what it holds: one person's all three fit the limit easily, every author's of a page do not.
+ */
+const AGGREGATE_COST = 2_000;
+const AGGREGATE_FIELDS = new Set(['Person.stats', 'Person.records', 'Person.streak']);
 
 /**
  * The cost of a field: 1, plus its children's cost times the items it may return. The item count is
@@ -50,6 +56,7 @@ const DOCUMENT_FIELDS = new Set(['Track.gpx']);
  */
 export const listCost: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
   if (DOCUMENT_FIELDS.has(`${type.name}.${field.name}`)) return DOCUMENT_COST;
+  if (AGGREGATE_FIELDS.has(`${type.name}.${field.name}`)) return AGGREGATE_COST + childComplexity;
   const named = getNamedType(field.type);
   // introspection is bounded by the schema itself (and off in production)
   if (named.name.startsWith('__')) return 0;

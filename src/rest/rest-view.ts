@@ -24,7 +24,7 @@ import {
 const SUMMARIES: Record<string, string> = { Person: 'PersonSummary' };
 
 /** Fields a summary leaves out though they are leaves: they answer only to their own person (null for the rest). */
-const OWN_ONLY = new Set(['Person.defaultVisibility', 'Person.hiddenEndsMeters', 'Person.statsVisibility']);
+const OWN_ONLY = new Set(['Person.defaultVisibility', 'Person.hiddenEndsMeters', 'Person.statsVisibility', 'Person.weekStart']);
 
 /** Fields the view leaves out, and where the data is instead (the OpenAPI document says so). */
 export const LEFT_OUT: Record<string, string> = {

@@ -77,7 +77,7 @@ describe('each kind of operation', () => {
     expect(me.json.friends.edges.map((edge: Answer) => edge.node.username)).toEqual(['ann']);
     // nested people are summaries: no collections of their own
     expect(Object.keys(me.json.friends.edges[0].node).sort()).toEqual(
-      ['displayName', 'goal', 'location', 'photoUrl', 'timeZone', 'units', 'url', 'username', 'weekStart'].sort(),
+      ['displayName', 'goal', 'location', 'photoUrl', 'timeZone', 'units', 'url', 'username'].sort(),
     );
   });
 

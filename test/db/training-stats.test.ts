@@ -291,11 +291,25 @@ describe('streaks and who may read them', () => {
     expect(data.person.streak.currentWeeks).toBeGreaterThanOrEqual(1);
   });
 
+  it('refuses asking every author of a page for their stats at once: each sums a person’s every workout', async () => {
+    const everyAuthor =
+      '{ publicStream(first: 20) { ... on EntryConnection { edges { node { author { stats(period: WEEK) { __typename } records { __typename } streak { __typename } } } } } } }';
+    const refused = await api.graphql(everyAuthor, {}, stranger);
+    expect(refused.errors?.[0]?.message).toMatch(/^Query cost \d+ is over the limit/);
+    // one person's, all three with their figures, is well inside it
+    const one = await api.graphql(
+      '{ person(username: "ana") { stats(period: WEEK) { __typename } records { running { seconds entry { id } } longestRide { meters } } streak { currentDays } } }',
+      {},
+      stranger,
+    );
+    expect(one.errors).toBeUndefined();
+  });
+
   it('keeps stats, records and streaks to whom the athlete chooses', async () => {
     const query =
-      '{ person(username: "ana") { statsVisibility records { __typename } streak { __typename } stats(period: YEAR) { __typename } } }';
+      '{ person(username: "ana") { statsVisibility weekStart records { __typename } streak { __typename } stats(period: YEAR) { __typename } } }';
     await as(ana, 'mutation { updateProfile(input: { statsVisibility: FRIENDS, weekStart: SUNDAY }) { __typename } }');
-    const hidden = { statsVisibility: null, records: null, streak: null, stats: null };
+    const hidden = { statsVisibility: null, weekStart: null, records: null, streak: null, stats: null };
     expect((await as<{ person: unknown }>(stranger, query)).person).toEqual(hidden);
     expect((await as<{ person: unknown }>(undefined, query)).person).toEqual(hidden);
     expect((await as<{ person: { records: unknown } }>(friend, query)).person.records).toEqual({ __typename: 'PersonRecords' });

@@ -281,7 +281,8 @@ async function statsReader(context: Context, person: Settings): Promise<number |
   return (await viewerMaySee(context, { authorId: person.id, visibility: person.statsVisibility })) ? viewerId : undefined;
 }
 
-const weekStartOf = (person: Settings) => (person.weekStart >= 1 && person.weekStart <= 7 ? person.weekStart : 1) as Weekday;
+const weekStartOf = (person: Pick<Settings, 'weekStart'>) =>
+  (person.weekStart >= 1 && person.weekStart <= 7 ? person.weekStart : 1) as Weekday;
 const dayText = (date: { year: number; month: number; day: number }) =>
   `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
 
@@ -383,14 +384,35 @@ builder.prismaObjectFields('Person', (t) => ({
     type: VisibilityEnum,
     nullable: true,
     description: "Who may read this person's `stats`, `records` and `streak`. Only a person sees their own; null for anyone else.",
-    select: { statsVisibility: true },
-    resolve: (person, _args, context) =>
-      context.viewer?.id === person.id ? storedValue(VISIBILITIES, person.statsVisibility, 'Person.statsVisibility') : null,
+    resolve: async (person, _args, context) => {
+      const stored = await ownSetting(context, person, 'statsVisibility');
+      return stored === null ? null : storedValue(VISIBILITIES, stored, 'Person.statsVisibility');
+    },
   }),
   weekStart: t.field({
     type: WeekdayEnum,
-    description: 'The day this person’s weeks begin on, in stats and streaks.',
-    select: { weekStart: true },
-    resolve: (person) => weekStartOf(person as Settings),
+    nullable: true,
+    description: 'The day this person’s weeks begin on, in stats and streaks. Only a person sees their own; null for anyone else.',
+    resolve: async (person, _args, context) => {
+      const stored = await ownSetting(context, person, 'weekStart');
+      return stored === null ? null : weekStartOf({ weekStart: stored });
+    },
   }),
 }));
+
+/**
+ * A setting only its person reads: null for anyone else. No `select`: that would load the column for
+ * every person a page shows (authors, commenters) to answer null for all but the viewer, whose own row
+ * is read here when it lacks the column.
+ */
+async function ownSetting<K extends 'statsVisibility' | 'weekStart'>(
+  context: Context,
+  person: { id: number },
+  column: K,
+): Promise<Settings[K] | null> {
+  if (context.viewer?.id !== person.id) return null;
+  const carried = (person as Partial<Settings>)[column];
+  if (carried !== undefined) return carried as Settings[K];
+  const row = await context.prisma.person.findUniqueOrThrow({ where: { id: person.id }, select: { [column]: true } });
+  return (row as unknown as Settings)[column];
+}
