@@ -219,6 +219,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     baseUrl: contexts.baseUrl,
     throttle: new GuessThrottle((rule) => limiter.attemptCounter(rule)),
     webhooksAllowPrivate: config.webhooks.allowPrivate,
+    media,
   });
 
   // the pages the API's `url` fields point at, for browsers (see handle: by the Accept header)

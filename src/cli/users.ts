@@ -1,23 +1,34 @@
+import { loadConfig } from '../config.ts';
+import { deleteAccount } from '../db/accounts.ts';
+import { usernameKey } from '../domain/accounts.ts';
 import { ValidationError } from '../domain/errors.ts';
+import { createMediaStore } from '../media/store.ts';
 import { createAccount } from '../oauth/store.ts';
 import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 
 const HELP = `Usage: milepost users create --username U --password P [--display-name D]
+       milepost users delete --username U --yes
 
-Creates a person who can log in on the web pages. Prints JSON: {"id": …, "username": …}.`;
+create: a person who can log in on the web pages. Prints JSON: {"id": …, "username": …}.
+delete: the person and everything they own, at once and for good: entries (with the comments others
+        left on them), comments, likes, friends, routes, photos, the apps they registered, sessions and
+        tokens. --yes confirms. Prints JSON: {"deleted": …, "entries": …, "apps": …, "photos": …}.`;
 
 export async function run(argv: string[]) {
   const { values, positionals } = parseOptions(argv, {
     username: { type: 'string' },
     password: { type: 'string' },
     'display-name': { type: 'string' },
+    yes: { type: 'boolean' },
   });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
-  if (positionals[0] !== 'create' || positionals.length !== 1) throw new UsageError(`expected "users create"\n\n${HELP}`);
+  if (positionals.length !== 1 || (positionals[0] !== 'create' && positionals[0] !== 'delete'))
+    throw new UsageError(`expected "users create" or "users delete"\n\n${HELP}`);
+  if (positionals[0] === 'delete') return deleteUser(values.username, values.yes === true);
   if (!values.username || !values.password) throw new UsageError(`--username and --password are required\n\n${HELP}`);
   const input = { username: values.username, password: values.password, displayName: values['display-name'] ?? values.username };
   return withDatabase(async ({ prisma }) => {
@@ -29,5 +40,24 @@ export async function run(argv: string[]) {
       if (!(error instanceof ValidationError)) throw error;
       return reportInvalid('users', error);
     }
+  });
+}
+
+async function deleteUser(username: string | undefined, confirmed: boolean) {
+  if (!username) throw new UsageError(`--username is required\n\n${HELP}`);
+  if (!confirmed) throw new UsageError(`deleting @${username} cannot be undone: add --yes to confirm`);
+  const media = createMediaStore(loadConfig().mediaDir);
+  return withDatabase(async ({ prisma }) => {
+    const person = await prisma.person.findUnique({ where: { usernameKey: usernameKey(username) }, select: { id: true, username: true } });
+    if (!person) {
+      console.error(`milepost users: --username: nobody is called "${username}"`);
+      return 1;
+    }
+    const deleted = await deleteAccount(prisma, person.id);
+    await media.remove(deleted.unusedMedia);
+    console.log(
+      JSON.stringify({ deleted: person.username, entries: deleted.entries, apps: deleted.apps, photos: deleted.unusedMedia.length }),
+    );
+    return 0;
   });
 }

@@ -17,6 +17,14 @@ export interface MediaStore {
   save(image: ProcessedImage): Promise<{ content: string; preview: string }>;
   /** A stored file by its name, or null when the name is not one this store gives or nothing is there. */
   file(name: string): Promise<{ path: string; size: number; contentType: string } | null>;
+  /** Removes stored files by their paths (`/media/<name>`); a path this store does not give is left alone. */
+  remove(paths: readonly string[]): Promise<void>;
+}
+
+/** The stored file's name of a media path, or null when it is not one this store gives. */
+export function mediaName(mediaPath: string): string | null {
+  const name = mediaPath.startsWith(MEDIA_PATH) ? mediaPath.slice(MEDIA_PATH.length) : '';
+  return NAME.test(name) ? name : null;
 }
 
 export function createMediaStore(directory: string): MediaStore {
@@ -54,6 +62,12 @@ export function createMediaStore(directory: string): MediaStore {
       const found = await stat(file).catch(() => null);
       if (!found?.isFile()) return null;
       return { path: file, size: found.size, contentType: CONTENT_TYPES[name.split('.').pop()!]! };
+    },
+    async remove(paths) {
+      for (const mediaPath of paths) {
+        const name = mediaName(mediaPath);
+        if (name) await rm(path.join(directory, name), { force: true });
+      }
     },
   };
 }

@@ -95,7 +95,7 @@ export function oauthErrorPage(input: { csrf: string; viewer: PageViewer | null;
   );
 }
 
-export function accountPage(input: { csrf: string; viewer: PageViewer; authorizations: Authorization[] }): string {
+export function accountPage(input: { csrf: string; viewer: PageViewer; authorizations: Authorization[]; deleteError?: string }): string {
   const rows = input.authorizations.length
     ? `<table><thead><tr><th>App</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations
         .map(
@@ -110,8 +110,26 @@ export function accountPage(input: { csrf: string; viewer: PageViewer; authoriza
   return layout(
     `Hello, ${input.viewer.displayName}`,
     `<div class="card"><h2>Apps you have authorized</h2>${rows}</div>
-     <div class="card"><p>Building an app? Register it on the <a href="/developers/apps">developer page</a>.</p></div>`,
+     <div class="card"><p>Building an app? Register it on the <a href="/developers/apps">developer page</a>.</p></div>
+     <div class="card"><h2 id="delete-heading">Delete your account</h2>${issuesBlock(input.deleteError)}
+       <p>This removes you and everything you posted at once, for good: your entries with their workouts, tracks,
+       photos and the comments others left on them, your comments and likes, friends, routes, the apps you
+       registered and every access token. Nothing can be restored.</p>
+       <form method="post" action="/account/delete" aria-labelledby="delete-heading">${hidden('csrf', input.csrf)}
+       <label for="delete-password">Your password, to confirm</label>
+       <input type="password" id="delete-password" name="password" autocomplete="current-password" required>
+       <button type="submit">Delete my account</button></form></div>`,
     input.viewer,
+    input.csrf,
+  );
+}
+
+export function accountDeletedPage(input: { csrf: string; username: string }): string {
+  return layout(
+    'Your account is deleted',
+    `<div class="card" role="status"><p>@${e(input.username)} and everything it held are gone, and every app's access ended.</p>
+     <p><a href="/">Back to the latest entries</a></p></div>`,
+    null,
     input.csrf,
   );
 }

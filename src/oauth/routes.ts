@@ -12,7 +12,9 @@ import {
   signSessionToken,
 } from '../auth/session.ts';
 import { LOGIN_RULES, TOKEN_RULES, type GuessThrottle } from '../auth/throttle.ts';
+import { deleteAccount } from '../db/accounts.ts';
 import type { Prisma } from '../db/database.ts';
+import type { MediaStore } from '../media/store.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { htmlResponse, jsonResponse, readForm, redirectResponse, type RequestContext, type Router } from '../http/router.ts';
 import {
@@ -24,7 +26,16 @@ import {
   revokeAccessToken,
   type EndpointResponse,
 } from './authorization.ts';
-import { accountPage, consentPage, deliveriesPage, developerPage, loginPage, oauthErrorPage, signupPage } from './pages.ts';
+import {
+  accountDeletedPage,
+  accountPage,
+  consentPage,
+  deliveriesPage,
+  developerPage,
+  loginPage,
+  oauthErrorPage,
+  signupPage,
+} from './pages.ts';
 import {
   accountOfSession,
   appsOwnedBy,
@@ -48,6 +59,8 @@ export interface OAuthRoutesOptions {
   throttle: GuessThrottle;
   /** Webhook URLs may point at private networks (WEBHOOK_ALLOW_PRIVATE). */
   webhooksAllowPrivate?: boolean;
+  /** Where photos are kept: a deleted account's go with it. */
+  media: MediaStore;
 }
 
 const SAME_ORIGIN = 'http://milepost.invalid';
@@ -217,6 +230,35 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     if (!form) return forbidden(state);
     await revokeAuthorization(prisma, state.viewer.id, form.get('client_id') ?? '').catch(() => 0);
     return redirectResponse('/account');
+  });
+
+  router.post('/account/delete', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const viewer = state.viewer;
+    const refused = async (status: number, deleteError: string, headers: Record<string, string> = {}) =>
+      htmlResponse(
+        status,
+        accountPage({ csrf: state.csrf, viewer, authorizations: await authorizationsOf(prisma, viewer.id), deleteError }),
+        headers,
+      );
+    // the log-in's guessing limits: a session left open must not become a way to try passwords
+    const attempts = [
+      [`${viewer.username.toLowerCase()}:${ctx.clientAddress}`, LOGIN_RULES.accountAddress],
+      [ctx.clientAddress, LOGIN_RULES.address],
+    ] as const;
+    const wait = await throttle.reserve(attempts);
+    if (wait > 0) return refused(429, 'password: too many failed attempts; try again later', { 'retry-after': String(wait) });
+    if (!(await checkPassword(prisma, viewer.username, form.get('password') ?? '')))
+      return refused(422, 'password: is not your password; nothing was deleted');
+    await throttle.succeeded(attempts);
+    const deleted = await deleteAccount(prisma, viewer.id);
+    await options.media.remove(deleted.unusedMedia);
+    return htmlResponse(200, accountDeletedPage({ csrf: state.csrf, username: viewer.username }), {
+      'set-cookie': serializeCookie(SESSION_COOKIE, '', { secure: state.secure, maxAge: 0 }),
+    });
   });
 
   router.get('/developers/apps', async (ctx) => {

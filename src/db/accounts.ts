@@ -1,0 +1,36 @@
+// Deleting a person's account: the person and everything they own, in one transaction. The schema's
+// cascades remove what hangs off the person (entries with their workouts, tracks, comments and likes
+// by anyone, the person's own comments and likes, routes, friendships both ways, requests, sessions,
+// tokens, codes, idempotency keys, privacy zones); the apps they registered are deleted first (the
+// schema keeps an app whose owner leaves otherwise), and with them every token and webhook delivery
+// of those apps. Photos are files: the caller removes the ones no remaining entry shows.
+import type { Prisma } from './database.ts';
+
+export interface DeletedAccount {
+  entries: number;
+  apps: number;
+  /** Media paths of the person's photos that no remaining entry shows: to remove from the media store. */
+  unusedMedia: string[];
+}
+
+export async function deleteAccount(prisma: Prisma, personId: number): Promise<DeletedAccount> {
+  return prisma.$transaction(async (tx) => {
+    const media = await tx.entry.findMany({
+      where: { authorId: personId, OR: [{ mediaUrl: { not: null } }, { mediaPreviewUrl: { not: null } }] },
+      select: { mediaUrl: true, mediaPreviewUrl: true },
+    });
+    const entries = await tx.entry.count({ where: { authorId: personId } });
+    const apps = await tx.oAuthClient.deleteMany({ where: { ownerId: personId } });
+    await tx.person.delete({ where: { id: personId } });
+    // a photo is stored once however many entries show it (its name is its digest)
+    const paths = [...new Set(media.flatMap((m) => [m.mediaUrl, m.mediaPreviewUrl]).filter((p): p is string => p !== null))];
+    const stillShown = paths.length
+      ? await tx.entry.findMany({
+          where: { OR: [{ mediaUrl: { in: paths } }, { mediaPreviewUrl: { in: paths } }] },
+          select: { mediaUrl: true, mediaPreviewUrl: true },
+        })
+      : [];
+    const kept = new Set(stillShown.flatMap((m) => [m.mediaUrl, m.mediaPreviewUrl]));
+    return { entries, apps: apps.count, unusedMedia: paths.filter((p) => !kept.has(p)) };
+  });
+}
