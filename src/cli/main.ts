@@ -9,7 +9,8 @@ Commands:
   serve      start the HTTP server (GraphQL at /graphql)
   migrate    apply pending database migrations and exit
   seed       fill the database with a demo community (--scale N for benchmark-sized data)
-  users      create a person who can log in (users create --username U --password P)
+  users      create a person who can log in (users create --username U --password P), or delete one
+  export     everything a person owns as a zip (export <username> <file.zip>)
   apps       register a third-party app (apps create --name N --redirect-uri URL)
   tokens     mint an access token for scripts (tokens create --username U)
   friends    make two people friends (friends add <username> <username>)
@@ -26,6 +27,7 @@ const commands: Record<string, () => Promise<{ run: Command }>> = {
   migrate: () => import('./migrate.ts'),
   seed: () => import('./seed.ts'),
   users: () => import('./users.ts'),
+  export: () => import('./export.ts'),
   apps: () => import('./apps.ts'),
   tokens: () => import('./tokens.ts'),
   friends: () => import('./friends.ts'),

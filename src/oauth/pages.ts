@@ -111,6 +111,8 @@ export function accountPage(input: { csrf: string; viewer: PageViewer; authoriza
     `Hello, ${input.viewer.displayName}`,
     `<div class="card"><h2>Apps you have authorized</h2>${rows}</div>
      <div class="card"><p>Building an app? Register it on the <a href="/developers/apps">developer page</a>.</p></div>
+     <div class="card"><h2>Take your data with you</h2><p><a href="/account/export" download>Download everything you posted</a>
+       (a zip: your profile, entries and workouts, comments and likes, friends and routes as JSON, every track as GPX, your photos).</p></div>
      <div class="card"><h2 id="delete-heading">Delete your account</h2>${issuesBlock(input.deleteError)}
        <p>This removes you and everything you posted at once, for good: your entries with their workouts, tracks,
        photos and the comments others left on them, your comments and likes, friends, routes, the apps you

@@ -1,4 +1,5 @@
 // HTTP edge of the authorization server: account pages, the developer page, and the OAuth endpoints.
+import { Readable } from 'node:stream';
 import {
   CSRF_COOKIE,
   SESSION_COOKIE,
@@ -12,6 +13,7 @@ import {
   signSessionToken,
 } from '../auth/session.ts';
 import { LOGIN_RULES, TOKEN_RULES, type GuessThrottle } from '../auth/throttle.ts';
+import { accountExport } from '../db/account-export.ts';
 import { deleteAccount } from '../db/accounts.ts';
 import type { Prisma } from '../db/database.ts';
 import type { MediaStore } from '../media/store.ts';
@@ -230,6 +232,23 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     if (!form) return forbidden(state);
     await revokeAuthorization(prisma, state.viewer.id, form.get('client_id') ?? '').catch(() => 0);
     return redirectResponse('/account');
+  });
+
+  router.get('/account/export', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const zip = await accountExport(prisma, options.media, state.viewer.id);
+    if (!zip) return loginRedirect(ctx);
+    const day = new Date().toISOString().slice(0, 10);
+    return new Response(Readable.toWeb(zip.outputStream as Readable) as ReadableStream<Uint8Array>, {
+      status: 200,
+      headers: {
+        'content-type': 'application/zip',
+        'content-disposition': `attachment; filename="milepost-${state.viewer.username}-${day}.zip"`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      },
+    });
   });
 
   router.post('/account/delete', async (ctx) => {

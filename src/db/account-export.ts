@@ -1,0 +1,203 @@
+// Everything a person owns, as a zip they can take away (issue 23): their profile, entries with
+// workouts, the comments and likes they gave, friends and routes as JSON; every track as GPX 1.1; their
+// photos; a README of the layout. The zip is written as it is read: rows come a page at a time and
+// each file is produced when the zip reaches it, so memory stays flat whatever the account holds.
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import yazl from 'yazl';
+import { gpxChunks } from '../domain/gpx.ts';
+import { decodePoints } from '../domain/track-codec.ts';
+import type { MediaStore } from '../media/store.ts';
+import { mediaName } from '../media/store.ts';
+import type { Prisma } from './database.ts';
+
+/** Rows read at a time: a page of entries with their workouts is a few hundred kilobytes at most. */
+const PAGE = 200;
+
+const README = `Your Milepost account, exported
+
+profile.json     you: username, name, location, time zone, units, goal, settings, privacy zones
+entries.json     your entries, oldest first, each with its workout; "track" names its file in
+                 tracks/, "photo" its file in photos/
+comments.json    the comments you wrote, on anyone's entries (entryId says which)
+likes.json       the entries you liked
+friends.json     your friends, with when you became friends
+routes.json      your routes; "track" names the file in tracks/
+tracks/          every track as GPX 1.1 (entry-<id>.gpx, route-<id>.gpx), whole: privacy zones hide
+                 parts of your tracks from others, never from you
+photos/          the photos of your entries, as stored
+
+Times are UTC, in ISO 8601. Distances keep the units they were entered in.
+`;
+
+/** A JSON array written a page of rows at a time. */
+function jsonArray<T>(pages: () => AsyncGenerator<T[]>): Readable {
+  return Readable.from(
+    (async function* () {
+      yield '[';
+      let first = true;
+      for await (const rows of pages()) {
+        for (const row of rows) {
+          yield `${first ? '\n' : ',\n'}${JSON.stringify(row)}`;
+          first = false;
+        }
+      }
+      yield '\n]\n';
+    })(),
+  );
+}
+
+/** Rows of a model by ascending id, `PAGE` at a time. */
+async function* byId<T extends { id: number }>(read: (after: number) => Promise<T[]>): AsyncGenerator<T[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await read(after);
+    if (rows.length === 0) return;
+    yield rows;
+    after = rows.at(-1)!.id;
+  }
+}
+
+const trackFile = (owner: 'entry' | 'route', id: number) => `tracks/${owner}-${id}.gpx`;
+
+/** The zip of the person's account; null when there is no such person. Read it from `outputStream`. */
+export async function accountExport(prisma: Prisma, media: MediaStore, personId: number): Promise<yazl.ZipFile | null> {
+  const person = await prisma.person.findUnique({
+    where: { id: personId },
+    select: {
+      username: true,
+      displayName: true,
+      location: true,
+      timeZone: true,
+      photoUrl: true,
+      goal: true,
+      units: true,
+      createdAt: true,
+      defaultVisibility: true,
+      statsVisibility: true,
+      weekStart: true,
+      hiddenEndsMeters: true,
+      privacyZones: { select: { lat: true, lon: true, radiusMeters: true }, orderBy: { id: 'asc' } },
+    },
+  });
+  if (!person) return null;
+  const zip = new yazl.ZipFile();
+  const text = (name: string, body: string) => zip.addBuffer(Buffer.from(body), name);
+  const stream = (name: string, make: () => Readable) => zip.addReadStreamLazy(name, (callback) => callback(null, make()));
+  text('README.txt', README);
+  text('profile.json', `${JSON.stringify(person, null, 2)}\n`);
+
+  stream('entries.json', () =>
+    jsonArray(() =>
+      byId(async (after) => {
+        const entries = await prisma.entry.findMany({
+          where: { authorId: personId, id: { gt: after } },
+          orderBy: { id: 'asc' },
+          take: PAGE,
+          include: { workout: true, track: { select: { id: true } } },
+        });
+        return entries.map(({ authorId: _author, track, mediaUrl, mediaPreviewUrl: _preview, ...entry }) => ({
+          ...entry,
+          photo: mediaUrl && mediaName(mediaUrl) ? `photos/${mediaName(mediaUrl)}` : null,
+          track: track ? trackFile('entry', entry.id) : null,
+        }));
+      }),
+    ),
+  );
+  stream('comments.json', () =>
+    jsonArray(() =>
+      byId((after) =>
+        prisma.comment.findMany({
+          where: { authorId: personId, id: { gt: after } },
+          orderBy: { id: 'asc' },
+          take: PAGE,
+          select: { id: true, entryId: true, body: true, createdAt: true },
+        }),
+      ),
+    ),
+  );
+  stream('likes.json', () =>
+    jsonArray(() =>
+      byId((after) =>
+        prisma.like.findMany({
+          where: { personId, id: { gt: after } },
+          orderBy: { id: 'asc' },
+          take: PAGE,
+          select: { id: true, entryId: true, createdAt: true },
+        }),
+      ),
+    ),
+  );
+  stream('friends.json', () =>
+    jsonArray(async function* () {
+      let after = 0;
+      for (;;) {
+        const rows = await prisma.friendship.findMany({
+          where: { personId, friendId: { gt: after } },
+          orderBy: { friendId: 'asc' },
+          take: PAGE,
+          select: { friendId: true, createdAt: true, friend: { select: { username: true, displayName: true } } },
+        });
+        if (rows.length === 0) return;
+        yield rows.map((row) => ({ username: row.friend.username, displayName: row.friend.displayName, since: row.createdAt }));
+        after = rows.at(-1)!.friendId;
+      }
+    }),
+  );
+  stream('routes.json', () =>
+    jsonArray(() =>
+      byId(async (after) => {
+        const routes = await prisma.route.findMany({
+          where: { ownerId: personId, id: { gt: after } },
+          orderBy: { id: 'asc' },
+          take: PAGE,
+          select: { id: true, name: true, activityType: true, createdAt: true, track: { select: { id: true } } },
+        });
+        return routes.map(({ track, ...route }) => ({ ...route, track: track ? trackFile('route', route.id) : null }));
+      }),
+    ),
+  );
+
+  // the tracks and photos by id only: each is read when the zip reaches it
+  const tracks = await prisma.track.findMany({
+    where: { OR: [{ entry: { authorId: personId } }, { route: { ownerId: personId } }] },
+    orderBy: { id: 'asc' },
+    select: { id: true, entryId: true, routeId: true },
+  });
+  for (const track of tracks) {
+    const name = track.entryId !== null ? trackFile('entry', track.entryId) : trackFile('route', track.routeId!);
+    stream(name, () =>
+      Readable.from(
+        (async function* () {
+          const stored = await prisma.track.findUniqueOrThrow({
+            where: { id: track.id },
+            select: {
+              name: true,
+              pointData: true,
+              routePointData: true,
+              waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
+            },
+          });
+          yield* gpxChunks({
+            name: stored.name,
+            points: decodePoints(stored.pointData),
+            routePoints: decodePoints(stored.routePointData),
+            waypoints: stored.waypoints,
+          });
+        })(),
+      ),
+    );
+  }
+  const photos = await prisma.entry.findMany({
+    where: { authorId: personId, mediaUrl: { not: null } },
+    select: { mediaUrl: true },
+    distinct: ['mediaUrl'],
+  });
+  for (const { mediaUrl } of photos) {
+    const name = mediaName(mediaUrl!);
+    const file = name ? await media.file(name) : null;
+    if (file) stream(`photos/${name}`, () => createReadStream(file.path));
+  }
+  zip.end();
+  return zip;
+}
