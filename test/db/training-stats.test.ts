@@ -2,7 +2,7 @@
 // person's own calendar, records found inside longer tracks and kept up to date when a track is
 // replaced or an entry deleted, the backfill of tracks stored before records existed, and who may
 // read what.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backfillTrackRecords } from '../../src/db/track-records.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -269,6 +269,22 @@ describe('stats', () => {
     // New York leaves DST on 1 November: the week of 26 October ends an hour later in UTC than it began
     const autumn = weeks.find((w) => w.firstDay === '2026-10-26')!;
     expect([autumn.start, autumn.end]).toEqual(['2026-10-26T04:00:00Z', '2026-11-02T05:00:00Z']);
+  });
+
+  it('takes the range as literals too, and refuses a malformed one', async () => {
+    const printed = vi.spyOn(console, 'error');
+    const query =
+      '{ person(username: "ana") { stats(period: WEEK, from: "2026-10-05T12:00:00Z", to: "2026-10-12T12:00:00Z") { ... on TrainingStats { periods { firstDay } } } } }';
+    // twice: a document seen again is compiled (graphql-jit), which complained of a DateTime literal on
+    // every request while the scalar's literal parser also took the variables
+    for (let i = 0; i < 2; i++) {
+      const literal = await as<Stats>(ana, query);
+      expect(literal.person.stats!.periods!.map((p) => p.firstDay)).toEqual(['2026-10-05', '2026-10-12']);
+    }
+    expect(printed).not.toHaveBeenCalled();
+    printed.mockRestore();
+    const bad = await api.graphql('{ person(username: "ana") { stats(period: WEEK, from: "last Tuesday") { __typename } } }', {}, ana);
+    expect(bad.errors?.[0]?.message).toContain('DateTime must be an ISO 8601 timestamp');
   });
 
   it('refuses a range too long to answer, naming the field', async () => {
