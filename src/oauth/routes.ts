@@ -234,11 +234,26 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     return redirectResponse('/account');
   });
 
+  // a person's export reads everything they own: one at a time each, so that a script cannot run dozens at once
+  const exporting = new Set<number>();
   router.get('/account/export', async (ctx) => {
     const state = await pageState(ctx);
     if (!state.viewer) return loginRedirect(ctx);
-    const zip = await accountExport(prisma, options.media, state.viewer.id);
+    const personId = state.viewer.id;
+    if (exporting.has(personId)) {
+      return htmlResponse(
+        429,
+        '<!doctype html><title>Export under way</title><p>Your export is already being written: wait for it to finish.</p>',
+        {
+          'retry-after': '30',
+        },
+      );
+    }
+    const zip = await accountExport(prisma, options.media, personId);
     if (!zip) return loginRedirect(ctx);
+    exporting.add(personId);
+    // done, failed, or the download abandoned: the stream closes in every case
+    zip.outputStream.once('close', () => exporting.delete(personId));
     const day = new Date().toISOString().slice(0, 10);
     return new Response(Readable.toWeb(zip.outputStream as Readable) as ReadableStream<Uint8Array>, {
       status: 200,

@@ -174,6 +174,21 @@ describe('exporting an account', () => {
     }
   });
 
+  it('runs one export at a time for a person: a second while the first is read is 429', async () => {
+    const browser = new TestBrowser(api.fetch);
+    expect((await browser.logIn('eve', PASSWORD)).status).toBe(302);
+    const first = await browser.get('/account/export');
+    expect(first.status).toBe(200);
+    const second = await browser.get('/account/export');
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toBe('30');
+    await first.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const third = await browser.get('/account/export');
+    expect(third.status).toBe(200);
+    await third.arrayBuffer();
+  });
+
   it('needs a log-in', async () => {
     const response = await api.fetch('/account/export', { redirect: 'manual' });
     expect(response.status).toBe(302);
