@@ -1,7 +1,9 @@
 // End to end in a real browser (Debian's Chromium through playwright-core): a person signs up,
 // registers an app, and authorizes it through both flows of SPEC 5, while a small third-party app
 // on its own port does what a real one does with the code and the token.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
@@ -10,6 +12,7 @@ import { createApp, listen } from '../../src/app/server.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) {
   // .ci/run installs it: in CI a missing browser is a broken machine, not a reason to skip
@@ -167,5 +170,35 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     );
     expect(after.status).toBe(401);
     await page.close();
+  }, 60_000);
+  it('the account page passes axe-core on a phone, and deletes the account when the password confirms it', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto(`${milepostUrl}/signup`);
+    await page.fill('#username', 'leaving');
+    await page.fill('#display_name', 'Leaving L.');
+    await page.fill('#password', 'a good long password');
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${milepostUrl}/account`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.addScriptTag({ content: readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8') });
+    const violations = await page.evaluate(async () => {
+      const result = await (
+        window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }
+      ).axe.run({ resultTypes: ['violations'] });
+      return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+    });
+    expect(violations).toEqual([]);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}account.png`, fullPage: true });
+    await page.getByLabel('Your password, to confirm').fill('not the password');
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    expect(await page.textContent('main')).toContain('is not your password');
+    await page.getByLabel('Your password, to confirm').fill('a good long password');
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    expect(await page.textContent('h1')).toBe('Your account is deleted');
+    const gone = await fetch(`${milepostUrl}/people/leaving.json`);
+    expect(gone.status).toBe(404);
+    await context.close();
   }, 60_000);
 });
