@@ -104,7 +104,7 @@ const ActivityTotalsRef = builder.objectRef<ActivityTotals>('ActivityTotals').im
   description: 'Sums over the workouts of one activity type.',
   interfaces: [TotalsFields],
   fields: (t) => ({
-    activityType: t.expose('activityType', { type: ActivityTypeEnum }),
+    activityType: t.expose('activityType', { type: ActivityTypeEnum, description: 'The activity these sums are of.' }),
   }),
 });
 
@@ -149,20 +149,24 @@ const TotalsRef = builder.objectRef<Totals>('Totals').implement({
 const TrainingStatsRef = builder.objectRef<TrainingStatsShape>('TrainingStats').implement({
   description: "A person's training totals, period by period.",
   fields: (t) => ({
-    period: t.expose('period', { type: StatsPeriodEnum }),
+    period: t.expose('period', { type: StatsPeriodEnum, description: 'What each entry of `periods` is: a week, a month or a year.' }),
     timeZone: t.exposeString('timeZone', {
       description: "The zone of the calendar: the person's `timeZone` when it names an IANA zone, else UTC.",
     }),
-    weekStart: t.expose('weekStart', { type: WeekdayEnum }),
-    from: t.expose('from', { type: 'DateTime' }),
-    to: t.expose('to', { type: 'DateTime' }),
-    activityType: t.expose('activityType', { type: ActivityTypeEnum, nullable: true }),
+    weekStart: t.expose('weekStart', { type: WeekdayEnum, description: 'The day the weeks begin on (the person’s `weekStart`).' }),
+    from: t.expose('from', { type: 'DateTime', description: 'The start of the range asked for; the first period holds it.' }),
+    to: t.expose('to', { type: 'DateTime', description: 'The end of the range asked for; the last period holds it.' }),
+    activityType: t.expose('activityType', {
+      type: ActivityTypeEnum,
+      nullable: true,
+      description: 'The activity the sums keep to; null for every activity.',
+    }),
     periods: t.field({
       type: [PeriodTotalsRef],
       description: 'Every period from the one holding `from` to the one holding `to`, oldest first; a period without workouts has zeros.',
       resolve: (stats) => stats.periods,
     }),
-    total: t.field({ type: TotalsRef, resolve: (stats) => stats.total }),
+    total: t.field({ type: TotalsRef, description: 'The sums over every period of the answer.', resolve: (stats) => stats.total }),
   }),
 });
 
@@ -170,7 +174,11 @@ const RecordFields = builder.interfaceRef<{ entryId: number; at: Date }>('Traini
   description: 'A record, and the workout it came from.',
   fields: (t) => ({
     at: t.expose('at', { type: 'DateTime', description: 'When the workout happened.' }),
-    entry: t.field({ type: EntryRef, resolve: (record, _args, context) => entryById(context, record.entryId) }),
+    entry: t.field({
+      type: EntryRef,
+      description: 'The entry of the workout the record comes from.',
+      resolve: (record, _args, context) => entryById(context, record.entryId),
+    }),
   }),
 });
 
@@ -186,8 +194,8 @@ const RunningRecordRef = builder.objectRef<RunningRecordShape>('RunningRecord').
   description: 'The fastest time over a distance found anywhere inside one of the person’s timed running tracks.',
   interfaces: [RecordFields],
   fields: (t) => ({
-    distance: t.expose('distance', { type: RecordDistanceEnum }),
-    meters: t.float({ resolve: (record) => RECORD_DISTANCES[record.distance] }),
+    distance: t.expose('distance', { type: RecordDistanceEnum, description: 'The distance the record is for.' }),
+    meters: t.float({ description: 'The same distance in meters.', resolve: (record) => RECORD_DISTANCES[record.distance] }),
     seconds: t.exposeFloat('seconds', { description: 'Elapsed seconds, to the millisecond.' }),
   }),
 });
@@ -203,7 +211,10 @@ const MeasureRecordRef = builder.objectRef<MeasureShape>('MeasureRecord').implem
   description: 'The workout with the most of something: the longest, or the one that climbed most.',
   interfaces: [RecordFields],
   fields: (t) => ({
-    meters: t.float({ resolve: (record) => Math.round(record.meters * 10) / 10 }),
+    meters: t.float({
+      description: 'The measure in meters: the distance, or for `biggestClimb` the meters climbed.',
+      resolve: (record) => Math.round(record.meters * 10) / 10,
+    }),
     distance: t.field({
       type: DistanceRef,
       description: "The same in the person's units.",
@@ -229,17 +240,19 @@ const RecordsRef = builder.objectRef<RecordsShape>('PersonRecords').implement({
     longestRide: t.field({
       type: MeasureRecordRef,
       nullable: true,
+      description: 'The cycling workout with the longest distance; null without one.',
       resolve: ({ owner, viewerId }, _args, context) => biggest(context, owner, viewerId, 'cycling', 'distance'),
     }),
     biggestClimb: t.field({
       type: MeasureRecordRef,
       nullable: true,
-      description: 'The ride that climbed most (`meters` is the climb).',
+      description: 'The ride that climbed most (`meters` is the climb, from its track); null without one.',
       resolve: ({ owner, viewerId }, _args, context) => biggest(context, owner, viewerId, 'cycling', 'climb'),
     }),
     longestSwim: t.field({
       type: MeasureRecordRef,
       nullable: true,
+      description: 'The swimming workout with the longest distance; null without one.',
       resolve: ({ owner, viewerId }, _args, context) => biggest(context, owner, viewerId, 'swimming', 'distance'),
     }),
   }),
@@ -254,9 +267,9 @@ const StreakRef = builder.objectRef<Streaks & { lastDay: string | null }>('Strea
   description: "Runs of consecutive days, and of consecutive weeks, with at least one workout, on the person's calendar.",
   fields: (t) => ({
     currentDays: t.exposeInt('currentDays', { description: 'Days in the run that ends today or yesterday; 0 when there is none.' }),
-    longestDays: t.exposeInt('longestDays'),
+    longestDays: t.exposeInt('longestDays', { description: 'Days in the longest run ever.' }),
     currentWeeks: t.exposeInt('currentWeeks', { description: 'Weeks in the run that ends this week or last week; 0 when there is none.' }),
-    longestWeeks: t.exposeInt('longestWeeks'),
+    longestWeeks: t.exposeInt('longestWeeks', { description: 'Weeks in the longest run ever.' }),
     lastWorkoutDay: t.string({
       nullable: true,
       description: 'The last day with a workout, `YYYY-MM-DD`.',
