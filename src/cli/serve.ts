@@ -7,6 +7,7 @@ import { createApp, listen } from '../app/server.ts';
 import { attachWebSocket } from '../app/websocket.ts';
 import { startWebhookWorker } from '../webhooks/deliveries.ts';
 import { seedIfEmpty } from '../seed/seed.ts';
+import { backfillTrackRecords } from '../db/track-records.ts';
 import { parseOptions, positiveInteger, UsageError } from './args.ts';
 
 const HELP = `Usage: milepost serve [--no-seed] [--workers N]
@@ -59,6 +60,13 @@ export async function run(argv: string[]) {
     origin: config.publicUrl ?? `http://localhost:${port}`,
     logger: app.logger,
   });
+  // one process brings stored tracks' records up to date, in the background (db/track-records.ts)
+  if (cluster.isPrimary || cluster.worker?.id === 1) {
+    backfillTrackRecords(database.prisma).then(
+      (count) => count && app.logger.info({ tracks: count }, 'records of stored tracks computed'),
+      (error: unknown) => app.logger.error({ err: error }, 'computing the records of stored tracks stopped; the next start goes on'),
+    );
+  }
   const worker = cluster.isWorker ? ` worker ${cluster.worker?.id}` : '';
   console.log(
     `Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`,

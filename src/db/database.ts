@@ -12,7 +12,6 @@ import { PrismaClient, type Prisma as Sql } from '../generated/prisma-sqlite/cli
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
 import { retryingRead } from './errors.ts';
 import { applyMigrations } from './migrate.ts';
-import { backfillTrackRecords } from './track-records.ts';
 
 export type Prisma = PrismaClient;
 /** The client as created: it also emits `query` events, which count and log SQL. */
@@ -133,8 +132,6 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
     await prisma.$queryRawUnsafe('PRAGMA synchronous = FULL');
     reader = createSqliteReader(database.file);
   }
-  // the process that migrates also brings stored tracks' records up to date (db/track-records.ts)
-  if (options.migrate ?? true) await backfillTrackRecords(prisma as unknown as Prisma);
   const counted = (started: number, sql: string) => {
     count += 1;
     const duration = performance.now() - started;

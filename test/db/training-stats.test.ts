@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backfillTrackRecords } from '../../src/db/track-records.ts';
 import { testApp } from '../support/app.ts';
+import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 
@@ -181,6 +182,16 @@ describe('records', () => {
     });
     expect((await db.prisma.track.findUniqueOrThrow({ where: { id: track.id } })).movingSeconds).toBeCloseTo(1500, -1);
     expect(await backfillTrackRecords(db.prisma)).toBe(0);
+  });
+
+  it('fills them in with `milepost migrate` too (a server does it in the background once it listens)', async () => {
+    const track = await db.prisma.track.findFirstOrThrow({ where: { entryId: evenRun }, select: { id: true } });
+    await db.prisma.bestEffort.deleteMany({ where: { trackId: track.id } });
+    await db.prisma.track.update({ where: { id: track.id }, data: { recordsVersion: 0, movingSeconds: null } });
+    const result = await runCli(['migrate'], { DATABASE_URL: db.config.url });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('computed the records of 1 stored tracks');
+    expect(running(await as<Records>(stranger, RECORDS), 'FIVE_K')).toMatchObject({ entry: { id: evenRun } });
   });
 });
 
