@@ -1,4 +1,5 @@
 // Assembles the HTTP service: GraphQL at /graphql, health at /healthz, JSON 404 elsewhere.
+import { closeFitPool } from '../imports/fit-pool.ts';
 import { readFileSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -451,7 +452,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)),
     close: async () => {
       stopCountingQueries();
-      await Promise.all([limiter.close(), events.close(), clock?.close()]);
+      await Promise.all([limiter.close(), events.close(), clock?.close(), closeFitPool()]);
     },
   };
 }

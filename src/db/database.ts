@@ -14,6 +14,8 @@ import { retryingRead } from './errors.ts';
 import { applyMigrations } from './migrate.ts';
 
 export type Prisma = PrismaClient;
+/** The client a `$transaction` callback receives. */
+export type Transaction = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
 /** The client as created: it also emits `query` events, which count and log SQL. */
 type LoggingPrisma = PrismaClient<'query'>;
 

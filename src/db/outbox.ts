@@ -2,9 +2,7 @@
 // commit is ever without its event, even if the process dies right after it. The webhook worker
 // takes them in order and queues their deliveries (src/webhooks/deliveries.ts).
 import type { EventName, EventPayloads } from '../events/bus.ts';
-import type { Prisma } from './database.ts';
-
-type Transaction = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
+import type { Prisma, Transaction } from './database.ts';
 
 /**
  * Runs `write` and records the event it announces in one transaction; returns what `write` returned.

@@ -6,42 +6,50 @@ import { encodePoints } from '../domain/track-codec.ts';
 import { RECORDS_VERSION, trackEfforts } from '../domain/records.ts';
 import { bulkInsert } from './bulk.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
-import type { Database, Prisma } from './database.ts';
+import type { Database, Prisma, Transaction } from './database.ts';
 import { storedDate } from './entry-pages.ts';
 
 export type TrackOwner = { entryId: number } | { routeId: number };
 
 export async function replaceTrack(prisma: Prisma, provider: 'sqlite' | 'postgresql', owner: TrackOwner, gpx: ParsedGpx): Promise<number> {
-  const summary = summarizeTrack(gpx.points);
-  const { efforts, movingSeconds } = trackEfforts(gpx.points);
   return prisma.$transaction(
     async (tx) => {
       await tx.track.deleteMany({ where: owner });
-      const track = await tx.track.create({
-        data: {
-          ...owner,
-          ...summary,
-          name: gpx.name,
-          polyline: encodePolyline(thin(gpx.points)),
-          pointData: encodePoints(gpx.points) as Uint8Array<ArrayBuffer>,
-          routePointData: gpx.routePoints.length ? (encodePoints(gpx.routePoints) as Uint8Array<ArrayBuffer>) : null,
-          updatedAt: new Date(),
-          movingSeconds,
-          recordsVersion: RECORDS_VERSION,
-        },
-        select: { id: true },
-      });
-      if (efforts.length) await tx.bestEffort.createMany({ data: efforts.map((effort) => ({ trackId: track.id, ...effort })) });
-      await bulkInsert(
-        { provider, client: tx },
-        'TrackWaypoint',
-        gpx.waypoints.map((w, seq) => ({ trackId: track.id, seq, ...w })),
-      );
-      return track.id;
+      return writeTrack(tx, provider, owner, gpx);
     },
     // a 200k-point track is a 7 MB value: allow a slow disk more than the default five seconds
-    { timeout: 30_000, maxWait: 10_000 },
+    TRACK_TRANSACTION,
   );
+}
+
+/** Room for a slow disk to write a 7 MB track (200,000 points) inside a transaction. */
+export const TRACK_TRANSACTION = { timeout: 30_000, maxWait: 10_000 };
+
+/** Stores a track for an owner that has none, inside the caller's transaction. */
+export async function writeTrack(tx: Transaction, provider: 'sqlite' | 'postgresql', owner: TrackOwner, gpx: ParsedGpx): Promise<number> {
+  const summary = summarizeTrack(gpx.points);
+  const { efforts, movingSeconds } = trackEfforts(gpx.points);
+  const track = await tx.track.create({
+    data: {
+      ...owner,
+      ...summary,
+      name: gpx.name,
+      polyline: encodePolyline(thin(gpx.points)),
+      pointData: encodePoints(gpx.points) as Uint8Array<ArrayBuffer>,
+      routePointData: gpx.routePoints.length ? (encodePoints(gpx.routePoints) as Uint8Array<ArrayBuffer>) : null,
+      updatedAt: new Date(),
+      movingSeconds,
+      recordsVersion: RECORDS_VERSION,
+    },
+    select: { id: true },
+  });
+  if (efforts.length) await tx.bestEffort.createMany({ data: efforts.map((effort) => ({ trackId: track.id, ...effort })) });
+  await bulkInsert(
+    { provider, client: tx },
+    'TrackWaypoint',
+    gpx.waypoints.map((w, seq) => ({ trackId: track.id, seq, ...w })),
+  );
+  return track.id;
 }
 
 /** What a list of entries shows of each one's track: every column but the packed points. */

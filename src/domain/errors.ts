@@ -23,6 +23,18 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** The request is fine but cannot run now (another like it is still running); retry after a while. */
+export class TryAgainLaterError extends DomainError {
+  readonly code = 'TRY_AGAIN_LATER';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'TryAgainLaterError';
+  }
+}
+
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND';
   constructor(

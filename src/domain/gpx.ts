@@ -1,9 +1,9 @@
-// GPX 1.0 and 1.1 in and out. Parsing streams through saxes, a strict XML parser that never expands
-// entities; a document type declaration is refused outright, which stops entity expansion attacks
-// (billion laughs) and external entities before anything is read or fetched.
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+// GPX 1.0 and 1.1 in and out. Parsing streams through readXml (xml-stream.ts): saxes under the bounds
+// every uploaded document is read with, a DOCTYPE refused before anything is expanded or fetched.
+import type { SaxesTagNS } from 'saxes';
 import { ValidationError } from './errors.ts';
 import { escapeMarkup } from './markup.ts';
+import { readXml } from './xml-stream.ts';
 
 export const GPX_NAMESPACES = new Set(['http://www.topografix.com/GPX/1/1', 'http://www.topografix.com/GPX/1/0', '']);
 const TRACKPOINT_EXTENSION = /^http:\/\/www\.garmin\.com\/xmlschemas\/TrackPointExtension\/v\d$/;
@@ -12,8 +12,6 @@ export const DEFAULT_MAX_GPX_BYTES = 20 * 1024 * 1024;
 export const MAX_GPX_DEPTH = 32;
 /** Elements of any kind in one document: a 20 MB track of 200,000 points with extensions holds ~2M. */
 export const MAX_GPX_ELEMENTS = 4_000_000;
-/** Text is fed to the parser in slices this long, and the event loop gets a turn between them. */
-const SLICE_CHARS = 64 * 1024;
 /** Beyond the deepest trench and the stratosphere: a number outside is a broken device or an attack. */
 const ELEVATION_LIMIT_METERS = 100_000;
 
@@ -25,6 +23,8 @@ export interface GpxPoint {
   heartRate: number | null;
   cadence: number | null;
   segment: number;
+  /** Watts; from FIT and TCX imports, and GPX `<power>` extensions (as Strava writes them). */
+  power?: number | null;
 }
 
 export interface GpxWaypoint {
@@ -37,6 +37,8 @@ export interface GpxWaypoint {
 
 export interface ParsedGpx {
   name: string | null;
+  /** The track's `<type>` as the recording app wrote it (`running`, `cycling`, `9`), when it did. */
+  type?: string | null;
   /** The recorded track (`<trk>`); a document with routes only gives its route's points here. */
   points: GpxPoint[];
   /** The planned routes (`<rte>`, `segment` numbers them) of a document that also holds a track. */
@@ -47,19 +49,6 @@ export interface ParsedGpx {
 const fail = (message: string): never => {
   throw ValidationError.field('gpx', message);
 };
-
-/** The encoding a document declares: a byte-order mark, else the XML declaration, else UTF-8. */
-export function sniffEncoding(head: Uint8Array): { encoding: string; bomLength: number } {
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', bomLength: 3 };
-  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: 'utf-16le', bomLength: 2 };
-  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: 'utf-16be', bomLength: 2 };
-  const ascii = String.fromCharCode(...head.subarray(0, 200));
-  const declared = /^<\?xml[^>]*\sencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(ascii)?.[1]?.toLowerCase();
-  if (!declared || declared === 'utf-8' || declared === 'utf8') return { encoding: 'utf-8', bomLength: 0 };
-  if (['iso-8859-1', 'latin1', 'iso_8859-1', 'windows-1252', 'us-ascii', 'ascii'].includes(declared))
-    return { encoding: 'windows-1252', bomLength: 0 };
-  return fail(`encoding "${declared}" is not supported; send UTF-8 or ISO-8859-1`);
-}
 
 /** `kind` and `index` name the point only when something is wrong: building names for every value is costly. */
 function parseNumber(text: string, field: string, kind: string, index: number, limit = Number.MAX_VALUE): number {
@@ -109,168 +98,94 @@ export async function parseGpx(
   source: AsyncIterable<Uint8Array> | Uint8Array | string,
   maxBytes = DEFAULT_MAX_GPX_BYTES,
 ): Promise<ParsedGpx> {
-  // positions cost a fifth of the parse and errors name the point instead
-  const parser = new SaxesParser({ xmlns: true, position: false });
   const result: ParsedGpx = { name: null, points: [], routePoints: [], waypoints: [] };
   let route = -1;
   const routePoints: GpxPoint[] = [];
-  const stack: string[] = [];
-  let text = '';
   // the element being read: plain objects and a separate kind keep the hot path free of spreads
   let kind: 'trkpt' | 'rtept' | 'wpt' | null = null;
   let point: GpxPoint | null = null;
   let waypoint: GpxWaypoint | null = null;
   let segment = -1;
   let gpxUri: string | null = null;
-  let error: Error | null = null;
-  let elements = 0;
 
-  parser.on('doctype', () => fail('documents with a DOCTYPE are refused (no entity expansion, no external entities)'));
-  parser.on('error', (e) => {
-    error ??= e instanceof ValidationError ? e : ValidationError.field('gpx', `is not well-formed XML: ${e.message}`);
+  await readXml(
+    source,
+    { field: 'gpx', maxBytes, maxDepth: MAX_GPX_DEPTH, maxElements: MAX_GPX_ELEMENTS },
+    {
+      open(local, uri, tag) {
+        if (gpxUri === null) {
+          if (local !== 'gpx' || !GPX_NAMESPACES.has(uri)) fail(`the root element is <${tag.name}>, not GPX 1.0 or 1.1 <gpx>`);
+          gpxUri = uri;
+        }
+        if (uri !== gpxUri) return;
+        if (local === 'trkseg') segment += 1;
+        else if (local === 'rte') route += 1;
+        else if (local === 'trkpt' || local === 'rtept') {
+          const index = (local === 'trkpt' ? result.points.length : routePoints.length) + 1;
+          if (local === 'trkpt' && segment < 0) segment = 0;
+          kind = local;
+          point = {
+            lat: 0,
+            lon: 0,
+            elevation: null,
+            time: null,
+            heartRate: null,
+            cadence: null,
+            segment: local === 'trkpt' ? segment : Math.max(route, 0),
+            power: null,
+          };
+          coordinates(tag, local, index, point);
+        } else if (local === 'wpt') {
+          kind = 'wpt';
+          waypoint = { lat: 0, lon: 0, elevation: null, time: null, name: null };
+          coordinates(tag, 'wpt', result.waypoints.length + 1, waypoint);
+        }
+      },
+      close(local, uri, text, parent) {
+        if (kind !== null && uri === gpxUri) {
+          const target = kind === 'wpt' ? waypoint! : point!;
+          const index = (kind === 'wpt' ? result.waypoints.length : kind === 'trkpt' ? result.points.length : routePoints.length) + 1;
+          if (local === 'ele' && parent === kind) target.elevation = optionalNumber(text, 'ele', kind, index, ELEVATION_LIMIT_METERS);
+          else if (local === 'time' && parent === kind) target.time = parseTime(text, 'time', kind, index);
+          else if (local === 'power' && parent === 'extensions' && kind === 'trkpt') {
+            // Strava's GPX: <extensions><power>250</power></extensions>, in the document's namespace
+            const value = optionalNumber(text, 'power', kind, index, 10_000);
+            if (value !== null && value < 0) fail(`${kind} ${index} power ${value} is negative`);
+            point!.power = value === null ? null : Math.round(value);
+          } else if (local === 'name' && parent === 'wpt' && kind === 'wpt') waypoint!.name = text.trim().slice(0, 200) || null;
+          else if (local === kind) {
+            if (kind === 'wpt') result.waypoints.push(waypoint!);
+            else if (kind === 'trkpt') result.points.push(point!);
+            else routePoints.push(point!);
+            kind = null;
+          }
+        } else if (kind !== null && kind !== 'wpt' && (local === 'hr' || local === 'cad') && TRACKPOINT_EXTENSION.test(uri)) {
+          const index = result.points.length + 1;
+          const value = optionalNumber(text, local === 'hr' ? 'heart rate' : 'cadence', kind, index, 1000);
+          if (value !== null && value < 0) fail(`${kind} ${index} ${local === 'hr' ? 'heart rate' : 'cadence'} ${value} is negative`);
+          if (local === 'hr') point!.heartRate = value === null ? null : Math.round(value);
+          else point!.cadence = value === null ? null : Math.round(value);
+        } else if (
+          local === 'name' &&
+          uri === gpxUri &&
+          result.name === null &&
+          (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')
+        ) {
+          result.name = text.trim().slice(0, 200) || null;
+        } else if (local === 'type' && uri === gpxUri && parent === 'trk' && !result.type) {
+          result.type = text.trim().slice(0, 100) || null;
+        }
+      },
+    },
+  ).catch((error: unknown) => {
+    // a document without a single element is named for what it is not
+    if (error instanceof ValidationError && /is empty/.test(error.message)) fail('is empty: no <gpx> root element');
+    throw error;
   });
-  parser.on('opentag', (tag) => {
-    const { local, uri } = tag as SaxesTagNS;
-    if (gpxUri === null) {
-      if (local !== 'gpx' || !GPX_NAMESPACES.has(uri)) fail(`the root element is <${tag.name}>, not GPX 1.0 or 1.1 <gpx>`);
-      gpxUri = uri;
-    }
-    // saxes resolves namespaces through a chain as long as the nesting: unbounded depth made parsing quadratic
-    if (stack.length >= MAX_GPX_DEPTH) fail(`nests elements more than ${MAX_GPX_DEPTH} levels deep`);
-    if (++elements > MAX_GPX_ELEMENTS) fail(`has more than ${MAX_GPX_ELEMENTS} elements`);
-    stack.push(local);
-    text = '';
-    if (uri !== gpxUri) return;
-    if (local === 'trkseg') segment += 1;
-    else if (local === 'rte') route += 1;
-    else if (local === 'trkpt' || local === 'rtept') {
-      const index = (local === 'trkpt' ? result.points.length : routePoints.length) + 1;
-      if (local === 'trkpt' && segment < 0) segment = 0;
-      kind = local;
-      point = {
-        lat: 0,
-        lon: 0,
-        elevation: null,
-        time: null,
-        heartRate: null,
-        cadence: null,
-        segment: local === 'trkpt' ? segment : Math.max(route, 0),
-      };
-      coordinates(tag as SaxesTagNS, local, index, point);
-    } else if (local === 'wpt') {
-      kind = 'wpt';
-      waypoint = { lat: 0, lon: 0, elevation: null, time: null, name: null };
-      coordinates(tag as SaxesTagNS, 'wpt', result.waypoints.length + 1, waypoint);
-    }
-  });
-  parser.on('text', (t) => {
-    text += t;
-  });
-  parser.on('cdata', (t) => {
-    text += t;
-  });
-  parser.on('closetag', (tag) => {
-    const { local, uri } = tag as SaxesTagNS;
-    stack.pop();
-    const parent = stack[stack.length - 1];
-    if (kind !== null && uri === gpxUri) {
-      const target = kind === 'wpt' ? waypoint! : point!;
-      const index = (kind === 'wpt' ? result.waypoints.length : kind === 'trkpt' ? result.points.length : routePoints.length) + 1;
-      if (local === 'ele' && parent === kind) target.elevation = optionalNumber(text, 'ele', kind, index, ELEVATION_LIMIT_METERS);
-      else if (local === 'time' && parent === kind) target.time = parseTime(text, 'time', kind, index);
-      else if (local === 'name' && parent === 'wpt' && kind === 'wpt') waypoint!.name = text.trim().slice(0, 200) || null;
-      else if (local === kind) {
-        if (kind === 'wpt') result.waypoints.push(waypoint!);
-        else if (kind === 'trkpt') result.points.push(point!);
-        else routePoints.push(point!);
-        kind = null;
-      }
-    } else if (kind !== null && kind !== 'wpt' && (local === 'hr' || local === 'cad') && TRACKPOINT_EXTENSION.test(uri)) {
-      const index = result.points.length + 1;
-      const value = optionalNumber(text, local === 'hr' ? 'heart rate' : 'cadence', kind, index, 1000);
-      if (value !== null && value < 0) fail(`${kind} ${index} ${local === 'hr' ? 'heart rate' : 'cadence'} ${value} is negative`);
-      if (local === 'hr') point!.heartRate = value === null ? null : Math.round(value);
-      else point!.cadence = value === null ? null : Math.round(value);
-    } else if (
-      local === 'name' &&
-      uri === gpxUri &&
-      result.name === null &&
-      (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')
-    ) {
-      result.name = text.trim().slice(0, 200) || null;
-    }
-    text = '';
-  });
-
-  // in slices, with a turn for the event loop after each: a 20 MB document never holds it for long
-  const write = async (chunk: string) => {
-    for (let at = 0; at < chunk.length; at += SLICE_CHARS) {
-      parser.write(chunk.length <= SLICE_CHARS ? chunk : chunk.slice(at, at + SLICE_CHARS));
-      if (error) throw error;
-      await yieldToEventLoop();
-    }
-  };
-
-  if (typeof source === 'string') {
-    if (Buffer.byteLength(source) > maxBytes) fail(`is larger than ${maxBytes} bytes`);
-    await write(source.replace(/^\uFEFF/, ''));
-  } else {
-    let decoder: TextDecoder | null = null;
-    let head: Uint8Array[] = [];
-    let headBytes = 0;
-    let bytes = 0;
-    const feed = async (body: Uint8Array) => {
-      let decoded: string;
-      try {
-        // stream mode: a character split across chunks is completed by the next one
-        decoded = decoder!.decode(body, { stream: true });
-      } catch {
-        return fail(`is not valid ${decoder!.encoding}`);
-      }
-      await write(decoded);
-    };
-    // the encoding is read from the first bytes, so gather enough of them before decoding any
-    const start = async () => {
-      const first = Buffer.concat(head);
-      const { encoding, bomLength } = sniffEncoding(first);
-      decoder = new TextDecoder(encoding, { fatal: true });
-      head = [];
-      await feed(first.subarray(bomLength));
-    };
-    const chunks = source instanceof Uint8Array ? slices(source) : source;
-    for await (const chunk of chunks) {
-      bytes += chunk.byteLength;
-      if (bytes > maxBytes) fail(`is larger than ${maxBytes} bytes`);
-      if (decoder) {
-        await feed(chunk);
-        continue;
-      }
-      head.push(chunk);
-      headBytes += chunk.byteLength;
-      if (headBytes >= 256) await start();
-    }
-    if (!decoder) await start();
-    try {
-      await write(decoder!.decode());
-    } catch (e) {
-      if (e instanceof ValidationError) throw e;
-      fail(`is not valid ${decoder!.encoding}`);
-    }
-  }
-  if (gpxUri === null && !error) fail('is empty: no <gpx> root element');
-  parser.close();
-  if (error) throw error;
   // a route alone stands for the track (one segment); beside a track it is kept as the plan
   if (result.points.length === 0) result.points = routePoints.map((p) => ({ ...p, segment: 0 }));
   else result.routePoints = routePoints;
   return result;
-}
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A whole body (a multipart file) in the slices a network stream would bring. */
-function* slices(bytes: Uint8Array): Generator<Uint8Array> {
-  for (let at = 0; at < bytes.byteLength; at += SLICE_CHARS) yield bytes.subarray(at, at + SLICE_CHARS);
 }
 
 const isoSeconds = (date: Date) => date.toISOString().replace(/\.000Z$/, 'Z');
@@ -307,11 +222,17 @@ export function* gpxChunks(track: {
     let body = '';
     if (p.elevation !== null) body += `<ele>${p.elevation}</ele>`;
     if (p.time) body += `<time>${isoSeconds(p.time)}</time>`;
-    if (p.heartRate !== null || p.cadence !== null) {
-      body += '<extensions><gpxtpx:TrackPointExtension>';
-      if (p.heartRate !== null) body += `<gpxtpx:hr>${p.heartRate}</gpxtpx:hr>`;
-      if (p.cadence !== null) body += `<gpxtpx:cad>${p.cadence}</gpxtpx:cad>`;
-      body += '</gpxtpx:TrackPointExtension></extensions>';
+    const power = p.power ?? null;
+    if (p.heartRate !== null || p.cadence !== null || power !== null) {
+      body += '<extensions>';
+      if (power !== null) body += `<power>${power}</power>`;
+      if (p.heartRate !== null || p.cadence !== null) {
+        body += '<gpxtpx:TrackPointExtension>';
+        if (p.heartRate !== null) body += `<gpxtpx:hr>${p.heartRate}</gpxtpx:hr>`;
+        if (p.cadence !== null) body += `<gpxtpx:cad>${p.cadence}</gpxtpx:cad>`;
+        body += '</gpxtpx:TrackPointExtension>';
+      }
+      body += '</extensions>';
     }
     buffer += `      <trkpt lat="${p.lat}" lon="${p.lon}">${body}</trkpt>\n`;
     if (buffer.length > 64 * 1024) {

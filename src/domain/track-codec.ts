@@ -2,13 +2,17 @@
 // download it), so a row per point only cost time: 200,000 rows took a second to insert, the packed
 // form a few milliseconds. Layout, little-endian, after a 1-byte version and a uint32 count:
 // lat f64, lon f64, elevation f32 (NaN = none), time f64 ms (NaN = none), heart rate u16,
-// cadence u16 (0xffff = none), segment u16.
+// cadence u16 (0xffff = none), segment u16, and since version 2 power u16 (watts, 0xffff = none).
+// Version 1 values (written before imports brought power) are still read.
 import type { GpxPoint } from './gpx.ts';
 
-const VERSION = 1;
+const VERSION = 2;
 const HEADER = 5;
-const STRIDE = 8 + 8 + 4 + 8 + 2 + 2 + 2;
+const STRIDE_V1 = 8 + 8 + 4 + 8 + 2 + 2 + 2;
+const STRIDE = STRIDE_V1 + 2;
 const NONE16 = 0xffff;
+
+const optional16 = (value: number | null | undefined) => (value == null ? NONE16 : Math.min(value, NONE16 - 1));
 
 export function encodePoints(points: readonly GpxPoint[]): Uint8Array {
   const bytes = new Uint8Array(HEADER + points.length * STRIDE);
@@ -21,9 +25,10 @@ export function encodePoints(points: readonly GpxPoint[]): Uint8Array {
     view.setFloat64(at + 8, p.lon, true);
     view.setFloat32(at + 16, p.elevation ?? Number.NaN, true);
     view.setFloat64(at + 20, p.time ? p.time.getTime() : Number.NaN, true);
-    view.setUint16(at + 28, p.heartRate === null ? NONE16 : Math.min(p.heartRate, NONE16 - 1), true);
-    view.setUint16(at + 30, p.cadence === null ? NONE16 : Math.min(p.cadence, NONE16 - 1), true);
+    view.setUint16(at + 28, optional16(p.heartRate), true);
+    view.setUint16(at + 30, optional16(p.cadence), true);
     view.setUint16(at + 32, Math.min(p.segment, NONE16), true);
+    view.setUint16(at + 34, optional16(p.power), true);
     at += STRIDE;
   }
   return bytes;
@@ -33,8 +38,10 @@ export function encodePoints(points: readonly GpxPoint[]): Uint8Array {
 export function decodePoints(bytes: Uint8Array | null, limit = Number.POSITIVE_INFINITY): GpxPoint[] {
   if (!bytes || bytes.byteLength < HEADER) return [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint8(0) !== VERSION) throw new Error(`track points: unknown format version ${view.getUint8(0)}`);
-  const count = Math.min(view.getUint32(1, true), limit, Math.floor((bytes.byteLength - HEADER) / STRIDE));
+  const version = view.getUint8(0);
+  if (version !== 1 && version !== VERSION) throw new Error(`track points: unknown format version ${version}`);
+  const stride = version === 1 ? STRIDE_V1 : STRIDE;
+  const count = Math.min(view.getUint32(1, true), limit, Math.floor((bytes.byteLength - HEADER) / stride));
   const points: GpxPoint[] = new Array(count);
   let at = HEADER;
   for (let i = 0; i < count; i++) {
@@ -42,6 +49,7 @@ export function decodePoints(bytes: Uint8Array | null, limit = Number.POSITIVE_I
     const time = view.getFloat64(at + 20, true);
     const heartRate = view.getUint16(at + 28, true);
     const cadence = view.getUint16(at + 30, true);
+    const power = version === 1 ? NONE16 : view.getUint16(at + 34, true);
     points[i] = {
       lat: view.getFloat64(at, true),
       lon: view.getFloat64(at + 8, true),
@@ -51,8 +59,9 @@ export function decodePoints(bytes: Uint8Array | null, limit = Number.POSITIVE_I
       heartRate: heartRate === NONE16 ? null : heartRate,
       cadence: cadence === NONE16 ? null : cadence,
       segment: view.getUint16(at + 32, true),
+      power: power === NONE16 ? null : power,
     };
-    at += STRIDE;
+    at += stride;
   }
   return points;
 }

@@ -43,6 +43,7 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
     UnixTime: { Input: number; Output: number };
     GpxDocument: { Input: GpxSource; Output: never };
+    ActivityFile: { Input: GpxSource; Output: never };
     ImageFile: { Input: Blob; Output: never };
   };
   DefaultFieldNullability: false;

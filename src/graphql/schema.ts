@@ -13,6 +13,7 @@ import './mutations/entries.ts';
 import './mutations/reactions.ts';
 import './mutations/routes.ts';
 import './mutations/people.ts';
+import './mutations/imports.ts';
 import './subscriptions.ts';
 
 export const schema = builder.toSchema();

@@ -33,10 +33,11 @@ export interface TypedFailure {
   __typename: string;
   message: string;
   issues?: Array<{ path: string; message: string }> | null;
+  retryAfterSeconds?: number | null;
 }
 
 /** The schema's typed failures, by name. */
-export const TYPED_FAILURES = new Set(['ValidationError', 'NotFoundError', 'NotAuthorizedError']);
+export const TYPED_FAILURES = new Set(['ValidationError', 'NotFoundError', 'NotAuthorizedError', 'TryAgainLaterError']);
 
 /**
  * Typed GraphQL failures to statuses: ValidationError 422 with its issues, NotFoundError 404,
@@ -54,6 +55,8 @@ export function failure(result: TypedFailure, viewer: boolean, fieldName: (graph
       );
     case 'NotFoundError':
       return new RestError(404, 'NOT_FOUND', result.message);
+    case 'TryAgainLaterError':
+      return new RestError(429, 'TRY_AGAIN_LATER', result.message, undefined, { 'retry-after': String(result.retryAfterSeconds ?? 10) });
     case 'NotAuthorizedError':
       // a valid token that may not do this is forbidden; no token at all needs authorization
       return viewer ? new RestError(403, 'FORBIDDEN', result.message) : notAuthorized(result.message);

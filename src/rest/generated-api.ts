@@ -88,7 +88,7 @@ export interface GeneratedOperation {
 }
 
 /** Scalars whose values are files in a multipart body. */
-const UPLOAD_SCALARS = new Set(['GpxDocument', 'ImageFile']);
+const UPLOAD_SCALARS = new Set(['GpxDocument', 'ImageFile', 'ActivityFile']);
 
 /** True when an argument of this type can hold a file. */
 function takesFile(type: GraphQLInputType, seen = new Set<string>()): boolean {
@@ -138,6 +138,10 @@ const SCALARS = {
   UnixTime: { type: 'integer', description: 'Seconds since 1970-01-01 UTC.' },
   GpxDocument: { type: 'string', description: 'The GPX document: its text in JSON, or a file part of a multipart body.' },
   ImageFile: { type: 'string', format: 'binary', description: 'A file part of a multipart body.' },
+  ActivityFile: {
+    type: 'string',
+    description: 'A FIT, TCX or GPX file (gzipped or not): a file part of a multipart body, or a TCX or GPX document’s text in JSON.',
+  },
 };
 
 export interface GeneratedDescription {

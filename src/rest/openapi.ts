@@ -505,6 +505,53 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
           },
         },
       },
+      '/entries/import.json': {
+        post: {
+          summary: 'Make a workout entry from an activity file: FIT, TCX or GPX, gzipped or not.',
+          description: [
+            'The format is told by the file’s content, never its name. The entry’s workout takes its type from the sport the file names,',
+            'the start as `completed_at`, the distance (in your units), the moving time and the calories when the file has them; the',
+            'track keeps time, elevation, heart rate, cadence and power. Entry, workout and track are made together or not at all.',
+            'The same file imported again (gzipped or not) answers the entry it made the first time, with 200 instead of 201.',
+            'One file at a time per person: a second while the first is read is 429 with `Retry-After`.',
+          ].join(' '),
+          security: BEARER,
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['file'],
+                  properties: {
+                    file: { type: 'string', format: 'binary', description: 'The activity file; at most 20 MB uncompressed.' },
+                    message: { type: 'string', maxLength: 5000, description: 'The entry’s note; default: the file’s own notes (TCX).' },
+                    visibility: { enum: ['everyone', 'friends', 'only_me'], description: 'Default: your default visibility.' },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '201': {
+              description: 'Created; `Location` is the entry’s URL.',
+              headers: { Location: { schema: { type: 'string' } } },
+              content: json(ref('Entry')),
+            },
+            '200': {
+              description: 'You had imported this very file before: the entry it made then. Nothing new is made.',
+              headers: { Location: { schema: { type: 'string' } } },
+              content: json(ref('Entry')),
+            },
+            ...pick('400', '401', '422'),
+            '413': error('The form is larger than 20 MB.'),
+            '429': {
+              ...error('Another file of yours is being imported; retry after `Retry-After` seconds.'),
+              headers: { 'Retry-After': { schema: { type: 'integer' } } },
+            },
+          },
+        },
+      },
       '/entries/popular.json': stream(
         'Popular stream: the week’s most liked and commented entries.',
         [],

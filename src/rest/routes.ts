@@ -22,6 +22,7 @@ import {
   RestRemoveFriendDocument,
   RestRequestFriendDocument,
   RestEntryDocument,
+  RestImportActivityDocument,
   RestFriendsDocument,
   RestFriendsStreamDocument,
   type RestFriendsStreamQuery,
@@ -295,6 +296,27 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     const result = await run(RestCreateEntryDocument, ctx.request, context, { input: createEntryInput(params) });
     const entry = outcome(result, 'result', 'Entry', true);
     return { status: 201, body: entryJson(entry), headers: { location: entry.url } };
+  });
+  // issue 23: a FIT, TCX or GPX file (gzipped or not) as a workout entry; the same file again answers
+  // the entry it made the first time, 200 instead of 201
+  route('POST', '/entries/import', { auth: true, body: true }, async ({ ctx, context, params }) => {
+    const file = params.file;
+    // the form's File need not be this realm's Blob
+    if (typeof file !== 'object' || file === null || typeof (file as Blob).arrayBuffer !== 'function')
+      throw new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', [
+        { field: 'file', message: 'send the activity file as the multipart/form-data part `file`' },
+      ]);
+    const variables = {
+      file,
+      ...(typeof params.message === 'string' ? { message: params.message } : {}),
+      ...(params.visibility !== undefined && params.visibility !== '' ? { visibility: enumValue(params.visibility) } : {}),
+    };
+    const imported = outcome(await run(RestImportActivityDocument, ctx.request, context, variables), 'result', 'ActivityImport', true);
+    return {
+      status: imported.created ? 201 : 200,
+      body: entryJson(imported.entry),
+      headers: { location: imported.entry.url },
+    };
   });
   route('GET', '/entries/:id', {}, async ({ ctx, context }) => {
     const data = dataOf(await run(RestEntryDocument, ctx.request, context, { id: entryId(ctx) }));

@@ -38,7 +38,21 @@ describe('parseGpx on real-world shapes', () => {
       heartRate: 120,
       cadence: 84,
       segment: 0,
+      power: null,
     });
+  });
+
+  it("reads Strava's <power> extension and writes it back out", async () => {
+    const gpx = await parseGpx(
+      '<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>' +
+        '<trkpt lat="51.5" lon="-0.16"><time>2024-05-12T07:30:00Z</time><extensions><power>251</power></extensions></trkpt>' +
+        '<trkpt lat="51.5001" lon="-0.16"><extensions><power/></extensions></trkpt>' +
+        '</trkseg></trk></gpx>',
+    );
+    expect(gpx.points.map((p) => p.power)).toEqual([251, null]);
+    const again = await parseGpx(toGpx({ name: null, points: gpx.points, waypoints: [] }));
+    expect(again.points.map((p) => p.power)).toEqual([251, null]);
+    expect(decodePoints(encodePoints(gpx.points)).map((p) => p.power)).toEqual([251, null]);
   });
 
   it('reads a Strava export', async () => {
@@ -233,5 +247,32 @@ describe('packed track points', () => {
     }
     expect(decodePoints(encodePoints(gpx.points), 3)).toEqual(gpx.points.slice(0, 3));
     expect(decodePoints(null)).toEqual([]);
+  });
+
+  it('still read tracks stored before power was kept (format version 1)', () => {
+    // version 1: lat, lon, elevation, time, heart rate, cadence, segment; 34 bytes a point
+    const bytes = new Uint8Array(5 + 34);
+    const view = new DataView(bytes.buffer);
+    view.setUint8(0, 1);
+    view.setUint32(1, 1, true);
+    view.setFloat64(5, 47.37, true);
+    view.setFloat64(13, 8.54, true);
+    view.setFloat32(21, 408, true);
+    view.setFloat64(25, Date.UTC(2024, 4, 12), true);
+    view.setUint16(33, 140, true);
+    view.setUint16(35, 0xffff, true);
+    view.setUint16(37, 0, true);
+    expect(decodePoints(bytes)).toEqual([
+      {
+        lat: 47.37,
+        lon: 8.54,
+        elevation: 408,
+        time: new Date(Date.UTC(2024, 4, 12)),
+        heartRate: 140,
+        cadence: null,
+        segment: 0,
+        power: null,
+      },
+    ]);
   });
 });

@@ -1,4 +1,11 @@
-import { type DomainError, NotAuthorizedError, NotFoundError, ValidationError, type FieldIssue } from '../../domain/errors.ts';
+import {
+  type DomainError,
+  NotAuthorizedError,
+  NotFoundError,
+  TryAgainLaterError,
+  ValidationError,
+  type FieldIssue,
+} from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
@@ -39,4 +46,12 @@ builder.objectType(NotAuthorizedError, {
   interfaces: [ErrorInterface],
   isTypeOf: (value) => value instanceof NotAuthorizedError,
   fields: () => ({}),
+});
+
+builder.objectType(TryAgainLaterError, {
+  name: 'TryAgainLaterError',
+  description: 'The request cannot run now: another like it is still running. Retry after `retryAfterSeconds`. REST answers 429.',
+  interfaces: [ErrorInterface],
+  isTypeOf: (value) => value instanceof TryAgainLaterError,
+  fields: (t) => ({ retryAfterSeconds: t.exposeInt('retryAfterSeconds') }),
 });

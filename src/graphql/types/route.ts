@@ -65,6 +65,11 @@ const TrackPointRef = builder.objectRef<GpxPoint>('TrackPoint').implement({
     time: t.expose('time', { type: 'DateTime', nullable: true }),
     heartRate: t.exposeInt('heartRate', { nullable: true, description: 'Beats per minute.' }),
     cadence: t.exposeInt('cadence', { nullable: true, description: 'Revolutions or steps per minute.' }),
+    power: t.int({
+      nullable: true,
+      description: 'Watts, as a power meter recorded them (FIT, TCX and GPX `<power>` imports).',
+      resolve: (point) => point.power ?? null,
+    }),
     segment: t.exposeInt('segment', { description: 'Which `<trkseg>` of the GPX document, from 0.' }),
   }),
 });

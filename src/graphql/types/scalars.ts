@@ -78,6 +78,24 @@ builder.scalarType('GpxDocument', {
   },
 });
 
+builder.scalarType('ActivityFile', {
+  description:
+    'A FIT, TCX or GPX activity file, gzipped or not (`.fit.gz`), told by its content rather than its name: a file in a multipart ' +
+    'request (GraphQL multipart request spec), or the text of a TCX or GPX document as a string. At most 20 MB uncompressed.',
+  serialize: () => {
+    throw new GraphQLError('ActivityFile is input only');
+  },
+  parseValue: (value) => {
+    if (typeof value === 'string') return value;
+    if (typeof value === 'object' && value !== null && typeof (value as Blob).arrayBuffer === 'function') return value as Blob;
+    throw new GraphQLError('ActivityFile must be an uploaded file or the text of a TCX or GPX document');
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('ActivityFile must be an uploaded file or the text of a TCX or GPX document');
+    return ast.value;
+  },
+});
+
 builder.scalarType('ImageFile', {
   description: `A photo uploaded in a multipart request (GraphQL multipart request spec): JPEG, PNG, WebP or GIF, judged by its bytes; at most 10 MB and 40 million pixels.`,
   serialize: () => {

@@ -1,0 +1,116 @@
+// An imported activity becomes a workout entry with its track in one transaction: a failure leaves
+// nothing behind. The file's hash is kept on the entry, unique per author, so importing the same file
+// again (a retry, a crash part-way through an archive, two uploads racing) answers the first entry.
+import type { ImportedActivity } from '../domain/activity-file.ts';
+import { type ActivityType, type UnitPreference, UNIT_PREFERENCES, storedValue } from '../domain/activity.ts';
+import { trackEfforts } from '../domain/records.ts';
+import { summarizeTrack } from '../domain/track.ts';
+import { defaultDistanceUnits, fromMeters } from '../domain/units.ts';
+import type { Visibility } from '../domain/visibility.ts';
+import type { Prisma } from './database.ts';
+import { isUniqueViolation } from './errors.ts';
+import { recordEvent } from './outbox.ts';
+import { TRACK_TRANSACTION, writeTrack } from './tracks.ts';
+
+export interface ImportOptions {
+  authorId: number;
+  /** SHA-256 of what was imported (see Entry.importHash). */
+  hash: string;
+  message?: string | null;
+  /** Default: the author's own default. */
+  visibility?: Visibility | null;
+  /** A title that overrides the file's (an export's activity name). */
+  title?: string | null;
+  /** When the entry was posted; default now. Archive imports keep the activity's own date. */
+  createdAt?: Date;
+  /** Announce the entry (webhooks, subscriptions), as a new post is. Archive imports stay quiet. */
+  announce: boolean;
+}
+
+export interface ImportOutcome {
+  entryId: number;
+  /** False when this person had already imported the same file. */
+  created: boolean;
+  authorId: number;
+  visibility: string;
+}
+
+/** The entry this person imported from this hash, if any. */
+export async function importedEntry(prisma: Prisma, authorId: number, hash: string): Promise<ImportOutcome | null> {
+  const entry = await prisma.entry.findUnique({
+    where: { authorId_importHash: { authorId, importHash: hash } },
+    select: { id: true, visibility: true },
+  });
+  return entry ? { entryId: entry.id, created: false, authorId, visibility: entry.visibility } : null;
+}
+
+/** A workout's distance in the units a person reads it in (swims in pool units, rows in meters). */
+function distanceFor(meters: number, units: UnitPreference, activityType: ActivityType) {
+  const distanceUnits = defaultDistanceUnits(units, activityType);
+  return { distanceValue: Math.round(fromMeters(meters, distanceUnits) * 1000) / 1000, distanceUnits };
+}
+
+export async function createImportedEntry(
+  prisma: Prisma,
+  provider: 'sqlite' | 'postgresql',
+  activity: ImportedActivity,
+  options: ImportOptions,
+): Promise<ImportOutcome> {
+  const existing = await importedEntry(prisma, options.authorId, options.hash);
+  if (existing) return existing;
+  const person = await prisma.person.findUniqueOrThrow({
+    where: { id: options.authorId },
+    select: { units: true, defaultVisibility: true },
+  });
+  const units = storedValue(UNIT_PREFERENCES, person.units, 'Person.units');
+  const timed = activity.points.some((p) => p.time);
+  // totals the file did not give come from its track, as a GPX upload's do
+  const meters = activity.distanceMeters ?? (activity.points.length ? summarizeTrack(activity.points).distanceMeters : null);
+  const seconds = activity.durationSeconds ?? (timed ? trackEfforts(activity.points).movingSeconds : null);
+  const visibility = options.visibility ?? person.defaultVisibility;
+  const title = (options.title ?? activity.name)?.trim().slice(0, 200) || null;
+  const message = (options.message ?? activity.notes)?.trim().slice(0, 5000) || null;
+  try {
+    const entryId = await prisma.$transaction(async (tx) => {
+      const entry = await tx.entry.create({
+        data: {
+          authorId: options.authorId,
+          kind: 'workout',
+          message,
+          visibility,
+          importHash: options.hash,
+          ...(options.createdAt ? { createdAt: options.createdAt } : {}),
+          workout: {
+            create: {
+              activityType: activity.activityType,
+              completedAt: activity.startedAt,
+              ...(meters !== null && meters > 0 ? distanceFor(meters, units, activity.activityType) : {}),
+              duration: seconds === null ? null : Math.round(seconds),
+              calories: activity.calories,
+              title,
+            },
+          },
+        },
+        select: { id: true },
+      });
+      if (activity.points.length)
+        await writeTrack(
+          tx,
+          provider,
+          { entryId: entry.id },
+          { name: activity.name, points: activity.points, routePoints: [], waypoints: activity.waypoints },
+        );
+      if (options.announce)
+        await recordEvent(tx, 'entryCreated', { entryId: entry.id, authorId: options.authorId, lat: null, lon: null, visibility });
+      return entry.id;
+    }, TRACK_TRANSACTION);
+    return { entryId, created: true, authorId: options.authorId, visibility };
+  } catch (error) {
+    // the same file imported twice at once: the other one's entry is the answer
+    if (isUniqueViolation(error)) {
+      const raced = await importedEntry(prisma, options.authorId, options.hash);
+      if (raced) return raced;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,134 @@
+// Activity files as devices write them, built in the test: FIT through Garmin's own SDK encoder, in
+// the message order a watch records (file id, device, timer start, records, timer stop, lap, session,
+// activity); TCX in Garmin Connect's export layout. The FIT SDK's sample files are not redistributable
+// (Garmin's license), so the encoder makes real FIT files instead.
+import { Encoder, Profile } from '@garmin/fitsdk';
+
+const SEMICIRCLES = 2 ** 31 / 180;
+
+export interface TestPoint {
+  lat: number;
+  lon: number;
+  elevation: number;
+  time: Date;
+  heartRate: number;
+  cadence: number;
+  power?: number;
+  distance: number;
+}
+
+/** A line of points heading north from (lat, lon), one a second at `speed` m/s. */
+export function pointsAlong(count: number, options: { lat?: number; lon?: number; start?: Date; speed?: number } = {}): TestPoint[] {
+  const { lat = 47.3769, lon = 8.5417, start = new Date('2025-06-01T06:30:00Z'), speed = 3 } = options;
+  return Array.from({ length: count }, (_, i) => ({
+    lat: lat + (i * speed) / 111_195,
+    lon,
+    elevation: 408 + (i % 50) / 5,
+    time: new Date(start.getTime() + i * 1000),
+    heartRate: 120 + (i % 40),
+    cadence: 80 + (i % 10),
+    power: 200 + (i % 30),
+    distance: i * speed,
+  }));
+}
+
+export interface FitOptions {
+  sport?: string;
+  subSport?: string;
+  points: TestPoint[];
+  calories?: number;
+  /** Leave out the session message, as some head units do. */
+  noSession?: boolean;
+  /** Records without a position (an indoor ride on a trainer). */
+  indoor?: boolean;
+  fileType?: string;
+}
+
+export function fitFile(options: FitOptions): Uint8Array {
+  const { points, sport = 'running', subSport = 'generic' } = options;
+  const start = points[0]!.time;
+  const end = points.at(-1)!.time;
+  const seconds = (end.getTime() - start.getTime()) / 1000;
+  const distance = points.at(-1)!.distance;
+  const encoder = new Encoder();
+  encoder.onMesg(Profile.MesgNum.FILE_ID!, {
+    type: options.fileType ?? 'activity',
+    manufacturer: 'garmin',
+    product: 4024,
+    timeCreated: start,
+    serialNumber: 1234567890,
+  });
+  encoder.onMesg(Profile.MesgNum.DEVICE_INFO!, { deviceIndex: 'creator', manufacturer: 'garmin', product: 4024, timestamp: start });
+  encoder.onMesg(Profile.MesgNum.EVENT!, { timestamp: start, event: 'timer', eventType: 'start' });
+  for (const p of points) {
+    encoder.onMesg(Profile.MesgNum.RECORD!, {
+      timestamp: p.time,
+      ...(options.indoor ? {} : { positionLat: Math.round(p.lat * SEMICIRCLES), positionLong: Math.round(p.lon * SEMICIRCLES) }),
+      altitude: p.elevation,
+      heartRate: p.heartRate,
+      cadence: p.cadence,
+      ...(p.power === undefined ? {} : { power: p.power }),
+      distance: p.distance,
+      speed: 3,
+    });
+  }
+  encoder.onMesg(Profile.MesgNum.EVENT!, { timestamp: end, event: 'timer', eventType: 'stopAll' });
+  const totals = {
+    startTime: start,
+    totalElapsedTime: seconds,
+    totalTimerTime: seconds,
+    totalDistance: distance,
+    ...(options.calories === undefined ? {} : { totalCalories: options.calories }),
+  };
+  encoder.onMesg(Profile.MesgNum.LAP!, { messageIndex: 0, timestamp: end, ...totals, sport, subSport });
+  if (!options.noSession)
+    encoder.onMesg(Profile.MesgNum.SESSION!, { messageIndex: 0, timestamp: end, ...totals, sport, subSport, firstLapIndex: 0, numLaps: 1 });
+  encoder.onMesg(Profile.MesgNum.ACTIVITY!, { timestamp: end, numSessions: 1, type: 'manual', event: 'activity', eventType: 'stop' });
+  return encoder.close();
+}
+
+/** A TCX document as Garmin Connect exports one (with Strava's leading spaces when `stravaPadding`). */
+export function tcxFile(options: {
+  sport?: string;
+  points: TestPoint[];
+  calories?: number;
+  notes?: string;
+  stravaPadding?: boolean;
+}): string {
+  const { points, sport = 'Running' } = options;
+  const start = points[0]!.time.toISOString();
+  const seconds = (points.at(-1)!.time.getTime() - points[0]!.time.getTime()) / 1000;
+  const trackpoints = points
+    .map(
+      (p) =>
+        `<Trackpoint><Time>${p.time.toISOString()}</Time><Position><LatitudeDegrees>${p.lat}</LatitudeDegrees><LongitudeDegrees>${p.lon}</LongitudeDegrees></Position>` +
+        `<AltitudeMeters>${p.elevation}</AltitudeMeters><DistanceMeters>${p.distance}</DistanceMeters><HeartRateBpm><Value>${p.heartRate}</Value></HeartRateBpm>` +
+        `<Extensions><ns3:TPX><ns3:Speed>3.0</ns3:Speed><ns3:RunCadence>${p.cadence}</ns3:RunCadence>${p.power === undefined ? '' : `<ns3:Watts>${p.power}</ns3:Watts>`}</ns3:TPX></Extensions></Trackpoint>`,
+    )
+    .join('\n');
+  return `${options.stravaPadding ? '          ' : ''}<?xml version="1.0" encoding="UTF-8"?>
+<TrainingCenterDatabase xsi:schemaLocation="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd" xmlns:ns5="http://www.garmin.com/xmlschemas/ActivityGoals/v1" xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2" xmlns:ns2="http://www.garmin.com/xmlschemas/UserProfile/v2" xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:ns4="http://www.garmin.com/xmlschemas/ProfileExtension/v1">
+  <Activities>
+    <Activity Sport="${sport}">
+      <Id>${start}</Id>
+      <Lap StartTime="${start}">
+        <TotalTimeSeconds>${seconds}.0</TotalTimeSeconds>
+        <DistanceMeters>${points.at(-1)!.distance}</DistanceMeters>
+        <MaximumSpeed>3.0</MaximumSpeed>
+        <Calories>${options.calories ?? 0}</Calories>
+        <AverageHeartRateBpm><Value>140</Value></AverageHeartRateBpm>
+        <Intensity>Active</Intensity>
+        <TriggerMethod>Manual</TriggerMethod>
+        <Track>
+${trackpoints}
+        </Track>
+        <Extensions><ns3:LX><ns3:AvgSpeed>3.0</ns3:AvgSpeed></ns3:LX></Extensions>
+      </Lap>
+      ${options.notes ? `<Notes>${options.notes}</Notes>` : ''}
+      <Creator xsi:type="Device_t"><Name>Forerunner 955</Name><UnitId>3400000000</UnitId><ProductID>4024</ProductID></Creator>
+    </Activity>
+  </Activities>
+  <Author xsi:type="Application_t"><Name>Connect Api</Name><LangID>en</LangID><PartNumber>006-D2449-00</PartNumber></Author>
+</TrainingCenterDatabase>
+`;
+}
