@@ -11,6 +11,7 @@ Commands:
   seed       fill the database with a demo community (--scale N for benchmark-sized data)
   users      create a person who can log in (users create --username U --password P), or delete one
   export     everything a person owns as a zip (export <username> <file.zip>)
+  import     a Strava-style or Milepost export zip as a person's entries (import <username> <archive.zip>)
   apps       register a third-party app (apps create --name N --redirect-uri URL)
   tokens     mint an access token for scripts (tokens create --username U)
   friends    make two people friends (friends add <username> <username>)
@@ -28,6 +29,7 @@ const commands: Record<string, () => Promise<{ run: Command }>> = {
   seed: () => import('./seed.ts'),
   users: () => import('./users.ts'),
   export: () => import('./export.ts'),
+  import: () => import('./import.ts'),
   apps: () => import('./apps.ts'),
   tokens: () => import('./tokens.ts'),
   friends: () => import('./friends.ts'),

@@ -1,7 +1,8 @@
 // An imported activity becomes a workout entry with its track in one transaction: a failure leaves
 // nothing behind. The file's hash is kept on the entry, unique per author, so importing the same file
 // again (a retry, a crash part-way through an archive, two uploads racing) answers the first entry.
-import type { ImportedActivity } from '../domain/activity-file.ts';
+import type { ImportedActivity, ImportedRow } from '../domain/activity-file.ts';
+import type { ParsedGpx } from '../domain/gpx.ts';
 import { type ActivityType, type UnitPreference, UNIT_PREFERENCES, storedValue } from '../domain/activity.ts';
 import { trackEfforts } from '../domain/records.ts';
 import { summarizeTrack } from '../domain/track.ts';
@@ -50,6 +51,54 @@ function distanceFor(meters: number, units: UnitPreference, activityType: Activi
   return { distanceValue: Math.round(fromMeters(meters, distanceUnits) * 1000) / 1000, distanceUnits };
 }
 
+/**
+ * Makes the entry, its workout and its track in one transaction, unless this author already imported
+ * this hash: then that entry is the answer.
+ */
+export async function insertImportedEntry(
+  prisma: Prisma,
+  provider: 'sqlite' | 'postgresql',
+  authorId: number,
+  hash: string,
+  row: ImportedRow,
+  track: ParsedGpx | null,
+  announce: boolean,
+): Promise<ImportOutcome> {
+  const { workout, ...fields } = row;
+  try {
+    const entryId = await prisma.$transaction(async (tx) => {
+      const entry = await tx.entry.create({
+        data: {
+          ...fields,
+          authorId,
+          kind: workout ? 'workout' : 'note',
+          importHash: hash,
+          ...(workout ? { workout: { create: workout } } : {}),
+        },
+        select: { id: true },
+      });
+      if (track?.points.length) await writeTrack(tx, provider, { entryId: entry.id }, track);
+      if (announce)
+        await recordEvent(tx, 'entryCreated', {
+          entryId: entry.id,
+          authorId,
+          lat: row.lat ?? null,
+          lon: row.lon ?? null,
+          visibility: row.visibility,
+        });
+      return entry.id;
+    }, TRACK_TRANSACTION);
+    return { entryId, created: true, authorId, visibility: row.visibility };
+  } catch (error) {
+    // the same file imported twice at once: the other one's entry is the answer
+    if (isUniqueViolation(error)) {
+      const raced = await importedEntry(prisma, authorId, hash);
+      if (raced) return raced;
+    }
+    throw error;
+  }
+}
+
 export async function createImportedEntry(
   prisma: Prisma,
   provider: 'sqlite' | 'postgresql',
@@ -68,49 +117,19 @@ export async function createImportedEntry(
   const meters = activity.distanceMeters ?? (activity.points.length ? summarizeTrack(activity.points).distanceMeters : null);
   const seconds = activity.durationSeconds ?? (timed ? trackEfforts(activity.points).movingSeconds : null);
   const visibility = options.visibility ?? person.defaultVisibility;
-  const title = (options.title ?? activity.name)?.trim().slice(0, 200) || null;
-  const message = (options.message ?? activity.notes)?.trim().slice(0, 5000) || null;
-  try {
-    const entryId = await prisma.$transaction(async (tx) => {
-      const entry = await tx.entry.create({
-        data: {
-          authorId: options.authorId,
-          kind: 'workout',
-          message,
-          visibility,
-          importHash: options.hash,
-          ...(options.createdAt ? { createdAt: options.createdAt } : {}),
-          workout: {
-            create: {
-              activityType: activity.activityType,
-              completedAt: activity.startedAt,
-              ...(meters !== null && meters > 0 ? distanceFor(meters, units, activity.activityType) : {}),
-              duration: seconds === null ? null : Math.round(seconds),
-              calories: activity.calories,
-              title,
-            },
-          },
-        },
-        select: { id: true },
-      });
-      if (activity.points.length)
-        await writeTrack(
-          tx,
-          provider,
-          { entryId: entry.id },
-          { name: activity.name, points: activity.points, routePoints: [], waypoints: activity.waypoints },
-        );
-      if (options.announce)
-        await recordEvent(tx, 'entryCreated', { entryId: entry.id, authorId: options.authorId, lat: null, lon: null, visibility });
-      return entry.id;
-    }, TRACK_TRANSACTION);
-    return { entryId, created: true, authorId: options.authorId, visibility };
-  } catch (error) {
-    // the same file imported twice at once: the other one's entry is the answer
-    if (isUniqueViolation(error)) {
-      const raced = await importedEntry(prisma, options.authorId, options.hash);
-      if (raced) return raced;
-    }
-    throw error;
-  }
+  const row: ImportedRow = {
+    message: (options.message ?? activity.notes)?.trim().slice(0, 5000) || null,
+    visibility,
+    ...(options.createdAt ? { createdAt: options.createdAt } : {}),
+    workout: {
+      activityType: activity.activityType,
+      completedAt: activity.startedAt,
+      ...(meters !== null && meters > 0 ? distanceFor(meters, units, activity.activityType) : {}),
+      duration: seconds === null ? null : Math.round(seconds),
+      calories: activity.calories,
+      title: (options.title ?? activity.name)?.trim().slice(0, 200) || null,
+    },
+  };
+  const track = { name: activity.name, points: activity.points, routePoints: [], waypoints: activity.waypoints };
+  return insertImportedEntry(prisma, provider, options.authorId, options.hash, row, track, options.announce);
 }

@@ -24,6 +24,29 @@ export interface ImportedActivity {
   waypoints: GpxWaypoint[];
 }
 
+/** An entry as an import makes it: every column but its author, hash and id. */
+export interface ImportedRow {
+  message: string | null;
+  lat?: number | null;
+  lon?: number | null;
+  placeName?: string | null;
+  mediaType?: string | null;
+  mediaUrl?: string | null;
+  mediaPreviewUrl?: string | null;
+  visibility: string;
+  createdAt?: Date;
+  workout: {
+    activityType: string;
+    completedAt: Date | null;
+    distanceValue?: number | null;
+    distanceUnits?: string | null;
+    duration: number | null;
+    felt?: string | null;
+    calories: number | null;
+    title: string | null;
+  } | null;
+}
+
 /** An activity file, once uncompressed, may be this large (the GPX upload's limit). */
 export const MAX_ACTIVITY_FILE_BYTES = 20 * 1024 * 1024;
 

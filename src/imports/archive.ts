@@ -1,0 +1,335 @@
+// Imports a zip of another service's bulk export, or of a Milepost account export, as entries of one
+// person (issue 23):
+// - Strava-style: `activities.csv` (Activity Name, Type, Description, Filename) and the activity
+//   files it names (`activities/*.fit.gz|*.gpx|*.tcx`, gzipped or not); one workout entry a row.
+// - Milepost: `entries.json` with `tracks/` and `photos/`: every entry made again, notes included.
+// The zip is read from disk by random access (yauzl), one file at a time, so memory stays bounded for
+// an archive of any size. Each entry carries the hash of what it came from, so a run cut short (a crash,
+// a restart) and started again skips what is done and makes no duplicates. Entries keep their own
+// dates (an archive is history) and announce nothing to webhooks or subscriptions.
+import { createHash } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { parse as parseCsv } from 'csv-parse';
+import yauzl from 'yauzl';
+import { activityTypeOf, MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
+import {
+  checkArchiveFile,
+  exportedEntry,
+  MAX_ARCHIVE_FILES,
+  MAX_ARCHIVE_UNCOMPRESSED,
+  MAX_LIST_BYTES,
+  parseExportDate,
+} from '../domain/archive.ts';
+import { ValidationError } from '../domain/errors.ts';
+import { parseGpx } from '../domain/gpx.ts';
+import type { Database } from '../db/database.ts';
+import { createImportedEntry, importedEntry, insertImportedEntry } from '../db/imports.ts';
+import { MAX_IMAGE_BYTES, processImage } from '../media/images.ts';
+import type { MediaStore } from '../media/store.ts';
+import { readActivityFile } from './activity-files.ts';
+
+export interface SkippedItem {
+  item: string;
+  reason: string;
+}
+
+export interface ArchiveProgress {
+  /** Activities (or exported entries) the archive lists. */
+  total: number;
+  processed: number;
+  created: number;
+  /** Already imported before (this file, or this run before a restart). */
+  duplicates: number;
+  skippedCount: number;
+  /** What was not imported and why; the first 1,000. */
+  skipped: SkippedItem[];
+}
+
+export interface ArchiveImport {
+  database: Pick<Database, 'prisma' | 'provider'>;
+  media: MediaStore;
+  personId: number;
+  zipPath: string;
+  onProgress?: (progress: ArchiveProgress) => void | Promise<void>;
+  signal?: AbortSignal;
+}
+
+const MAX_SKIPPED_LISTED = 1000;
+
+const refuse = (message: string): never => {
+  throw ValidationError.field('file', message);
+};
+
+/** The archive's files by name, its central directory checked whole before anything is imported. */
+async function openArchive(zipPath: string): Promise<{ zip: yauzl.ZipFile; files: Map<string, yauzl.Entry> }> {
+  let zip: yauzl.ZipFile;
+  try {
+    // the file names are checked below (checkArchiveFile), with a reason the person can read
+    zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
+  } catch (error) {
+    return refuse(`is not a zip archive (${(error as Error).message.slice(0, 100)})`);
+  }
+  const files = new Map<string, yauzl.Entry>();
+  let uncompressed = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on('error', reject);
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: yauzl.Entry) => {
+        try {
+          if (files.size >= MAX_ARCHIVE_FILES) refuse(`lists more than ${MAX_ARCHIVE_FILES} files`);
+          checkArchiveFile(entry.fileName, entry.compressedSize, entry.uncompressedSize);
+          uncompressed += entry.uncompressedSize;
+          if (uncompressed > MAX_ARCHIVE_UNCOMPRESSED) refuse(`would uncompress to more than ${MAX_ARCHIVE_UNCOMPRESSED} bytes`);
+          if (!entry.fileName.endsWith('/')) files.set(entry.fileName, entry);
+          zip.readEntry();
+        } catch (error) {
+          reject(error);
+        }
+      });
+      zip.readEntry();
+    });
+  } catch (error) {
+    zip.close();
+    if (error instanceof ValidationError) throw error;
+    // yauzl checks names too: an absolute path or a "../" is zip-slip
+    const slip = /^(invalid relative path|absolute path): (.*)$/.exec((error as Error).message);
+    if (slip) return refuse(`holds a path that escapes the archive ("${slip[2]!.slice(0, 100)}"): it is refused`);
+    return refuse(`is a corrupt zip archive (${(error as Error).message.slice(0, 100)})`);
+  }
+  return { zip, files };
+}
+
+/** A file of the archive, whole, at most `limit` bytes (its declared size is checked first, then every byte read). */
+async function readFile(zip: yauzl.ZipFile, entry: yauzl.Entry, limit: number): Promise<Buffer> {
+  if (entry.uncompressedSize > limit) throw new Error(`is larger than ${limit} bytes`);
+  const stream = await zip.openReadStreamPromise(entry);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > limit) {
+      stream.destroy();
+      throw new Error(`is larger than ${limit} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A file of the archive as a stream, cut off past `limit` bytes. */
+async function* boundedStream(zip: yauzl.ZipFile, entry: yauzl.Entry, limit: number): AsyncGenerator<Buffer> {
+  if (entry.uncompressedSize > limit) refuse(`"${entry.fileName}" is larger than ${limit} bytes`);
+  const stream: Readable = await zip.openReadStreamPromise(entry);
+  let bytes = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > limit) {
+      stream.destroy();
+      refuse(`"${entry.fileName}" is larger than ${limit} bytes`);
+    }
+    yield chunk;
+  }
+}
+
+/** The one file named `name` at the root of the archive or of its single top folder. */
+function find(files: Map<string, yauzl.Entry>, name: string): { entry: yauzl.Entry; base: string } | null {
+  if (files.has(name)) return { entry: files.get(name)!, base: '' };
+  for (const [path, entry] of files) {
+    const parts = path.split('/');
+    if (parts.length === 2 && parts[1] === name) return { entry, base: `${parts[0]}/` };
+  }
+  return null;
+}
+
+interface StravaRow {
+  id: string;
+  date: Date | null;
+  name: string | null;
+  type: string | null;
+  description: string | null;
+  filename: string | null;
+}
+
+/** activities.csv's rows. Strava repeats some column names (two "Distance"): the first of each is read. */
+async function stravaRows(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<StravaRow[]> {
+  const rows: StravaRow[] = [];
+  const parser = parseCsv({ columns: false, bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1024 * 1024 });
+  let header: string[] | null = null;
+  const column = (record: string[], name: string) => {
+    const index = header!.indexOf(name);
+    return index >= 0 ? record[index]?.trim() || null : null;
+  };
+  const reading = (async () => {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      if (!header) {
+        header = record.map((h) => h.trim());
+        if (!header.includes('Filename')) refuse('activities.csv has no "Filename" column: it is not a Strava-style export');
+        continue;
+      }
+      if (rows.length >= MAX_ARCHIVE_FILES) refuse(`activities.csv lists more than ${MAX_ARCHIVE_FILES} activities`);
+      rows.push({
+        id: column(record, 'Activity ID') ?? String(rows.length + 1),
+        date: parseExportDate(column(record, 'Activity Date') ?? undefined),
+        name: column(record, 'Activity Name')?.slice(0, 200) ?? null,
+        type: column(record, 'Activity Type'),
+        description: column(record, 'Activity Description')?.slice(0, 5000) ?? null,
+        filename: column(record, 'Filename'),
+      });
+    }
+  })();
+  // a refusal while the bytes are still being written is awaited below, never left unhandled
+  reading.catch(() => undefined);
+  try {
+    for await (const chunk of boundedStream(zip, entry, MAX_LIST_BYTES)) {
+      // the reader may stop first (a refused header): its failure ends the wait for room
+      if (!parser.write(chunk)) await Promise.race([new Promise((resolve) => parser.once('drain', resolve)), reading]);
+    }
+    parser.end();
+    await reading;
+  } catch (error) {
+    parser.destroy();
+    await reading.catch(() => undefined);
+    if (error instanceof ValidationError) throw error;
+    return refuse(`activities.csv cannot be read: ${(error as Error).message.slice(0, 200)}`);
+  }
+  return rows;
+}
+
+/** The lines of entries.json that hold an entry (the export writes one a line). */
+async function* exportLines(zip: yauzl.ZipFile, entry: yauzl.Entry): AsyncGenerator<string> {
+  const lines = createInterface({ input: boundedStreamAsReadable(zip, entry), crlfDelay: Infinity });
+  for await (const line of lines) {
+    const trimmed = line.trim().replace(/^,/, '').replace(/,$/, '');
+    if (trimmed.startsWith('{')) yield trimmed;
+  }
+}
+
+/** readline reads a stream; the generator bounds its size. */
+const boundedStreamAsReadable = (zip: yauzl.ZipFile, entry: yauzl.Entry) => Readable.from(boundedStream(zip, entry, MAX_LIST_BYTES));
+
+/** Imports the archive at `zipPath`; refusals of the archive as a whole are ValidationErrors on `file`. */
+export async function importArchive(options: ArchiveImport): Promise<ArchiveProgress> {
+  const { database, personId } = options;
+  const { prisma, provider } = database;
+  const { zip, files } = await openArchive(options.zipPath);
+  const progress: ArchiveProgress = { total: 0, processed: 0, created: 0, duplicates: 0, skippedCount: 0, skipped: [] };
+  const skip = (item: string, reason: string) => {
+    progress.skippedCount += 1;
+    if (progress.skipped.length < MAX_SKIPPED_LISTED) progress.skipped.push({ item: item.slice(0, 200), reason: reason.slice(0, 300) });
+  };
+  const counted = (outcome: { created: boolean }) => {
+    if (outcome.created) progress.created += 1;
+    else progress.duplicates += 1;
+  };
+  const step = async () => {
+    progress.processed += 1;
+    await options.onProgress?.(progress);
+  };
+  try {
+    const csv = find(files, 'activities.csv');
+    const exported = csv ? null : find(files, 'entries.json');
+    if (!csv && !exported)
+      refuse('is neither a Strava-style export (activities.csv with activities/) nor a Milepost export (entries.json)');
+
+    if (csv) {
+      const rows = await stravaRows(zip, csv.entry);
+      progress.total = rows.length;
+      await options.onProgress?.(progress);
+      for (const row of rows) {
+        options.signal?.throwIfAborted();
+        const label = `activity ${row.id}${row.name ? ` (${row.name})` : ''}`;
+        const file = row.filename ? files.get(`${csv.base}${row.filename}`) : undefined;
+        if (!row.filename) skip(label, 'has no activity file (a manual entry)');
+        else if (!file) skip(label, `${row.filename} is not in the archive`);
+        else {
+          try {
+            const { activity, hash } = await readActivityFile(await readFile(zip, file, MAX_ACTIVITY_FILE_BYTES));
+            const typed = activityTypeOf(row.type);
+            const outcome = await createImportedEntry(
+              prisma,
+              provider,
+              { ...activity, activityType: typed !== 'fitness' ? typed : activity.activityType, startedAt: activity.startedAt ?? row.date },
+              {
+                authorId: personId,
+                hash,
+                title: row.name,
+                message: row.description,
+                createdAt: activity.startedAt ?? row.date ?? new Date(),
+                announce: false,
+              },
+            );
+            counted(outcome);
+          } catch (error) {
+            if (error instanceof ValidationError || (error instanceof Error && /larger than/.test(error.message)))
+              skip(
+                label,
+                `${row.filename}: ${error instanceof ValidationError ? (error.issues[0]?.message ?? error.message) : error.message}`,
+              );
+            else throw error;
+          }
+        }
+        await step();
+      }
+      return progress;
+    }
+
+    const base = exported!.base;
+    const person = await prisma.person.findUniqueOrThrow({ where: { id: personId }, select: { defaultVisibility: true } });
+    for await (const _ of exportLines(zip, exported!.entry)) progress.total += 1;
+    await options.onProgress?.(progress);
+    let line = 0;
+    for await (const text of exportLines(zip, exported!.entry)) {
+      options.signal?.throwIfAborted();
+      line += 1;
+      const label = `entry ${line}`;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = null;
+      }
+      const restored = exportedEntry(value, person.defaultVisibility);
+      if (!restored) {
+        skip(label, 'is not an entry of a Milepost export');
+        await step();
+        continue;
+      }
+      // the entry as exported is its identity: the same export imported again makes nothing new
+      const hash = createHash('sha256').update('milepost-export\n').update(text).digest('hex');
+      const existing = await importedEntry(prisma, personId, hash);
+      if (existing) {
+        counted(existing);
+        await step();
+        continue;
+      }
+      try {
+        const trackFile = restored.track ? files.get(`${base}${restored.track}`) : undefined;
+        const track = trackFile ? await parseGpx(await readFile(zip, trackFile, MAX_ACTIVITY_FILE_BYTES), MAX_ACTIVITY_FILE_BYTES) : null;
+        const photoFile = restored.photo ? files.get(`${base}${restored.photo}`) : undefined;
+        if (photoFile) {
+          const stored = await options.media.save(
+            await processImage(new Blob([(await readFile(zip, photoFile, MAX_IMAGE_BYTES)) as Uint8Array<ArrayBuffer>])),
+          );
+          restored.row.mediaType = 'image';
+          restored.row.mediaUrl = stored.content;
+          restored.row.mediaPreviewUrl = stored.preview;
+        }
+        if (!restored.row.message && !restored.row.workout && !restored.row.mediaUrl && restored.row.lat == null) {
+          skip(label, 'has nothing to post: no message, workout, photo or place');
+        } else {
+          counted(await insertImportedEntry(prisma, provider, personId, hash, restored.row, track, false));
+        }
+      } catch (error) {
+        if (error instanceof ValidationError || (error instanceof Error && /larger than/.test(error.message)))
+          skip(label, error instanceof ValidationError ? (error.issues[0]?.message ?? error.message) : error.message);
+        else throw error;
+      }
+      await step();
+    }
+    return progress;
+  } finally {
+    zip.close();
+  }
+}

@@ -1,0 +1,239 @@
+// Archive import (issue 23), on both databases: a Strava-style bulk export becomes one workout entry
+// per activity with the CSV's name and description; a Milepost export fed back recreates its entries;
+// a run cut short and started again makes no duplicates; hostile archives (zip-slip paths, zip bombs,
+// not an export at all) are refused before anything is made; `milepost import` prints progress and
+// what it skipped.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
+import { accountExport } from '../../src/db/account-export.ts';
+import { ValidationError } from '../../src/domain/errors.ts';
+import { importArchive, type ArchiveProgress } from '../../src/imports/archive.ts';
+import { closeFitPool } from '../../src/imports/fit-pool.ts';
+import { createMediaStore } from '../../src/media/store.ts';
+import { fitFile, pointsAlong, tcxFile } from '../support/activity-files.ts';
+import { runCli } from '../support/cli.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createPerson } from '../support/factories.ts';
+
+let db: TestDatabase;
+let dir: string;
+const media = () => createMediaStore(path.join(dir, 'media'));
+
+/** Writes a zip of these files and answers its path. */
+async function zipOf(name: string, files: Record<string, Buffer | string>): Promise<string> {
+  const zip = new yazl.ZipFile();
+  for (const [file, body] of Object.entries(files)) zip.addBuffer(Buffer.from(body), file);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  const file = path.join(dir, name);
+  writeFileSync(file, Buffer.concat(chunks));
+  return file;
+}
+
+const CSV_HEADER =
+  'Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance';
+
+/** A Strava-style export of `count` activities, alternating FIT.gz, TCX and GPX, plus a manual entry and a broken file. */
+function stravaFiles(count: number): Record<string, Buffer | string> {
+  const files: Record<string, Buffer | string> = {};
+  const rows = [CSV_HEADER];
+  for (let i = 0; i < count; i++) {
+    const start = new Date(Date.UTC(2024, 0, 1 + i, 6, 30));
+    const points = pointsAlong(120, { start, lat: 46 + i * 0.01 });
+    const kind = i % 3;
+    const filename =
+      kind === 0 ? `activities/${1000 + i}.fit.gz` : kind === 1 ? `activities/${1000 + i}.tcx` : `activities/${1000 + i}.gpx`;
+    files[filename] =
+      kind === 0
+        ? gzipSync(fitFile({ points, sport: 'cycling' }))
+        : kind === 1
+          ? tcxFile({ points, sport: 'Running', stravaPadding: true })
+          : `<?xml version="1.0"?><gpx version="1.1" creator="StravaGPX" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>x</name><trkseg>${points
+              .map((p) => `<trkpt lat="${p.lat}" lon="${p.lon}"><time>${p.time.toISOString()}</time></trkpt>`)
+              .join('')}</trkseg></trk></gpx>`;
+    const type = kind === 0 ? 'Ride' : kind === 1 ? 'Run' : 'Hike';
+    rows.push(
+      `${1000 + i},"Jan ${1 + i}, 2024, 6:30:00 AM","Activity ${i}, the ""best""",${type},"line one\nline two",7200,10.5,170,40,false,,,${filename},,,7200,7000,10500.0`,
+    );
+  }
+  rows.push('9998,"Feb 1, 2024, 7:00:00 AM",Manual yoga,Yoga,,3600,0,,,false,,,,,,3600,3600,0');
+  rows.push('9999,"Feb 2, 2024, 7:00:00 AM",Broken,Run,,60,0,,,false,,,activities/9999.fit,,,60,60,0');
+  files['activities/9999.fit'] = Buffer.from(fitFile({ points: pointsAlong(30) }).subarray(0, 100));
+  files['activities.csv'] = `${rows.join('\n')}\n`;
+  return files;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase('archive');
+  dir = mkdtempSync(path.join(tmpdir(), 'milepost-archive-'));
+});
+
+afterAll(async () => {
+  await closeFitPool();
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a Strava-style export', () => {
+  it('one entry per activity, with the name and description of the CSV, dated as the activity; skips reported', async () => {
+    const person = await createPerson(db.prisma, { username: 'strava_sam', units: 'kilometers' });
+    const zip = await zipOf('strava.zip', stravaFiles(6));
+    const seen: number[] = [];
+    const result = await importArchive({
+      database: db,
+      media: media(),
+      personId: person.id,
+      zipPath: zip,
+      onProgress: (p) => void seen.push(p.processed),
+    });
+    expect(result).toMatchObject({ total: 8, processed: 8, created: 6, duplicates: 0, skippedCount: 2 });
+    expect(result.skipped).toEqual([
+      { item: 'activity 9998 (Manual yoga)', reason: 'has no activity file (a manual entry)' },
+      { item: 'activity 9999 (Broken)', reason: expect.stringMatching(/^activities\/9999\.fit: .*corrupt or truncated/) },
+    ]);
+    expect(seen.at(-1)).toBe(8);
+    const entries = await db.prisma.entry.findMany({
+      where: { authorId: person.id },
+      orderBy: { createdAt: 'asc' },
+      include: { workout: true, track: { select: { pointCount: true } } },
+    });
+    expect(entries).toHaveLength(6);
+    expect(entries[0]).toMatchObject({
+      message: 'line one\nline two',
+      createdAt: new Date(Date.UTC(2024, 0, 1, 6, 30)),
+      workout: { title: 'Activity 0, the "best"', activityType: 'cycling', completedAt: new Date(Date.UTC(2024, 0, 1, 6, 30)) },
+      track: { pointCount: 120 },
+    });
+    expect(entries.map((e) => e.workout!.activityType)).toEqual(['cycling', 'running', 'hiking', 'cycling', 'running', 'hiking']);
+    // imports announce nothing: no webhook events for a decade of history
+    expect(await db.prisma.outboxEvent.count()).toBe(0);
+  });
+
+  it('a run cut short and started again completes the archive without a single duplicate', async () => {
+    const person = await createPerson(db.prisma, { username: 'crashy' });
+    const zip = await zipOf('resume.zip', stravaFiles(9));
+    const stop = new AbortController();
+    await expect(
+      importArchive({
+        database: db,
+        media: media(),
+        personId: person.id,
+        zipPath: zip,
+        signal: stop.signal,
+        onProgress: (p) => {
+          if (p.processed === 4) stop.abort();
+        },
+      }),
+    ).rejects.toThrow();
+    expect(await db.prisma.entry.count({ where: { authorId: person.id } })).toBe(4);
+    const again = await importArchive({ database: db, media: media(), personId: person.id, zipPath: zip });
+    expect(again).toMatchObject({ total: 11, created: 5, duplicates: 4, skippedCount: 2 });
+    expect(await db.prisma.entry.count({ where: { authorId: person.id } })).toBe(9);
+  });
+});
+
+describe('hostile archives are refused whole, before anything is made', () => {
+  const refusal = async (zipPath: string): Promise<string> => {
+    const person = await createPerson(db.prisma);
+    try {
+      await importArchive({ database: db, media: media(), personId: person.id, zipPath });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(await db.prisma.entry.count({ where: { authorId: person.id } })).toBe(0);
+      return (error as ValidationError).issues[0]!.message;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('a zip-slip path', async () => {
+    const files = stravaFiles(2);
+    files['xx/evil.gpx'] = 'owned';
+    const zip = await zipOf('slip.zip', files);
+    // yazl will not write "../": the name is changed in the finished bytes (same length, both headers)
+    const { readFileSync } = await import('node:fs');
+    const bytes = readFileSync(zip);
+    writeFileSync(zip, Buffer.from(bytes.toString('latin1').replaceAll('xx/evil.gpx', '../evil.gpx'), 'latin1'));
+    expect(await refusal(zip)).toMatch(/holds a path that escapes the archive \("\.\.\/evil\.gpx"\)/);
+  });
+
+  it('a zip bomb', async () => {
+    const files = stravaFiles(1);
+    files['activities/bomb.gpx'] = Buffer.alloc(64 * 1024 * 1024, 0x20);
+    expect(await refusal(await zipOf('bomb.zip', files))).toMatch(/inflates \d+ times over: a zip bomb is refused/);
+  });
+
+  it('not a zip, or a zip that is no export', async () => {
+    writeFileSync(path.join(dir, 'not.zip'), 'this is not a zip');
+    expect(await refusal(path.join(dir, 'not.zip'))).toMatch(/is not a zip archive/);
+    expect(await refusal(await zipOf('other.zip', { 'notes.txt': 'hello' }))).toMatch(/neither a Strava-style export/);
+    expect(await refusal(await zipOf('nocsv.zip', { 'activities.csv': 'a,b\n1,2\n' }))).toMatch(/no "Filename" column/);
+  });
+});
+
+describe('a Milepost export fed back', () => {
+  it('recreates the same entries: notes, workouts, tracks and places; twice makes nothing new', async () => {
+    const from = await createPerson(db.prisma, { username: 'leaver' });
+    const to = await createPerson(db.prisma, { username: 'arriver' });
+    await importArchive({ database: db, media: media(), personId: from.id, zipPath: await zipOf('seed.zip', stravaFiles(3)) });
+    await db.prisma.entry.create({
+      data: { authorId: from.id, message: 'a note from the lake', lat: 47.36, lon: 8.55, placeName: 'Zürich', visibility: 'friends' },
+    });
+    const exported = await accountExport(db.prisma, media(), from.id);
+    exported!.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of exported!.outputStream) chunks.push(chunk as Buffer);
+    const file = path.join(dir, 'export.zip');
+    writeFileSync(file, Buffer.concat(chunks));
+
+    const result = await importArchive({ database: db, media: media(), personId: to.id, zipPath: file });
+    expect(result).toMatchObject({ total: 4, created: 4, skippedCount: 0 });
+    const shape = (authorId: number) =>
+      db.prisma.entry
+        .findMany({
+          where: { authorId },
+          orderBy: { createdAt: 'asc' },
+          select: {
+            kind: true,
+            message: true,
+            lat: true,
+            lon: true,
+            placeName: true,
+            visibility: true,
+            createdAt: true,
+            workout: {
+              select: { activityType: true, completedAt: true, distanceValue: true, distanceUnits: true, duration: true, title: true },
+            },
+            track: { select: { pointCount: true, distanceMeters: true } },
+          },
+        })
+        .then((entries) =>
+          entries.map((e) => ({ ...e, track: e.track && { ...e.track, distanceMeters: Math.round(e.track.distanceMeters) } })),
+        );
+    expect(await shape(to.id)).toEqual(await shape(from.id));
+    const again = await importArchive({ database: db, media: media(), personId: to.id, zipPath: file });
+    expect(again).toMatchObject({ created: 0, duplicates: 4 });
+  });
+});
+
+describe('milepost import', () => {
+  it('imports with progress, lists what it skipped, and exits 1 for a refused archive', async () => {
+    await createPerson(db.prisma, { username: 'cli_cat' });
+    const zip = await zipOf('cli.zip', stravaFiles(2));
+    const env = { DATABASE_URL: db.config.url, MEDIA_DIR: path.join(dir, 'media') };
+    const result = await runCli(['import', 'cli_cat', zip], env);
+    expect(result.stderr).toMatch(/imported 4\/4: 2 new, 0 already there, 2 skipped/);
+    expect(result.stderr).toMatch(/skipped activity 9998 \(Manual yoga\): has no activity file/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ imported: 'cli_cat', total: 4, created: 2, skippedCount: 2 });
+    expect(result.code).toBe(0);
+    const refused = await runCli(['import', 'cli_cat', await zipOf('cli-other.zip', { 'a.txt': 'x' })], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/neither a Strava-style export/);
+  });
+});
+
+export type { ArchiveProgress };
