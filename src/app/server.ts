@@ -1,4 +1,5 @@
 // Assembles the HTTP service: GraphQL at /graphql, health at /healthz, JSON 404 elsewhere.
+import { MAX_ARCHIVE_UPLOAD_BYTES } from '../imports/upload.ts';
 import { closeFitPool } from '../imports/fit-pool.ts';
 import { readFileSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -36,7 +37,7 @@ import { mountRestRoutes } from '../rest/routes.ts';
 import { API_BASE, createGeneratedApi } from '../rest/generated-api.ts';
 import { avatarSvg } from '../http/avatar.ts';
 import { mediaFile } from '../http/media.ts';
-import { createMediaStore } from '../media/store.ts';
+import { createMediaStore, type MediaStore } from '../media/store.ts';
 import { compressResponse } from '../http/compression.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from '../http/router.ts';
@@ -74,6 +75,8 @@ export interface App {
   events: Events;
   logger: Logger;
   metrics: Metrics;
+  /** Where photos and uploaded archives are kept (MEDIA_DIR). */
+  media: MediaStore;
   /** Resolves when the shared stores answer (Redis), so that limits are shared from the first request. */
   ready(): Promise<boolean>;
   /** Counts one request against the shared rate limit (the WebSocket transport uses it). */
@@ -370,7 +373,7 @@ export function createApp(config: Config, database: Database, options: AppOption
       if (/%00/i.test(request.url) || request.url.includes('\u0000')) {
         return jsonResponse(400, { error: { code: 'INVALID_CHARACTER', message: 'the URL contains a NUL character' } });
       }
-      const tooLarge = bodyTooLarge(request);
+      const tooLarge = bodyTooLarge(request, url.pathname);
       if (tooLarge) {
         // read off, not left unread: closing over unread bytes resets the connection and loses this answer
         if (request.body) void discardRest(request.body.getReader());
@@ -448,6 +451,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     events,
     logger,
     metrics,
+    media,
     ready: () => limiter.ready(),
     rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)),
     close: async () => {
@@ -481,9 +485,12 @@ const BODY_LIMITS: Array<[RegExp, number]> = [
   [/^application\/x-www-form-urlencoded/, FORM_LIMIT_BYTES],
 ];
 
-function bodyTooLarge(request: Request): string | null {
+function bodyTooLarge(request: Request, pathname: string): string | null {
   const length = Number(request.headers.get('content-length') ?? 0);
   if (!length) return null;
+  // the account page's archive upload streams to disk under its own bound (imports/upload.ts)
+  if (pathname === '/account/import')
+    return length > MAX_ARCHIVE_UPLOAD_BYTES ? `an archive may be at most ${MAX_ARCHIVE_UPLOAD_BYTES} bytes` : null;
   const type = request.headers.get('content-type') ?? '';
   const limit = BODY_LIMITS.find(([pattern]) => pattern.test(type))?.[1] ?? FORM_LIMIT_BYTES;
   return length > limit ? `a ${type || 'request'} body may be at most ${limit} bytes` : null;

@@ -8,6 +8,7 @@ import { attachWebSocket } from '../app/websocket.ts';
 import { startWebhookWorker } from '../webhooks/deliveries.ts';
 import { seedIfEmpty } from '../seed/seed.ts';
 import { backfillTrackRecords } from '../db/track-records.ts';
+import { startImportJobs } from '../imports/jobs.ts';
 import { parseOptions, positiveInteger, UsageError } from './args.ts';
 
 const HELP = `Usage: milepost serve [--no-seed] [--workers N]
@@ -60,7 +61,9 @@ export async function run(argv: string[]) {
     origin: config.publicUrl ?? `http://localhost:${port}`,
     logger: app.logger,
   });
-  // one process brings stored tracks' records up to date, in the background (db/track-records.ts)
+  // one process brings stored tracks' records up to date, in the background (db/track-records.ts), and
+  // runs the archive imports uploaded from the account page (imports/jobs.ts)
+  const imports = cluster.isPrimary || cluster.worker?.id === 1 ? startImportJobs(database, app.media, app.logger) : null;
   if (cluster.isPrimary || cluster.worker?.id === 1) {
     backfillTrackRecords(database.prisma).then(
       (count) => count && app.logger.info({ tracks: count }, 'records of stored tracks computed'),
@@ -78,6 +81,7 @@ export async function run(argv: string[]) {
     app.drain();
     void websocket.close();
     void webhooks.stop();
+    void imports?.stop();
     server.close(() => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));
     server.closeIdleConnections();
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();

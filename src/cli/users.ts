@@ -1,3 +1,4 @@
+import { removeImportFiles } from '../imports/jobs.ts';
 import { loadConfig } from '../config.ts';
 import { deleteAccount } from '../db/accounts.ts';
 import { usernameKey } from '../domain/accounts.ts';
@@ -55,6 +56,7 @@ async function deleteUser(username: string | undefined, confirmed: boolean) {
     }
     const deleted = await deleteAccount(prisma, person.id);
     await media.remove(deleted.unusedMedia);
+    await removeImportFiles(media, deleted.importFiles);
     console.log(
       JSON.stringify({ deleted: person.username, entries: deleted.entries, apps: deleted.apps, photos: deleted.unusedMedia.length }),
     );

@@ -11,6 +11,8 @@ export interface DeletedAccount {
   apps: number;
   /** Media paths of the person's photos that no remaining entry shows: to remove from the media store. */
   unusedMedia: string[];
+  /** Stored names of archives the person uploaded for import (MEDIA_DIR/imports): to remove. */
+  importFiles: string[];
 }
 
 export async function deleteAccount(prisma: Prisma, personId: number): Promise<DeletedAccount> {
@@ -20,6 +22,7 @@ export async function deleteAccount(prisma: Prisma, personId: number): Promise<D
       select: { mediaUrl: true, mediaPreviewUrl: true },
     });
     const entries = await tx.entry.count({ where: { authorId: personId } });
+    const jobs = await tx.importJob.findMany({ where: { personId }, select: { storedName: true } });
     const apps = await tx.oAuthClient.deleteMany({ where: { ownerId: personId } });
     await tx.person.delete({ where: { id: personId } });
     // a photo is stored once however many entries show it (its name is its digest)
@@ -31,6 +34,6 @@ export async function deleteAccount(prisma: Prisma, personId: number): Promise<D
         })
       : [];
     const kept = new Set(stillShown.flatMap((m) => [m.mediaUrl, m.mediaPreviewUrl]));
-    return { entries, apps: apps.count, unusedMedia: paths.filter((p) => !kept.has(p)) };
+    return { entries, apps: apps.count, unusedMedia: paths.filter((p) => !kept.has(p)), importFiles: jobs.map((j) => j.storedName) };
   });
 }

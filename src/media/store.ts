@@ -13,6 +13,8 @@ const NAME = /^[0-9a-f]{64}\.(jpg|png|webp|gif)$/;
 export const MEDIA_PATH = '/media/';
 
 export interface MediaStore {
+  /** The directory the files are kept in (MEDIA_DIR). */
+  readonly directory: string;
   /** Stores a processed photo and its preview; returns their paths (`/media/<digest>.<ext>`). */
   save(image: ProcessedImage): Promise<{ content: string; preview: string }>;
   /** A stored file by its name, or null when the name is not one this store gives or nothing is there. */
@@ -50,6 +52,7 @@ export function createMediaStore(directory: string): MediaStore {
     return `${MEDIA_PATH}${name}`;
   };
   return {
+    directory,
     async save(image) {
       return {
         content: await write(image.content.bytes, image.content.extension),

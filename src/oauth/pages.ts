@@ -95,7 +95,53 @@ export function oauthErrorPage(input: { csrf: string; viewer: PageViewer | null;
   );
 }
 
-export function accountPage(input: { csrf: string; viewer: PageViewer; authorizations: Authorization[]; deleteError?: string }): string {
+/** An archive import as the account page shows it. */
+export interface ImportJobView {
+  id: number;
+  fileName: string;
+  status: string;
+  total: number;
+  processed: number;
+  created: number;
+  duplicates: number;
+  skippedCount: number;
+  skipped: Array<{ item: string; reason: string }>;
+  error: string | null;
+  createdAt: Date;
+}
+
+function importJobBlock(job: ImportJobView): string {
+  const state =
+    job.status === 'done'
+      ? `done: ${job.created} new ${job.created === 1 ? 'entry' : 'entries'}, ${job.duplicates} already here, ${job.skippedCount} skipped`
+      : job.status === 'failed'
+        ? `refused: ${e(job.error ?? 'the archive could not be read')}`
+        : job.status === 'queued'
+          ? 'waiting to start'
+          : `importing: ${job.processed} of ${job.total || '…'}`;
+  const bar =
+    job.status === 'running' || job.status === 'queued'
+      ? `<progress max="${Math.max(job.total, 1)}" value="${job.processed}" aria-label="Import of ${e(job.fileName)}">${job.processed}/${job.total}</progress>`
+      : '';
+  const skipped = job.skipped.length
+    ? `<details><summary>What was skipped, and why</summary><ul>${job.skipped
+        .slice(0, 50)
+        .map((s) => `<li>${e(s.item)}: ${e(s.reason)}</li>`)
+        .join('')}</ul></details>`
+    : '';
+  return `<li><strong>${e(job.fileName)}</strong> (${job.createdAt.toISOString().slice(0, 10)}): <span role="status">${state}</span>${bar}${skipped}</li>`;
+}
+
+export function accountPage(input: {
+  csrf: string;
+  viewer: PageViewer;
+  authorizations: Authorization[];
+  deleteError?: string;
+  imports?: ImportJobView[];
+  importError?: string;
+}): string {
+  const imports = input.imports ?? [];
+  const active = imports.some((job) => job.status === 'running' || job.status === 'queued');
   const rows = input.authorizations.length
     ? `<table><thead><tr><th>App</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations
         .map(
@@ -113,6 +159,16 @@ export function accountPage(input: { csrf: string; viewer: PageViewer; authoriza
      <div class="card"><p>Building an app? Register it on the <a href="/developers/apps">developer page</a>.</p></div>
      <div class="card"><h2>Take your data with you</h2><p><a href="/account/export" download>Download everything you posted</a>
        (a zip: your profile, entries and workouts, comments and likes, friends and routes as JSON, every track as GPX, your photos).</p></div>
+     <div class="card"><h2 id="import-heading">Bring your activities</h2>${issuesBlock(input.importError)}
+       <p>Upload the zip of a Strava bulk export (activities.csv with its FIT, TCX and GPX files) or of a Milepost export:
+       each activity becomes a workout entry with its track, dated as it happened. It runs in the background; an
+       archive imported twice makes nothing twice.</p>
+       <form method="post" action="/account/import" enctype="multipart/form-data" aria-labelledby="import-heading">${hidden('csrf', input.csrf)}
+       <label for="import-file">Export archive (.zip, up to 4 GB)</label>
+       <input type="file" id="import-file" name="archive" accept=".zip,application/zip" required>
+       <button type="submit">Import</button></form>
+       ${imports.length ? `<ul class="imports">${imports.map(importJobBlock).join('')}</ul>` : ''}
+       ${active ? '<p><a href="/account#import-heading">Refresh to follow the progress</a></p>' : ''}</div>
      <div class="card"><h2 id="delete-heading">Delete your account</h2>${issuesBlock(input.deleteError)}
        <p>This removes you and everything you posted at once, for good: your entries with their workouts, tracks,
        photos and the comments others left on them, your comments and likes, friends, routes, the apps you

@@ -1,4 +1,7 @@
 // HTTP edge of the authorization server: account pages, the developer page, and the OAuth endpoints.
+import { discardRest } from '../http/body.ts';
+import { importsDirectory, queueArchiveImport, removeImportFiles } from '../imports/jobs.ts';
+import { receiveArchive } from '../imports/upload.ts';
 import { Readable } from 'node:stream';
 import {
   CSRF_COOKIE,
@@ -215,14 +218,75 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     return redirectResponse('/login', { 'set-cookie': serializeCookie(SESSION_COOKIE, '', { secure: state.secure, maxAge: 0 }) });
   });
 
+  /** The person's ten latest archive imports, as the account page lists them. */
+  const importsOf = async (personId: number) =>
+    (
+      await prisma.importJob.findMany({
+        where: { personId },
+        orderBy: { id: 'desc' },
+        take: 10,
+        select: {
+          id: true,
+          fileName: true,
+          status: true,
+          total: true,
+          processed: true,
+          created: true,
+          duplicates: true,
+          skippedCount: true,
+          skipped: true,
+          error: true,
+          createdAt: true,
+        },
+      })
+    ).map((job) => ({ ...job, skipped: JSON.parse(job.skipped) as Array<{ item: string; reason: string }> }));
+
   router.get('/account', async (ctx) => {
     const state = await pageState(ctx);
     if (!state.viewer) return loginRedirect(ctx);
     return page(
       state,
       200,
-      accountPage({ csrf: state.csrf, viewer: state.viewer, authorizations: await authorizationsOf(prisma, state.viewer.id) }),
+      accountPage({
+        csrf: state.csrf,
+        viewer: state.viewer,
+        authorizations: await authorizationsOf(prisma, state.viewer.id),
+        imports: await importsOf(state.viewer.id),
+      }),
     );
+  });
+
+  // an archive import (issue 23): the zip is streamed to disk and imported by a background job
+  router.post('/account/import', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) {
+      if (ctx.request.body) void discardRest(ctx.request.body.getReader());
+      return loginRedirect(ctx);
+    }
+    const viewer = state.viewer;
+    const refused = async (status: number, importError: string, headers: Record<string, string> = {}) =>
+      htmlResponse(
+        status,
+        accountPage({
+          csrf: state.csrf,
+          viewer,
+          authorizations: await authorizationsOf(prisma, viewer.id),
+          imports: await importsOf(viewer.id),
+          importError,
+        }),
+        headers,
+      );
+    const unfinished = await prisma.importJob.count({ where: { personId: viewer.id, status: { in: ['queued', 'running'] } } });
+    if (unfinished > 0) {
+      if (ctx.request.body) void discardRest(ctx.request.body.getReader());
+      return refused(429, 'archive: an import of yours is still running; start the next when it is done', { 'retry-after': '60' });
+    }
+    const received = await receiveArchive(ctx.request, importsDirectory(options.media.directory), (token) =>
+      csrfMatches(state.cookies[CSRF_COOKIE], token),
+    );
+    if (!received.ok) return received.status === 403 ? forbidden(state) : refused(received.status, received.message);
+    await queueArchiveImport({ prisma }, options.media, viewer.id, received.fileName, received.path);
+    return redirectResponse('/account#import-heading');
   });
 
   router.post('/account/authorizations/revoke', async (ctx) => {
@@ -275,7 +339,13 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     const refused = async (status: number, deleteError: string, headers: Record<string, string> = {}) =>
       htmlResponse(
         status,
-        accountPage({ csrf: state.csrf, viewer, authorizations: await authorizationsOf(prisma, viewer.id), deleteError }),
+        accountPage({
+          csrf: state.csrf,
+          viewer,
+          authorizations: await authorizationsOf(prisma, viewer.id),
+          imports: await importsOf(viewer.id),
+          deleteError,
+        }),
         headers,
       );
     // the log-in's guessing limits: a session left open must not become a way to try passwords
@@ -290,6 +360,7 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     await throttle.succeeded(attempts);
     const deleted = await deleteAccount(prisma, viewer.id);
     await options.media.remove(deleted.unusedMedia);
+    await removeImportFiles(options.media, deleted.importFiles);
     return htmlResponse(200, accountDeletedPage({ csrf: state.csrf, username: viewer.username }), {
       'set-cookie': serializeCookie(SESSION_COOKIE, '', { secure: state.secure, maxAge: 0 }),
     });

@@ -3,7 +3,7 @@
 // a run cut short and started again makes no duplicates; hostile archives (zip-slip paths, zip bombs,
 // not an export at all) are refused before anything is made; `milepost import` prints progress and
 // what it skipped.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -14,6 +14,10 @@ import { ValidationError } from '../../src/domain/errors.ts';
 import { importArchive, type ArchiveProgress } from '../../src/imports/archive.ts';
 import { closeFitPool } from '../../src/imports/fit-pool.ts';
 import { createMediaStore } from '../../src/media/store.ts';
+import { runNextImportJob } from '../../src/imports/jobs.ts';
+import { createAccount } from '../../src/oauth/store.ts';
+import { testApp } from '../support/app.ts';
+import { TestBrowser } from '../support/browser.ts';
 import { fitFile, pointsAlong, tcxFile } from '../support/activity-files.ts';
 import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -155,7 +159,6 @@ describe('hostile archives are refused whole, before anything is made', () => {
     files['xx/evil.gpx'] = 'owned';
     const zip = await zipOf('slip.zip', files);
     // yazl will not write "../": the name is changed in the finished bytes (same length, both headers)
-    const { readFileSync } = await import('node:fs');
     const bytes = readFileSync(zip);
     writeFileSync(zip, Buffer.from(bytes.toString('latin1').replaceAll('xx/evil.gpx', '../evil.gpx'), 'latin1'));
     expect(await refusal(zip)).toMatch(/holds a path that escapes the archive \("\.\.\/evil\.gpx"\)/);
@@ -217,6 +220,45 @@ describe('a Milepost export fed back', () => {
     expect(await shape(to.id)).toEqual(await shape(from.id));
     const again = await importArchive({ database: db, media: media(), personId: to.id, zipPath: file });
     expect(again).toMatchObject({ created: 0, duplicates: 4 });
+  });
+});
+
+describe('the account page', () => {
+  it('uploads an archive that a background job imports, and shows its progress and what it skipped', async () => {
+    const mediaDir = path.join(dir, 'page-media');
+    const api = testApp(db, { MEDIA_DIR: mediaDir });
+    const account = await createAccount(db.prisma, { username: 'paige', password: 'a long enough password', displayName: 'Paige' });
+    const browser = new TestBrowser(api.fetch);
+    await browser.logIn('paige', 'a long enough password');
+    const page = await (await browser.get('/account')).text();
+    expect(page).toContain('action="/account/import" enctype="multipart/form-data"');
+    const bytes = readFileSync(await zipOf('page.zip', stravaFiles(3)));
+    const uploaded = await browser.postMultipart('/account/import', {}, { archive: { name: 'export_123.zip', bytes } });
+    expect(uploaded.status).toBe(302);
+    expect(uploaded.headers.get('location')).toBe('/account#import-heading');
+    expect(await (await browser.get('/account')).text()).toMatch(/export_123\.zip.*waiting to start/s);
+    // a second archive while the first waits is refused
+    const second = await browser.postMultipart('/account/import', {}, { archive: { name: 'again.zip', bytes } });
+    expect(second.status).toBe(429);
+    // a forged form (no CSRF token) writes nothing
+    const forged = await api.fetch('/account/import', {
+      method: 'POST',
+      body: (() => {
+        const f = new FormData();
+        f.set('archive', new Blob([bytes]));
+        return f;
+      })(),
+    });
+    expect([302, 303, 403]).toContain(forged.status);
+
+    expect(await runNextImportJob(db, createMediaStore(mediaDir))).toBe(true);
+    const done = await (await browser.get('/account')).text();
+    expect(done).toMatch(/export_123\.zip.*done: 3 new entries, 0 already here, 2 skipped/s);
+    expect(done).toContain('activity 9998 (Manual yoga): has no activity file (a manual entry)');
+    expect(await db.prisma.entry.count({ where: { authorId: account.id } })).toBe(3);
+    // the stored archive is gone once imported
+    expect(readdirSync(path.join(mediaDir, 'imports'))).toEqual([]);
+    expect(await runNextImportJob(db, createMediaStore(mediaDir))).toBe(false);
   });
 });
 

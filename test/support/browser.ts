@@ -50,6 +50,20 @@ export class TestBrowser {
     );
   }
 
+  /** Posts a multipart form (a file upload), the CSRF token first as the pages place it. */
+  async postMultipart(
+    path: string,
+    fields: Record<string, string>,
+    files: Record<string, { name: string; bytes: Uint8Array }>,
+  ): Promise<Response> {
+    if (!this.cookies.has(CSRF_COOKIE)) await this.get('/login');
+    const form = new FormData();
+    form.set('csrf', this.cookies.get(CSRF_COOKIE)!);
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    for (const [k, file] of Object.entries(files)) form.set(k, new Blob([file.bytes as Uint8Array<ArrayBuffer>]), file.name);
+    return this.remember(await this.fetchApp(path, { method: 'POST', headers: this.headers(), body: form }));
+  }
+
   async logIn(username: string, password: string): Promise<Response> {
     await this.get('/login');
     return this.post('/login', { username, password });

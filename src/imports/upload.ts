@@ -1,0 +1,77 @@
+// An archive uploaded from the account page, streamed to disk as it arrives (busboy): a 2 GB export never
+// sits in memory. The form's CSRF field must come before the file, as the page's form places it, so
+// that nothing is written for a forged form.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import { discardRest } from '../http/body.ts';
+
+/** The largest archive the account page takes. */
+export const MAX_ARCHIVE_UPLOAD_BYTES = 4 * 1024 ** 3;
+
+export type ReceivedArchive = { ok: true; path: string; fileName: string } | { ok: false; status: 400 | 403 | 413 | 422; message: string };
+
+export async function receiveArchive(
+  request: Request,
+  directory: string,
+  csrfValid: (token: string | null) => boolean,
+): Promise<ReceivedArchive> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!type.startsWith('multipart/form-data') || !request.body)
+    return { ok: false, status: 400, message: 'archive: send the form as multipart/form-data' };
+  await mkdir(directory, { recursive: true });
+  const target = path.join(directory, `.upload-${randomBytes(12).toString('hex')}.zip`);
+  let csrf: string | null = null;
+  let result: ReceivedArchive | null = null;
+  let writing: Promise<void> | null = null;
+  const parser = busboy({
+    headers: { 'content-type': type },
+    limits: { files: 1, fields: 10, fieldSize: 4096, fileSize: MAX_ARCHIVE_UPLOAD_BYTES },
+  });
+  parser.on('field', (name, value) => {
+    if (name === 'csrf') csrf = value;
+  });
+  parser.on('file', (name, stream, info) => {
+    if (name !== 'archive' || result) {
+      stream.resume();
+      return;
+    }
+    if (!csrfValid(csrf)) {
+      result = { ok: false, status: 403, message: 'the form expired or came from another site' };
+      stream.resume();
+      return;
+    }
+    stream.on('limit', () => {
+      result = { ok: false, status: 413, message: `archive: is larger than ${MAX_ARCHIVE_UPLOAD_BYTES} bytes` };
+    });
+    writing = pipeline(stream, createWriteStream(target)).then(() => {
+      result ??= { ok: true, path: target, fileName: path.basename(info.filename || 'archive.zip') };
+    });
+  });
+  const reader = request.body.getReader();
+  try {
+    await pipeline(
+      Readable.from(
+        (async function* () {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) return;
+            yield value;
+          }
+        })(),
+      ),
+      parser,
+    );
+    await writing;
+  } catch {
+    void discardRest(reader);
+    result = { ok: false, status: 400, message: 'archive: the form body cannot be read' };
+  }
+  const received = result ?? { ok: false, status: csrfValid(csrf) ? 422 : 403, message: 'archive: choose the zip to import' };
+  if (!received.ok) await rm(target, { force: true });
+  return received;
+}
