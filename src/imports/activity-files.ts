@@ -42,15 +42,25 @@ export async function uncompressed(bytes: Uint8Array, limit = MAX_ACTIVITY_FILE_
   }
 }
 
-/** Reads one FIT, TCX or GPX file (gzipped or not); every refusal is a ValidationError on `file`. */
-export async function readActivityFile(bytes: Uint8Array): Promise<ReadActivity> {
+/** A file's uncompressed bytes and their hash: enough to tell whether it was imported before, without parsing it. */
+export async function openActivityFile(bytes: Uint8Array): Promise<{ plain: Buffer; hash: string }> {
   if (bytes.byteLength === 0) throw fileError('is empty');
   const plain = await uncompressed(bytes);
-  const hash = createHash('sha256').update(plain).digest('hex');
+  return { plain, hash: createHash('sha256').update(plain).digest('hex') };
+}
+
+/** Reads one FIT, TCX or GPX file (gzipped or not); every refusal is a ValidationError on `file`. */
+export async function readActivityFile(bytes: Uint8Array): Promise<ReadActivity> {
+  const { plain, hash } = await openActivityFile(bytes);
+  return { activity: await parseActivityFile(plain), hash };
+}
+
+/** Parses an opened (uncompressed) activity file. */
+export async function parseActivityFile(plain: Buffer): Promise<ImportedActivity> {
   const format = detectFormat(plain);
   if (format === null) throw fileError('is not a FIT, TCX or GPX activity file (judged by its content, not its name)');
   const activity = format === 'fit' ? await decodeFitOffThread(plain) : format === 'tcx' ? await parseTcx(plain) : await gpxActivity(plain);
-  return { activity: requireUsable(activity), hash };
+  return requireUsable(activity);
 }
 
 async function gpxActivity(bytes: Uint8Array): Promise<ImportedActivity> {

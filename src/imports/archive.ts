@@ -27,7 +27,7 @@ import type { Database } from '../db/database.ts';
 import { createImportedEntry, importedEntry, insertImportedEntry } from '../db/imports.ts';
 import { MAX_IMAGE_BYTES, processImage } from '../media/images.ts';
 import type { MediaStore } from '../media/store.ts';
-import { readActivityFile } from './activity-files.ts';
+import { openActivityFile, parseActivityFile } from './activity-files.ts';
 
 export interface SkippedItem {
   item: string;
@@ -245,7 +245,15 @@ export async function importArchive(options: ArchiveImport): Promise<ArchiveProg
         else if (!file) skip(label, `${row.filename} is not in the archive`);
         else {
           try {
-            const { activity, hash } = await readActivityFile(await readFile(zip, file, MAX_ACTIVITY_FILE_BYTES));
+            const { plain, hash } = await openActivityFile(await readFile(zip, file, MAX_ACTIVITY_FILE_BYTES));
+            // imported before (a second run, a resume): known by its hash, not parsed again
+            const known = await importedEntry(prisma, personId, hash);
+            if (known) {
+              counted(known);
+              await step();
+              continue;
+            }
+            const activity = await parseActivityFile(plain);
             const typed = activityTypeOf(row.type);
             const outcome = await createImportedEntry(
               prisma,

@@ -1,7 +1,7 @@
 // importActivity (issue 23): a FIT, TCX or GPX file becomes a workout entry with its track.
-import { createImportedEntry } from '../../db/imports.ts';
+import { createImportedEntry, importedEntry } from '../../db/imports.ts';
 import { NotAuthorizedError, TryAgainLaterError, ValidationError } from '../../domain/errors.ts';
-import { readActivityFile } from '../../imports/activity-files.ts';
+import { openActivityFile, parseActivityFile } from '../../imports/activity-files.ts';
 import { ImportBusyError } from '../../imports/fit-pool.ts';
 import { builder, type GpxSource } from '../builder.ts';
 import { requireViewer } from '../context.ts';
@@ -48,7 +48,11 @@ builder.mutationFields((t) => ({
         throw new TryAgainLaterError('another activity file of yours is being imported; retry when it is done', 5);
       importing.add(viewer.id);
       try {
-        const { activity, hash } = await readActivityFile(await bytesOf(file));
+        const { plain, hash } = await openActivityFile(await bytesOf(file));
+        // the same file again is answered by its hash, without reading it twice
+        const known = await importedEntry(context.prisma, viewer.id, hash);
+        if (known) return known;
+        const activity = await parseActivityFile(plain);
         const outcome = await createImportedEntry(context.prisma, context.provider, activity, {
           authorId: viewer.id,
           hash,
