@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { accountExport } from '../../src/db/account-export.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
-import { importArchive, type ArchiveProgress } from '../../src/imports/archive.ts';
+import { importArchive } from '../../src/imports/archive.ts';
 import { closeFitPool } from '../../src/imports/fit-pool.ts';
 import { createMediaStore } from '../../src/media/store.ts';
 import { runNextImportJob } from '../../src/imports/jobs.ts';
@@ -277,5 +277,3 @@ describe('milepost import', () => {
     expect(refused.stderr).toMatch(/neither a Strava-style export/);
   });
 });
-
-export type { ArchiveProgress };
