@@ -63,8 +63,9 @@ export async function run(argv: string[]) {
   });
   // one process brings stored tracks' records up to date, in the background (db/track-records.ts), and
   // runs the archive imports uploaded from the account page (imports/jobs.ts)
-  const imports = cluster.isPrimary || cluster.worker?.id === 1 ? startImportJobs(database, app.media, app.logger) : null;
-  if (cluster.isPrimary || cluster.worker?.id === 1) {
+  const housekeeper = cluster.isPrimary || cluster.worker?.id === 1;
+  const imports = housekeeper ? startImportJobs(database, app.media, app.logger) : null;
+  if (housekeeper) {
     backfillTrackRecords(database.prisma).then(
       (count) => count && app.logger.info({ tracks: count }, 'records of stored tracks computed'),
       (error: unknown) => app.logger.error({ err: error }, 'computing the records of stored tracks stopped; the next start goes on'),

@@ -105,8 +105,7 @@ export async function createImportedEntry(
   activity: ImportedActivity,
   options: ImportOptions,
 ): Promise<ImportOutcome> {
-  const existing = await importedEntry(prisma, options.authorId, options.hash);
-  if (existing) return existing;
+  // callers look the hash up before they parse the file; a race between two imports ends at the unique key
   const person = await prisma.person.findUniqueOrThrow({
     where: { id: options.authorId },
     select: { units: true, defaultVisibility: true },

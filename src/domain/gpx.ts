@@ -50,6 +50,11 @@ const fail = (message: string): never => {
   throw ValidationError.field('gpx', message);
 };
 
+/** A track point before its values are read: parsers fill it in as the document goes. */
+export function emptyPoint(segment: number): GpxPoint {
+  return { lat: 0, lon: 0, elevation: null, time: null, heartRate: null, cadence: null, segment, power: null };
+}
+
 /** `kind` and `index` name the point only when something is wrong: building names for every value is costly. */
 function parseNumber(text: string, field: string, kind: string, index: number, limit = Number.MAX_VALUE): number {
   const value = Number(text);
@@ -124,16 +129,7 @@ export async function parseGpx(
           const index = (local === 'trkpt' ? result.points.length : routePoints.length) + 1;
           if (local === 'trkpt' && segment < 0) segment = 0;
           kind = local;
-          point = {
-            lat: 0,
-            lon: 0,
-            elevation: null,
-            time: null,
-            heartRate: null,
-            cadence: null,
-            segment: local === 'trkpt' ? segment : Math.max(route, 0),
-            power: null,
-          };
+          point = emptyPoint(local === 'trkpt' ? segment : Math.max(route, 0));
           coordinates(tag, local, index, point);
         } else if (local === 'wpt') {
           kind = 'wpt';

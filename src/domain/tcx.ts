@@ -3,7 +3,7 @@
 // Read through readXml, with the same bounds as a GPX upload.
 import { type ImportedActivity, activityTypeOf, MAX_ACTIVITY_FILE_BYTES } from './activity-file.ts';
 import { ValidationError } from './errors.ts';
-import type { GpxPoint } from './gpx.ts';
+import { emptyPoint, type GpxPoint } from './gpx.ts';
 import { readXml } from './xml-stream.ts';
 
 const TCX_NAMESPACE = 'http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2';
@@ -80,18 +80,7 @@ export async function parseTcx(
           const start = tag.attributes.StartTime?.value;
           if (start && activity.startedAt === null) activity.startedAt = time(start, `lap ${laps} StartTime`);
         } else if (local === 'Track') segment += 1;
-        else if (local === 'Trackpoint')
-          point = {
-            lat: 0,
-            lon: 0,
-            elevation: null,
-            time: null,
-            heartRate: null,
-            cadence: null,
-            segment: Math.max(segment, 0),
-            power: null,
-            hasPosition: false,
-          };
+        else if (local === 'Trackpoint') point = { ...emptyPoint(Math.max(segment, 0)), hasPosition: false };
       },
       close(local, _uri, text, parent) {
         if (phase !== 1) return;

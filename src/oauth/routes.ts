@@ -241,19 +241,24 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
       })
     ).map((job) => ({ ...job, skipped: JSON.parse(job.skipped) as Array<{ item: string; reason: string }> }));
 
+  /** The account page of `viewer`, with what a refused form says. */
+  const accountView = async (
+    state: State,
+    viewer: NonNullable<State['viewer']>,
+    said: { importError?: string; deleteError?: string } = {},
+  ) =>
+    accountPage({
+      csrf: state.csrf,
+      viewer,
+      authorizations: await authorizationsOf(prisma, viewer.id),
+      imports: await importsOf(viewer.id),
+      ...said,
+    });
+
   router.get('/account', async (ctx) => {
     const state = await pageState(ctx);
     if (!state.viewer) return loginRedirect(ctx);
-    return page(
-      state,
-      200,
-      accountPage({
-        csrf: state.csrf,
-        viewer: state.viewer,
-        authorizations: await authorizationsOf(prisma, state.viewer.id),
-        imports: await importsOf(state.viewer.id),
-      }),
-    );
+    return page(state, 200, await accountView(state, state.viewer));
   });
 
   // an archive import (issue 23): the zip is streamed to disk and imported by a background job
@@ -265,17 +270,7 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     }
     const viewer = state.viewer;
     const refused = async (status: number, importError: string, headers: Record<string, string> = {}) =>
-      htmlResponse(
-        status,
-        accountPage({
-          csrf: state.csrf,
-          viewer,
-          authorizations: await authorizationsOf(prisma, viewer.id),
-          imports: await importsOf(viewer.id),
-          importError,
-        }),
-        headers,
-      );
+      htmlResponse(status, await accountView(state, viewer, { importError }), headers);
     const unfinished = await prisma.importJob.count({ where: { personId: viewer.id, status: { in: ['queued', 'running'] } } });
     if (unfinished > 0) {
       if (ctx.request.body) void discardRest(ctx.request.body.getReader());
@@ -337,17 +332,7 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     if (!form) return forbidden(state);
     const viewer = state.viewer;
     const refused = async (status: number, deleteError: string, headers: Record<string, string> = {}) =>
-      htmlResponse(
-        status,
-        accountPage({
-          csrf: state.csrf,
-          viewer,
-          authorizations: await authorizationsOf(prisma, viewer.id),
-          imports: await importsOf(viewer.id),
-          deleteError,
-        }),
-        headers,
-      );
+      htmlResponse(status, await accountView(state, viewer, { deleteError }), headers);
     // the log-in's guessing limits: a session left open must not become a way to try passwords
     const attempts = [
       [`${viewer.username.toLowerCase()}:${ctx.clientAddress}`, LOGIN_RULES.accountAddress],
