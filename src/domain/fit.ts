@@ -66,7 +66,7 @@ export function parseFit(bytes: Uint8Array): ImportedActivity {
     });
   }
   const records = messages.recordMesgs ?? [];
-  const startedAt = date(first?.startTime) ?? date(records[0]?.timestamp) ?? date(messages.activityMesgs?.[0]?.localTimestamp) ?? null;
+  const startedAt = date(first?.startTime) ?? date(records[0]?.timestamp);
   // without a session (some head units), the last record's distance is the activity's
   const lastDistance = num(records.findLast((r) => num(r.distance) !== null)?.distance);
   const firstTime = date(records[0]?.timestamp);
