@@ -183,6 +183,18 @@ describe('POST /entries/import.json', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('422 naming `visibility` or `message` when they are wrong, and nothing is made', async () => {
+    const before = await counts();
+    const fit = fitFile({ points: pointsAlong(30), sport: 'hiking' });
+    const badVisibility = await restImport(fit, { visibility: 'the whole world' });
+    expect(badVisibility.status).toBe(422);
+    expect(await badVisibility.json()).toMatchObject({ error: { fields: [{ field: 'visibility' }] } });
+    const longMessage = await restImport(fit, { message: 'x'.repeat(5001) });
+    expect(longMessage.status).toBe(422);
+    expect(await longMessage.json()).toMatchObject({ error: { fields: [{ field: 'message' }] } });
+    expect(await counts()).toEqual(before);
+  });
+
   it('a second file while the first is being read is 429 with Retry-After, and only one entry is made', async () => {
     const fit = fitFile({ points: pointsAlong(20_000), sport: 'cycling' });
     const before = await counts();
