@@ -8,6 +8,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { DatabaseConfig } from '../config.ts';
 import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { PrismaClient, type Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
 import { retryingRead } from './errors.ts';
@@ -127,12 +128,14 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
     for (const listener of listeners) listener(event.duration, event.query);
   });
   await prisma.$connect();
-  let reader: ReturnType<typeof createSqliteReader> | null = null;
+  let reader: Reader | null = null;
   if (database.provider === 'sqlite' && database.file !== ':memory:') {
     // WAL (set by the migrator, kept in the file) with FULL sync: a write acknowledged survives a
     // power cut, at the price of an fsync per commit. One connection: one writer, no SQLITE_BUSY races.
     await prisma.$queryRawUnsafe('PRAGMA synchronous = FULL');
     reader = createSqliteReader(database.file);
+  } else if (database.provider === 'postgresql') {
+    reader = createPostgresReader(database);
   }
   const counted = (started: number, sql: string) => {
     count += 1;
@@ -145,7 +148,7 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
     read: async <T>(query: Sql.Sql): Promise<T[]> => {
       if (!reader) return retryingRead(() => prisma.$queryRaw<T[]>(query));
       const started = performance.now();
-      const rows = reader.all(query) as T[];
+      const rows = (await reader.all(query)) as T[];
       counted(started, query.sql);
       return rows;
     },
@@ -172,11 +175,57 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
       for (const { name } of tables) await prisma.$executeRawUnsafe(`ANALYZE "${name.replaceAll('"', '""')}"`);
     },
     close: async () => {
-      reader?.close();
+      await reader?.close();
       await prisma.$disconnect();
     },
   };
 }
+
+/** Where the hot reads run: a connection of their own, beside Prisma's. */
+interface Reader {
+  all(query: Sql.Sql): unknown[] | Promise<unknown[]>;
+  close(): void | Promise<void>;
+}
+
+/** Connections the PostgreSQL reader keeps: PostgreSQL shares the machine's cores with this process. */
+const POSTGRES_READER_CONNECTIONS = 8;
+
+/**
+ * The hot reads of PostgreSQL on a pool of their own, through pg directly: Prisma's `$queryRaw`
+ * spent about 0.5 ms of this process's CPU on each statement (its query interpreter, the parameters'
+ * and the rows' conversions), more than pg's own work. Every statement stays prepared on each
+ * connection (named by the digest of its text), so a page's statement is parsed and planned once a
+ * connection. Values come back as Prisma's would, where the readers rely on it: a `timestamp(3)` is
+ * UTC, as Prisma writes it, whatever the process's time zone.
+ */
+function createPostgresReader(database: Extract<DatabaseConfig, { provider: 'postgresql' }>): Reader {
+  const pool = new pg.Pool({
+    connectionString: database.connectionString,
+    options: `-c search_path=${database.schema}`,
+    application_name: `milepost/${database.schema}`.slice(0, 63),
+    max: POSTGRES_READER_CONNECTIONS,
+    idleTimeoutMillis: 30_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // a connection lost while idle (PostgreSQL restarted) is dropped and the next read opens another: never a crash
+  pool.on('error', () => undefined);
+  return {
+    all: (query) =>
+      retryingRead(async () => {
+        const values = query.values.map((value) => (value instanceof Date ? value.toISOString() : value));
+        const result = await pool.query({ name: statementName({ sql: query.text }), text: query.text, values });
+        return result.rows;
+      }),
+    close: () => pool.end(),
+  };
+}
+
+/** PostgreSQL's `timestamp without time zone`. */
+const TIMESTAMP_OID = 1114;
+const parseUtcTimestamp = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
 
 /** Prepared statements a reader keeps: the hot reads have a few dozen shapes. */
 const READER_STATEMENTS = 200;
@@ -187,7 +236,7 @@ const READER_STATEMENTS = 200;
  * the writer's own connection would. Its prepared statements are kept, by text, least recently used
  * last out: SQLite compiles a stream page's statement once, not on every request.
  */
-function createSqliteReader(file: string) {
+function createSqliteReader(file: string): Reader {
   const connection = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
   const statements = new Map<string, BetterSqlite3.Statement>();
   const prepared = (sql: string) => {
@@ -202,7 +251,7 @@ function createSqliteReader(file: string) {
   };
   return {
     all: (query: Sql.Sql): unknown[] => prepared(query.sql).all(query.values.map(sqliteValue)),
-    close: () => connection.close(),
+    close: () => void connection.close(),
   };
 }
 
