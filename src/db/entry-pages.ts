@@ -112,11 +112,16 @@ function tuple(dialect: Dialect, values: readonly string[]): string {
 
 const columnsOf = (alias: string, columns: readonly string[]) => columns.map((c) => `${alias}."${c}"`);
 
-/** An ordered JSON array of `element` over `from` (empty array, not null, when there are no rows). */
-function array(dialect: Dialect, element: string, from: string, order: string): string {
+/**
+ * A JSON array of `element` over `from` (empty array, not null, when there are no rows), in `order`
+ * when one is given: an ordered aggregate sorts every row's rows apart, even none (on SQLite a sorter
+ * opened and closed per row).
+ */
+function array(dialect: Dialect, element: string, from: string, order?: string): string {
+  const by = order ? ` ORDER BY ${order}` : '';
   return dialect === 'postgresql'
-    ? `COALESCE((SELECT json_agg(${element} ORDER BY ${order}) ${from}), '[]'::json)`
-    : `(SELECT json_group_array(${element} ORDER BY ${order}) ${from})`;
+    ? `COALESCE((SELECT json_agg(${element}${by}) ${from}), '[]'::json)`
+    : `(SELECT json_group_array(${element}${by}) ${from})`;
 }
 
 /** A subquery's JSON as a value of the query around it. */
@@ -125,11 +130,13 @@ function subquery(dialect: Dialect, sql: string): string {
   return dialect === 'postgresql' ? `(${sql})` : `json((${sql}))`;
 }
 
-/** The privacy zones of the person whose id is `owner`, as `[lat, lon, radiusMeters]` tuples (an empty array for none). */
+/**
+ * The privacy zones of the person whose id is `owner`, as `[lat, lon, radiusMeters]` tuples (an empty
+ * array for none), in no particular order: a place inside any of them is hidden.
+ */
 function zonesOf(dialect: Dialect, owner: string): string {
   const zone = tuple(dialect, columnsOf('z', ['lat', 'lon', 'radiusMeters']));
-  const from = `FROM "PrivacyZone" z WHERE z."personId" = ${owner}`;
-  return subquery(dialect, array(dialect, zone, from, 'z."id"'));
+  return subquery(dialect, array(dialect, zone, `FROM "PrivacyZone" z WHERE z."personId" = ${owner}`));
 }
 
 type ZoneRow = [lat: number, lon: number, radiusMeters: number];
@@ -215,9 +222,11 @@ function entryDocument(dialect: Dialect, parts: EntryParts): EntryDocument {
     });
   }
   if (parts.privacy) {
-    const zones = zonesOf(dialect, 'pp."id"');
-    const settings = tuple(dialect, ['pp."hiddenEndsMeters"', zones]);
-    part(nested(`SELECT ${settings} FROM "Person" pp WHERE pp."id" = e."authorId"`), (entry, value) => {
+    const settings = tuple(dialect, [
+      `(SELECT pp."hiddenEndsMeters" FROM "Person" pp WHERE pp."id" = e."authorId")`,
+      zonesOf(dialect, 'e."authorId"'),
+    ]);
+    part(settings, (entry, value) => {
       const [endsMeters, zones] = value as [number, ZoneRow[]];
       entry.authorPrivacy = { endsMeters, zones: readZones(zones) };
     });
