@@ -2,6 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, makeFriends } from '../support/factories.ts';
+import { storedDate } from '../../src/db/entry-pages.ts';
+import { Prisma as Sql } from '../../src/generated/prisma-sqlite/client.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -91,5 +93,28 @@ describe('OAuth', () => {
     ).rejects.toMatchObject({
       code: 'P2002',
     });
+  });
+});
+
+describe('the hot read path (Database.read)', () => {
+  it('reads timestamps as the UTC moments Prisma wrote, whatever the process time zone', async () => {
+    const author = await createPerson(db.prisma);
+    const at = new Date('2024-07-01T23:30:15.250Z');
+    const entry = await createEntry(db.prisma, author.id, { at });
+    const zone = process.env.TZ;
+    // a zone far from UTC, with summer time on that day: a reading as local time would be 7 hours off
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      const [row] = await db.read<{ createdAt: Date | string }>(Sql.sql`SELECT "createdAt" FROM "Entry" WHERE "id" = ${entry.id}`);
+      // PostgreSQL's driver gives a Date, SQLite the text Prisma wrote
+      const read = row!.createdAt instanceof Date ? row!.createdAt : storedDate(row!.createdAt);
+      expect(read.toISOString()).toBe(at.toISOString());
+      // a Date as a parameter is the same moment too: the entry is found by it
+      const found = await db.read<{ id: number }>(Sql.sql`SELECT "id" FROM "Entry" WHERE "createdAt" = ${at}`);
+      expect(found.map((r) => Number(r.id))).toEqual([entry.id]);
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 });
