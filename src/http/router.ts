@@ -1,6 +1,8 @@
 // A route table: method + path pattern → handler. A path that exists under other methods answers 405
 // with `Allow` (SPEC 7), so every route added here gets that for free.
 import { BodyTooLargeError, discardRest, readLimitedBytes, readLimitedText } from './body.ts';
+// whatwg-node's Response: node:http gets a string body in one write, not through a web stream
+import { Response } from '@whatwg-node/fetch';
 
 export interface RequestContext {
   request: Request;
@@ -156,7 +158,7 @@ export const FORM_LIMIT_BYTES = 64 * 1024;
 export async function readMultipartForm(request: Request, limit: number): Promise<Array<[string, string | File]>> {
   const type = request.headers.get('content-type') ?? '';
   const bytes = await readLimitedBytes(request, limit);
-  const data = await new Response(new Blob([new Uint8Array(bytes)]), { headers: { 'content-type': type } }).formData();
+  const data = await new globalThis.Response(new Blob([new Uint8Array(bytes)]), { headers: { 'content-type': type } }).formData();
   const entries = [...data.entries()];
   if (hasNul(entries.filter(([, value]) => typeof value === 'string')))
     throw new MalformedBodyError('form fields may not contain NUL characters');

@@ -2,6 +2,8 @@
 // shapes of COMPAT.md (shapes.ts). One wrapper gives every path the same formats, JSONP, token
 // handling, status codes and error body.
 import type { ExecutionResult } from 'graphql';
+// whatwg-node's Response: node:http gets a string body in one write, not through a web stream
+import { Response } from '@whatwg-node/fetch';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { tokenRefusal } from '../auth/tokens.ts';
 import type { Context } from '../graphql/context.ts';
@@ -179,19 +181,21 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   }
 
   function respond(reply: Reply, callback: string | null, viewer: boolean): Response {
-    const headers = new Headers(reply.headers);
-    if (viewer) headers.set('cache-control', 'private');
+    // lower-case names, so that these settle any the reply carried
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
+    if (viewer) headers['cache-control'] = 'private';
     if (reply.raw) {
-      headers.set('content-type', reply.raw.contentType);
+      headers['content-type'] = reply.raw.contentType;
       return new Response(reply.raw.text, { status: reply.status, headers });
     }
     const json = JSON.stringify(reply.body);
     if (callback) {
-      headers.set('content-type', 'application/javascript; charset=utf-8');
-      headers.set('x-content-type-options', 'nosniff');
+      headers['content-type'] = 'application/javascript; charset=utf-8';
+      headers['x-content-type-options'] = 'nosniff';
       return new Response(jsonpBody(callback, json), { status: reply.status, headers });
     }
-    headers.set('content-type', 'application/json; charset=utf-8');
+    headers['content-type'] = 'application/json; charset=utf-8';
     return new Response(json, { status: reply.status, headers });
   }
 
