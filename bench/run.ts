@@ -612,30 +612,32 @@ try {
     );
   }
   rss.afterStreamsAndWrites = peakRssMb(child.pid!);
-  if (!values.only || values.only === 'training') {
-    training = await trainingStats(base, token);
-    console.log(`a person with 10,000 workouts: ${JSON.stringify(training)}`);
-  }
-  if (values.only) throw new Skip();
-  const seeded = await database.prisma.entry.aggregate({ _min: { id: true } });
-  const entryIds = { min: seeded._min.id ?? 1, max: watermark.entry };
-  const anonymous: Target = { name: 'anonymous GET /entries.json', method: 'GET', path: '/entries.json', read: true };
-  const withToken: Target = { ...anonymous, name: 'GET /entries.json with a token', headers: { authorization: `Bearer ${token}` } };
-  for (const rate of [20, 100]) {
-    for (const read of [anonymous, withToken]) {
-      await drive(base, read, 2); // warm-up
-      const result = await underWrites(base, token, entryIds, rate, read);
-      mixed.push({ read: read.name, commentsPerSecond: rate, ...result });
-      console.log(
-        `${read.name} while ${rate} comments/s are posted (${result.writesPerSecond}/s done, ${result.writesFailed} failed): ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors`,
-      );
+  if (values.only && values.only !== 'training') throw new Skip();
+  if (!values.only) {
+    const seeded = await database.prisma.entry.aggregate({ _min: { id: true } });
+    const entryIds = { min: seeded._min.id ?? 1, max: watermark.entry };
+    const anonymous: Target = { name: 'anonymous GET /entries.json', method: 'GET', path: '/entries.json', read: true };
+    const withToken: Target = { ...anonymous, name: 'GET /entries.json with a token', headers: { authorization: `Bearer ${token}` } };
+    for (const rate of [20, 100]) {
+      for (const read of [anonymous, withToken]) {
+        await drive(base, read, 2); // warm-up
+        const result = await underWrites(base, token, entryIds, rate, read);
+        mixed.push({ read: read.name, commentsPerSecond: rate, ...result });
+        console.log(
+          `${read.name} while ${rate} comments/s are posted (${result.writesPerSecond}/s done, ${result.writesFailed} failed): ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors`,
+        );
+      }
     }
+    rss.afterReadsUnderWrites = peakRssMb(child.pid!);
+    upload = await gpxUpload(base, url, child);
+    rss.afterGpxUpload = peakRssMb(child.pid!);
+    fanout = await fanOut(base, url);
+    rss.afterFanOut = peakRssMb(child.pid!);
   }
-  rss.afterReadsUnderWrites = peakRssMb(child.pid!);
-  upload = await gpxUpload(base, url, child);
-  rss.afterGpxUpload = peakRssMb(child.pid!);
-  fanout = await fanOut(base, url);
-  rss.afterFanOut = peakRssMb(child.pid!);
+  // last: it writes 10,000 workouts through its own connection, and on SQLite a server still relaying the
+  // events of the write targets then waits for the lock (two runs in a row lost every later phase to it)
+  training = await trainingStats(base, token);
+  console.log(`a person with 10,000 workouts: ${JSON.stringify(training)}`);
 } catch (error) {
   if (!(error instanceof Skip)) throw error;
 } finally {
