@@ -11,6 +11,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { PrismaClient, type Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
+import { storedDate } from './entry-pages.ts';
 import { retryingRead } from './errors.ts';
 import { applyMigrations } from './migrate.ts';
 
@@ -207,7 +208,7 @@ function createPostgresReader(database: Extract<DatabaseConfig, { provider: 'pos
     idleTimeoutMillis: 30_000,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === TIMESTAMP_OID ? parseUtcTimestamp : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === TIMESTAMP_OID ? storedDate : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // a connection lost while idle (PostgreSQL restarted) is dropped and the next read opens another: never a crash
@@ -223,9 +224,8 @@ function createPostgresReader(database: Extract<DatabaseConfig, { provider: 'pos
   };
 }
 
-/** PostgreSQL's `timestamp without time zone`. */
+/** PostgreSQL's `timestamp without time zone`: read as the UTC moment Prisma wrote, as a page's are. */
 const TIMESTAMP_OID = 1114;
-const parseUtcTimestamp = (text: string) => new Date(`${text.replace(' ', 'T')}Z`);
 
 /** Prepared statements a reader keeps: the hot reads have a few dozen shapes. */
 const READER_STATEMENTS = 200;

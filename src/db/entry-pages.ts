@@ -308,17 +308,17 @@ const twoDigits = (text: string, at: number) => digit(text, at) * 10 + digit(tex
 function millisecondsOfStored(text: string): number | null {
   if (!(text.length === 23 || (text.length === 29 && text.endsWith('+00:00')))) return null;
   if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84 || text.charCodeAt(19) !== 46) return null;
-  for (const at of DIGIT_POSITIONS) if (digit(text, at) > 9 || digit(text, at) < 0) return null;
+  for (const at of DIGIT_POSITIONS) if (!(digit(text, at) >= 0 && digit(text, at) <= 9)) return null;
   const month = twoDigits(text, 5);
   if (month < 1 || month > 12) return null;
-  const ms =
+  return (
     daysFromCivil(twoDigits(text, 0) * 100 + twoDigits(text, 2), month, twoDigits(text, 8)) * 86_400_000 +
     twoDigits(text, 11) * 3_600_000 +
     twoDigits(text, 14) * 60_000 +
     twoDigits(text, 17) * 1000 +
     digit(text, 20) * 100 +
-    twoDigits(text, 21);
-  return ms;
+    twoDigits(text, 21)
+  );
 }
 
 /** Where `2026-11-25T08:56:04.123` has its digits. */
