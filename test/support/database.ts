@@ -30,7 +30,16 @@ export function freshDatabaseConfig(label = 'test'): { config: DatabaseConfig; d
       destroy: async () => {
         const client = new pg.Client({ connectionString: (config as { connectionString: string }).connectionString });
         await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        // a write the test left in flight can lock the same tables in the other order: PostgreSQL then
+        // ends one of the two (deadlock, 40P01); the drop is tried again once the write is gone
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '40P01' || attempt === 3) throw error;
+          }
+        }
         await client.end();
       },
     };
