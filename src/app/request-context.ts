@@ -41,6 +41,7 @@ export function createRequestContexts(
   const forViewer = (request: Request, viewer: Viewer | null): Context => ({
     prisma: database.prisma,
     read: database.read,
+    documents: database.documents,
     provider: database.provider,
     viewer,
     baseUrl: baseUrl(request),

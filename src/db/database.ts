@@ -1,6 +1,7 @@
 // Opens the configured database: SQLite through better-sqlite3 by default, PostgreSQL through pg.
 // Both generated clients come from one model and expose the same API; the SQLite client's types
 // describe both.
+import { KeptDocuments } from './kept-documents.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -32,6 +33,8 @@ export interface Database {
    * A read cut off by a lost connection is tried again.
    */
   read<T>(query: Sql.Sql): Promise<T[]>;
+  /** Entry documents kept for the stream pages of this database (db/kept-documents.ts). */
+  readonly documents: KeptDocuments;
   /** SQL statements run so far by this client (tests and the benchmark read it). */
   queryCount(): number;
   /** Calls `listener` after every SQL statement with its time and text (metrics, LOG_QUERIES); returns the unsubscribe. */
@@ -153,6 +156,7 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
       counted(started, query.sql);
       return rows;
     },
+    documents: new KeptDocuments(),
     queryCount: () => count,
     onQuery(listener) {
       listeners.add(listener);

@@ -1,9 +1,11 @@
 // Reads a page of entries, with the parts a GraphQL selection asks for (author, workout, comments
-// with their authors, likes with their people, counts), as ONE SQL statement that builds each entry as
-// JSON inside the database: json_object/json_group_array on SQLite, json_build_object/json_agg on
-// PostgreSQL. Prisma's relation loading costs six statements and about 3.5 ms of this process's CPU
-// per page (issue 18); this costs one statement and a JSON.parse. Prisma stays the model and the write
-// path; table and column names here come from code, values always travel as parameters.
+// with their authors, likes with their people, counts). One statement reads the page's ids with their
+// revisions; the entries' documents kept at those revisions are used as they are (db/kept-documents.ts),
+// and one more statement builds the others as JSON inside the database: json_object/json_group_array
+// on SQLite, json_build_object/json_agg on PostgreSQL. Prisma's relation loading costs six statements
+// and about 3.5 ms of this process's CPU per page (issue 18); this costs at most two statements and a
+// JSON.parse of what was not kept. Prisma stays the model and the write path; table and column names
+// here come from code, values always travel as parameters.
 import type { Comment, Entry, Like, Person, Workout } from '../generated/prisma-sqlite/client.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { PrivacySettings, Zone } from '../domain/privacy-zones.ts';
@@ -156,11 +158,13 @@ function zip<T>(names: readonly string[], values: Row): T {
 
 /** The SQL of one entry's row (`e`) with the parts asked for, and how to read that row back. */
 interface EntryDocument {
+  /** Names the parts: documents of different parts are kept apart. */
+  key: string;
   sql: string;
   read: (row: Row) => LoadedEntry;
 }
 
-function entryDocument(dialect: Dialect, parts: EntryParts): EntryDocument {
+function entryDocument(dialect: Dialect, parts: EntryParts, key: string): EntryDocument {
   const nested = (sql: string) => subquery(dialect, sql);
   const person = [...new Set<PersonColumn>(['id', 'username', ...parts.personColumns])];
   const values = columnsOf('e', ENTRY_COLUMNS);
@@ -233,6 +237,7 @@ function entryDocument(dialect: Dialect, parts: EntryParts): EntryDocument {
   }
   const document = tuple(dialect, values);
   return {
+    key,
     sql: dialect === 'postgresql' ? `${document}::text` : document,
     read: (row) => {
       const entry = zip<LoadedEntry>(ENTRY_COLUMNS, row);
@@ -339,34 +344,58 @@ const documents = new Map<string, EntryDocument>();
 function documentOf(provider: Dialect, parts: EntryParts): EntryDocument {
   const key = `${provider}:${parts.author}${parts.workout}${parts.comments}${parts.likes}${parts.counts}${parts.privacy}:${parts.personColumns.join()}`;
   let document = documents.get(key);
-  if (document === undefined) documents.set(key, (document = entryDocument(provider, parts)));
+  if (document === undefined) documents.set(key, (document = entryDocument(provider, parts, key)));
   return document;
 }
 
-/** The entries of `scope` inside `range`, in stream order, with `parts`: one SQL statement. */
-export async function readEntryPage(
-  database: Pick<Database, 'read' | 'provider'>,
-  scope: EntryScope,
-  range: EntryRange,
-  parts: EntryParts,
-): Promise<LoadedEntry[]> {
+/** What a page is read from: the hot reads' statements, and the documents kept of earlier pages. */
+export type PageSource = Pick<Database, 'read' | 'provider' | 'documents'>;
+
+/** The revision of every person's columns a page shows (one row; null if it is missing). */
+const PEOPLE_REVISION = Sql.sql`(SELECT "revision" FROM "PeopleRevision" WHERE "id" = 1)`;
+
+type Revisions = { revision: number; people: number | null };
+
+/**
+ * The entries of `scope` inside `range`, in stream order, with `parts`. One statement reads the
+ * page's ids with their revisions (db/kept-documents.ts); the documents kept at those revisions are
+ * used as they are, and a second statement reads the others, only when there are any.
+ */
+export async function readEntryPage(database: PageSource, scope: EntryScope, range: EntryRange, parts: EntryParts): Promise<LoadedEntry[]> {
   const direction = range.direction === 'newest' ? 'DESC' : 'ASC';
   const where = Sql.join([scopeCondition(scope), ...rangeConditions(range)], ' AND ');
   const page = scope.kind === 'ids' ? Sql.empty : Sql.sql`LIMIT ${range.limit} OFFSET ${range.skip}`;
   const document = documentOf(database.provider, parts);
-  const order = (table: string) => Sql.raw(`${table}."createdAt" ${direction}, ${table}."id" ${direction}`);
-  // The page's ids first, its documents after: where the order needs a sort (the friends stream merges
-  // several authors), a single level would build every candidate's document before the LIMIT.
-  const query = Sql.sql`SELECT ${Sql.raw(document.sql)} AS doc
-    FROM (SELECT e."id", e."createdAt" FROM "Entry" e WHERE ${where} ORDER BY ${order('e')} ${page}) p
-    JOIN "Entry" e ON e."id" = p."id" ORDER BY ${order('p')}`;
-  const rows = await database.read<{ doc: string }>(query);
-  return rows.map((row) => document.read(JSON.parse(row.doc) as Row));
+  const order = Sql.raw(`e."createdAt" ${direction}, e."id" ${direction}`);
+  const ids = await database.read<Revisions & { id: number }>(
+    Sql.sql`SELECT e."id" AS id, e."revision" AS revision, ${PEOPLE_REVISION} AS people FROM "Entry" e WHERE ${where} ORDER BY ${order} ${page}`,
+  );
+  const entries = new Map<number, LoadedEntry>();
+  const missing: number[] = [];
+  for (const { id, revision, people } of ids) {
+    const kept = people === null ? undefined : database.documents.find(`${document.key}:${id}`, revision, people);
+    if (kept) entries.set(id, kept);
+    else missing.push(id);
+  }
+  if (missing.length > 0) {
+    // revisions read with the documents, in the same snapshot: a write in between is seen as a change
+    const rows = await database.read<Revisions & { doc: string }>(
+      Sql.sql`SELECT e."revision" AS revision, ${PEOPLE_REVISION} AS people, ${Sql.raw(document.sql)} AS doc
+        FROM "Entry" e WHERE e."id" IN (${Sql.join(missing)})`,
+    );
+    for (const { revision, people, doc } of rows) {
+      const entry = document.read(JSON.parse(doc) as Row);
+      if (people !== null) database.documents.keep(`${document.key}:${entry.id}`, revision, people, entry);
+      entries.set(entry.id, entry);
+    }
+  }
+  // an entry deleted between the two statements is left out
+  return ids.flatMap(({ id }) => entries.get(id) ?? []);
 }
 
 /** Entries by id with `parts`, keyed by id: one statement; an id with no entry is absent. */
 export async function readEntriesById(
-  database: Pick<Database, 'read' | 'provider'>,
+  database: PageSource,
   ids: readonly number[],
   parts: EntryParts,
   viewerId: number | null,

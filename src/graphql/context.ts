@@ -11,6 +11,8 @@ export interface Context {
   readonly prisma: Prisma;
   /** The hot reads' raw statements (stream pages): see Database.read. */
   readonly read: Database['read'];
+  /** Entry documents kept between stream pages (db/kept-documents.ts). */
+  readonly documents: Database['documents'];
   /** Which SQL dialect bulk writes speak. */
   readonly provider: 'sqlite' | 'postgresql';
   readonly viewer: Viewer | null;
