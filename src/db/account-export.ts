@@ -96,11 +96,13 @@ export async function accountExport(prisma: Prisma, media: MediaStore, personId:
           take: PAGE,
           include: { workout: true, track: { select: { id: true } } },
         });
-        return entries.map(({ authorId: _author, track, mediaUrl, mediaPreviewUrl: _preview, importHash: _hash, revision: _revision, ...entry }) => ({
-          ...entry,
-          photo: mediaUrl && mediaName(mediaUrl) ? `photos/${mediaName(mediaUrl)}` : null,
-          track: track ? trackFile('entry', entry.id) : null,
-        }));
+        return entries.map(
+          ({ authorId: _author, track, mediaUrl, mediaPreviewUrl: _preview, importHash: _hash, revision: _revision, ...entry }) => ({
+            ...entry,
+            photo: mediaUrl && mediaName(mediaUrl) ? `photos/${mediaName(mediaUrl)}` : null,
+            track: track ? trackFile('entry', entry.id) : null,
+          }),
+        );
       }),
     ),
   );
