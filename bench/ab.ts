@@ -1,4 +1,4 @@
-// npx tsx bench/ab.ts <builtCheckoutA> <builtCheckoutB> [--path /entries.json | --graphql] [--rounds 12] [--batch 200]
+// npx tsx bench/ab.ts <builtCheckoutA> <builtCheckoutB> [--path /entries.json | --paths FILE | --graphql] [--rounds 12] [--batch 200]
 //
 // The CPU a computed read costs, compared between two builds of Milepost in ONE process: each
 // checkout's compiled dist/ is loaded with its own app over the same database (DATABASE_URL), and the
@@ -6,6 +6,8 @@
 // On a shared machine whose speed drifts by tens of percent from one minute to the next, whole runs of
 // `npm run bench` cannot tell a 10% change; batches a few hundred milliseconds apart meet the same
 // drift. Prints each build's CPU milliseconds a request (process user + system), minimum and median.
+// `--paths FILE` takes one path a request from the file's lines, in turn, the same sequence for each
+// build: pages whose entries a build has not read before (person streams of many people, say).
 //
 // A checkout for the other side: git worktree add /tmp/base <commit>, link node_modules into it,
 // copy src/generated, then `node scripts/build.mjs` there.
@@ -16,6 +18,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     path: { type: 'string', default: '/entries.json' },
+    paths: { type: 'string' },
     graphql: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '12' },
     batch: { type: 'string', default: '200' },
@@ -32,6 +35,7 @@ const FEED = `edges { node { id url at message location { name } geo { coordinat
   workout { activityType distance { value units } duration felt title }
   comments { body createdAt author { username displayName photoUrl url } }
   likes { createdAt person { username displayName photoUrl url } } } }`;
+const paths = values.paths ? readFileSync(values.paths, 'utf8').split('\n').filter(Boolean) : [values.path];
 const graphqlBody = JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` });
 
 interface Side {
@@ -39,6 +43,8 @@ interface Side {
   fetch: (input: string, init?: RequestInit) => Promise<Response>;
   close: () => Promise<void>;
   samples: number[];
+  /** The next of `paths` this build asks for. */
+  next: number;
 }
 
 async function load(root: string): Promise<Side> {
@@ -48,7 +54,8 @@ async function load(root: string): Promise<Side> {
   const { createApp } = await import(new URL('app/server.js', dist).href);
   const { createLogger } = await import(new URL('log.js', dist).href);
   const config = loadConfig();
-  const database = await openDatabase(config.database, { migrate: false });
+  // as `milepost serve` opens it (an older build ignores what it does not know)
+  const database = await openDatabase(config.database, { migrate: false, freezeKeptDocuments: config.env !== 'production' });
   const app = createApp(config, database, { logger: createLogger({ ...config, logLevel: 'silent' }) });
   return {
     root,
@@ -58,6 +65,7 @@ async function load(root: string): Promise<Side> {
       await database.close();
     },
     samples: [],
+    next: 0,
   };
 }
 
@@ -69,7 +77,8 @@ function request(side: Side): Promise<Response> {
       headers: { authorization, 'content-type': 'application/json' },
       body: graphqlBody,
     });
-  return side.fetch(`http://milepost${values.path}`, { headers: { authorization } });
+  const path = paths[side.next++ % paths.length]!;
+  return side.fetch(`http://milepost${path}`, { headers: { authorization } });
 }
 
 /** `count` requests, `concurrency` at a time; any answer but 200 ends the comparison. */

@@ -44,7 +44,8 @@ export async function run(argv: string[]) {
     return runPrimary(workers, argv);
   }
 
-  const database = await openDatabase(config.database, { migrate: cluster.isPrimary });
+  // kept entry documents are frozen in development and tests, which prove that nothing changes them
+  const database = await openDatabase(config.database, { migrate: cluster.isPrimary, freezeKeptDocuments: config.env !== 'production' });
   if (config.logQueries) database.onQuery((ms, sql) => console.log(`[sql ${ms}ms] ${sql}`));
   if (cluster.isPrimary && !values['no-seed'] && database.provider === 'sqlite') {
     const seeded = await seedIfEmpty(database);

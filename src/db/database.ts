@@ -1,7 +1,7 @@
 // Opens the configured database: SQLite through better-sqlite3 by default, PostgreSQL through pg.
 // Both generated clients come from one model and expose the same API; the SQLite client's types
 // describe both.
-import { KeptDocuments } from './kept-documents.ts';
+import { KEPT_DOCUMENTS, KeptDocuments } from './kept-documents.ts';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -67,6 +67,8 @@ const SEQUENCE_TABLES = [
 export interface OpenOptions {
   /** Apply pending migrations first (default true). */
   migrate?: boolean;
+  /** Freeze the entry documents kept between pages (default true; the server leaves it out in production). */
+  freezeKeptDocuments?: boolean;
 }
 
 const QUERY_LOG = [{ emit: 'event', level: 'query' }] as const;
@@ -157,7 +159,7 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
       counted(started, query.sql);
       return rows;
     },
-    documents: new KeptDocuments(),
+    documents: new KeptDocuments(KEPT_DOCUMENTS, options.freezeKeptDocuments ?? true),
     queryCount: () => count,
     onQuery(listener) {
       listeners.add(listener);

@@ -348,6 +348,14 @@ function documentOf(provider: Dialect, parts: EntryParts): EntryDocument {
   return document;
 }
 
+/**
+ * `e.id` among `ids`, as one statement text whatever their number on PostgreSQL (an array parameter),
+ * so that it is prepared and planned once a connection.
+ */
+function idIn(dialect: Dialect, ids: readonly number[]): Sql.Sql {
+  return dialect === 'postgresql' ? Sql.sql`e."id" = ANY(${ids}::int[])` : Sql.sql`e."id" IN (${Sql.join(ids)})`;
+}
+
 /** What a page is read from: the hot reads' statements, and the documents kept of earlier pages. */
 export type PageSource = Pick<Database, 'read' | 'provider' | 'documents'>;
 
@@ -359,33 +367,63 @@ type Revisions = { revision: number; people: number | null };
 /**
  * The entries of `scope` inside `range`, in stream order, with `parts`. One statement reads the
  * page's ids with their revisions (db/kept-documents.ts); the documents kept at those revisions are
- * used as they are, and a second statement reads the others, only when there are any.
+ * used as they are, and a second statement reads the others, only when there are any. Where such
+ * pages lately found few of their entries kept (a person stream of one person after another, deep
+ * pages), the second statement would mostly be a second trip: their documents then come with the ids,
+ * in one statement, and are kept for next time.
  */
 export async function readEntryPage(database: PageSource, scope: EntryScope, range: EntryRange, parts: EntryParts): Promise<LoadedEntry[]> {
   const direction = range.direction === 'newest' ? 'DESC' : 'ASC';
   const where = Sql.join([scopeCondition(scope), ...rangeConditions(range)], ' AND ');
   const page = scope.kind === 'ids' ? Sql.empty : Sql.sql`LIMIT ${range.limit} OFFSET ${range.skip}`;
   const document = documentOf(database.provider, parts);
-  const order = Sql.raw(`e."createdAt" ${direction}, e."id" ${direction}`);
+  const kept = database.documents;
+  const keyOf = (id: number) => `${document.key}:${id}`;
+  const kind = `${document.key}:${scope.kind}`;
+  const order = (table: string) => Sql.raw(`${table}."createdAt" ${direction}, ${table}."id" ${direction}`);
+  const inOrder = Sql.sql`SELECT e."id", e."createdAt" FROM "Entry" e WHERE ${where} ORDER BY ${order('e')} ${page}`;
+  if (!kept.likelyKept(kind)) {
+    // the page's ids first, its documents after: where the order needs a sort (the friends stream merges
+    // several authors), a single level would build every candidate's document before the LIMIT
+    const rows = await database.read<Revisions & { doc: string }>(
+      Sql.sql`SELECT e."revision" AS revision, ${PEOPLE_REVISION} AS people, ${Sql.raw(document.sql)} AS doc
+        FROM (${inOrder}) p JOIN "Entry" e ON e."id" = p."id" ORDER BY ${order('p')}`,
+    );
+    let found = 0;
+    const entries = rows.map(({ revision, people, doc }) => {
+      const entry = document.read(JSON.parse(doc) as Row);
+      if (people === null) return entry;
+      const known = kept.find(keyOf(entry.id), revision, people);
+      if (known) {
+        found += 1;
+        return known;
+      }
+      kept.keep(keyOf(entry.id), revision, people, entry);
+      return entry;
+    });
+    kept.record(kind, found, rows.length);
+    return entries;
+  }
   const ids = await database.read<Revisions & { id: number }>(
-    Sql.sql`SELECT e."id" AS id, e."revision" AS revision, ${PEOPLE_REVISION} AS people FROM "Entry" e WHERE ${where} ORDER BY ${order} ${page}`,
+    Sql.sql`SELECT e."id" AS id, e."revision" AS revision, ${PEOPLE_REVISION} AS people FROM "Entry" e WHERE ${where} ORDER BY ${order('e')} ${page}`,
   );
   const entries = new Map<number, LoadedEntry>();
   const missing: number[] = [];
   for (const { id, revision, people } of ids) {
-    const kept = people === null ? undefined : database.documents.find(`${document.key}:${id}`, revision, people);
-    if (kept) entries.set(id, kept);
+    const known = people === null ? undefined : kept.find(keyOf(id), revision, people);
+    if (known) entries.set(id, known);
     else missing.push(id);
   }
+  kept.record(kind, ids.length - missing.length, ids.length);
   if (missing.length > 0) {
     // revisions read with the documents, in the same snapshot: a write in between is seen as a change
     const rows = await database.read<Revisions & { doc: string }>(
       Sql.sql`SELECT e."revision" AS revision, ${PEOPLE_REVISION} AS people, ${Sql.raw(document.sql)} AS doc
-        FROM "Entry" e WHERE e."id" IN (${Sql.join(missing)})`,
+        FROM "Entry" e WHERE ${idIn(database.provider, missing)}`,
     );
     for (const { revision, people, doc } of rows) {
       const entry = document.read(JSON.parse(doc) as Row);
-      if (people !== null) database.documents.keep(`${document.key}:${entry.id}`, revision, people, entry);
+      if (people !== null) kept.keep(keyOf(entry.id), revision, people, entry);
       entries.set(entry.id, entry);
     }
   }
