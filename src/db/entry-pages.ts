@@ -248,7 +248,15 @@ function entryDocument(dialect: Dialect, parts: EntryParts, key: string): EntryD
   };
 }
 
-function scopeCondition(scope: EntryScope): Sql.Sql {
+/**
+ * `e.id` among `ids`, as one statement text whatever their number on PostgreSQL (an array parameter),
+ * so that it is prepared and planned once a connection.
+ */
+function idIn(dialect: Dialect, ids: readonly number[]): Sql.Sql {
+  return dialect === 'postgresql' ? Sql.sql`e."id" = ANY(${ids}::int[])` : Sql.sql`e."id" IN (${Sql.join(ids)})`;
+}
+
+function scopeCondition(dialect: Dialect, scope: EntryScope): Sql.Sql {
   switch (scope.kind) {
     case 'everyone':
       return Sql.sql`1 = 1`;
@@ -261,7 +269,7 @@ function scopeCondition(scope: EntryScope): Sql.Sql {
       // (authorId, createdAt) index; with an OR, PostgreSQL walked the whole stream's index and filtered
       return Sql.sql`e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${scope.personId} UNION ALL SELECT ${scope.personId})`;
     case 'ids':
-      return scope.ids.length > 0 ? Sql.sql`e."id" IN (${Sql.join(scope.ids)})` : Sql.sql`1 = 0`;
+      return scope.ids.length > 0 ? idIn(dialect, scope.ids) : Sql.sql`1 = 0`;
   }
 }
 
@@ -348,14 +356,6 @@ function documentOf(provider: Dialect, parts: EntryParts): EntryDocument {
   return document;
 }
 
-/**
- * `e.id` among `ids`, as one statement text whatever their number on PostgreSQL (an array parameter),
- * so that it is prepared and planned once a connection.
- */
-function idIn(dialect: Dialect, ids: readonly number[]): Sql.Sql {
-  return dialect === 'postgresql' ? Sql.sql`e."id" = ANY(${ids}::int[])` : Sql.sql`e."id" IN (${Sql.join(ids)})`;
-}
-
 /** What a page is read from: the hot reads' statements, and the documents kept of earlier pages. */
 export type PageSource = Pick<Database, 'read' | 'provider' | 'documents'>;
 
@@ -374,7 +374,7 @@ type Revisions = { revision: number; people: number | null };
  */
 export async function readEntryPage(database: PageSource, scope: EntryScope, range: EntryRange, parts: EntryParts): Promise<LoadedEntry[]> {
   const direction = range.direction === 'newest' ? 'DESC' : 'ASC';
-  const where = Sql.join([scopeCondition(scope), ...rangeConditions(range)], ' AND ');
+  const where = Sql.join([scopeCondition(database.provider, scope), ...rangeConditions(range)], ' AND ');
   const page = scope.kind === 'ids' ? Sql.empty : Sql.sql`LIMIT ${range.limit} OFFSET ${range.skip}`;
   const document = documentOf(database.provider, parts);
   const kept = database.documents;
