@@ -39,6 +39,7 @@ import { avatarSvg } from '../http/avatar.ts';
 import { mediaFile } from '../http/media.ts';
 import { createMediaStore, type MediaStore } from '../media/store.ts';
 import { compressResponse } from '../http/compression.ts';
+import { createDirectQueries } from '../http/direct-queries.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from '../http/router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
@@ -245,22 +246,23 @@ export function createApp(config: Config, database: Database, options: AppOption
   const cacheKey = (request: Request, serverContext: { req?: IncomingMessage }, body = '') =>
     readKey(request.method, serverContext.req ? fullUrlOf(serverContext.req) : request.url, request.headers.get('accept'), body);
 
+  // a JSON query answered without yoga's HTTP pipeline when it is the common case (direct-queries.ts)
+  const direct = createDirectQueries(yoga, (request) => contexts.forRequest(request));
   const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, anonymous: boolean): Promise<Response> => {
     if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(request.headers.get('content-type') ?? ''))
       return yoga.fetch(request);
-    // a declared length was checked at the edge (bodyTooLarge): yoga reads such a body itself, unless
-    // the cache needs it; a chunked body has no length to check, so it is read here, under the limit
-    const cacheable = cache !== null && anonymous;
-    if (!cacheable && request.headers.has('content-length')) return yoga.fetch(request);
+    // a declared length was checked at the edge (bodyTooLarge); a chunked body has none, so every
+    // body is read here, under the limit
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
     // the body is read: yoga gets a copy of the request that still holds it
     const replayed = () => yoga.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }));
-    if (!cache || !cacheable || !isQueryOperation(body, parse)) return replayed();
+    const answer = async () => (await direct(request, body)) ?? replayed();
+    if (!cache || !anonymous || !isQueryOperation(body, parse)) return answer();
     // a result with errors (a bad variable, a masked failure) is answered but not kept
     return cache.serve(
       request,
       cacheKey(request, serverContext, body),
-      replayed,
+      answer,
       (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))),
     );
   };

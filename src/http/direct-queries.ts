@@ -1,0 +1,104 @@
+// The common GraphQL request, answered without yoga's HTTP pipeline (issue 18): a JSON POST of a query
+// that parses, validates and runs without errors. It costs a token read as much as the REST layer's
+// run of the same operation: yoga's request parsing, its result processing and the promise plumbing
+// between its HTTP hooks were about 1 ms of CPU a request, a third of a GraphQL stream page.
+//
+// The operation runs through the same envelop as yoga's (its parser and validation caches, the
+// depth, token and cost limits, compiled execution, metrics, error masking), with the same context.
+// Everything else is answered by yoga itself, as before: any other method, content type, Accept or
+// Origin (CORS), a mutation or subscription, a body that is not a plain `{ query, variables,
+// operationName }`, a document that does not parse or validate, a refused token, NUL characters,
+// and a query whose result carries errors or extensions (run again there: a query has no effects).
+import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
+import type { Context } from '../graphql/context.ts';
+import { hasNul } from './router.ts';
+
+/** The content types answered here, by the Accept header that asks for them (absent: JSON). */
+const ANSWERED_TYPES = new Map<string | null, string>([
+  [null, 'application/json'],
+  ['*/*', 'application/json'],
+  ['application/json', 'application/json'],
+  ['application/graphql-response+json', 'application/graphql-response+json'],
+]);
+
+interface QueryParams {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+/** The parameters of a body that is exactly `{ query, variables?, operationName? }`, else null. */
+export function plainQueryParams(body: string): QueryParams | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!isPlainObject(parsed) || typeof parsed.query !== 'string') return null;
+  const { query, variables, operationName, ...rest } = parsed;
+  if (Object.keys(rest).length > 0) return null;
+  if (variables !== undefined && variables !== null && !isPlainObject(variables)) return null;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
+  return {
+    query,
+    ...(variables ? { variables } : {}),
+    ...(typeof operationName === 'string' ? { operationName } : {}),
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Answers `body`, a JSON POST to /graphql, when it is the common case; null hands it to yoga. The
+ * context comes from `context` (the request's token resolved), which throws for a refused token.
+ */
+export type DirectQueries = (request: Request, body: string) => Promise<Response | null>;
+
+export function createDirectQueries(
+  yoga: YogaServerInstance<Record<string, never>, Context>,
+  context: (request: Request) => Promise<Context>,
+): DirectQueries {
+  return async (request, body) => {
+    if (request.headers.has('origin')) return null;
+    const contentType = ANSWERED_TYPES.get(request.headers.get('accept'));
+    const params = contentType ? plainQueryParams(body) : null;
+    if (!params || hasNul(params.query) || hasNul(params.variables)) return null;
+    let contextValue: Context;
+    try {
+      contextValue = await context(request);
+    } catch {
+      // a refused token: yoga answers it with its status and headers
+      return null;
+    }
+    // as the REST layer runs its operations (rest/execute.ts): yoga's envelop, the context passed in
+    const env = yoga.getEnveloped({ request, params, ...contextValue });
+    // a document that does not parse or validate is yoga's to answer (the limits throw their refusal)
+    let document: DocumentNode;
+    try {
+      document = env.parse(params.query);
+      if (getOperationAST(document, params.operationName)?.operation !== 'query') return null;
+      if (env.validate(env.schema, document).length > 0) return null;
+    } catch {
+      return null;
+    }
+    let result: ExecutionResult | AsyncIterable<unknown>;
+    try {
+      result = await env.execute({
+        schema: env.schema,
+        document,
+        contextValue: await env.contextFactory(),
+        variableValues: params.variables ?? {},
+        operationName: params.operationName ?? null,
+      });
+    } catch {
+      // a plugin's refusal or a fault: yoga runs it again and answers it as it would have
+      return null;
+    }
+    if (Symbol.asyncIterator in result || result.errors || result.extensions) return null;
+    return new Response(JSON.stringify(result), { status: 200, headers: { 'content-type': `${contentType}; charset=utf-8` } });
+  };
+}
