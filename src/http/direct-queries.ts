@@ -9,6 +9,7 @@
 // Origin (CORS), a mutation or subscription, a body that is not a plain `{ query, variables,
 // operationName }`, a document that does not parse or validate, a refused token, NUL characters,
 // and a query whose result carries errors or extensions (run again there: a query has no effects).
+import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../graphql/context.ts';
@@ -99,6 +100,7 @@ export function createDirectQueries(
       return null;
     }
     if (Symbol.asyncIterator in result || result.errors || result.extensions) return null;
+    // the adapter's own Response: it writes a text body as it is, where the global one streams it
     return new Response(JSON.stringify(result), { status: 200, headers: { 'content-type': `${contentType}; charset=utf-8` } });
   };
 }
