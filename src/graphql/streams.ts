@@ -193,14 +193,23 @@ export async function nearbyStream(
   // positions inside the box always have both coordinates
   const inCircle = (c: { lat: number; lon: number }) => distanceMiles(center, c) <= radius;
   // In a busy area the newest entries hold a page of nearby ones: reading them in time order walks the
-  // (createdAt, id) index and stops early, where the box would have to be read and sorted whole.
+  // (createdAt, id) index and stops early, where the box would have to be read and sorted whole. The
+  // box is applied in the database, so only the entries inside it come back to be measured; a few
+  // more than the page are asked for, since most of a box lies inside its circle.
   const probeRows = context.nearbyProbeRows ?? NEARBY_PROBE_ROWS;
-  // the box is applied in the database, so only the entries inside it come back to be measured
-  const probe = await readInBox(context, range, box, { from: 'newest', rows: probeRows });
-  let matches = outsidePrivacyZones(context, probe.hits.filter(inCircle)).map((c) => c.id);
-  if (matches.length < wanted && probe.scanned === probeRows) {
-    matches = await nearbyFromBox(context, range, box, wanted, inCircle);
+  let matches: number[] = [];
+  let quiet = false;
+  for (let hits = Math.min(wanted * NEARBY_FIRST_BATCH_FACTOR, probeRows); ; hits = Math.min(hits * 4, probeRows)) {
+    const probe = await readInBox(context, range, box, { from: 'newest', rows: probeRows, hits });
+    matches = outsidePrivacyZones(context, probe.hits.filter(inCircle)).map((c) => c.id);
+    if (matches.length >= wanted) break;
+    // the newest entries ran out before the page filled: older ones are searched by the box
+    if (probe.hits.length < hits || hits === probeRows) {
+      quiet = probe.more;
+      break;
+    }
   }
+  if (quiet) matches = await nearbyFromBox(context, range, box, wanted, inCircle);
   const ids = matches.slice(window.skip, wanted);
   const rows = ids.length ? await readEntryPage(context, { kind: 'ids', ids }, { ...range, limit: ids.length }, entryPartsOf(info)) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -229,7 +238,7 @@ async function nearbyFromBox(
   for (let offset = 0; matches.length < wanted; offset += batch, batch = Math.min(batch * 4, NEARBY_MAX_BATCH)) {
     const candidates = await readInBox(context, range, box, { from: 'box', rows: batch, offset });
     for (const c of outsidePrivacyZones(context, candidates.hits.filter(inCircle))) matches.push(c.id);
-    if (candidates.scanned < batch) break;
+    if (!candidates.more) break;
   }
   return matches;
 }

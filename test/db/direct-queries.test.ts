@@ -64,15 +64,25 @@ const HANDED_TO_YOGA: Case[] = [
   { name: 'a mutation', body: body('mutation { createEntry(input: { message: "hi" }) { __typename } }'), withToken: true },
   { name: 'a subscription', body: body('subscription { entryCreated { id } }') },
   { name: 'a browser request (CORS)', body: body(FEED), headers: { origin: 'https://app.example' } },
-  { name: 'an Accept with preferences', body: body(FEED), headers: { accept: 'application/graphql-response+json, application/json;q=0.9' } },
+  {
+    name: 'an Accept with preferences',
+    body: body(FEED),
+    headers: { accept: 'application/graphql-response+json, application/json;q=0.9' },
+  },
   { name: 'an Accept yoga refuses', body: body(FEED), headers: { accept: 'text/html' } },
   { name: 'extensions', body: body(FEED, { extensions: { persistedQuery: { version: 1 } } }) },
   { name: 'a batch', body: [body(FEED)] },
   { name: 'a syntax error', body: body('{ publicStream { ') },
   { name: 'an unknown field', body: body('{ nothing }') },
-  { name: 'variables of the wrong type', body: body('query ($n: Int) { publicStream(first: $n) { __typename } }', { variables: { n: 'x' } }) },
+  {
+    name: 'variables of the wrong type',
+    body: body('query ($n: Int) { publicStream(first: $n) { __typename } }', { variables: { n: 'x' } }),
+  },
   { name: 'variables that are not an object', body: body('{ me { username } }', { variables: '{}' }) },
-  { name: 'a NUL in a variable', body: body('query ($u: String!) { person(username: $u) { username } }', { variables: { u: 'a\u0000b' } }) },
+  {
+    name: 'a NUL in a variable',
+    body: body('query ($u: String!) { person(username: $u) { username } }', { variables: { u: 'a\u0000b' } }),
+  },
   {
     name: 'too deep',
     body: body(
@@ -87,13 +97,16 @@ const HANDED_TO_YOGA: Case[] = [
   { name: 'a token never issued', body: body('{ me { username } }'), headers: { authorization: 'Bearer not-a-token' } },
 ];
 
-function request(c: Case, bodyText: string): Request {
-  return new Request(`${BASE}/graphql`, {
+function init(c: Case, bodyText: string): RequestInit {
+  return {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(c.withToken ? { authorization: `Bearer ${token}` } : {}), ...c.headers },
     body: bodyText,
-  });
+  };
 }
+
+const request = (c: Case, bodyText: string) => new Request(`${BASE}/graphql`, init(c, bodyText));
+const served = (c: Case, bodyText: string) => api.app.fetch(`${BASE}/graphql`, init(c, bodyText));
 
 async function answerOf(response: Response) {
   return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
@@ -108,16 +121,16 @@ describe('GraphQL requests answered without yoga', () => {
     expect(yoga.status).toBe(200);
     expect(await answerOf(own!)).toEqual(yoga);
     // and through the whole server
-    expect(await answerOf(await api.app.fetch(request(c, text)))).toEqual(yoga);
+    expect(await answerOf(await served(c, text))).toEqual(yoga);
   });
 
   it.each(HANDED_TO_YOGA)('$name: handed to yoga, answered as yoga answers it', async (c) => {
     const text = JSON.stringify(c.body);
     expect(await direct(request(c, text), text)).toBeNull();
     const yoga = await answerOf(await api.app.yoga.fetch(request(c, text)));
-    const served = await api.app.fetch(request(c, text));
-    expect(await answerOf(served)).toEqual(yoga);
-    if (c.headers?.origin) expect(served.headers.get('access-control-allow-origin')).toBe(c.headers.origin);
+    const response = await served(c, text);
+    expect(await answerOf(response)).toEqual(yoga);
+    if (c.headers?.origin) expect(response.headers.get('access-control-allow-origin')).toBe(c.headers.origin);
   });
 
   it('answers a page with the data a write just changed', async () => {

@@ -232,6 +232,30 @@ describe('nearby stream', () => {
     expect(messages(await inBox(`lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 51, first: 1, page: 3`))).toEqual(['outside 50']);
   });
 
+  it('fills its page past newer entries in the corners of the bounding box, however many newest entries it reads first', async () => {
+    // Denver: 30 new entries inside the search's box but outside its circle, three older ones at the center
+    const denver = { lat: 39.7392, lon: -104.9903 };
+    const corner = {
+      lat: north(denver, 40).lat,
+      lon: denver.lon + (40 / (EARTH_RADIUS_MILES * Math.cos((denver.lat * Math.PI) / 180))) * (180 / Math.PI),
+    };
+    const person = await createPerson(db.prisma);
+    const at = new Date('2021-06-01T00:00:00Z').getTime();
+    for (let i = 0; i < 30; i++)
+      await createEntry(db.prisma, person.id, { ...corner, message: `corner ${i}`, at: new Date(at + 100_000 + i) });
+    for (let i = 0; i < 3; i++) await createEntry(db.prisma, person.id, { ...denver, message: `denver ${i}`, at: new Date(at + i) });
+    const args = `lat: ${denver.lat}, lon: ${denver.lon}, first: 2`;
+    expect(messages(await stream('nearbyStream', args))).toEqual(['denver 2', 'denver 1']);
+    // the newest five entries are all corners: the rest is found through the box
+    const probing = createApp(testConfig(db.config), db, { nearbyProbeRows: 5 });
+    const response = await probing.fetch('http://milepost.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ s: nearbyStream(${args}, page: 2) { ${RESULT} } }` }),
+    });
+    expect(messages(((await response.json()) as { data: Record<string, Page> }).data.s!)).toEqual(['denver 0']);
+  });
+
   it('takes a radius in miles', async () => {
     expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 10`))).toEqual(['center']);
     expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 51`))).toEqual([
