@@ -33,25 +33,25 @@ export interface OutboxEvent {
 }
 
 /**
- * Hands each waiting event, oldest first, to `handle` inside a transaction that also removes it: an
- * event is handled once, by one process, and a failure leaves it for the next round.
+ * Hands the waiting events, oldest first, to `handle` inside one transaction that also removes them:
+ * an event is handled once, by one process (the delete is the claim: rows another process deleted
+ * first are not returned to this one), and a failure leaves the whole batch for the next round.
+ * One transaction a batch, not one an event: at 20 writes a second the relay's twenty commits a
+ * second held the single SQLite writer, and every write queued behind them, for 50-90 ms a second.
  */
 export async function drainOutbox(
   prisma: Prisma,
   handle: (tx: Transaction, event: OutboxEvent) => Promise<void>,
   limit = 100,
 ): Promise<number> {
-  const waiting = await prisma.outboxEvent.findMany({ orderBy: { id: 'asc' }, take: limit, select: { id: true } });
-  let handled = 0;
-  for (const { id } of waiting) {
-    await prisma.$transaction(async (tx) => {
-      // the delete is the claim: a process that lost the race to it finds nothing and moves on
-      const row = await tx.outboxEvent.findUnique({ where: { id } });
-      const { count } = await tx.outboxEvent.deleteMany({ where: { id } });
-      if (count === 0 || !row) return;
-      await handle(tx, { id, name: row.name as EventName, payload: JSON.parse(row.payload) as EventPayloads[EventName] });
-      handled += 1;
-    });
-  }
-  return handled;
+  return prisma.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<Array<{ id: number; name: string; payload: string }>>`
+      DELETE FROM "OutboxEvent" WHERE "id" IN (SELECT "id" FROM "OutboxEvent" ORDER BY "id" LIMIT ${limit})
+      RETURNING "id", "name", "payload"`;
+    rows.sort((a, b) => a.id - b.id);
+    for (const row of rows) {
+      await handle(tx, { id: row.id, name: row.name as EventName, payload: JSON.parse(row.payload) as EventPayloads[EventName] });
+    }
+    return rows.length;
+  });
 }

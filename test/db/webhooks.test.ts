@@ -97,6 +97,24 @@ describe('webhooks', () => {
     expect(await queued()).toBe(before);
   });
 
+  it('queue each event once, in order, when relays race (on PostgreSQL two connections at once)', async () => {
+    const before = await db.prisma.webhookDelivery.findMany({ select: { id: true } });
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await post(authorToken, `race ${i}`));
+    const relayed = await Promise.all([relay(), relay(), relay()]);
+    expect(relayed.reduce((a, b) => a + b, 0)).toBe(6);
+    const queuedNow = await db.prisma.webhookDelivery.findMany({
+      where: { id: { notIn: before.map((d) => d.id) } },
+      orderBy: { id: 'asc' },
+      select: { payload: true },
+    });
+    expect(queuedNow.map((d) => (JSON.parse(d.payload) as { data: { entry_id: number } }).data.entry_id)).toEqual(ids);
+    expect(await db.prisma.outboxEvent.count()).toBe(0);
+    // delivered, so that the tests after this one find only their own deliveries due
+    await worker.tick();
+    expect(await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })).toBe(0);
+  });
+
   it('retry a failed delivery with backoff, then deliver it', async () => {
     answers.push(500);
     const before = await queued();
