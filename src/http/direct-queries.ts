@@ -68,16 +68,10 @@ export function createDirectQueries(
     const contentType = ANSWERED_TYPES.get(request.headers.get('accept'));
     const params = contentType ? plainQueryParams(body) : null;
     if (!params || hasNul(params.query) || hasNul(params.variables)) return null;
-    let contextValue: Context;
-    try {
-      contextValue = await context(request);
-    } catch {
-      // a refused token: yoga answers it with its status and headers
-      return null;
-    }
-    // as the REST layer runs its operations (rest/execute.ts): yoga's envelop, the context passed in
-    const env = yoga.getEnveloped({ request, params, ...contextValue });
-    // a document that does not parse or validate is yoga's to answer (the limits throw their refusal)
+    // as the REST layer runs its operations (rest/execute.ts): yoga's envelop; a document that does not
+    // parse or validate is yoga's to answer (the limits throw their refusal), and so is any operation
+    // but a query, before the token is looked up
+    const env = yoga.getEnveloped({ request, params });
     let document: DocumentNode;
     try {
       document = env.parse(params.query);
@@ -86,12 +80,20 @@ export function createDirectQueries(
     } catch {
       return null;
     }
+    let contextValue: Context;
+    try {
+      contextValue = await context(request);
+    } catch {
+      // a refused token: yoga answers it with its status and headers
+      return null;
+    }
     let result: ExecutionResult | AsyncIterable<unknown>;
     try {
       result = await env.execute({
         schema: env.schema,
         document,
-        contextValue: await env.contextFactory(),
+        // the context is passed in, as the REST layer passes it
+        contextValue: await env.contextFactory(contextValue),
         variableValues: params.variables ?? {},
         operationName: params.operationName ?? null,
       });
