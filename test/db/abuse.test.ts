@@ -90,10 +90,14 @@ describe('GPX uploads', () => {
     // what is measured is how long the large one holds the loop
     await parseGpx(Buffer.from('<gpx xmlns="http://www.topografix.com/GPX/1/1"><a><b>t</b></a></gpx>'));
     const heapBefore = process.memoryUsage().heapUsed;
-    const { result, stallMs } = await longestStall(() => parseGpx(body));
+    const { result, stallMs, ms } = await longestStall(() => parseGpx(body));
     expect(result.points).toHaveLength(1);
-    // one slice of 64 KiB at a time; a whole 11 MB body parsed in one go held the loop for ~0.4 s
-    expect(stallMs).toBeLessThan(100);
+    // one slice of 64 KiB at a time: the longest turn is a small share of the whole parse (6-20 ms of
+    // 800-900 ms alone here), where a whole 11 MB body parsed in one go held the loop for all of it.
+    // A share, not milliseconds: on a loaded 2-core machine (the suite's two workers and the
+    // database) the scheduler stretches a turn and the whole alike, and 100 ms of wall clock failed
+    // there at 103-126 ms with the slicing intact
+    expect(stallMs).toBeLessThan(ms / 5);
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(200 * 1024 * 1024);
   });
 
