@@ -30,7 +30,8 @@ const { values } = parseArgs({
     // V8 flags for the server process, e.g. --heap=--max-old-space-size=192
     heap: { type: 'string', default: '' },
     // only the targets whose name holds this text, and none of the later phases (a quick A/B);
-    // `--only training` measures only the stats of a person with 10,000 workouts
+    // `--only training` measures only the stats of a person with 10,000 workouts, `--only upload` only
+    // the GPX upload, `--only fan-out` only the WebSocket fan-out (each with the server's RSS)
     only: { type: 'string', default: '' },
   },
 });
@@ -621,6 +622,13 @@ try {
     );
   }
   rss.afterStreamsAndWrites = peakRssMb(child.pid!);
+  if (values.only === 'upload' || values.only === 'fan-out') {
+    if (values.only === 'upload') upload = await gpxUpload(base, url, child);
+    else fanout = await fanOut(base, url);
+    rss.afterPhase = peakRssMb(child.pid!);
+    console.log(`server peak RSS: start ${rss.atStart} MB, after ${values.only} ${rss.afterPhase} MB`);
+    throw new Skip();
+  }
   if (values.only && values.only !== 'training') throw new Skip();
   if (!values.only) {
     const seeded = await database.prisma.entry.aggregate({ _min: { id: true } });
