@@ -1,6 +1,7 @@
 // Live updates: the events of events.ts, filtered to what the matching query would show the viewer,
-// then loaded through plugin-prisma like any query result.
+// then read once for all the subscribers of the event (see readOncePerEvent).
 import { filter, pipe } from 'graphql-yoga';
+import { ALL_PARTS, PERSON_COLUMNS, readEntriesById } from '../db/entry-pages.ts';
 import { distanceMiles } from '../domain/geo.ts';
 import { insideZone } from '../domain/privacy-zones.ts';
 import { privacyFor } from './privacy.ts';
@@ -10,6 +11,9 @@ import { requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
 import type { EventName, EventPayloads } from '../events/bus.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
 import { DeletedEntry } from './mutations/entries.ts';
+import { CommentRef, LikeRef } from './types/comment.ts';
+import { EntryRef } from './types/entry.ts';
+import { PersonRef } from './types/person.ts';
 
 function only<K extends EventName>(context: Context, name: K, keep: (payload: EventPayloads[K]) => boolean | Promise<boolean>) {
   return pipe(context.events.subscribe(name) as AsyncIterable<EventPayloads[K]> & AsyncIterator<EventPayloads[K]>, filter(keep));
@@ -31,31 +35,56 @@ const stillVisible = (context: Context, entryId: number) =>
     () => false,
   );
 
-/** Loads the entry an event names, through the subscriber's selection. */
-const entryOf = (query: object, payload: { entryId: number }, context: Context) =>
-  context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: payload.entryId } });
+/**
+ * What the subscribers of one event read, read once: every subscription to a topic receives the same
+ * payload object, and a thousand sockets made a thousand copies of the same statements for each event
+ * (and held their rows all at once). Keyed by the payload itself, a read is shared only by the
+ * subscribers of that one event, all of which ask after its commit, and it goes with the event. What
+ * is read is the same for every viewer; each subscriber's filter has already decided that it may see
+ * it, and the fields apply the rest (privacy zones) per viewer, as on a stream page.
+ */
+const eventReads = new WeakMap<object, Promise<unknown>>();
+
+function readOncePerEvent<P extends object, T>(payload: P, read: (payload: P) => Promise<T>): Promise<T> {
+  let result = eventReads.get(payload) as Promise<T> | undefined;
+  if (!result) eventReads.set(payload, (result = read(payload)));
+  return result;
+}
+
+/** The entry an event names with all its parts (one statement, or none when its document is kept), as its author sees it. */
+const entryOf = (payload: { entryId: number; authorId: number }, context: Context) =>
+  readOncePerEvent(payload, async ({ entryId, authorId }) => {
+    const entry = (await readEntriesById(context, [entryId], ALL_PARTS, authorId)).get(entryId);
+    if (!entry) throw new Error(`entry ${entryId} was deleted before its event was delivered`);
+    return entry;
+  });
+
+/** The columns of a person that a comment's or a like's event carries, as a stream page carries its people. */
+const PERSON = {
+  select: Object.fromEntries(PERSON_COLUMNS.map((column) => [column, true])) as Record<(typeof PERSON_COLUMNS)[number], true>,
+};
 
 builder.subscriptionFields((t) => ({
-  publicEntries: t.prismaField({
-    type: 'Entry',
+  publicEntries: t.field({
+    type: EntryRef,
     description: 'Every new entry, as the public stream would show it.',
     subscribe: (_root, _args, context) => newEntries(context),
-    resolve: (query, payload, _args, context) => entryOf(query, payload, context),
+    resolve: (payload, _args, context) => entryOf(payload, context),
   }),
 
-  personEntries: t.prismaField({
-    type: 'Entry',
+  personEntries: t.field({
+    type: EntryRef,
     description: "A person's new entries.",
     args: { username: t.arg.string({ required: true }) },
     subscribe: async (_root, { username }, context) => {
       const id = await requirePersonId(context, username);
       return newEntries(context, (p) => p.authorId === id);
     },
-    resolve: (query, payload, _args, context) => entryOf(query, payload, context),
+    resolve: (payload, _args, context) => entryOf(payload, context),
   }),
 
-  friendsEntries: t.prismaField({
-    type: 'Entry',
+  friendsEntries: t.field({
+    type: EntryRef,
     description: 'New entries by the viewer and their friends, as the friends stream would show them. Needs an access token.',
     subscribe: (_root, _args, context) => {
       const viewer = requireViewer(context);
@@ -66,11 +95,11 @@ builder.subscriptionFields((t) => ({
           p.authorId === viewer.id || (await context.prisma.friendship.count({ where: { personId: viewer.id, friendId: p.authorId } })) > 0,
       );
     },
-    resolve: (query, payload, _args, context) => entryOf(query, payload, context),
+    resolve: (payload, _args, context) => entryOf(payload, context),
   }),
 
-  nearbyEntries: t.prismaField({
-    type: 'Entry',
+  nearbyEntries: t.field({
+    type: EntryRef,
     description: 'New entries posted within `radius` miles (default 50) of a point.',
     args: { lat: t.arg.float({ required: true }), lon: t.arg.float({ required: true }), radius: t.arg.float() },
     subscribe: (_root, args, context) => {
@@ -87,29 +116,35 @@ builder.subscriptionFields((t) => ({
           !insideZone({ lat: p.lat, lon: p.lon }, (await privacyFor(context, p.authorId)).zones),
       );
     },
-    resolve: (query, payload, _args, context) => entryOf(query, payload, context),
+    resolve: (payload, _args, context) => entryOf(payload, context),
   }),
 
-  entryComments: t.prismaField({
-    type: 'Comment',
+  entryComments: t.field({
+    type: CommentRef,
     description: 'New comments on an entry.',
     args: { entryId: t.arg.int({ required: true }) },
     subscribe: async (_root, { entryId }, context) => {
       await requireEntry(context, entryId);
       return only(context, 'commentAdded', (p) => p.entryId === entryId && stillVisible(context, entryId));
     },
-    resolve: (query, payload, _args, context) => context.prisma.comment.findUniqueOrThrow({ ...query, where: { id: payload.commentId } }),
+    resolve: (payload, _args, context) =>
+      readOncePerEvent(payload, ({ commentId }) =>
+        context.prisma.comment.findUniqueOrThrow({ where: { id: commentId }, include: { author: PERSON } }),
+      ),
   }),
 
-  entryLikes: t.prismaField({
-    type: 'Like',
+  entryLikes: t.field({
+    type: LikeRef,
     description: 'New likes on an entry.',
     args: { entryId: t.arg.int({ required: true }) },
     subscribe: async (_root, { entryId }, context) => {
       await requireEntry(context, entryId);
       return only(context, 'likeAdded', (p) => p.entryId === entryId && stillVisible(context, entryId));
     },
-    resolve: (query, payload, _args, context) => context.prisma.like.findUniqueOrThrow({ ...query, where: { id: payload.likeId } }),
+    resolve: (payload, _args, context) =>
+      readOncePerEvent(payload, ({ likeId }) =>
+        context.prisma.like.findUniqueOrThrow({ where: { id: likeId }, include: { person: PERSON } }),
+      ),
   }),
 
   entryDeleted: t.field({
@@ -119,13 +154,14 @@ builder.subscriptionFields((t) => ({
     resolve: (payload) => ({ id: payload.entryId }),
   }),
 
-  friendRequests: t.prismaField({
-    type: 'Person',
+  friendRequests: t.field({
+    type: PersonRef,
     description: 'People asking the viewer to be friends. Needs an access token.',
     subscribe: (_root, _args, context) => {
       const viewer = requireViewer(context);
       return only(context, 'friendRequested', (p) => p.toId === viewer.id);
     },
-    resolve: (query, payload, _args, context) => context.prisma.person.findUniqueOrThrow({ ...query, where: { id: payload.fromId } }),
+    resolve: (payload, _args, context) =>
+      readOncePerEvent(payload, ({ fromId }) => context.prisma.person.findUniqueOrThrow({ where: { id: fromId } })),
   }),
 }));

@@ -160,6 +160,32 @@ describe('over graphql-ws', () => {
     comments.dispose();
   });
 
+  it("an event's subscribers with the same selection share one read of it, however many they are", async () => {
+    const selection = 'subscription { publicEntries { id message author { username } comments { body } } }';
+    // statements run while an entry is posted and delivered, leaving out the token checks of live sockets
+    const delivered = async (subscribers: number) => {
+      const streams = Array.from({ length: subscribers }, () =>
+        collect<{ publicEntries: { id: number; message: string; author: { username: string } } }>(client(), selection),
+      );
+      const other = collect<{ publicEntries: { message: string } }>(client(), 'subscription { publicEntries { message } }');
+      await settle();
+      let statements = 0;
+      const stop = db.onQuery((_ms, sql) => {
+        if (!sql.includes('"OAuthAccessToken"')) statements += 1;
+      });
+      const id = await post('friend', `to ${subscribers}`);
+      for (let wait = 0; wait < 100 && streams.some((s) => s.received.length === 0); wait++) await settle(20);
+      await settle(100);
+      stop();
+      for (const s of streams)
+        expect(s.received).toEqual([{ publicEntries: { id, message: `to ${subscribers}`, author: { username: 'friend' }, comments: [] } }]);
+      expect(other.received).toEqual([{ publicEntries: { message: `to ${subscribers}` } }]);
+      for (const s of [...streams, other]) s.dispose();
+      return statements;
+    };
+    expect(await delivered(40)).toBe(await delivered(1));
+  });
+
   it('comments, likes and deletions of an entry; friend requests to the viewer only', async () => {
     const entryId = await post('friend', 'watch me');
     const c = client(people.viewer!.token);
