@@ -11,7 +11,7 @@ import type { Visibility } from '../domain/visibility.ts';
 import type { Prisma } from './database.ts';
 import { isUniqueViolation } from './errors.ts';
 import { recordEvent } from './outbox.ts';
-import { TRACK_TRANSACTION, writeTrack } from './tracks.ts';
+import { prepareTrack, TRACK_TRANSACTION, writeTrack } from './tracks.ts';
 
 export interface ImportOptions {
   authorId: number;
@@ -65,6 +65,8 @@ export async function insertImportedEntry(
   announce: boolean,
 ): Promise<ImportOutcome> {
   const { workout, ...fields } = row;
+  // computed before the transaction, which holds SQLite's one writer
+  const prepared = track?.points.length ? prepareTrack(track) : null;
   try {
     const entryId = await prisma.$transaction(async (tx) => {
       const entry = await tx.entry.create({
@@ -77,7 +79,7 @@ export async function insertImportedEntry(
         },
         select: { id: true },
       });
-      if (track?.points.length) await writeTrack(tx, provider, { entryId: entry.id }, track);
+      if (prepared) await writeTrack(tx, provider, { entryId: entry.id }, prepared);
       if (announce)
         await recordEvent(tx, 'entryCreated', {
           entryId: entry.id,

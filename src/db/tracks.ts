@@ -11,11 +11,45 @@ import { storedDate } from './entry-pages.ts';
 
 export type TrackOwner = { entryId: number } | { routeId: number };
 
-export async function replaceTrack(prisma: Prisma, provider: 'sqlite' | 'postgresql', owner: TrackOwner, gpx: ParsedGpx): Promise<number> {
+/**
+ * What is stored of a parsed track: its summary, outline, records and packed points, computed before
+ * the transaction so that the parsed points (an object each: about 30 MB for 200,000 of them) can be
+ * collected while the database client makes its own copies of the packed ones.
+ */
+export interface PreparedTrack {
+  readonly data: Omit<Sql.TrackUncheckedCreateInput, 'entryId' | 'routeId'>;
+  readonly efforts: ReturnType<typeof trackEfforts>['efforts'];
+  readonly waypoints: ParsedGpx['waypoints'];
+}
+
+export function prepareTrack(gpx: ParsedGpx): PreparedTrack {
+  const { efforts, movingSeconds } = trackEfforts(gpx.points);
+  return {
+    data: {
+      ...summarizeTrack(gpx.points),
+      name: gpx.name,
+      polyline: encodePolyline(thin(gpx.points)),
+      pointData: encodePoints(gpx.points) as Uint8Array<ArrayBuffer>,
+      routePointData: gpx.routePoints.length ? (encodePoints(gpx.routePoints) as Uint8Array<ArrayBuffer>) : null,
+      updatedAt: new Date(),
+      movingSeconds,
+      recordsVersion: RECORDS_VERSION,
+    },
+    efforts,
+    waypoints: gpx.waypoints,
+  };
+}
+
+export async function replaceTrack(
+  prisma: Prisma,
+  provider: 'sqlite' | 'postgresql',
+  owner: TrackOwner,
+  track: PreparedTrack,
+): Promise<number> {
   return prisma.$transaction(
     async (tx) => {
       await tx.track.deleteMany({ where: owner });
-      return writeTrack(tx, provider, owner, gpx);
+      return writeTrack(tx, provider, owner, track);
     },
     // a 200k-point track is a 7 MB value: allow a slow disk more than the default five seconds
     TRACK_TRANSACTION,
@@ -26,30 +60,20 @@ export async function replaceTrack(prisma: Prisma, provider: 'sqlite' | 'postgre
 export const TRACK_TRANSACTION = { timeout: 30_000, maxWait: 10_000 };
 
 /** Stores a track for an owner that has none, inside the caller's transaction. */
-export async function writeTrack(tx: Transaction, provider: 'sqlite' | 'postgresql', owner: TrackOwner, gpx: ParsedGpx): Promise<number> {
-  const summary = summarizeTrack(gpx.points);
-  const { efforts, movingSeconds } = trackEfforts(gpx.points);
-  const track = await tx.track.create({
-    data: {
-      ...owner,
-      ...summary,
-      name: gpx.name,
-      polyline: encodePolyline(thin(gpx.points)),
-      pointData: encodePoints(gpx.points) as Uint8Array<ArrayBuffer>,
-      routePointData: gpx.routePoints.length ? (encodePoints(gpx.routePoints) as Uint8Array<ArrayBuffer>) : null,
-      updatedAt: new Date(),
-      movingSeconds,
-      recordsVersion: RECORDS_VERSION,
-    },
-    select: { id: true },
-  });
-  if (efforts.length) await tx.bestEffort.createMany({ data: efforts.map((effort) => ({ trackId: track.id, ...effort })) });
+export async function writeTrack(
+  tx: Transaction,
+  provider: 'sqlite' | 'postgresql',
+  owner: TrackOwner,
+  track: PreparedTrack,
+): Promise<number> {
+  const { id } = await tx.track.create({ data: { ...owner, ...track.data }, select: { id: true } });
+  if (track.efforts.length) await tx.bestEffort.createMany({ data: track.efforts.map((effort) => ({ trackId: id, ...effort })) });
   await bulkInsert(
     { provider, client: tx },
     'TrackWaypoint',
-    gpx.waypoints.map((w, seq) => ({ trackId: track.id, seq, ...w })),
+    track.waypoints.map((w, seq) => ({ trackId: id, seq, ...w })),
   );
-  return track.id;
+  return id;
 }
 
 /** What a list of entries shows of each one's track: every column but the packed points. */
