@@ -1,8 +1,8 @@
 // Stores a parsed GPX document as the track of an entry or a route, replacing any earlier one, in one
 // transaction: a failure leaves the previous track as it was.
-import type { ParsedGpx } from '../domain/gpx.ts';
-import { encodePolyline, summarizeTrack, thin } from '../domain/track.ts';
-import { encodePoints } from '../domain/track-codec.ts';
+import type { GpxPoint, PackedGpx, ParsedGpx } from '../domain/gpx.ts';
+import { encodePolyline, summarizeTrack, thin, thinIndexes } from '../domain/track.ts';
+import { encodePoints, iteratePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
 import { RECORDS_VERSION, trackEfforts } from '../domain/records.ts';
 import { bulkInsert } from './bulk.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
@@ -22,14 +22,18 @@ export interface PreparedTrack {
   readonly waypoints: ParsedGpx['waypoints'];
 }
 
-export function prepareTrack(gpx: ParsedGpx): PreparedTrack {
-  const { efforts, movingSeconds } = trackEfforts(gpx.points);
+export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
+  // an upload's points arrive packed: read them one at a time, never all as objects at once
+  const packed = 'pointData' in gpx ? gpx.pointData : null;
+  const points = (): Iterable<GpxPoint> => (packed ? iteratePoints(packed) : (gpx as ParsedGpx).points);
+  const outline = packed ? pointsAt(packed, thinIndexes(packedCount(packed))) : thin((gpx as ParsedGpx).points);
+  const { efforts, movingSeconds } = trackEfforts(points());
   return {
     data: {
-      ...summarizeTrack(gpx.points),
+      ...summarizeTrack(points()),
       name: gpx.name,
-      polyline: encodePolyline(thin(gpx.points)),
-      pointData: encodePoints(gpx.points) as Uint8Array<ArrayBuffer>,
+      polyline: encodePolyline(outline),
+      pointData: (packed ?? encodePoints((gpx as ParsedGpx).points)) as Uint8Array<ArrayBuffer>,
       routePointData: gpx.routePoints.length ? (encodePoints(gpx.routePoints) as Uint8Array<ArrayBuffer>) : null,
       updatedAt: new Date(),
       movingSeconds,

@@ -3,6 +3,7 @@
 import type { SaxesTagNS } from 'saxes';
 import { ValidationError } from './errors.ts';
 import { escapeMarkup } from './markup.ts';
+import { PackedPointsWriter } from './track-codec.ts';
 import { readXml } from './xml-stream.ts';
 
 export const GPX_NAMESPACES = new Set(['http://www.topografix.com/GPX/1/1', 'http://www.topografix.com/GPX/1/0', '']);
@@ -94,6 +95,15 @@ function coordinates(tag: SaxesTagNS, kind: string, index: number, into: { lat: 
   if (into.lon < -180 || into.lon > 180) fail(`${kind} ${index} lon ${into.lon} is outside -180..180`);
 }
 
+/** What a document holds besides its track points, which go to the parser's caller one at a time. */
+interface GpxRest {
+  name: string | null;
+  type?: string | null;
+  /** The route points (`<rte>`, `segment` numbers them). */
+  routePoints: GpxPoint[];
+  waypoints: GpxWaypoint[];
+}
+
 /**
  * Parses a GPX document from a stream of bytes, at most `maxBytes`. Track points come from `<trk>`
  * segments; a document with no track but a route (`<rte>`) gives the route's points instead.
@@ -103,9 +113,43 @@ export async function parseGpx(
   source: AsyncIterable<Uint8Array> | Uint8Array | string,
   maxBytes = DEFAULT_MAX_GPX_BYTES,
 ): Promise<ParsedGpx> {
-  const result: ParsedGpx = { name: null, points: [], routePoints: [], waypoints: [] };
+  const points: GpxPoint[] = [];
+  const rest = await readGpx(source, maxBytes, (point) => points.push(point));
+  // a route alone stands for the track (one segment); beside a track it is kept as the plan
+  if (points.length === 0) return { ...rest, points: rest.routePoints.map((p) => ({ ...p, segment: 0 })), routePoints: [] };
+  return { ...rest, points };
+}
+
+/** A parsed document whose track points are packed (track-codec.ts) as they are read. */
+export interface PackedGpx extends Omit<ParsedGpx, 'points'> {
+  pointData: Uint8Array;
+}
+
+/**
+ * parseGpx for an upload that is stored: the same rules and refusals, but the track's points are packed
+ * as they are read instead of kept as objects (200,000 points: 7 MB instead of about 30, and no
+ * object a point for the collector to move).
+ */
+export async function parsePackedGpx(
+  source: AsyncIterable<Uint8Array> | Uint8Array | string,
+  maxBytes = DEFAULT_MAX_GPX_BYTES,
+): Promise<PackedGpx> {
+  const points = new PackedPointsWriter();
+  const rest = await readGpx(source, maxBytes, (point) => points.push(point));
+  if (points.length > 0) return { ...rest, pointData: points.finish() };
+  for (const p of rest.routePoints) points.push({ ...p, segment: 0 });
+  return { ...rest, routePoints: [], pointData: points.finish() };
+}
+
+async function readGpx(
+  source: AsyncIterable<Uint8Array> | Uint8Array | string,
+  maxBytes: number,
+  addTrackPoint: (point: GpxPoint) => void,
+): Promise<GpxRest> {
+  const result: GpxRest = { name: null, routePoints: [], waypoints: [] };
+  let trackPoints = 0;
   let route = -1;
-  const routePoints: GpxPoint[] = [];
+  const routePoints = result.routePoints;
   // the element being read: plain objects and a separate kind keep the hot path free of spreads
   let kind: 'trkpt' | 'rtept' | 'wpt' | null = null;
   let point: GpxPoint | null = null;
@@ -126,7 +170,7 @@ export async function parseGpx(
         if (local === 'trkseg') segment += 1;
         else if (local === 'rte') route += 1;
         else if (local === 'trkpt' || local === 'rtept') {
-          const index = (local === 'trkpt' ? result.points.length : routePoints.length) + 1;
+          const index = (local === 'trkpt' ? trackPoints : routePoints.length) + 1;
           if (local === 'trkpt' && segment < 0) segment = 0;
           kind = local;
           point = emptyPoint(local === 'trkpt' ? segment : Math.max(route, 0));
@@ -140,7 +184,7 @@ export async function parseGpx(
       close(local, uri, text, parent) {
         if (kind !== null && uri === gpxUri) {
           const target = kind === 'wpt' ? waypoint! : point!;
-          const index = (kind === 'wpt' ? result.waypoints.length : kind === 'trkpt' ? result.points.length : routePoints.length) + 1;
+          const index = (kind === 'wpt' ? result.waypoints.length : kind === 'trkpt' ? trackPoints : routePoints.length) + 1;
           if (local === 'ele' && parent === kind) target.elevation = optionalNumber(text, 'ele', kind, index, ELEVATION_LIMIT_METERS);
           else if (local === 'time' && parent === kind) target.time = parseTime(text, 'time', kind, index);
           else if (local === 'power' && parent === 'extensions' && kind === 'trkpt') {
@@ -151,12 +195,14 @@ export async function parseGpx(
           } else if (local === 'name' && parent === 'wpt' && kind === 'wpt') waypoint!.name = text.trim().slice(0, 200) || null;
           else if (local === kind) {
             if (kind === 'wpt') result.waypoints.push(waypoint!);
-            else if (kind === 'trkpt') result.points.push(point!);
-            else routePoints.push(point!);
+            else if (kind === 'trkpt') {
+              addTrackPoint(point!);
+              trackPoints += 1;
+            } else routePoints.push(point!);
             kind = null;
           }
         } else if (kind !== null && kind !== 'wpt' && (local === 'hr' || local === 'cad') && TRACKPOINT_EXTENSION.test(uri)) {
-          const index = result.points.length + 1;
+          const index = trackPoints + 1;
           const value = optionalNumber(text, local === 'hr' ? 'heart rate' : 'cadence', kind, index, 1000);
           if (value !== null && value < 0) fail(`${kind} ${index} ${local === 'hr' ? 'heart rate' : 'cadence'} ${value} is negative`);
           if (local === 'hr') point!.heartRate = value === null ? null : Math.round(value);
@@ -178,9 +224,6 @@ export async function parseGpx(
     if (error instanceof ValidationError && /is empty/.test(error.message)) fail('is empty: no <gpx> root element');
     throw error;
   });
-  // a route alone stands for the track (one segment); beside a track it is kept as the plan
-  if (result.points.length === 0) result.points = routePoints.map((p) => ({ ...p, segment: 0 }));
-  else result.routePoints = routePoints;
   return result;
 }
 

@@ -44,23 +44,29 @@ export interface TrackEfforts {
  * clock keeps running across it. The window's start is placed on the line between two points by
  * linear interpolation, so a record is the time for exactly its distance.
  */
-export function trackEfforts(points: readonly TrackPointInput[]): TrackEfforts {
-  const timed = points.filter((p) => p.time !== null && Number.isFinite(p.time.getTime()));
-  if (timed.length < 2) return { efforts: [], movingSeconds: null };
-  const n = timed.length;
-  const at = new Float64Array(n);
-  const along = new Float64Array(n);
+export function trackEfforts(points: Iterable<TrackPointInput>): TrackEfforts {
+  // one pass, keeping two numbers a timed point, not the points: an upload's may be packed (track-codec.ts)
+  const at: number[] = [];
+  const along: number[] = [];
   let moving = 0;
-  at[0] = timed[0]!.time!.getTime();
-  for (let i = 1; i < n; i++) {
-    const previous = timed[i - 1]!;
-    const point = timed[i]!;
-    at[i] = point.time!.getTime();
-    const step = (previous.segment ?? 0) === (point.segment ?? 0) ? distanceMiles(previous, point) * METERS_PER_MILE : 0;
-    along[i] = along[i - 1]! + step;
-    const seconds = (at[i]! - at[i - 1]!) / 1000;
-    if (seconds > 0 && step / seconds >= MOVING_METERS_PER_SECOND) moving += seconds;
+  let previous: TrackPointInput | null = null;
+  for (const point of points) {
+    const time = point.time === null ? Number.NaN : point.time.getTime();
+    if (!Number.isFinite(time)) continue;
+    if (previous === null) {
+      at.push(time);
+      along.push(0);
+    } else {
+      const step = (previous.segment ?? 0) === (point.segment ?? 0) ? distanceMiles(previous, point) * METERS_PER_MILE : 0;
+      const seconds = (time - at[at.length - 1]!) / 1000;
+      at.push(time);
+      along.push(along[along.length - 1]! + step);
+      if (seconds > 0 && step / seconds >= MOVING_METERS_PER_SECOND) moving += seconds;
+    }
+    previous = point;
   }
+  const n = at.length;
+  if (n < 2) return { efforts: [], movingSeconds: null };
   const efforts: BestEffort[] = [];
   for (const [distance, meters] of Object.entries(RECORD_DISTANCES) as Array<[RecordDistance, number]>) {
     if (along[n - 1]! < meters) continue;

@@ -14,54 +14,116 @@ const NONE16 = 0xffff;
 
 const optional16 = (value: number | null | undefined) => (value == null ? NONE16 : Math.min(value, NONE16 - 1));
 
-export function encodePoints(points: readonly GpxPoint[]): Uint8Array {
-  const bytes = new Uint8Array(HEADER + points.length * STRIDE);
-  const view = new DataView(bytes.buffer);
-  view.setUint8(0, VERSION);
-  view.setUint32(1, points.length, true);
-  let at = HEADER;
-  for (const p of points) {
-    view.setFloat64(at, p.lat, true);
-    view.setFloat64(at + 8, p.lon, true);
-    view.setFloat32(at + 16, p.elevation ?? Number.NaN, true);
-    view.setFloat64(at + 20, p.time ? p.time.getTime() : Number.NaN, true);
-    view.setUint16(at + 28, optional16(p.heartRate), true);
-    view.setUint16(at + 30, optional16(p.cadence), true);
-    view.setUint16(at + 32, Math.min(p.segment, NONE16), true);
-    view.setUint16(at + 34, optional16(p.power), true);
-    at += STRIDE;
-  }
-  return bytes;
+function writePoint(view: DataView, at: number, p: GpxPoint): void {
+  view.setFloat64(at, p.lat, true);
+  view.setFloat64(at + 8, p.lon, true);
+  view.setFloat32(at + 16, p.elevation ?? Number.NaN, true);
+  view.setFloat64(at + 20, p.time ? p.time.getTime() : Number.NaN, true);
+  view.setUint16(at + 28, optional16(p.heartRate), true);
+  view.setUint16(at + 30, optional16(p.cadence), true);
+  view.setUint16(at + 32, Math.min(p.segment, NONE16), true);
+  view.setUint16(at + 34, optional16(p.power), true);
 }
 
-/** The points, or the first `limit` of them. */
-export function decodePoints(bytes: Uint8Array | null, limit = Number.POSITIVE_INFINITY): GpxPoint[] {
-  if (!bytes || bytes.byteLength < HEADER) return [];
+function readPoint(view: DataView, at: number, version: number): GpxPoint {
+  const elevation = view.getFloat32(at + 16, true);
+  const time = view.getFloat64(at + 20, true);
+  const heartRate = view.getUint16(at + 28, true);
+  const cadence = view.getUint16(at + 30, true);
+  const power = version === 1 ? NONE16 : view.getUint16(at + 34, true);
+  return {
+    lat: view.getFloat64(at, true),
+    lon: view.getFloat64(at + 8, true),
+    // float32 holds elevations to a centimetre; round off the binary noise
+    elevation: Number.isNaN(elevation) ? null : Math.round(elevation * 100) / 100,
+    time: Number.isNaN(time) ? null : new Date(time),
+    heartRate: heartRate === NONE16 ? null : heartRate,
+    cadence: cadence === NONE16 ? null : cadence,
+    segment: view.getUint16(at + 32, true),
+    power: power === NONE16 ? null : power,
+  };
+}
+
+export function encodePoints(points: readonly GpxPoint[]): Uint8Array {
+  const writer = new PackedPointsWriter(points.length);
+  for (const p of points) writer.push(p);
+  return writer.finish();
+}
+
+/**
+ * Points packed as they arrive, so that a long upload never holds an object for each of them (200,000
+ * parsed points took about 30 MB as objects and take 7 MB here).
+ */
+export class PackedPointsWriter {
+  private bytes: Uint8Array;
+  private view: DataView;
+  private count = 0;
+
+  constructor(expected = 1024) {
+    this.bytes = new Uint8Array(HEADER + expected * STRIDE);
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  push(p: GpxPoint): void {
+    const at = HEADER + this.count * STRIDE;
+    if (at + STRIDE > this.bytes.byteLength) {
+      const grown = new Uint8Array(HEADER + Math.max(1024, this.count * 2) * STRIDE);
+      grown.set(this.bytes);
+      this.bytes = grown;
+      this.view = new DataView(grown.buffer);
+    }
+    writePoint(this.view, at, p);
+    this.count += 1;
+  }
+
+  /** The packed value, exactly as long as its points. */
+  finish(): Uint8Array {
+    this.view.setUint8(0, VERSION);
+    this.view.setUint32(1, this.count, true);
+    const length = HEADER + this.count * STRIDE;
+    return length === this.bytes.byteLength ? this.bytes : this.bytes.slice(0, length);
+  }
+}
+
+/** Where the points of a packed value are, or null when it holds none. */
+function layout(bytes: Uint8Array | null, limit = Number.POSITIVE_INFINITY) {
+  if (!bytes || bytes.byteLength < HEADER) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint8(0);
   if (version !== 1 && version !== VERSION) throw new Error(`track points: unknown format version ${version}`);
   const stride = version === 1 ? STRIDE_V1 : STRIDE;
   const count = Math.min(view.getUint32(1, true), limit, Math.floor((bytes.byteLength - HEADER) / stride));
-  const points: GpxPoint[] = new Array(count);
-  let at = HEADER;
-  for (let i = 0; i < count; i++) {
-    const elevation = view.getFloat32(at + 16, true);
-    const time = view.getFloat64(at + 20, true);
-    const heartRate = view.getUint16(at + 28, true);
-    const cadence = view.getUint16(at + 30, true);
-    const power = version === 1 ? NONE16 : view.getUint16(at + 34, true);
-    points[i] = {
-      lat: view.getFloat64(at, true),
-      lon: view.getFloat64(at + 8, true),
-      // float32 holds elevations to a centimetre; round off the binary noise
-      elevation: Number.isNaN(elevation) ? null : Math.round(elevation * 100) / 100,
-      time: Number.isNaN(time) ? null : new Date(time),
-      heartRate: heartRate === NONE16 ? null : heartRate,
-      cadence: cadence === NONE16 ? null : cadence,
-      segment: view.getUint16(at + 32, true),
-      power: power === NONE16 ? null : power,
-    };
-    at += stride;
-  }
+  return { view, version, stride, count };
+}
+
+/** The points, or the first `limit` of them. */
+export function decodePoints(bytes: Uint8Array | null, limit = Number.POSITIVE_INFINITY): GpxPoint[] {
+  const packed = layout(bytes, limit);
+  if (!packed) return [];
+  const points: GpxPoint[] = new Array(packed.count);
+  for (let i = 0; i < packed.count; i++) points[i] = readPoint(packed.view, HEADER + i * packed.stride, packed.version);
   return points;
+}
+
+/** How many points a packed value holds. */
+export function packedCount(bytes: Uint8Array | null): number {
+  return layout(bytes)?.count ?? 0;
+}
+
+/** The points one at a time, each a new object that nothing else holds: read once, they cost no lasting memory. */
+export function* iteratePoints(bytes: Uint8Array | null): Generator<GpxPoint> {
+  const packed = layout(bytes);
+  if (!packed) return;
+  for (let i = 0; i < packed.count; i++) yield readPoint(packed.view, HEADER + i * packed.stride, packed.version);
+}
+
+/** The points at these indexes (each below the count). */
+export function pointsAt(bytes: Uint8Array, indexes: readonly number[]): GpxPoint[] {
+  const packed = layout(bytes);
+  if (!packed) return [];
+  return indexes.map((i) => readPoint(packed.view, HEADER + i * packed.stride, packed.version));
 }

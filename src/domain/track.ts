@@ -23,7 +23,7 @@ export interface TrackSummary {
 
 const METERS_PER_MILE = 1609.344;
 
-export function summarizeTrack(points: readonly TrackPointInput[]): TrackSummary {
+export function summarizeTrack(points: Iterable<TrackPointInput>): TrackSummary {
   let distance = 0;
   let gain = 0;
   let minLat = Infinity;
@@ -32,8 +32,9 @@ export function summarizeTrack(points: readonly TrackPointInput[]): TrackSummary
   let maxLon = -Infinity;
   let startedAt: Date | null = null;
   let endedAt: Date | null = null;
-  points.forEach((p, i) => {
-    const previous = i > 0 ? points[i - 1]! : null;
+  let count = 0;
+  let previous: TrackPointInput | null = null;
+  for (const p of points) {
     if (previous && (previous.segment ?? 0) === (p.segment ?? 0)) {
       distance += distanceMiles(previous, p) * METERS_PER_MILE;
       if (previous.elevation !== null && p.elevation !== null && p.elevation > previous.elevation) gain += p.elevation - previous.elevation;
@@ -46,10 +47,12 @@ export function summarizeTrack(points: readonly TrackPointInput[]): TrackSummary
       if (!startedAt || p.time < startedAt) startedAt = p.time;
       if (!endedAt || p.time > endedAt) endedAt = p.time;
     }
-  });
-  const empty = points.length === 0;
+    previous = p;
+    count += 1;
+  }
+  const empty = count === 0;
   return {
-    pointCount: points.length,
+    pointCount: count,
     distanceMeters: distance,
     elevationGain: Math.round(gain * 10) / 10,
     minLat: empty ? null : minLat,
@@ -111,7 +114,12 @@ export function decodePolyline(encoded: string): Point[] {
 
 /** At most `max` points, evenly spaced along the list, always keeping the first and the last. */
 export function thin<T>(points: readonly T[], max = 500): T[] {
-  if (points.length <= max) return [...points];
-  const step = (points.length - 1) / (max - 1);
-  return Array.from({ length: max }, (_, i) => points[Math.round(i * step)]!);
+  return thinIndexes(points.length, max).map((i) => points[i]!);
+}
+
+/** The indexes `thin` keeps of `count` points. */
+export function thinIndexes(count: number, max = 500): number[] {
+  if (count <= max) return Array.from({ length: count }, (_, i) => i);
+  const step = (count - 1) / (max - 1);
+  return Array.from({ length: max }, (_, i) => Math.round(i * step));
 }

@@ -2,9 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/errors.ts';
-import { gpxChunks, parseGpx, toGpx } from '../../src/domain/gpx.ts';
+import { gpxChunks, parseGpx, parsePackedGpx, toGpx } from '../../src/domain/gpx.ts';
 import { decodePolyline, encodePolyline, summarizeTrack, thin } from '../../src/domain/track.ts';
-import { decodePoints, encodePoints } from '../../src/domain/track-codec.ts';
+import { decodePoints, encodePoints, iteratePoints, PackedPointsWriter, packedCount, pointsAt } from '../../src/domain/track-codec.ts';
+import { prepareTrack } from '../../src/db/tracks.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/gpx/${name}`, import.meta.url));
 
@@ -13,16 +14,22 @@ async function* chunked(bytes: Uint8Array, size = 7): AsyncGenerator<Uint8Array>
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
+/** The message both parsers refuse the document with (uploads are read by parsePackedGpx); a stream is read once. */
 async function rejection(source: Parameters<typeof parseGpx>[0], maxBytes?: number): Promise<string> {
-  try {
-    await parseGpx(source, maxBytes);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    const issue = (error as ValidationError).issues[0]!;
-    expect(issue.path).toBe('gpx');
-    return issue.message;
+  const messages: string[] = [];
+  for (const parse of typeof source === 'string' || source instanceof Uint8Array ? [parseGpx, parsePackedGpx] : [parseGpx]) {
+    try {
+      await parse(source, maxBytes);
+      throw new Error('expected the document to be refused');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationError);
+      const issue = (error as ValidationError).issues[0]!;
+      expect(issue.path).toBe('gpx');
+      messages.push(issue.message);
+    }
   }
-  throw new Error('expected the document to be refused');
+  expect(new Set(messages).size).toBe(1);
+  return messages[0]!;
 }
 
 describe('parseGpx on real-world shapes', () => {
@@ -247,6 +254,51 @@ describe('packed track points', () => {
     }
     expect(decodePoints(encodePoints(gpx.points), 3)).toEqual(gpx.points.slice(0, 3));
     expect(decodePoints(null)).toEqual([]);
+  });
+
+  it('are the same whether a document is parsed into points or packed as it is read (uploads)', async () => {
+    for (const name of ['garmin-forerunner.gpx', 'two-segments.gpx', 'route-with-waypoints.gpx']) {
+      const parsed = await parseGpx(fixture(name));
+      const packed = await parsePackedGpx(chunked(fixture(name), 64));
+      const { pointData, ...rest } = packed;
+      const { points, ...same } = parsed;
+      expect(rest).toEqual(same);
+      expect(pointData).toEqual(encodePoints(points));
+      expect([...iteratePoints(pointData)]).toEqual(decodePoints(pointData));
+      expect(packedCount(pointData)).toBe(points.length);
+      // what is stored of it: the same summary, outline, records, points and waypoints
+      const { data: fromPacked, ...packedRest } = prepareTrack(packed);
+      const { data: fromParsed, ...parsedRest } = prepareTrack(parsed);
+      expect({ ...fromPacked, updatedAt: null }).toEqual({ ...fromParsed, updatedAt: null });
+      expect(packedRest).toEqual(parsedRest);
+    }
+    // a route alone stands for the track either way
+    const routeOnly = '<gpx xmlns="http://www.topografix.com/GPX/1/1"><rte><rtept lat="1" lon="2"/><rtept lat="1.5" lon="2"/></rte></gpx>';
+    const packed = await parsePackedGpx(routeOnly);
+    expect(decodePoints(packed.pointData)).toEqual((await parseGpx(routeOnly)).points);
+    expect(packed.routePoints).toEqual([]);
+  });
+
+  it('grow as points arrive, and read back one at a time or at chosen indexes', () => {
+    const points = Array.from({ length: 5_000 }, (_, i) => ({
+      lat: 47 + i / 1e5,
+      lon: 8 - i / 1e5,
+      elevation: i % 3 === 0 ? null : 400 + (i % 50),
+      time: i % 7 === 0 ? null : new Date(Date.UTC(2026, 0, 1) + i * 1000),
+      heartRate: i % 2 ? 120 + (i % 40) : null,
+      cadence: null,
+      segment: Math.floor(i / 2_000),
+      power: i % 5 ? null : 200,
+    }));
+    const writer = new PackedPointsWriter();
+    for (const p of points) writer.push(p);
+    const bytes = writer.finish();
+    expect(bytes.byteLength).toBe(encodePoints(points).byteLength);
+    expect(bytes).toEqual(encodePoints(points));
+    expect(decodePoints(bytes)).toEqual(points);
+    expect([...iteratePoints(bytes)]).toEqual(points);
+    expect(pointsAt(bytes, [0, 1_999, 4_999])).toEqual([points[0], points[1_999], points[4_999]]);
+    expect(new PackedPointsWriter().finish()).toEqual(encodePoints([]));
   });
 
   it('still read tracks stored before power was kept (format version 1)', () => {

@@ -2,7 +2,7 @@ import { processImage } from '../../media/images.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { validateCreateEntry } from '../../domain/entry-input.ts';
-import { parseGpx } from '../../domain/gpx.ts';
+import { parsePackedGpx } from '../../domain/gpx.ts';
 import { prepareTrack, replaceTrack } from '../../db/tracks.ts';
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { builder } from '../builder.ts';
@@ -168,7 +168,7 @@ builder.mutationFields((t) => ({
       if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(entryId));
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError("only the author may change this entry's track");
       if (entry.kind !== 'workout') throw ValidationError.field('entryId', 'is a note; GPS tracks belong to workouts');
-      await replaceTrack(context.prisma, context.provider, { entryId }, prepareTrack(await parseGpx(gpxStream(gpx))));
+      await replaceTrack(context.prisma, context.provider, { entryId }, prepareTrack(await parsePackedGpx(gpxStream(gpx))));
       return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: entryId } });
     },
   }),

@@ -1,5 +1,5 @@
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { parseGpx } from '../../domain/gpx.ts';
+import { parsePackedGpx } from '../../domain/gpx.ts';
 import { validateRouteInput } from '../../domain/social.ts';
 import { prepareTrack, replaceTrack } from '../../db/tracks.ts';
 import { builder } from '../builder.ts';
@@ -29,7 +29,7 @@ builder.mutationFields((t) => ({
       const route = await context.prisma.route.findUnique({ where: { id: routeId }, select: { ownerId: true } });
       if (!route) throw new NotFoundError('route', String(routeId));
       if (route.ownerId !== viewer.id) throw new NotAuthorizedError("only the owner may change this route's track");
-      await replaceTrack(context.prisma, context.provider, { routeId }, prepareTrack(await parseGpx(gpxStream(gpx))));
+      await replaceTrack(context.prisma, context.provider, { routeId }, prepareTrack(await parsePackedGpx(gpxStream(gpx))));
       return context.prisma.route.findUniqueOrThrow({ ...query, where: { id: routeId } });
     },
   }),
