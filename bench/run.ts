@@ -659,7 +659,10 @@ try {
   if (!(error instanceof Skip)) throw error;
 } finally {
   const peak = peakRssMb(child.pid!);
+  // gone before the clean-up: a snapshot it still held kept VACUUM from removing the deleted rows
+  const exited = child.exitCode !== null || new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
+  await exited;
   await database.prisma.comment.deleteMany({ where: { id: { gt: watermark.comment } } });
   await database.prisma.entry.deleteMany({ where: { id: { gt: watermark.entry } } });
   // on PostgreSQL with autovacuum off, the deleted rows (and every version the revision triggers left)
