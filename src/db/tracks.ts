@@ -1,6 +1,6 @@
 // Stores a parsed GPX document as the track of an entry or a route, replacing any earlier one, in one
 // transaction: a failure leaves the previous track as it was.
-import type { GpxPoint, PackedGpx, ParsedGpx } from '../domain/gpx.ts';
+import type { PackedGpx, ParsedGpx } from '../domain/gpx.ts';
 import { encodePolyline, summarizeTrack, thin, thinIndexes } from '../domain/track.ts';
 import { encodePoints, iteratePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
 import { RECORDS_VERSION, trackEfforts } from '../domain/records.ts';
@@ -23,16 +23,21 @@ export interface PreparedTrack {
 }
 
 export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
-  const packed = 'pointData' in gpx ? gpx.pointData : null;
-  const points = (): Iterable<GpxPoint> => (packed ? iteratePoints(packed) : (gpx as ParsedGpx).points);
-  const outline = packed ? pointsAt(packed, thinIndexes(packedCount(packed))) : thin((gpx as ParsedGpx).points);
+  const { pointData, points, outline } =
+    'pointData' in gpx
+      ? {
+          pointData: gpx.pointData,
+          points: () => iteratePoints(gpx.pointData),
+          outline: pointsAt(gpx.pointData, thinIndexes(packedCount(gpx.pointData))),
+        }
+      : { pointData: encodePoints(gpx.points), points: () => gpx.points, outline: thin(gpx.points) };
   const { efforts, movingSeconds } = trackEfforts(points());
   return {
     data: {
       ...summarizeTrack(points()),
       name: gpx.name,
       polyline: encodePolyline(outline),
-      pointData: (packed ?? encodePoints((gpx as ParsedGpx).points)) as Uint8Array<ArrayBuffer>,
+      pointData: pointData as Uint8Array<ArrayBuffer>,
       routePointData: gpx.routePoints.length ? (encodePoints(gpx.routePoints) as Uint8Array<ArrayBuffer>) : null,
       updatedAt: new Date(),
       movingSeconds,
