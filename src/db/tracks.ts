@@ -6,7 +6,7 @@ import { encodePoints, iteratePoints, packedCount, pointsAt } from '../domain/tr
 import { RECORDS_VERSION, trackEfforts } from '../domain/records.ts';
 import { bulkInsert } from './bulk.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
-import type { Database, Prisma, Transaction } from './database.ts';
+import { type Database, forgetStatementArguments, type Prisma, type Transaction } from './database.ts';
 import { storedDate } from './entry-pages.ts';
 
 export type TrackOwner = { entryId: number } | { routeId: number };
@@ -75,6 +75,7 @@ export async function writeTrack(
   track: PreparedTrack,
 ): Promise<number> {
   const { id } = await tx.track.create({ data: { ...owner, ...track.data }, select: { id: true } });
+  forgetStatementArguments();
   if (track.efforts.length) await tx.bestEffort.createMany({ data: track.efforts.map((effort) => ({ trackId: id, ...effort })) });
   await bulkInsert(
     { provider, client: tx },
