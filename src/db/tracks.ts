@@ -2,7 +2,7 @@
 // transaction: a failure leaves the previous track as it was.
 import type { PackedGpx, ParsedGpx } from '../domain/gpx.ts';
 import { encodePolyline, summarizeTrack, thin, thinIndexes } from '../domain/track.ts';
-import { encodePoints, iteratePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
+import { compressPoints, encodePoints, iteratePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
 import { RECORDS_VERSION, trackEfforts } from '../domain/records.ts';
 import { bulkInsert } from './bulk.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
@@ -14,7 +14,8 @@ export type TrackOwner = { entryId: number } | { routeId: number };
 /**
  * What is stored of a parsed track: its summary, outline, records and packed points, computed before
  * the write's transaction (200,000 points take 85-130 ms, which held SQLite's one writer). An upload's
- * points arrive packed (parsePackedGpx) and are read back one at a time, never all as objects.
+ * points arrive packed (parsePackedGpx) and are read back one at a time, never all as objects; what
+ * is stored of them is their compressed form (track-codec.ts).
  */
 export interface PreparedTrack {
   readonly data: Omit<Sql.TrackUncheckedCreateInput, 'entryId' | 'routeId'>;
@@ -26,7 +27,7 @@ export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
   const { pointData, points, outline } =
     'pointData' in gpx
       ? {
-          pointData: gpx.pointData,
+          pointData: compressPoints(gpx.pointData),
           points: () => iteratePoints(gpx.pointData),
           outline: pointsAt(gpx.pointData, thinIndexes(packedCount(gpx.pointData))),
         }
