@@ -40,8 +40,9 @@ import { mediaFile } from '../http/media.ts';
 import { createMediaStore, type MediaStore } from '../media/store.ts';
 import { compressResponse } from '../http/compression.ts';
 import { createDirectQueries } from '../http/direct-queries.ts';
-import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
-import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, MalformedBodyError, routeOf, Router } from '../http/router.ts';
+import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, MalformedBodyError, readLimitedText } from '../http/body.ts';
+import { releaseUploads, useSpooledUploads } from '../http/multipart.ts';
+import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, routeOf, Router } from '../http/router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
@@ -161,7 +162,10 @@ export function createApp(config: Config, database: Database, options: AppOption
       // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
       // post) unless it carries one of these headers; an Authorization header already forces one
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-preflight', 'apollo-require-preflight', 'authorization'] }),
+      // multipart requests (uploads): their files go to temporary files as they arrive, not into memory
+      useSpooledUploads(),
     ],
+    multipart: false,
     // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
     // whole context in; GraphQL requests get theirs from the request
     context: async (initial) => {
@@ -350,7 +354,10 @@ export function createApp(config: Config, database: Database, options: AppOption
   const observed = async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request.headers.get('x-request-id'));
-    const response = await compressResponse(request, await guarded(request, serverContext));
+    const answer = await guarded(request, serverContext);
+    // the operation has read its uploads by now: their temporary files go
+    void releaseUploads(request);
+    const response = await compressResponse(request, answer);
     const path = new URL(request.url).pathname;
     observe(
       {

@@ -9,10 +9,18 @@ export const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
 /** JSON bodies: GraphQL documents with their variables, REST writes. */
 export const JSON_LIMIT_BYTES = 1024 * 1024;
 
+/** A body the service will not store: PostgreSQL's text cannot hold NUL, and no field needs one. */
+export class MalformedBodyError extends Error {
+  override name = 'MalformedBodyError';
+}
+
 export class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
-  constructor(readonly limit: number) {
-    super(`the request body is larger than ${limit} bytes`);
+  constructor(
+    readonly limit: number,
+    message = `the request body is larger than ${limit} bytes`,
+  ) {
+    super(message);
   }
 }
 

@@ -1,6 +1,7 @@
 // A route table: method + path pattern → handler. A path that exists under other methods answers 405
 // with `Allow` (SPEC 7), so every route added here gets that for free.
-import { BodyTooLargeError, discardRest, readLimitedBytes, readLimitedText } from './body.ts';
+import { BodyTooLargeError, discardRest, MalformedBodyError, readLimitedText } from './body.ts';
+import { readMultipartForm } from './multipart.ts';
 // whatwg-node's Response: node:http gets a string body in one write, not through a web stream
 import { Response } from '@whatwg-node/fetch';
 
@@ -127,11 +128,6 @@ export function redirectResponse(location: string, headers: Record<string, strin
   return new Response(null, { status: 302, headers: h });
 }
 
-/** A body the service will not store: PostgreSQL's text cannot hold NUL, and no field needs one. */
-export class MalformedBodyError extends Error {
-  override name = 'MalformedBodyError';
-}
-
 export function hasNul(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (Array.isArray(value)) return value.some(hasNul);
@@ -151,20 +147,6 @@ export const FORM_LIMIT_BYTES = 64 * 1024;
  * Reads a URL-encoded (or multipart) form body, at most `limit` bytes whatever the headers say;
  * past it, BodyTooLargeError (413) with the rest of the body discarded.
  */
-/**
- * A multipart form's fields and files, in order; the body may be at most `limit` bytes (a photo upload
- * carries its file here). Fields may not hold NUL.
- */
-export async function readMultipartForm(request: Request, limit: number): Promise<Array<[string, string | File]>> {
-  const type = request.headers.get('content-type') ?? '';
-  const bytes = await readLimitedBytes(request, limit);
-  const data = await new globalThis.Response(new Blob([new Uint8Array(bytes)]), { headers: { 'content-type': type } }).formData();
-  const entries = [...data.entries()];
-  if (hasNul(entries.filter(([, value]) => typeof value === 'string')))
-    throw new MalformedBodyError('form fields may not contain NUL characters');
-  return entries;
-}
-
 export async function readForm(request: Request, limit = FORM_LIMIT_BYTES): Promise<URLSearchParams> {
   const type = request.headers.get('content-type') ?? '';
   const length = Number(request.headers.get('content-length') ?? 0);

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
@@ -259,6 +259,123 @@ describe('request bounds and TLS', () => {
     const blocked = await attempt();
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describe('multipart uploads', () => {
+  const boundary = 'milepost-test-boundary';
+  const part = (name: string, value: string, file?: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${file}"\r\nContent-Type: application/gpx+xml` : ''}\r\n\r\n${value}\r\n`;
+  const operations = (map: object = { 0: ['variables.gpx'] }) =>
+    part(
+      'operations',
+      JSON.stringify({
+        query: 'mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: 1, gpx: $gpx) { __typename } }',
+        variables: { gpx: null },
+      }),
+    ) + part('map', JSON.stringify(map));
+  /** A body sent in pieces, as a client streams a file, without a Content-Length; `between` runs after the first piece. */
+  const streamed = (pieces: Array<string | Uint8Array>, between?: () => Promise<void>) => {
+    const encoder = new TextEncoder();
+    let sent = 0;
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent === 1 && between) await between();
+        const piece = pieces[sent++];
+        if (piece === undefined) controller.close();
+        else controller.enqueue(typeof piece === 'string' ? encoder.encode(piece) : piece);
+      },
+    });
+  };
+  const post = (body: ReadableStream<Uint8Array> | string) =>
+    testApp(db).fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+  let spool: string;
+  let tmpdir: string | undefined;
+  /** The temporary files of uploads (a test app's media directory is made there too). */
+  const uploads = () => readdirSync(spool).filter((name) => name.startsWith('milepost-upload-'));
+  beforeAll(() => {
+    // uploads are written to the system's temporary directory: this file's own, to count them
+    tmpdir = process.env.TMPDIR;
+    spool = mkdtempSync(path.join(os.tmpdir(), 'milepost-spool-'));
+    process.env.TMPDIR = spool;
+  });
+  afterAll(() => {
+    if (tmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = tmpdir;
+    rmSync(spool, { recursive: true, force: true });
+  });
+
+  it('writes a file to disk as it arrives, not into memory, and removes it once answered', async () => {
+    let whileSending: string[] = [];
+    const gpx = '<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk></gpx>';
+    const response = await post(
+      streamed(
+        [`${operations()}${part('0', gpx, 'run.gpx').slice(0, -60)}`, `${part('0', gpx, 'run.gpx').slice(-60)}--${boundary}--\r\n`],
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          whileSending = uploads();
+        },
+      ),
+    );
+    expect(response.status).toBe(200);
+    // no entry 1 of this viewer's: the operation ran, with the file
+    expect(await response.json()).toMatchObject({ data: { setEntryTrack: { __typename: 'NotFoundError' } } });
+    expect(whileSending).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(uploads()).toEqual([]);
+  });
+
+  it('refuses a body over the limit that declares no length with 413, keeping nothing of it', async () => {
+    const megabyte = new Uint8Array(1024 * 1024).fill(0x20);
+    const response = await post(
+      streamed([`${operations()}${part('0', '', 'big.gpx').slice(0, -2)}`, ...Array(22).fill(megabyte), `\r\n--${boundary}--\r\n`]),
+    );
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({
+      errors: [{ message: expect.stringMatching(/larger than \d+ bytes/), extensions: { code: 'TOO_LARGE' } }],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(uploads()).toEqual([]);
+  });
+
+  it('reads the multipart forms of the REST paths the same way, files and all', async () => {
+    const form = new FormData();
+    form.set('message', 'Sunrise');
+    form.set('media[type]', 'image');
+    form.set('media[data]', new Blob(['not a photo'], { type: 'image/jpeg' }), 'sunrise.jpg');
+    const response = await testApp(db).fetch('/entries.json', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ error: { fields: [{ field: 'media[data]' }] } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(uploads()).toEqual([]);
+  });
+
+  it('answers a request that does not follow the multipart request spec with 400 saying why', async () => {
+    const cases: Array<[string, RegExp]> = [
+      [part('map', '{}'), /"operations" is missing/],
+      [part('operations', '{nope'), /"operations" is not valid JSON/],
+      [operations({ 1: ['variables.gpx'] }), /names the file "1", which the body does not hold/],
+      [`${operations({ 0: ['__proto__.polluted'] })}${part('0', '<gpx/>', 'a.gpx')}`, /path "__proto__.polluted" is not allowed/],
+      ['no multipart here', /cannot be read/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await post(`${body}--${boundary}--\r\n`);
+      expect(response.status, String(message)).toBe(400);
+      expect(await response.json()).toMatchObject({
+        errors: [{ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } }],
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(uploads()).toEqual([]);
   });
 });
 
