@@ -343,18 +343,21 @@ describe('packed track points', () => {
     expect(() => decodePoints(garbled)).toThrow(/cannot be read/);
   });
 
+  /** The point of the older formats' tests. */
+  const older = {
+    lat: 47.37,
+    lon: 8.54,
+    elevation: 408,
+    time: new Date(Date.UTC(2024, 4, 12)),
+    heartRate: 140,
+    cadence: null,
+    segment: 0,
+    power: null,
+  };
+
   it('still read tracks stored uncompressed (format version 2)', () => {
     const writer = new PackedPointsWriter();
-    const point = {
-      lat: 47.37,
-      lon: 8.54,
-      elevation: 408,
-      time: new Date(Date.UTC(2024, 4, 12)),
-      heartRate: 140,
-      cadence: null,
-      segment: 0,
-      power: 230,
-    };
+    const point = { ...older, power: 230 };
     writer.push(point);
     const version2 = writer.finish();
     expect(version2[0]).toBe(2);
@@ -375,17 +378,6 @@ describe('packed track points', () => {
     view.setUint16(33, 140, true);
     view.setUint16(35, 0xffff, true);
     view.setUint16(37, 0, true);
-    expect(decodePoints(bytes)).toEqual([
-      {
-        lat: 47.37,
-        lon: 8.54,
-        elevation: 408,
-        time: new Date(Date.UTC(2024, 4, 12)),
-        heartRate: 140,
-        cadence: null,
-        segment: 0,
-        power: null,
-      },
-    ]);
+    expect(decodePoints(bytes)).toEqual([older]);
   });
 });
