@@ -55,9 +55,14 @@ function readPoint(view: DataView, at: number, version: number): GpxPoint {
 
 /** The stored form of `points` (compressed). */
 export function encodePoints(points: readonly GpxPoint[]): Uint8Array {
+  return compressPoints(packPoints(points));
+}
+
+/** `points` packed as a writer packs them (version 2): quick to make and to read, not compressed. */
+export function packPoints(points: readonly GpxPoint[]): Uint8Array {
   const writer = new PackedPointsWriter(points.length);
   for (const p of points) writer.push(p);
-  return compressPoints(writer.finish());
+  return writer.finish();
 }
 
 /**

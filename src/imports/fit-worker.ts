@@ -1,7 +1,7 @@
 // Runs in a worker thread of fit-pool.ts: decodes one FIT file and sends its activity back with the
 // track points packed (one transferable buffer instead of thousands of cloned objects).
 import { parseFit } from '../domain/fit.ts';
-import { encodePoints } from '../domain/track-codec.ts';
+import { packPoints } from '../domain/track-codec.ts';
 import { ValidationError } from '../domain/errors.ts';
 
 export type FitWorkerResult =
@@ -11,7 +11,8 @@ export type FitWorkerResult =
 export default function decodeFit(bytes: Uint8Array): FitWorkerResult {
   try {
     const { points, ...activity } = parseFit(bytes);
-    return { ok: true, activity, pointData: encodePoints(points) };
+    // uncompressed: the main thread reads them back at once, and compressing is for storing
+    return { ok: true, activity, pointData: packPoints(points) };
   } catch (error) {
     // a refusal travels as its message: errors lose their class crossing threads
     if (error instanceof ValidationError) return { ok: false, message: error.issues[0]?.message ?? error.message };

@@ -11,6 +11,7 @@ import {
   iteratePoints,
   PackedPointsWriter,
   packedCount,
+  packPoints,
   pointsAt,
 } from '../../src/domain/track-codec.ts';
 import { prepareTrack } from '../../src/db/tracks.ts';
@@ -302,6 +303,7 @@ describe('packed track points', () => {
     for (const p of points) writer.push(p);
     const bytes = writer.finish();
     expect(bytes.byteLength).toBe(5 + 5_000 * 36);
+    expect(packPoints(points)).toEqual(bytes);
     expect(compressPoints(bytes)).toEqual(encodePoints(points));
     expect(decodePoints(bytes)).toEqual(points);
     expect([...iteratePoints(bytes)]).toEqual(points);
