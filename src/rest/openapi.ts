@@ -24,7 +24,9 @@ const ERRORS = {
     ...error('A request with the same `Idempotency-Key` is still running; retry after `Retry-After` seconds.'),
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
   },
-  '413': error('The body is larger than its limit: 1 MB JSON, 64 KB forms (chunked bodies too).'),
+  '413': error(
+    'The body is larger than its limit: 1 MB JSON, 64 KB URL-encoded forms, 20 MB multipart forms (chunked bodies too); a multipart form carries at most 10 files.',
+  ),
   '415': error('The body is neither JSON nor a form.'),
   '422': error(
     'Invalid or missing parameters; `error.fields` names each one. Also an `Idempotency-Key` sent before with a different request (`IDEMPOTENCY_KEY_REUSED`).',
