@@ -4,7 +4,7 @@
 // runs), starts the server as a separate process in production mode, warms it up, and drives load
 // with wrk when it is installed (else autocannon). Each read is also measured against a bare
 // node:http server sending the same bytes. Prints a table and writes bench/results/<time>-<db>.json.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +82,9 @@ async function ensureData(url: string) {
 }
 
 async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
+  // the server runs the compiled dist/ (bin/milepost.js): compile the sources first (incremental), or
+  // a run measures whatever was built last (in stop 35 three A/B runs measured the code before their change)
+  execFileSync(process.execPath, [`${root}scripts/build.mjs`], { stdio: 'inherit' });
   // the request log (a line a request, as in production) goes to a file: through a pipe to this
   // busy process, a full pipe would stall the server's writes and show up as latency
   const logFile = `${root}bench/data/server.log`;
