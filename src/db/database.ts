@@ -54,8 +54,8 @@ export interface Database {
 /**
  * Lets go of the statements Prisma's driver adapters remember. They keep the arguments of their last
  * 100 statements, for a crash report, whatever the log settings: after a track's write that is its
- * packed points as base64 text and as bytes (23 MB for 200,000 points), held until a hundred more
- * statements went through Prisma, which on SQLite, whose reads bypass it, can be a long while.
+ * points as base64 text and as bytes (three 100,000-point uploads left 14 MB), held until a hundred
+ * more statements went through Prisma, which on SQLite, whose reads bypass it, can be a long while.
  */
 export function forgetStatementArguments(): void {
   clearLogs();

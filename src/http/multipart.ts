@@ -104,8 +104,8 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
     parser.destroy();
     await Promise.allSettled(parts.map(([, value]) => value));
     await releaseUploads(request);
-    // the client went away: not a fault of its body
-    if (request.signal?.aborted) throw error;
+    // the client went away, or the disk failed (ENOSPC, EACCES): not a fault of the body
+    if (request.signal?.aborted || (error as { syscall?: string }).syscall) throw error;
     if (error instanceof BodyTooLargeError || error instanceof MalformedBodyError) throw error;
     throw new MalformedBodyError(`the multipart body cannot be read: ${(error as Error).message}`);
   }
@@ -122,12 +122,13 @@ export async function readMultipartForm(request: Request, limit: number): Promis
   return parts;
 }
 
-/** Removes the temporary files of `request`'s uploads (after its answer). */
+/** Removes the temporary files of `request`'s uploads (after its answer); never fails. */
 export async function releaseUploads(request: Request): Promise<void> {
   const files = spooled.get(request);
   if (!files?.length) return;
   spooled.delete(request);
-  await Promise.all(files.map((file) => rm(file, { force: true })));
+  // a file that cannot be removed is left to the system's clean-up of its temporary directory
+  await Promise.allSettled(files.map((file) => rm(file, { force: true })));
 }
 
 /** What a GraphQL multipart request may hold: one upload of the largest kind, and its operations. */

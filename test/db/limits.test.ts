@@ -287,8 +287,8 @@ describe('multipart uploads', () => {
       },
     });
   };
-  const post = (body: ReadableStream<Uint8Array> | string) =>
-    testApp(db).fetch('/graphql', {
+  const post = (body: ReadableStream<Uint8Array> | string, app = testApp(db)) =>
+    app.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
       body,
@@ -341,6 +341,19 @@ describe('multipart uploads', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(uploads()).toEqual([]);
+  });
+
+  it('answers a failure to write the temporary file as a fault of the server, and goes on serving', async () => {
+    const app = testApp(db);
+    process.env.TMPDIR = path.join(spool, 'missing');
+    try {
+      const response = await post(`${operations()}${part('0', '<gpx/>', 'a.gpx')}--${boundary}--\r\n`, app);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({ errors: [{ message: 'Unexpected error.' }] });
+    } finally {
+      process.env.TMPDIR = spool;
+    }
+    expect((await app.fetch('/entries.json')).status).toBe(200);
   });
 
   it('reads the multipart forms of the REST paths the same way, files and all', async () => {
