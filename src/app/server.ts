@@ -41,7 +41,7 @@ import { createMediaStore, type MediaStore } from '../media/store.ts';
 import { compressResponse } from '../http/compression.ts';
 import { createDirectQueries } from '../http/direct-queries.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, MalformedBodyError, readLimitedText } from '../http/body.ts';
-import { releaseUploads, useSpooledUploads } from '../http/multipart.ts';
+import { readGraphQLMultipart, releaseUploads, useReadUploads } from '../http/multipart.ts';
 import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, routeOf, Router } from '../http/router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
 
@@ -162,8 +162,8 @@ export function createApp(config: Config, database: Database, options: AppOption
       // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
       // post) unless it carries one of these headers; an Authorization header already forces one
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-preflight', 'apollo-require-preflight', 'authorization'] }),
-      // multipart requests (uploads): their files go to temporary files as they arrive, not into memory
-      useSpooledUploads(),
+      // multipart requests (uploads) are read at the edge, their files to temporary files as they arrive
+      useReadUploads(),
     ],
     multipart: false,
     // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
@@ -253,8 +253,18 @@ export function createApp(config: Config, database: Database, options: AppOption
   // a JSON query answered without yoga's HTTP pipeline when it is the common case (direct-queries.ts)
   const direct = createDirectQueries(yoga, (request) => contexts.forRequest(request));
   const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, anonymous: boolean): Promise<Response> => {
-    if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(request.headers.get('content-type') ?? ''))
-      return yoga.fetch(request);
+    const type = request.headers.get('content-type') ?? '';
+    if (request.method === 'POST' && /^multipart\/form-data\b/i.test(type)) {
+      const read = await readGraphQLMultipart(request).catch((error: unknown) => {
+        // a client that went away is the edge's to count; anything else (a disk that cannot take the
+        // file) is the server's fault, answered as GraphQL answers one
+        if (request.signal?.aborted) throw error;
+        logger.error({ err: error, method: request.method, path: '/graphql' }, 'unexpected error');
+        return { status: 500, body: { errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL' } }] } };
+      });
+      return read instanceof Request ? yoga.fetch(read) : jsonResponse(read.status, read.body);
+    }
+    if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(type)) return yoga.fetch(request);
     // a declared length was checked at the edge (bodyTooLarge); a chunked body has none, so every
     // body is read here, under the limit
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);

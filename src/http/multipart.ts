@@ -11,7 +11,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { finished, pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { createGraphQLError, type GraphQLParams, type Plugin } from 'graphql-yoga';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, MalformedBodyError } from './body.ts';
 
@@ -140,35 +140,50 @@ export const GRAPHQL_MULTIPART_LIMITS: MultipartLimits = {
   fieldBytes: JSON_LIMIT_BYTES,
 };
 
+/** The operations of GraphQL multipart requests read at the edge, by the body-less request yoga is handed. */
+const operationsRead = new WeakMap<Request, GraphQLParams | GraphQLParams[]>();
+
 /**
- * GraphQL multipart requests (the GraphQL multipart request spec: `operations`, `map`, then the files)
- * read by receiveMultipart instead of yoga's form reading, which holds every file in memory.
+ * A GraphQL multipart request (the GraphQL multipart request spec: `operations`, `map`, then the
+ * files) read here, at the edge, under its limits, instead of by yoga, whose form reading holds every
+ * file in memory and whose own size limit would cut off the discarding of a refused body (a reset).
+ * The answer: the request to hand yoga (no body; `useReadUploads` gives yoga its operations, files in
+ * place), or the refusal to send (400 or 413, a GraphQL error).
  */
-export function useSpooledUploads(limits = GRAPHQL_MULTIPART_LIMITS): Plugin {
+export async function readGraphQLMultipart(
+  request: Request,
+  limits = GRAPHQL_MULTIPART_LIMITS,
+): Promise<Request | { status: number; body: { errors: Array<{ message: string; extensions: { code: string } }> } }> {
+  try {
+    const operations = operationsOf(new Map(await receiveMultipart(request, limits)));
+    const headers = new Headers(request.headers);
+    headers.delete('content-length');
+    const forwarded = new Request(request.url, { method: 'POST', headers, signal: request.signal });
+    operationsRead.set(forwarded, operations);
+    return forwarded;
+  } catch (error) {
+    const refusal =
+      error instanceof BodyTooLargeError
+        ? { status: 413, code: 'TOO_LARGE' }
+        : error instanceof MalformedBodyError
+          ? { status: 400, code: 'BAD_REQUEST' }
+          : null;
+    if (!refusal) throw error;
+    return { status: refusal.status, body: { errors: [{ message: (error as Error).message, extensions: { code: refusal.code } }] } };
+  }
+}
+
+/** Gives yoga the operations readGraphQLMultipart read (yoga's own multipart reading is off). */
+export function useReadUploads(): Plugin {
   return {
     onRequestParse({ request, setRequestParser }) {
-      if (request.method !== 'POST' || !/^multipart\/form-data\b/i.test(request.headers.get('content-type') ?? '')) return;
-      // the parser may be handed a wrapper of the request (yoga's size limit): the files are the original's
-      setRequestParser(async (body) => {
-        const parts = await receiveMultipart(body, limits).catch((error: unknown) => {
-          throw refusalOf(error);
-        });
-        if (body !== request) moveUploads(body, request);
-        return operationsOf(new Map(parts));
-      });
+      const operations = operationsRead.get(request);
+      if (operations) setRequestParser(() => operations);
     },
   };
 }
 
-function refusalOf(error: unknown): unknown {
-  if (error instanceof BodyTooLargeError)
-    return createGraphQLError(error.message, { extensions: { code: 'TOO_LARGE', http: { status: 413 } } });
-  if (error instanceof MalformedBodyError)
-    return createGraphQLError(error.message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
-  return error;
-}
-
-const badRequest = (message: string) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+const badRequest = (message: string) => new MalformedBodyError(message);
 
 function jsonField(parts: Map<string, string | File>, name: string): unknown {
   const value = parts.get(name);
@@ -212,12 +227,4 @@ function placeAt(object: Record<string, unknown>, at: string, value: unknown): v
       node = node[key] as Record<string, unknown>;
     }
   }
-}
-
-/** Hands the temporary files read from `from` to `to`, whose answer releases them. */
-function moveUploads(from: Request, to: Request): void {
-  const files = spooled.get(from);
-  if (!files) return;
-  spooled.delete(from);
-  spooled.set(to, [...(spooled.get(to) ?? []), ...files]);
 }
