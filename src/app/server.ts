@@ -40,9 +40,9 @@ import { mediaFile } from '../http/media.ts';
 import { createMediaStore, type MediaStore } from '../media/store.ts';
 import { compressResponse } from '../http/compression.ts';
 import { createDirectQueries } from '../http/direct-queries.ts';
-import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, MalformedBodyError, readLimitedText } from '../http/body.ts';
+import { BodyTooLargeError, discardRest, hasNul, JSON_LIMIT_BYTES, MalformedBodyError, readLimitedText } from '../http/body.ts';
 import { readGraphQLMultipart, releaseUploads, useReadUploads } from '../http/multipart.ts';
-import { FORM_LIMIT_BYTES, hasNul, htmlResponse, jsonResponse, routeOf, Router } from '../http/router.ts';
+import { FORM_LIMIT_BYTES, htmlResponse, jsonResponse, routeOf, Router } from '../http/router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.

@@ -87,8 +87,11 @@ export function compressPoints(bytes: Uint8Array): Uint8Array {
   return stored;
 }
 
-/** A compressed value's points as a writer's value (version 2); a value of another version as it is. */
-function expanded(bytes: Uint8Array): Uint8Array {
+/**
+ * A compressed value's points as a writer's value (version 2), the first `limit` of them (a route's
+ * start reads one); a value of another version as it is.
+ */
+function expanded(bytes: Uint8Array, limit: number): Uint8Array {
   if (bytes.byteLength < HEADER || bytes[0] !== COMPRESSED) return bytes;
   const count = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1, true);
   let grouped: Buffer;
@@ -99,12 +102,13 @@ function expanded(bytes: Uint8Array): Uint8Array {
     throw new Error(`track points: the compressed value cannot be read (${(error as Error).message})`);
   }
   if (grouped.byteLength !== count * STRIDE) throw new Error('track points: the compressed value does not hold its count of points');
-  const points = new Uint8Array(HEADER + grouped.byteLength);
+  const kept = Math.min(count, limit);
+  const points = new Uint8Array(HEADER + kept * STRIDE);
   points[0] = VERSION;
   points.set(bytes.subarray(1, HEADER), 1);
   for (let b = 0; b < STRIDE; b++) {
     const from = b * count;
-    for (let i = 0; i < count; i++) points[HEADER + i * STRIDE + b] = grouped[from + i]!;
+    for (let i = 0; i < kept; i++) points[HEADER + i * STRIDE + b] = grouped[from + i]!;
   }
   return points;
 }
@@ -151,7 +155,7 @@ export class PackedPointsWriter {
 /** Where the points of a packed value are, or null when it holds none. */
 function layout(stored: Uint8Array | null, limit = Number.POSITIVE_INFINITY) {
   if (!stored || stored.byteLength < HEADER) return null;
-  const bytes = expanded(stored);
+  const bytes = expanded(stored, limit);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint8(0);
   if (version !== 1 && version !== VERSION) throw new Error(`track points: unknown format version ${version}`);
@@ -171,9 +175,6 @@ export function decodePoints(bytes: Uint8Array | null, limit = Number.POSITIVE_I
 
 /** How many points a packed value holds. */
 export function packedCount(bytes: Uint8Array | null): number {
-  // a compressed value's count is checked when its points are read
-  if (bytes && bytes.byteLength >= HEADER && bytes[0] === COMPRESSED)
-    return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1, true);
   return layout(bytes)?.count ?? 0;
 }
 

@@ -14,6 +14,19 @@ export class MalformedBodyError extends Error {
   override name = 'MalformedBodyError';
 }
 
+/** Whether `value` holds NUL: in a string, or in a key or value of an array or plain object. */
+export function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(hasNul);
+  // plain objects only: an uploaded file (a Blob holding a Buffer) is bytes, not text, and walking
+  // its buffer key by key cost seconds on a 20 MB upload
+  const prototype = value && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  if (prototype === Object.prototype || prototype === null) {
+    return Object.entries(value as object).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+  }
+  return false;
+}
+
 export class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
   constructor(

@@ -13,7 +13,7 @@ import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../graphql/context.ts';
-import { hasNul } from './router.ts';
+import { hasNul } from './body.ts';
 
 /** The content types answered here, by the Accept header that asks for them (absent: JSON). */
 const ANSWERED_TYPES = new Map<string | null, string>([

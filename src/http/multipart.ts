@@ -13,7 +13,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
-import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, MalformedBodyError } from './body.ts';
+import { BodyTooLargeError, discardRest, hasNul, JSON_LIMIT_BYTES, MalformedBodyError } from './body.ts';
 
 export interface MultipartLimits {
   /** The whole body, whatever its headers say. */
@@ -117,19 +117,23 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
  */
 export async function readMultipartForm(request: Request, limit: number): Promise<Array<[string, string | File]>> {
   const parts = await receiveMultipart(request, { bytes: limit, files: 10, fields: 1_000, fieldBytes: limit });
-  if (parts.some(([name, value]) => name.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))))
+  if (hasNul(parts.filter(([, value]) => typeof value === 'string')))
     throw new MalformedBodyError('form fields may not contain NUL characters');
   return parts;
 }
 
-/** Removes the temporary files of `request`'s uploads (after its answer); never fails. */
-export async function releaseUploads(request: Request): Promise<void> {
+/**
+ * Removes the temporary files of `request`'s uploads (after its answer); never fails. Every request
+ * passes here: one without uploads costs a look-up, not a promise.
+ */
+export function releaseUploads(request: Request): Promise<unknown> {
   const files = spooled.get(request);
-  if (!files?.length) return;
+  if (!files?.length) return RELEASED;
   spooled.delete(request);
   // a file that cannot be removed is left to the system's clean-up of its temporary directory
-  await Promise.allSettled(files.map((file) => rm(file, { force: true })));
+  return Promise.allSettled(files.map((file) => rm(file, { force: true })));
 }
+const RELEASED = Promise.resolve();
 
 /** What a GraphQL multipart request may hold: one upload of the largest kind, and its operations. */
 export const GRAPHQL_MULTIPART_LIMITS: MultipartLimits = {

@@ -1,6 +1,6 @@
 // A route table: method + path pattern → handler. A path that exists under other methods answers 405
 // with `Allow` (SPEC 7), so every route added here gets that for free.
-import { BodyTooLargeError, discardRest, MalformedBodyError, readLimitedText } from './body.ts';
+import { BodyTooLargeError, discardRest, hasNul, MalformedBodyError, readLimitedText } from './body.ts';
 import { readMultipartForm } from './multipart.ts';
 // whatwg-node's Response: node:http gets a string body in one write, not through a web stream
 import { Response } from '@whatwg-node/fetch';
@@ -126,18 +126,6 @@ export function redirectResponse(location: string, headers: Record<string, strin
   const h = new Headers({ location, 'cache-control': 'no-store' });
   for (const [name, value] of Object.entries(headers)) for (const v of [value].flat()) h.append(name, v);
   return new Response(null, { status: 302, headers: h });
-}
-
-export function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(hasNul);
-  // plain objects only: an uploaded file (a Blob holding a Buffer) is bytes, not text, and walking
-  // its buffer key by key cost seconds on a 20 MB upload
-  const prototype = value && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-  if (prototype === Object.prototype || prototype === null) {
-    return Object.entries(value as object).some(([k, v]) => k.includes('\u0000') || hasNul(v));
-  }
-  return false;
 }
 
 /** The largest form the pages and OAuth endpoints take (a URL-encoded or multipart form of fields). */

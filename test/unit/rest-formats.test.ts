@@ -150,7 +150,7 @@ describe('prefersHtml', () => {
 
 describe('hasNul', () => {
   it('finds NUL in strings, keys and nested values, and leaves uploaded bytes alone', async () => {
-    const { hasNul } = await import('../../src/http/router.ts');
+    const { hasNul } = await import('../../src/http/body.ts');
     expect(hasNul({ a: ['x', { b: 'y\u0000' }] })).toBe(true);
     expect(hasNul({ 'k\u0000': 1 })).toBe(true);
     expect(hasNul(Object.assign(Object.create(null) as object, { a: '\u0000' }))).toBe(true);
