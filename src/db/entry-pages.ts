@@ -356,13 +356,20 @@ function documentOf(provider: Dialect, parts: EntryParts): EntryDocument {
   return document;
 }
 
-/** What a page is read from: the hot reads' statements, and the documents kept of earlier pages. */
-export type PageSource = Pick<Database, 'read' | 'provider' | 'documents'>;
+/**
+ * What a page is read from: the hot reads' statements, and the documents kept of earlier pages.
+ * `entryVersions`, when given, gets the version each entry of the page was read at: its revision and
+ * the people revision, which together move whenever anything its document shows changes.
+ */
+export type PageSource = Pick<Database, 'read' | 'provider' | 'documents'> & { entryVersions?: Map<number, string> };
 
 /** The revision of every person's columns a page shows (one row; null if it is missing). */
 const PEOPLE_REVISION = Sql.sql`(SELECT "revision" FROM "PeopleRevision" WHERE "id" = 1)`;
 
 type Revisions = { revision: number; people: number | null };
+
+/** An entry's version: the same string means the same document. */
+const versionOf = (revision: number, people: number) => `${revision}.${people}`;
 
 /**
  * The entries of `scope` inside `range`, in stream order, with `parts`. One statement reads the
@@ -393,6 +400,7 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
     const entries = rows.map(({ revision, people, doc }) => {
       const entry = document.read(JSON.parse(doc) as Row);
       if (people === null) return entry;
+      database.entryVersions?.set(entry.id, versionOf(revision, people));
       const known = kept.find(keyOf(entry.id), revision, people);
       if (known) {
         found += 1;
@@ -411,8 +419,10 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
   const missing: number[] = [];
   for (const { id, revision, people } of ids) {
     const known = people === null ? undefined : kept.find(keyOf(id), revision, people);
-    if (known) entries.set(id, known);
-    else missing.push(id);
+    if (known) {
+      entries.set(id, known);
+      database.entryVersions?.set(id, versionOf(revision, people!));
+    } else missing.push(id);
   }
   kept.record(kind, ids.length - missing.length, ids.length);
   if (missing.length > 0) {
@@ -423,7 +433,10 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
     );
     for (const { revision, people, doc } of rows) {
       const entry = document.read(JSON.parse(doc) as Row);
-      if (people !== null) kept.keep(keyOf(entry.id), revision, people, entry);
+      if (people !== null) {
+        kept.keep(keyOf(entry.id), revision, people, entry);
+        database.entryVersions?.set(entry.id, versionOf(revision, people));
+      }
       entries.set(entry.id, entry);
     }
   }

@@ -26,6 +26,11 @@ export interface Context {
   readonly events: Events;
   /** How many of the newest entries the nearby search reads before it reads the bounding box (2,000). */
   readonly nearbyProbeRows?: number;
+  /**
+   * When set, stream pages record here the version each of their entries was read at (db/entry-pages.ts):
+   * the REST layer keeps each entry's JSON per version (rest/entry-fragments.ts).
+   */
+  readonly entryVersions?: Map<number, string>;
 }
 
 /** The viewer, or the typed NotAuthorizedError every write answers without a token. */

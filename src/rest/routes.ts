@@ -29,16 +29,26 @@ import {
   RestImportActivityDocument,
   RestFriendsDocument,
   RestFriendsStreamDocument,
+  RestFriendsStreamIdsDocument,
+  type RestFriendsStreamIdsQuery,
   type RestFriendsStreamQuery,
   RestLikeEntryDocument,
   RestMeDocument,
   RestNearbyStreamDocument,
+  RestNearbyStreamIdsDocument,
+  type RestNearbyStreamIdsQuery,
   type RestNearbyStreamQuery,
   RestPersonDocument,
   RestPersonStreamDocument,
+  RestPersonStreamIdsDocument,
+  type RestPersonStreamIdsQuery,
   RestPopularStreamDocument,
+  RestPopularStreamIdsDocument,
+  type RestPopularStreamIdsQuery,
   type RestPersonStreamQuery,
   RestPublicStreamDocument,
+  RestPublicStreamIdsDocument,
+  type RestPublicStreamIdsQuery,
   type RestPopularStreamQuery,
   type RestPublicStreamQuery,
   RestRouteDocument,
@@ -49,6 +59,7 @@ import {
   RestSetRouteTrackDocument,
   type RestSetRouteTrackMutation,
 } from '../operations/generated.ts';
+import { EntryFragments, recordingVersions } from './entry-fragments.ts';
 import { commentJson, entryJson, friendJson, friendshipJson, likeJson, personJson, routeJson, trackJson } from './shapes.ts';
 
 /** The streams answer the same selection. */
@@ -59,6 +70,19 @@ type StreamDocument =
   | typeof RestPersonStreamDocument
   | typeof RestNearbyStreamDocument;
 type StreamQuery = RestPublicStreamQuery | RestPopularStreamQuery | RestFriendsStreamQuery | RestPersonStreamQuery | RestNearbyStreamQuery;
+/** The same streams, asked for their entries' ids only. */
+type StreamIdsDocument =
+  | typeof RestPublicStreamIdsDocument
+  | typeof RestPopularStreamIdsDocument
+  | typeof RestFriendsStreamIdsDocument
+  | typeof RestPersonStreamIdsDocument
+  | typeof RestNearbyStreamIdsDocument;
+type StreamIdsQuery =
+  | RestPublicStreamIdsQuery
+  | RestPopularStreamIdsQuery
+  | RestFriendsStreamIdsQuery
+  | RestPersonStreamIdsQuery
+  | RestNearbyStreamIdsQuery;
 
 export interface RestOptions {
   run: RunOperation;
@@ -73,6 +97,8 @@ export interface RestContext extends RequestContext {
 interface Reply {
   status: number;
   body: unknown;
+  /** The body's JSON when it was put together already (a stream page of kept entries). */
+  json?: string;
   headers?: Record<string, string>;
   /** Raw bytes instead of JSON (the GPX download). */
   raw?: { contentType: string; text: string };
@@ -191,7 +217,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       headers['content-type'] = reply.raw.contentType;
       return new Response(reply.raw.text, { status: reply.status, headers });
     }
-    const json = JSON.stringify(reply.body);
+    const json = reply.json ?? JSON.stringify(reply.body);
     if (callback) {
       headers['content-type'] = 'application/javascript; charset=utf-8';
       headers['x-content-type-options'] = 'nosniff';
@@ -239,13 +265,44 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     });
   }
 
+  const fragments = new EntryFragments();
+
+  /**
+   * A stream page: its entries' ids first, with the versions they were read at; the page is put
+   * together from the entries' kept JSON when every one is kept at its version (rest/entry-fragments.ts),
+   * else read whole and its entries kept.
+   */
   const stream =
-    (operation: StreamDocument, variables: (ctx: RestContext) => Record<string, unknown>): Handler =>
+    (ids: StreamIdsDocument, operation: StreamDocument, variables: (ctx: RestContext) => Record<string, unknown>): Handler =>
     async ({ ctx, context }) => {
-      const result = await run<StreamQuery>(operation, ctx.request, context, { ...variables(ctx), ...pageVariables(ctx.url) });
-      const page = outcome(result, 'stream', 'EntryConnection', context.viewer !== null);
-      return { status: 200, body: { entries: page.edges.map((edge) => entryJson(edge.node)) } };
+      const asked = { ...variables(ctx), ...pageVariables(ctx.url) };
+      const viewer = context.viewer !== null;
+      const reading = recordingVersions(context);
+      const listed = outcome(await run<StreamIdsQuery>(ids, ctx.request, reading.context, asked), 'stream', 'EntryConnection', viewer);
+      const entries =
+        fragments.all(
+          context.baseUrl,
+          listed.edges.map((edge) => edge.node.id),
+          reading.versions,
+        ) ?? (await wholePage(ctx, operation, asked, context));
+      return { status: 200, body: null, json: `{"entries":[${entries.join(',')}]}` };
     };
+
+  /** A stream page read whole: each entry's JSON, kept at the version this read found it. */
+  async function wholePage(ctx: RestContext, operation: StreamDocument, asked: Record<string, unknown>, context: Context) {
+    const reading = recordingVersions(context);
+    const page = outcome(
+      await run<StreamQuery>(operation, ctx.request, reading.context, asked),
+      'stream',
+      'EntryConnection',
+      context.viewer !== null,
+    );
+    return page.edges.map(({ node }) => {
+      const json = JSON.stringify(entryJson(node));
+      fragments.keep(context.baseUrl, node.id, reading.versions.get(node.id), json);
+      return json;
+    });
+  }
 
   const entryId = (ctx: RestContext) => {
     const id = positiveId(ctx.params.id);
@@ -259,26 +316,26 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     'GET',
     '/entries',
     {},
-    stream(RestPublicStreamDocument, () => ({})),
+    stream(RestPublicStreamIdsDocument, RestPublicStreamDocument, () => ({})),
   );
   // the week's most liked and commented, ranked as of one moment (GraphQL popularStream)
   route(
     'GET',
     '/entries/popular',
     {},
-    stream(RestPopularStreamDocument, () => ({})),
+    stream(RestPopularStreamIdsDocument, RestPopularStreamDocument, () => ({})),
   );
   route(
     'GET',
     '/entries/friends',
     { auth: true },
-    stream(RestFriendsStreamDocument, () => ({})),
+    stream(RestFriendsStreamIdsDocument, RestFriendsStreamDocument, () => ({})),
   );
   route(
     'GET',
     '/entries/nearby/:lat,:lon',
     {},
-    stream(RestNearbyStreamDocument, (ctx) => {
+    stream(RestNearbyStreamIdsDocument, RestNearbyStreamDocument, (ctx) => {
       const radius = ctx.url.searchParams.get('radius');
       return {
         lat: Number(ctx.params.lat),
@@ -288,13 +345,13 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     }),
   );
   route('GET', '/people/me/entries', { auth: true }, async (args) =>
-    stream(RestPersonStreamDocument, () => ({ username: args.context.viewer!.username }))(args),
+    stream(RestPersonStreamIdsDocument, RestPersonStreamDocument, () => ({ username: args.context.viewer!.username }))(args),
   );
   route(
     'GET',
     '/people/:username/entries',
     {},
-    stream(RestPersonStreamDocument, (ctx) => ({ username: username(ctx) })),
+    stream(RestPersonStreamIdsDocument, RestPersonStreamDocument, (ctx) => ({ username: username(ctx) })),
   );
 
   // entries

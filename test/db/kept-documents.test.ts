@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PERSON_COLUMNS } from '../../src/db/entry-pages.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
+import { createEntry, createPerson, createPlacedWorkout, createToken, makeFriends } from '../support/factories.ts';
 
 const PERSON = 'username displayName location timeZone photoUrl goal units';
 const PAGE = `{ publicStream(first: 5) { ... on EntryConnection { edges { node {
@@ -50,13 +50,7 @@ beforeAll(async () => {
 afterAll(() => db.destroy());
 
 beforeEach(async () => {
-  const entry = await createEntry(db.prisma, author.id, {
-    lat: 40.0,
-    lon: -105.0,
-    placeName: 'Boulder, CO',
-    workout: { activityType: 'running', duration: 1800 },
-  });
-  entryId = entry.id;
+  entryId = (await createPlacedWorkout(db.prisma, author.id)).id;
 });
 
 /** The entry of this test as the reader's next public stream page shows it (undefined: not shown). */

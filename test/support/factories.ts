@@ -41,6 +41,16 @@ export async function createEntry(prisma: Prisma, authorId: number, fields: Entr
   });
 }
 
+/** A workout posted at a place (Boulder, CO): an entry with every part a page may show of it. */
+export function createPlacedWorkout(prisma: Prisma, authorId: number) {
+  return createEntry(prisma, authorId, {
+    lat: 40.0,
+    lon: -105.0,
+    placeName: 'Boulder, CO',
+    workout: { activityType: 'running', duration: 1800 },
+  });
+}
+
 /** `count` entries by `authorId`, one a minute going back from `newest`; returned newest first. */
 export async function createEntries(prisma: Prisma, authorId: number, count: number, newest = new Date('2024-06-01T12:00:00Z')) {
   const rows = [];
