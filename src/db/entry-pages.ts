@@ -358,8 +358,8 @@ function documentOf(provider: Dialect, parts: EntryParts): EntryDocument {
 
 /**
  * What a page is read from: the hot reads' statements, and the documents kept of earlier pages.
- * `entryVersions`, when given, gets the version each entry of the page was read at: its revision and
- * the people revision, which together move whenever anything its document shows changes.
+ * `entryVersions`, when given, gets the version each entry of the page was read at (versionOf): its
+ * revision and the people revision, which together move whenever anything its document shows changes.
  */
 export type PageSource = Pick<Database, 'read' | 'provider' | 'documents'> & { entryVersions?: Map<number, string> };
 
@@ -368,8 +368,13 @@ const PEOPLE_REVISION = Sql.sql`(SELECT "revision" FROM "PeopleRevision" WHERE "
 
 type Revisions = { revision: number; people: number | null };
 
-/** An entry's version: the same string means the same document. */
-const versionOf = (revision: number, people: number) => `${revision}.${people}`;
+/**
+ * An entry's version for the viewer of `range`: the same string means the same document, seen by the
+ * same side. Its author sees its places where everyone else may not (Entry.geo, privacy zones): a
+ * version read by the author never matches one read by anyone else.
+ */
+const versionOf = (revision: number, people: number, entry: { authorId: number }, range: EntryRange) =>
+  entry.authorId === range.viewerId ? `${revision}.${people}.own` : `${revision}.${people}`;
 
 /**
  * The entries of `scope` inside `range`, in stream order, with `parts`. One statement reads the
@@ -400,7 +405,7 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
     const entries = rows.map(({ revision, people, doc }) => {
       const entry = document.read(JSON.parse(doc) as Row);
       if (people === null) return entry;
-      database.entryVersions?.set(entry.id, versionOf(revision, people));
+      database.entryVersions?.set(entry.id, versionOf(revision, people, entry, range));
       const known = kept.find(keyOf(entry.id), revision, people);
       if (known) {
         found += 1;
@@ -421,7 +426,7 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
     const known = people === null ? undefined : kept.find(keyOf(id), revision, people);
     if (known) {
       entries.set(id, known);
-      database.entryVersions?.set(id, versionOf(revision, people!));
+      database.entryVersions?.set(id, versionOf(revision, people!, known, range));
     } else missing.push(id);
   }
   kept.record(kind, ids.length - missing.length, ids.length);
@@ -435,7 +440,7 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
       const entry = document.read(JSON.parse(doc) as Row);
       if (people !== null) {
         kept.keep(keyOf(entry.id), revision, people, entry);
-        database.entryVersions?.set(entry.id, versionOf(revision, people));
+        database.entryVersions?.set(entry.id, versionOf(revision, people, entry, range));
       }
       entries.set(entry.id, entry);
     }

@@ -12,6 +12,7 @@ let db: TestDatabase;
 let author: { id: number; username: string };
 let reader: { id: number; username: string };
 let readerToken: string;
+let authorToken: string;
 let entryId: number;
 
 beforeAll(async () => {
@@ -20,6 +21,7 @@ beforeAll(async () => {
   reader = await createPerson(db.prisma);
   await makeFriends(db.prisma, author.id, reader.id);
   readerToken = await createToken(db.prisma, reader.id);
+  authorToken = await createToken(db.prisma, author.id);
   for (let i = 0; i < 3; i++) await createEntry(db.prisma, reader.id, { message: `older ${i}` });
 });
 afterAll(() => db.destroy());
@@ -30,9 +32,9 @@ beforeEach(async () => {
   await db.prisma.like.create({ data: { entryId, personId: author.id } });
 });
 
-/** A GET with the reader's token (never answered by the response cache), at `origin`. */
-async function read(api: ReturnType<typeof testApp>, path: string, origin = 'http://milepost.test'): Promise<string> {
-  const response = await api.app.fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${readerToken}` } });
+/** A GET with a token (never answered by the response cache: the reader's unless told), at `origin`. */
+async function read(api: ReturnType<typeof testApp>, path: string, origin = 'http://milepost.test', token = readerToken): Promise<string> {
+  const response = await api.app.fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${token}` } });
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -47,21 +49,24 @@ const PATHS = () => [
 ];
 
 /**
- * Reads every stream until its entries' JSON is kept, writes, and reads again: each page must be the
- * one an app that never read it before answers.
+ * Reads every stream, as the author and as the reader, until its entries' JSON is kept; writes; reads
+ * again: each page must be the one an app that never read it before answers, for each of them (the
+ * author sees the places of their own entries that a privacy zone hides from others).
  */
 async function afterWrite(write: () => Promise<unknown>): Promise<Record<string, string>> {
   const warm = testApp(db);
   for (const path of PATHS()) {
-    await read(warm, path);
-    await read(warm, path);
+    for (const token of [authorToken, readerToken, authorToken]) await read(warm, path, undefined, token);
   }
   await write();
   const fresh = testApp(db);
   const pages: Record<string, string> = {};
   for (const path of PATHS()) {
-    pages[path] = await read(warm, path);
-    expect(pages[path], path).toBe(await read(fresh, path));
+    for (const token of [authorToken, readerToken]) {
+      const page = await read(warm, path, undefined, token);
+      expect(page, path).toBe(await read(fresh, path, undefined, token));
+      if (token === readerToken) pages[path] = page;
+    }
   }
   return pages;
 }
