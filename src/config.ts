@@ -39,6 +39,8 @@ export interface Config {
   readonly webhooks: { readonly pollMs: number; readonly retryBaseSeconds: number; readonly allowPrivate: boolean };
   /** Memory for cached anonymous read responses, in MB; 0 turns the cache off. */
   readonly responseCacheMb: number;
+  /** Millions of characters of entries' JSON kept for stream pages (ENTRY_JSON_MB; 0: none kept). */
+  readonly entryJsonMb: number;
   /**
    * How far the JavaScript heap may grow past what the last full collection kept, in percent (V8's
    * --heap-growing-percent); 0 leaves V8's own factor (up to 4x, so a 70 MB live heap idles at 280 MB).
@@ -209,6 +211,7 @@ export function loadConfig(env: Env = process.env): Config {
       allowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, false),
     },
     responseCacheMb: parseInteger('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 32, 0, 4096),
+    entryJsonMb: parseInteger('ENTRY_JSON_MB', env.ENTRY_JSON_MB, 8, 0, 1024),
     heapGrowthPercent: parseInteger('HEAP_GROWTH_PERCENT', env.HEAP_GROWTH_PERCENT, 20, 0, 300),
     mediaDir: mediaDirectory(env.MEDIA_DIR, database),
     logLevel: parseLogLevel(env.LOG_LEVEL, nodeEnv),

@@ -33,6 +33,7 @@ import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
 import { prefersHtml, splitExtension } from '../http/negotiation.ts';
 import { mountWebPages } from '../web/routes.ts';
+import { EntryFragments } from '../rest/entry-fragments.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { API_BASE, createGeneratedApi } from '../rest/generated-api.ts';
 import { avatarSvg } from '../http/avatar.ts';
@@ -241,7 +242,9 @@ export function createApp(config: Config, database: Database, options: AppOption
 
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
   const rest = new Router();
-  mountRestRoutes(rest, { run: createOperationRunner(yoga), context: contexts.forRequest });
+  // each entry's JSON kept per version, for the stream pages of the REST layer and of GraphQL alike
+  const fragments = new EntryFragments(config.entryJsonMb * 1_000_000);
+  mountRestRoutes(rest, { run: createOperationRunner(yoga), context: contexts.forRequest, fragments });
 
   const clock = config.responseCacheMb > 0 ? createChangeClock(config.database) : null;
   const cache = clock ? new ResponseCache(clock, config.responseCacheMb * 1024 * 1024) : null;
@@ -251,7 +254,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     readKey(request.method, serverContext.req ? fullUrlOf(serverContext.req) : request.url, request.headers.get('accept'), body);
 
   // a JSON query answered without yoga's HTTP pipeline when it is the common case (direct-queries.ts)
-  const direct = createDirectQueries(yoga, (request) => contexts.forRequest(request));
+  const direct = createDirectQueries(yoga, (request) => contexts.forRequest(request), fragments);
   const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, anonymous: boolean): Promise<Response> => {
     const type = request.headers.get('content-type') ?? '';
     if (request.method === 'POST' && /^multipart\/form-data\b/i.test(type)) {

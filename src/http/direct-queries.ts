@@ -9,11 +9,15 @@
 // Origin (CORS), a mutation or subscription, a body that is not a plain `{ query, variables,
 // operationName }`, a document that does not parse or validate, a refused token, NUL characters,
 // and a query whose result carries errors or extensions (run again there: a query has no effects).
+// A query that reads one stream page has the page put together from its entries' kept JSON when it
+// can (spliced-pages.ts).
 import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../graphql/context.ts';
 import { hasNul } from './body.ts';
+import { EntryFragments } from '../rest/entry-fragments.ts';
+import { SplicedPages } from './spliced-pages.ts';
 
 /** The content types answered here, by the Accept header that asks for them (absent: JSON). */
 const ANSWERED_TYPES = new Map<string | null, string>([
@@ -62,7 +66,9 @@ export type DirectQueries = (request: Request, body: string) => Promise<Response
 export function createDirectQueries(
   yoga: YogaServerInstance<Record<string, never>, Context>,
   context: (request: Request) => Promise<Context>,
+  fragments: EntryFragments = new EntryFragments(),
 ): DirectQueries {
+  const pages = new SplicedPages(fragments);
   return async (request, body) => {
     if (request.headers.has('origin')) return null;
     const contentType = ANSWERED_TYPES.get(request.headers.get('accept'));
@@ -87,22 +93,33 @@ export function createDirectQueries(
       // a refused token: yoga answers it with its status and headers
       return null;
     }
-    let result: ExecutionResult | AsyncIterable<unknown>;
-    try {
-      result = await env.execute({
+    // the context is passed in, as the REST layer passes it
+    const execute = async (runDocument: DocumentNode, entryVersions?: Map<number, string>): Promise<ExecutionResult | null> => {
+      const result = await env.execute({
         schema: env.schema,
-        document,
-        // the context is passed in, as the REST layer passes it
-        contextValue: await env.contextFactory(contextValue),
+        document: runDocument,
+        contextValue: await env.contextFactory(entryVersions ? { ...contextValue, entryVersions } : contextValue),
         variableValues: params.variables ?? {},
         operationName: params.operationName ?? null,
       });
+      return Symbol.asyncIterator in result ? null : result;
+    };
+    let json: string | null;
+    try {
+      const plan = fragments.enabled ? pages.plan(document, params.operationName) : null;
+      if (plan) {
+        json = await pages.answer(plan, contextValue.baseUrl, async (run, versions) => (await execute(run, versions)) ?? { errors: [] });
+      } else {
+        const result = await execute(document);
+        json = result && !result.errors && !result.extensions ? JSON.stringify(result) : null;
+      }
     } catch {
-      // a plugin's refusal or a fault: yoga runs it again and answers it as it would have
+      // a plugin's refusal, a page not put together (NotSpliced) or a fault: yoga runs it again and
+      // answers it as it would have
       return null;
     }
-    if (Symbol.asyncIterator in result || result.errors || result.extensions) return null;
+    if (json === null) return null;
     // the adapter's own Response: it writes a text body as it is, where the global one streams it
-    return new Response(JSON.stringify(result), { status: 200, headers: { 'content-type': `${contentType}; charset=utf-8` } });
+    return new Response(json, { status: 200, headers: { 'content-type': `${contentType}; charset=utf-8` } });
   };
 }

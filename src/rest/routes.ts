@@ -1,7 +1,7 @@
 // The legacy REST paths of SPEC 4.0, each a GraphQL operation (src/operations/rest.graphql) whose result takes the
 // shapes of COMPAT.md (shapes.ts). One wrapper gives every path the same formats, JSONP, token
 // handling, status codes and error body.
-import type { ExecutionResult } from 'graphql';
+import { type ExecutionResult, getOperationAST } from 'graphql';
 // whatwg-node's Response: node:http gets a string body in one write, not through a web stream
 import { Response } from '@whatwg-node/fetch';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
@@ -59,7 +59,7 @@ import {
   RestSetRouteTrackDocument,
   type RestSetRouteTrackMutation,
 } from '../operations/generated.ts';
-import { EntryFragments, recordingVersions } from './entry-fragments.ts';
+import { type EntryFragments, pageOf, recordingVersions } from './entry-fragments.ts';
 import { commentJson, entryJson, friendJson, friendshipJson, likeJson, personJson, routeJson, trackJson } from './shapes.ts';
 
 /** The streams answer the same selection. */
@@ -70,6 +70,9 @@ type StreamDocument =
   | typeof RestPersonStreamDocument
   | typeof RestNearbyStreamDocument;
 type StreamQuery = RestPublicStreamQuery | RestPopularStreamQuery | RestFriendsStreamQuery | RestPersonStreamQuery | RestNearbyStreamQuery;
+/** A stream's name, for the shares of its pages found kept. */
+const kindOf = (document: StreamDocument) => `rest:${getOperationAST(document)?.name?.value}`;
+
 /** The same streams, asked for their entries' ids only. */
 type StreamIdsDocument =
   | typeof RestPublicStreamIdsDocument
@@ -86,6 +89,8 @@ type StreamIdsQuery =
 
 export interface RestOptions {
   run: RunOperation;
+  /** Entries' JSON kept per version (shared with the GraphQL edge's stream pages). */
+  fragments: EntryFragments;
   /** The request's context: its token, or a form's `oauth_token`, resolved (throws a token error). */
   context: (request: Request, formToken: string | null) => Promise<Context>;
 }
@@ -265,44 +270,33 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     });
   }
 
-  const fragments = new EntryFragments();
-
   /**
-   * A stream page: its entries' ids first, with the versions they were read at; the page is put
-   * together from the entries' kept JSON when every one is kept at its version (rest/entry-fragments.ts),
-   * else read whole and its entries kept.
+   * A stream page put together from its entries' JSON kept per version when they all are (its ids
+   * read first, rest/entry-fragments.ts), else read whole and its entries kept.
    */
   const stream =
     (ids: StreamIdsDocument, operation: StreamDocument, variables: (ctx: RestContext) => Record<string, unknown>): Handler =>
     async ({ ctx, context }) => {
       const asked = { ...variables(ctx), ...pageVariables(ctx.url) };
       const viewer = context.viewer !== null;
-      const reading = recordingVersions(context);
-      const listed = outcome(await run<StreamIdsQuery>(ids, ctx.request, reading.context, asked), 'stream', 'EntryConnection', viewer);
-      const entries =
-        fragments.all(
-          context.baseUrl,
-          listed.edges.map((edge) => edge.node.id),
-          reading.versions,
-        ) ?? (await wholePage(ctx, operation, asked, context));
-      return { status: 200, body: null, json: `{"entries":[${entries.join(',')}]}` };
+      const page = await pageOf(
+        options.fragments,
+        kindOf(operation),
+        context.baseUrl,
+        async () => {
+          const reading = recordingVersions(context);
+          const listed = outcome(await run<StreamIdsQuery>(ids, ctx.request, reading.context, asked), 'stream', 'EntryConnection', viewer);
+          return { rest: null, ids: listed.edges.map((edge) => edge.node.id), versions: reading.versions };
+        },
+        async () => {
+          const reading = recordingVersions(context);
+          const read = outcome(await run<StreamQuery>(operation, ctx.request, reading.context, asked), 'stream', 'EntryConnection', viewer);
+          const entries = read.edges.map(({ node }) => ({ id: node.id, json: () => JSON.stringify(entryJson(node)) }));
+          return { rest: null, entries, versions: reading.versions };
+        },
+      );
+      return { status: 200, body: null, json: `{"entries":[${page.entries.join(',')}]}` };
     };
-
-  /** A stream page read whole: each entry's JSON, kept at the version this read found it. */
-  async function wholePage(ctx: RestContext, operation: StreamDocument, asked: Record<string, unknown>, context: Context) {
-    const reading = recordingVersions(context);
-    const page = outcome(
-      await run<StreamQuery>(operation, ctx.request, reading.context, asked),
-      'stream',
-      'EntryConnection',
-      context.viewer !== null,
-    );
-    return page.edges.map(({ node }) => {
-      const json = JSON.stringify(entryJson(node));
-      fragments.keep(context.baseUrl, node.id, reading.versions.get(node.id), json);
-      return json;
-    });
-  }
 
   const entryId = (ctx: RestContext) => {
     const id = positiveId(ctx.params.id);

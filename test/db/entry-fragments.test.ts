@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { createEntry, createPerson, createPlacedWorkout, createToken, makeFriends } from '../support/factories.ts';
+import { authorAndReader, commentedWorkout } from '../support/factories.ts';
 
 let db: TestDatabase;
 let author: { id: number; username: string };
@@ -17,19 +17,14 @@ let entryId: number;
 
 beforeAll(async () => {
   db = await createTestDatabase('fragments');
-  author = await createPerson(db.prisma);
-  reader = await createPerson(db.prisma);
-  await makeFriends(db.prisma, author.id, reader.id);
-  readerToken = await createToken(db.prisma, reader.id);
-  authorToken = await createToken(db.prisma, author.id);
-  for (let i = 0; i < 3; i++) await createEntry(db.prisma, reader.id, { message: `older ${i}` });
+  const people = await authorAndReader(db.prisma);
+  ({ author, reader } = people);
+  ({ author: authorToken, reader: readerToken } = people.tokens);
 });
 afterAll(() => db.destroy());
 
 beforeEach(async () => {
-  entryId = (await createPlacedWorkout(db.prisma, author.id)).id;
-  await db.prisma.comment.create({ data: { entryId, authorId: reader.id, body: 'first!' } });
-  await db.prisma.like.create({ data: { entryId, personId: author.id } });
+  entryId = await commentedWorkout(db.prisma, author.id, reader.id);
 });
 
 /** A GET with a token (never answered by the response cache: the reader's unless told), at `origin`. */

@@ -39,8 +39,9 @@ let entryId: number;
 
 beforeAll(async () => {
   db = await createTestDatabase('kept');
-  // with a token the response cache never answers: these are the pages apps get
-  api = testApp(db);
+  // with a token the response cache never answers; entries' JSON is not kept either (ENTRY_JSON_MB=0,
+  // test/db/spliced-pages.test.ts), so that every page reads its documents: these are what is tested here
+  api = testApp(db, { ENTRY_JSON_MB: '0' });
   author = await createPerson(db.prisma);
   reader = await createPerson(db.prisma);
   readerToken = await createToken(db.prisma, reader.id);

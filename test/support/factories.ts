@@ -51,6 +51,24 @@ export function createPlacedWorkout(prisma: Prisma, authorId: number) {
   });
 }
 
+/** An author and a reader who are friends, each with a token; the reader has posted three entries. */
+export async function authorAndReader(prisma: Prisma) {
+  const author = await createPerson(prisma);
+  const reader = await createPerson(prisma);
+  await makeFriends(prisma, author.id, reader.id);
+  const tokens = { author: await createToken(prisma, author.id), reader: await createToken(prisma, reader.id) };
+  for (let i = 0; i < 3; i++) await createEntry(prisma, reader.id, { message: `older ${i}` });
+  return { author, reader, tokens };
+}
+
+/** A placed workout by `authorId`, commented ('first!') by `commenterId` and liked by its author; its id. */
+export async function commentedWorkout(prisma: Prisma, authorId: number, commenterId: number): Promise<number> {
+  const entryId = (await createPlacedWorkout(prisma, authorId)).id;
+  await prisma.comment.create({ data: { entryId, authorId: commenterId, body: 'first!' } });
+  await prisma.like.create({ data: { entryId, personId: authorId } });
+  return entryId;
+}
+
 /** `count` entries by `authorId`, one a minute going back from `newest`; returned newest first. */
 export async function createEntries(prisma: Prisma, authorId: number, count: number, newest = new Date('2024-06-01T12:00:00Z')) {
   const rows = [];
