@@ -33,7 +33,7 @@ import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
 import { prefersHtml, splitExtension } from '../http/negotiation.ts';
 import { mountWebPages } from '../web/routes.ts';
-import { EntryFragments } from '../rest/entry-fragments.ts';
+import { EntryFragments } from '../http/entry-fragments.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { API_BASE, createGeneratedApi } from '../rest/generated-api.ts';
 import { avatarSvg } from '../http/avatar.ts';

@@ -16,7 +16,7 @@ import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphq
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../graphql/context.ts';
 import { hasNul } from './body.ts';
-import { EntryFragments } from '../rest/entry-fragments.ts';
+import { EntryFragments } from './entry-fragments.ts';
 import { SplicedPages } from './spliced-pages.ts';
 
 /** The content types answered here, by the Accept header that asks for them (absent: JSON). */

@@ -1,5 +1,5 @@
 // GraphQL stream pages put together from each entry's JSON, kept per version (issue 18), as the REST
-// layer puts its pages together (rest/entry-fragments.ts). For a query that reads one stream and asks
+// layer puts its pages together (http/entry-fragments.ts). For a query that reads one stream and asks
 // of its entries only what their kept documents hold (db/entry-pages.ts), executing those twenty
 // entries' thousand-odd fields and serializing them was most of a request's CPU.
 //
@@ -23,8 +23,9 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   getOperationAST,
+  visit,
 } from 'graphql';
-import { type EntryFragments, pageOf } from '../rest/entry-fragments.ts';
+import { type EntryFragments, pageOf } from './entry-fragments.ts';
 
 /** The streams whose pages may be put together: root fields answering an `EntryConnection`. */
 const STREAMS = new Set(['publicStream', 'popularStream', 'friendsStream', 'personStream', 'nearbyStream']);
@@ -122,29 +123,21 @@ function onlyDocumentFields(
 /** The one field named `name` of `set` (through inline fragments), if there is exactly one and nothing else in `set` is a named fragment. */
 function single(set: SelectionSetNode, name: string): FieldNode | null {
   const found: FieldNode[] = [];
-  const visit = (inner: SelectionSetNode): boolean =>
+  const look = (inner: SelectionSetNode): boolean =>
     inner.selections.every((selection) => {
       if (selection.kind === Kind.FRAGMENT_SPREAD || selection.directives?.length) return false;
-      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet);
+      if (selection.kind === Kind.INLINE_FRAGMENT) return look(selection.selectionSet);
       if (selection.name.value === name) found.push(selection);
       return true;
     });
-  return visit(set) && found.length === 1 && plain(found[0]!) ? found[0]! : null;
+  return look(set) && found.length === 1 && plain(found[0]!) ? found[0]! : null;
 }
 
 /** `document` with the selection set of `node` replaced by `selections`. */
 function withNodeSelections(document: DocumentNode, node: FieldNode, selections: SelectionSetNode['selections']): DocumentNode {
-  const replace = (value: unknown): unknown => {
-    if (value === node) return { ...node, selectionSet: { kind: Kind.SELECTION_SET, selections } };
-    if (Array.isArray(value)) return value.map(replace);
-    if (value && typeof value === 'object') {
-      const copy: Record<string, unknown> = {};
-      for (const [key, inner] of Object.entries(value)) copy[key] = key === 'loc' ? undefined : replace(inner);
-      return copy;
-    }
-    return value;
-  };
-  return replace(document) as DocumentNode;
+  return visit(document, {
+    Field: (field) => (field === node ? { ...node, selectionSet: { kind: Kind.SELECTION_SET, selections } } : undefined),
+  });
 }
 
 const idField: FieldNode = {

@@ -59,7 +59,7 @@ import {
   RestSetRouteTrackDocument,
   type RestSetRouteTrackMutation,
 } from '../operations/generated.ts';
-import { type EntryFragments, pageOf, recordingVersions } from './entry-fragments.ts';
+import { type EntryFragments, pageOf, recordingVersions } from '../http/entry-fragments.ts';
 import { commentJson, entryJson, friendJson, friendshipJson, likeJson, personJson, routeJson, trackJson } from './shapes.ts';
 
 /** The streams answer the same selection. */
@@ -272,16 +272,20 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
 
   /**
    * A stream page put together from its entries' JSON kept per version when they all are (its ids
-   * read first, rest/entry-fragments.ts), else read whole and its entries kept.
+   * read first, http/entry-fragments.ts), else read whole and its entries kept.
    */
-  const stream =
-    (ids: StreamIdsDocument, operation: StreamDocument, variables: (ctx: RestContext) => Record<string, unknown>): Handler =>
-    async ({ ctx, context }) => {
-      const asked = { ...variables(ctx), ...pageVariables(ctx.url) };
+  const stream = (
+    ids: StreamIdsDocument,
+    operation: StreamDocument,
+    variables: (ctx: RestContext, context: Context) => Record<string, unknown>,
+  ): Handler => {
+    const kind = kindOf(operation);
+    return async ({ ctx, context }) => {
+      const asked = { ...variables(ctx, context), ...pageVariables(ctx.url) };
       const viewer = context.viewer !== null;
       const page = await pageOf(
         options.fragments,
-        kindOf(operation),
+        kind,
         context.baseUrl,
         async () => {
           const reading = recordingVersions(context);
@@ -297,6 +301,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       );
       return { status: 200, body: null, json: `{"entries":[${page.entries.join(',')}]}` };
     };
+  };
 
   const entryId = (ctx: RestContext) => {
     const id = positiveId(ctx.params.id);
@@ -338,8 +343,11 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       };
     }),
   );
-  route('GET', '/people/me/entries', { auth: true }, async (args) =>
-    stream(RestPersonStreamIdsDocument, RestPersonStreamDocument, () => ({ username: args.context.viewer!.username }))(args),
+  route(
+    'GET',
+    '/people/me/entries',
+    { auth: true },
+    stream(RestPersonStreamIdsDocument, RestPersonStreamDocument, (_ctx, context) => ({ username: context.viewer!.username })),
   );
   route(
     'GET',

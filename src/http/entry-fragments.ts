@@ -1,16 +1,17 @@
-// Each entry's REST JSON, kept per version (issue 18). A legacy stream page is the same twenty entries
-// for one request after another; running the GraphQL operation for all they show, shaping each as
-// COMPAT.md has it and serializing 40-odd KB cost about two thirds of such a request's CPU. A page
-// now first runs its operation for the entries' ids only (src/operations/rest.graphql), which records
-// the version each entry was read at (db/entry-pages.ts: its revision and the people revision, moved
-// by triggers on every write that changes what it shows); when every entry's JSON is kept at that
-// version, the page is put together from them. Otherwise the whole page runs as before and its
-// entries are kept at the versions that run read them at. A kind of page that lately did not find its
-// entries kept is read whole at once (pageOf).
+// Each entry's JSON, kept per version (issue 18), for the stream pages of both edges: the REST layer's
+// (rest/routes.ts) and GraphQL's (spliced-pages.ts). A stream page is the same twenty entries for one
+// request after another; executing all they show, shaping and serializing 40-odd KB cost about two
+// thirds of such a request's CPU. A page now first runs its operation for the entries' ids only, which
+// records the version each entry was read at (db/entry-pages.ts: its revision and the people
+// revision, moved by triggers on every write that changes what it shows, and whether its reader is its
+// author); when every entry's JSON is kept at that version, the page is put together from them.
+// Otherwise the whole page runs as before and its entries are kept at the versions that run read them
+// at. A kind of page that lately did not find its entries kept is read whole at once (pageOf).
 //
-// - An entry's JSON depends on nothing else but the origin its URLs are made with: it is kept per origin.
-//   Who may see an entry decides which entries a page has, never what one of them shows; should an
-//   entry's JSON ever depend on its viewer, the viewer belongs in the key.
+// - An entry's JSON depends on its version and on the origin its URLs are made with (the scope it is
+//   kept under). Who may see an entry decides which entries a page has; what one of them shows differs
+//   only for its author (their own places, which privacy zones hide from others), which the version
+//   says. Should an entry's JSON come to depend on its viewer otherwise, that belongs in the version.
 // - Bounded by the characters kept, least recently used out first: a client sending many origins (the
 //   Host header) or reading deep pages only pushes older entries out.
 import type { Context } from '../graphql/context.ts';
