@@ -31,7 +31,8 @@ const { values } = parseArgs({
     heap: { type: 'string', default: '' },
     // only the targets whose name holds this text, and none of the later phases (a quick A/B);
     // `--only training` measures only the stats of a person with 10,000 workouts, `--only upload` only
-    // the GPX upload, `--only fan-out` only the WebSocket fan-out (each with the server's RSS)
+    // the GPX upload, `--only fan-out` only the WebSocket fan-out, `--only mixed` only the reads under
+    // writes (each with the server's RSS)
     only: { type: 'string', default: '' },
   },
 });
@@ -563,7 +564,9 @@ async function mintToken(base: string, url: string): Promise<string> {
   const minted = run(['tokens', 'create', '--username', await firstUsername(base)], { DATABASE_URL: url });
   let token = '';
   minted.stdout!.on('data', (chunk) => (token += chunk));
-  await new Promise((resolve) => minted.on('exit', resolve));
+  const code = await new Promise((resolve) => minted.on('exit', resolve));
+  // without a token every write would fail with a 401 and the run would measure nothing it claims
+  if (code !== 0 || !token.trim()) throw new Error(`tokens create failed (exit ${code})`);
   return token.trim();
 }
 
@@ -597,7 +600,8 @@ try {
   const token = await mintToken(base, url);
   const username = await firstUsername(base);
   const entryId = (await database.prisma.entry.findFirstOrThrow({ orderBy: { id: 'asc' }, select: { id: true } })).id;
-  for (const target of targets(username, token, entryId).filter((t) => t.name.includes(values.only))) {
+  const measured = values.only === 'mixed' ? [] : targets(username, token, entryId).filter((t) => t.name.includes(values.only));
+  for (const target of measured) {
     const probe = await fetch(`${base}${target.path}`, { method: target.method, headers: target.headers, body: target.body });
     const body = Buffer.from(await probe.arrayBuffer());
     const expected = target.read ? 200 : 201;
@@ -634,8 +638,8 @@ try {
     console.log(`server peak RSS: start ${rss.atStart} MB, after ${values.only} ${rss.afterPhase} MB`);
     throw new Skip();
   }
-  if (values.only && values.only !== 'training') throw new Skip();
-  if (!values.only) {
+  if (values.only && values.only !== 'training' && values.only !== 'mixed') throw new Skip();
+  if (!values.only || values.only === 'mixed') {
     const seeded = await database.prisma.entry.aggregate({ _min: { id: true } });
     const entryIds = { min: seeded._min.id ?? 1, max: watermark.entry };
     const anonymous: Target = { name: 'anonymous GET /entries.json', method: 'GET', path: '/entries.json', read: true };
@@ -651,6 +655,7 @@ try {
       }
     }
     rss.afterReadsUnderWrites = peakRssMb(child.pid!);
+    if (values.only === 'mixed') throw new Skip();
     upload = await gpxUpload(base, url, child);
     rss.afterGpxUpload = peakRssMb(child.pid!);
     fanout = await fanOut(base, url);

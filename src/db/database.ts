@@ -13,6 +13,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { PrismaClient, type Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
+import { durableCommits, logSync } from './durable-commits.ts';
+import { type Checkpointer, type CheckpointResult, startCheckpointer } from './checkpointer.ts';
 import { storedDate } from './entry-pages.ts';
 import { retryingRead } from './errors.ts';
 import { applyMigrations } from './migrate.ts';
@@ -48,6 +50,11 @@ export interface Database {
    * row versions left by the load's revision triggers (three an entry) stay in the way of its reads.
    */
   analyze(): Promise<void>;
+  /**
+   * On a SQLite file, checkpoints the write-ahead log now on the checkpoint thread, which otherwise does
+   * it every second (db/checkpointer.ts); null elsewhere, or when the server's connection does it again.
+   */
+  checkpoint(): Promise<CheckpointResult | null>;
   close(): Promise<void>;
 }
 
@@ -80,15 +87,19 @@ export interface OpenOptions {
   migrate?: boolean;
   /** Freeze the entry documents kept between pages (default true; the server leaves it out in production). */
   freezeKeptDocuments?: boolean;
+  /** How a SQLite file's write-ahead log is synced before a write is reported done (tests; default fdatasync). */
+  syncLog?: (path: string) => Promise<void>;
 }
 
 const QUERY_LOG = [{ emit: 'event', level: 'query' }] as const;
 
-function createClient(database: DatabaseConfig): LoggingPrisma {
+function createClient(database: DatabaseConfig, syncLog?: (path: string) => Promise<void>): LoggingPrisma {
   if (database.provider === 'sqlite') {
     if (database.file !== ':memory:') mkdirSync(path.dirname(database.file), { recursive: true });
     // timeout: concurrent writers wait for the lock instead of failing with SQLITE_BUSY
-    const adapter = new PrismaBetterSqlite3({ url: database.file, timeout: 10_000 });
+    const connection = new PrismaBetterSqlite3({ url: database.file, timeout: 10_000 });
+    // a file's commits are synced off the event loop, and reported done once synced (db/durable-commits.ts)
+    const adapter = database.file === ':memory:' ? connection : durableCommits(connection, logSync(database.file, syncLog));
     return new PrismaClient({ adapter, log: [...QUERY_LOG] });
   }
   const adapter = new PrismaPg(
@@ -138,7 +149,7 @@ function withReadRetry(prisma: LoggingPrisma) {
 
 export async function openDatabase(database: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   if (options.migrate ?? true) await applyMigrations(database);
-  const prisma = createClient(database);
+  const prisma = createClient(database, options.syncLog);
   let count = 0;
   const listeners = new Set<(durationMs: number, sql: string) => void>();
   prisma.$on('query', (event) => {
@@ -147,11 +158,15 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
   });
   await prisma.$connect();
   let reader: Reader | null = null;
+  let checkpointer: Checkpointer | null = null;
   if (database.provider === 'sqlite' && database.file !== ':memory:') {
-    // WAL (set by the migrator, kept in the file) with FULL sync: a write acknowledged survives a
-    // power cut, at the price of an fsync per commit. One connection: one writer, no SQLITE_BUSY races.
-    await prisma.$queryRawUnsafe('PRAGMA synchronous = FULL');
+    // WAL (set by the migrator, kept in the file). A write acknowledged survives a power cut: each
+    // commit's log is synced before Prisma reports it done, in libuv's thread pool rather than by
+    // SQLite on the event loop, hence NORMAL (db/durable-commits.ts). One connection: one writer, no
+    // SQLITE_BUSY races.
+    await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
     reader = createSqliteReader(database.file);
+    checkpointer = await checkpointOffThread(prisma, database.file);
   } else if (database.provider === 'postgresql') {
     reader = createPostgresReader(database);
   }
@@ -193,12 +208,37 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
       // names from the catalogue, quoted as identifiers
       for (const { name } of tables) await prisma.$executeRawUnsafe(`VACUUM (ANALYZE) "${name.replaceAll('"', '""')}"`);
     },
+    checkpoint: async () => (checkpointer ? checkpointer.checkpoint() : null),
     close: async () => {
+      await checkpointer?.close();
       await reader?.close();
       await prisma.$disconnect();
     },
   };
 }
+
+/**
+ * Moves the checkpoints of a SQLite file to a thread of their own (db/checkpointer.ts): Prisma's
+ * connection stops checkpointing once the thread runs, and takes it back if the thread stops.
+ */
+async function checkpointOffThread(prisma: LoggingPrisma, file: string): Promise<Checkpointer | null> {
+  // in order on the one connection: a thread that stops right after it started still gets its
+  // checkpoints handed back after they were taken from the connection
+  let handover: Promise<unknown> = Promise.resolve();
+  const checkpointer = await startCheckpointer(file, {
+    onStopped(reason) {
+      console.error(`milepost: ${reason}; SQLite checkpoints run on the server's connection again`);
+      handover = handover
+        .then(() => prisma.$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`))
+        .catch(() => undefined);
+    },
+  });
+  if (checkpointer) await (handover = prisma.$queryRawUnsafe('PRAGMA wal_autocheckpoint = 0'));
+  return checkpointer;
+}
+
+/** SQLite's own default: a commit that takes the log past this many pages checkpoints it. */
+const SQLITE_AUTOCHECKPOINT_PAGES = 1_000;
 
 /** Where the hot reads run: a connection of their own, beside Prisma's. */
 interface Reader {
