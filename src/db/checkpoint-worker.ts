@@ -62,7 +62,11 @@ function stop(): void {
 }
 
 port.on('message', (message: { kind: 'checkpoint'; id: number } | { kind: 'close' }) => {
-  if (message.kind === 'close') return stop();
+  if (message.kind === 'close') {
+    // what the last commits wrote goes into the database file before the thread ends
+    run();
+    return stop();
+  }
   const result = run();
   if (result) port.postMessage({ kind: 'checkpointed', id: message.id, result } satisfies CheckpointMessage);
 });

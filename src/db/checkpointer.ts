@@ -4,42 +4,104 @@
 // comments/s on the bench's data, those commits held the loop for 40–230 ms each, and every read
 // waiting behind them showed it (anonymous `GET /entries.json` p99 54–141 ms; 11–24 ms without them).
 //
-// Here a worker thread checkpoints (PASSIVE: it waits for no reader or writer) every second on its own
-// connection, and the server's connection stops checkpointing. Commits stay synced (synchronous=FULL),
-// so an acknowledged write survives a crash whether or not it was checkpointed yet. Should the thread
-// fail or exit, `onStopped` hands the checkpoints back to the server's connection, so the log never
-// grows without bound.
+// Here the server's connection does not checkpoint; a worker thread does (PASSIVE: it waits for no
+// reader or writer), every second, on its own connection. The thread costs about 7 MB, so it runs
+// only while writes come: started once 100 commits wait for a checkpoint (the log then holds about as
+// much as SQLite's own threshold, 1,000 pages), stopped after a last checkpoint once none came for 5 s. A commit is durable before it is acknowledged (db/durable-commits.ts), checkpointed or
+// not. Should the thread fail, `onStopped` hands the checkpoints back to the server's connection for
+// good, so the log never grows without bound.
 import { Worker } from 'node:worker_threads';
 import type { CheckpointMessage, CheckpointResult, CheckpointWorkerData } from './checkpoint-worker.ts';
 
 export type { CheckpointResult } from './checkpoint-worker.ts';
 
 export interface Checkpointer {
-  /** Checkpoints now, on the thread (tests; the thread also does it every interval). */
-  checkpoint(): Promise<CheckpointResult>;
-  /** Ends the thread's work and closes its connection. */
+  /** A commit happened: the thread runs (started once enough wait) until no commit came for a while. */
+  written(): void;
+  /** Whether the thread is running or starting now. */
+  readonly running: boolean;
+  /** Checkpoints now, on the thread (tests, and the bench's clean-up; the thread does it every interval). */
+  checkpoint(): Promise<CheckpointResult | null>;
+  /** Ends the thread's work (after a last checkpoint) and closes its connection. */
   close(): Promise<void>;
 }
 
 export interface CheckpointerOptions {
   intervalMs?: number;
-  /** Called once if the thread stops while it should be working (an error, an exit): checkpoint elsewhere. */
+  /** How long the thread stays without a commit before it stops. */
+  idleMs?: number;
+  /** Commits waiting for a checkpoint that start the thread. */
+  startAfter?: number;
+  /** Called once if the thread fails or exits unbidden: checkpoint elsewhere from then on. */
   onStopped(reason: string): void;
 }
 
+/** One running thread. */
+interface Thread {
+  checkpoint(): Promise<CheckpointResult>;
+  close(): Promise<void>;
+}
+
 const INTERVAL_MS = 1_000;
+const IDLE_MS = 5_000;
+const START_AFTER_COMMITS = 100;
 const TYPESCRIPT_ENTRY = "import('tsx/esm/api').then(({ register }) => { register(); return import(SCRIPT); })";
 const CLOSE_DEADLINE_MS = 5_000;
 
-/** Starts the thread on `file`; resolves once its connection is open, or with null if it cannot start. */
-export async function startCheckpointer(file: string, options: CheckpointerOptions): Promise<Checkpointer | null> {
+/** The checkpoints of `file`, on a thread started by the first commit. */
+export function checkpointer(file: string, options: CheckpointerOptions): Checkpointer {
+  let thread: Promise<Thread | null> | null = null;
+  let failed = false;
+  let closed = false;
+  const stopThread = () => {
+    const stopping = thread;
+    thread = null;
+    return stopping?.then((running) => running?.close());
+  };
+  const idle = setTimeout(stopThread, options.idleMs ?? IDLE_MS);
+  idle.unref();
+  const started = () => {
+    if (failed || closed) return null;
+    idle.refresh();
+    // what waited is the new thread's first checkpoint
+    waiting = 0;
+    thread ??= startThread(file, options.intervalMs ?? INTERVAL_MS, (reason) => {
+      failed = true;
+      thread = null;
+      options.onStopped(reason);
+    });
+    return thread;
+  };
+  let waiting = 0;
+  return {
+    written() {
+      if (thread) idle.refresh();
+      else if (++waiting >= (options.startAfter ?? START_AFTER_COMMITS)) started();
+    },
+    get running() {
+      return thread !== null;
+    },
+    async checkpoint() {
+      const running = await started();
+      return running ? running.checkpoint() : null;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(idle);
+      await stopThread();
+    },
+  };
+}
+
+/** Starts a thread on `file`; resolves once its connection is open, or with null if it cannot start. */
+async function startThread(file: string, intervalMs: number, onStopped: (reason: string) => void): Promise<Thread | null> {
   // from dist/ the worker is JavaScript; from the sources (tests, `npm run dev`) TypeScript through tsx
   const typescript = import.meta.url.endsWith('.ts');
   const script = new URL(`./checkpoint-worker.${typescript ? 'ts' : 'js'}`, import.meta.url);
   // from the sources, tsx's loader is registered in the thread before its module is imported
   const worker = new Worker(typescript ? TYPESCRIPT_ENTRY.replace('SCRIPT', JSON.stringify(script.href)) : script, {
     eval: typescript,
-    workerData: { file, intervalMs: options.intervalMs ?? INTERVAL_MS } satisfies CheckpointWorkerData,
+    workerData: { file, intervalMs } satisfies CheckpointWorkerData,
     // it holds a prepared statement and a timer: a small heap is plenty
     resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
   });
@@ -54,7 +116,7 @@ export async function startCheckpointer(file: string, options: CheckpointerOptio
     stopped = true;
     for (const { reject } of waiting.values()) reject(new Error(reason));
     waiting.clear();
-    if (!closing) options.onStopped(reason);
+    if (!closing) onStopped(reason);
   };
   const ready = new Promise<boolean>((resolve) => {
     worker.on('message', (message: CheckpointMessage) => {

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { PrismaClient, type Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
 import { durableCommits, logSync } from './durable-commits.ts';
-import { type Checkpointer, type CheckpointResult, startCheckpointer } from './checkpointer.ts';
+import { type Checkpointer, type CheckpointResult, checkpointer } from './checkpointer.ts';
 import { storedDate } from './entry-pages.ts';
 import { retryingRead } from './errors.ts';
 import { applyMigrations } from './migrate.ts';
@@ -93,13 +93,20 @@ export interface OpenOptions {
 
 const QUERY_LOG = [{ emit: 'event', level: 'query' }] as const;
 
-function createClient(database: DatabaseConfig, syncLog?: (path: string) => Promise<void>): LoggingPrisma {
+/** How a SQLite file's commits are made durable, and who hears of them. */
+interface Commits {
+  syncLog?: (path: string) => Promise<void>;
+  written(): void;
+}
+
+function createClient(database: DatabaseConfig, commits: Commits): LoggingPrisma {
   if (database.provider === 'sqlite') {
     if (database.file !== ':memory:') mkdirSync(path.dirname(database.file), { recursive: true });
     // timeout: concurrent writers wait for the lock instead of failing with SQLITE_BUSY
     const connection = new PrismaBetterSqlite3({ url: database.file, timeout: 10_000 });
     // a file's commits are synced off the event loop, and reported done once synced (db/durable-commits.ts)
-    const adapter = database.file === ':memory:' ? connection : durableCommits(connection, logSync(database.file, syncLog));
+    const adapter =
+      database.file === ':memory:' ? connection : durableCommits(connection, logSync(database.file, commits.syncLog), commits.written);
     return new PrismaClient({ adapter, log: [...QUERY_LOG] });
   }
   const adapter = new PrismaPg(
@@ -149,7 +156,9 @@ function withReadRetry(prisma: LoggingPrisma) {
 
 export async function openDatabase(database: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   if (options.migrate ?? true) await applyMigrations(database);
-  const prisma = createClient(database, options.syncLog);
+  const file = database.provider === 'sqlite' && database.file !== ':memory:' ? database.file : null;
+  const checkpoints = file ? checkpointsOffThread(file, () => prisma) : null;
+  const prisma = createClient(database, { syncLog: options.syncLog, written: () => checkpoints?.written() });
   let count = 0;
   const listeners = new Set<(durationMs: number, sql: string) => void>();
   prisma.$on('query', (event) => {
@@ -158,7 +167,6 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
   });
   await prisma.$connect();
   let reader: Reader | null = null;
-  let checkpointer: Checkpointer | null = null;
   if (database.provider === 'sqlite' && database.file !== ':memory:') {
     // WAL (set by the migrator, kept in the file). A write acknowledged survives a power cut: each
     // commit's log is synced before Prisma reports it done, in libuv's thread pool rather than by
@@ -166,7 +174,7 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
     // SQLITE_BUSY races.
     await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
     reader = createSqliteReader(database.file);
-    checkpointer = await checkpointOffThread(prisma, database.file);
+    await checkpoints!.take();
   } else if (database.provider === 'postgresql') {
     reader = createPostgresReader(database);
   }
@@ -208,9 +216,9 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
       // names from the catalogue, quoted as identifiers
       for (const { name } of tables) await prisma.$executeRawUnsafe(`VACUUM (ANALYZE) "${name.replaceAll('"', '""')}"`);
     },
-    checkpoint: async () => (checkpointer ? checkpointer.checkpoint() : null),
+    checkpoint: async () => (checkpoints ? checkpoints.checkpoint() : null),
     close: async () => {
-      await checkpointer?.close();
+      await checkpoints?.close();
       await reader?.close();
       await prisma.$disconnect();
     },
@@ -218,23 +226,25 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
 }
 
 /**
- * Moves the checkpoints of a SQLite file to a thread of their own (db/checkpointer.ts): Prisma's
- * connection stops checkpointing once the thread runs, and takes it back if the thread stops.
+ * The checkpoints of a SQLite file, on a thread of their own (db/checkpointer.ts): Prisma's connection
+ * stops checkpointing when the database opens, and takes it back for good if the thread fails.
  */
-async function checkpointOffThread(prisma: LoggingPrisma, file: string): Promise<Checkpointer | null> {
-  // in order on the one connection: a thread that stops right after it started still gets its
-  // checkpoints handed back after they were taken from the connection
+function checkpointsOffThread(file: string, connection: () => LoggingPrisma): Checkpointer & { take(): Promise<unknown> } {
+  // in order on the one connection: a thread that fails at once still gets its checkpoints handed
+  // back after they were taken from the connection
   let handover: Promise<unknown> = Promise.resolve();
-  const checkpointer = await startCheckpointer(file, {
+  const checkpoints = checkpointer(file, {
     onStopped(reason) {
       console.error(`milepost: ${reason}; SQLite checkpoints run on the server's connection again`);
       handover = handover
-        .then(() => prisma.$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`))
+        .then(() => connection().$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${SQLITE_AUTOCHECKPOINT_PAGES}`))
         .catch(() => undefined);
     },
   });
-  if (checkpointer) await (handover = prisma.$queryRawUnsafe('PRAGMA wal_autocheckpoint = 0'));
-  return checkpointer;
+  return Object.assign(checkpoints, {
+    /** Takes the checkpoints from Prisma's connection (once it is open). */
+    take: () => (handover = connection().$queryRawUnsafe('PRAGMA wal_autocheckpoint = 0')),
+  });
 }
 
 /** SQLite's own default: a commit that takes the log past this many pages checkpoints it. */

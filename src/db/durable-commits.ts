@@ -56,12 +56,23 @@ async function datasync(path: string): Promise<void> {
 /** Only statements that begin so are known to write nothing (a SELECT in SQLite cannot write). */
 const READ = /^\s*SELECT\b/i;
 
-/** The adapter factory whose connections report a write done only once `durable` resolves after it. */
-export function durableCommits(factory: SqlDriverAdapterFactory, durable: () => Promise<void>): SqlDriverAdapterFactory {
+/**
+ * The adapter factory whose connections report a write done only once `durable` resolves after it;
+ * `written` hears of every commit (the checkpoints' thread runs while there are some).
+ */
+export function durableCommits(
+  factory: SqlDriverAdapterFactory,
+  durable: () => Promise<void>,
+  written: () => void = () => undefined,
+): SqlDriverAdapterFactory {
+  const committed = () => {
+    written();
+    return durable();
+  };
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
-    connect: async () => durableAdapter(await factory.connect(), durable),
+    connect: async () => durableAdapter(await factory.connect(), committed),
   };
 }
 

@@ -2,10 +2,9 @@
 // of their own (db/checkpointer.ts). A client is told a write is done only once a sync of the log that
 // began after the commit has finished: a power cut after the answer loses nothing.
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCheckpointer } from '../../src/db/checkpointer.ts';
+import { checkpointer } from '../../src/db/checkpointer.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import type { DatabaseConfig } from '../../src/config.ts';
 import { testApp } from '../support/app.ts';
@@ -19,6 +18,13 @@ function commentsInFile(file: string): string[] {
     return (connection.prepare('SELECT body FROM Comment ORDER BY id').pluck().all() as string[]) ?? [];
   } finally {
     connection.close();
+  }
+}
+
+async function until(condition: () => boolean) {
+  for (let waited = 0; !condition(); waited += 5) {
+    if (waited > 5_000) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
@@ -62,12 +68,6 @@ describe.skipIf(provider !== 'sqlite')('durable commits (SQLite)', () => {
     await destroy?.();
   });
 
-  const until = async (condition: () => boolean) => {
-    for (let waited = 0; !condition(); waited += 5) {
-      if (waited > 5_000) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
   const post = (body: string) =>
     testApp(database).fetch(`/entries/${entryId}/comments.json`, {
       method: 'POST',
@@ -154,10 +154,42 @@ describe.skipIf(provider !== 'sqlite')('the checkpoint thread', () => {
     const file = (config as { file: string }).file;
     writeFileSync(file, 'not a database, just text that is long enough to be read as a header of some sort');
     const reasons: string[] = [];
-    const checkpointer = await startCheckpointer(file, { onStopped: (reason) => reasons.push(reason) });
-    expect(checkpointer).toBeNull();
-    expect(reasons.join()).toMatch(/not a database/);
+    const checkpoints = checkpointer(file, { onStopped: (reason) => reasons.push(reason) });
+    expect(await checkpoints.checkpoint()).toBeNull();
+    expect(reasons).toEqual(['the checkpoint thread failed: file is not a database']);
+    // it does not try again with every commit
+    checkpoints.written();
+    expect(await checkpoints.checkpoint()).toBeNull();
+    expect(reasons).toHaveLength(1);
+    await checkpoints.close();
     await destroy();
-    expect(path.basename(file)).toBe('milepost.db');
+  });
+
+  it('starts once commits wait for it, stops when none came for a while, and starts again', async () => {
+    const { config, destroy } = freshDatabaseConfig('checkpoint');
+    const file = (config as { file: string }).file;
+    const writer = new BetterSqlite3(file);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('CREATE TABLE t (x TEXT)');
+    const reasons: string[] = [];
+    const checkpoints = checkpointer(file, { idleMs: 50, startAfter: 3, onStopped: (reason) => reasons.push(reason) });
+    for (const round of [1, 2]) {
+      for (let i = 1; i <= 3; i++) {
+        writer.prepare('INSERT INTO t VALUES (?)').run(`round ${round}`);
+        checkpoints.written();
+        // two commits do not start it; the third does
+        expect(checkpoints.running).toBe(i === 3);
+      }
+      const result = await checkpoints.checkpoint();
+      expect(result!.log).toBeGreaterThan(0);
+      expect(result!.checkpointed).toBe(result!.log);
+      // idle: the thread ends (after a last checkpoint), which is no failure
+      await until(() => !checkpoints.running);
+    }
+    expect(reasons).toEqual([]);
+    await checkpoints.close();
+    writer.close();
+    await destroy();
   });
 });
