@@ -7,7 +7,8 @@
 // Here the server's connection does not checkpoint; a worker thread does (PASSIVE: it waits for no
 // reader or writer), every second, on its own connection. The thread costs about 7 MB, so it runs
 // only while writes come: started once 100 commits wait for a checkpoint (the log then holds about as
-// much as SQLite's own threshold, 1,000 pages), stopped after a last checkpoint once none came for 5 s. A commit is durable before it is acknowledged (db/durable-commits.ts), checkpointed or
+// much as SQLite's own threshold, 1,000 pages), stopped after a last checkpoint once fewer than 100
+// came in 5 s (a trickle of writes waits for the next start instead). A commit is durable before it is acknowledged (db/durable-commits.ts), checkpointed or
 // not. Should the thread fail, `onStopped` hands the checkpoints back to the server's connection for
 // good, so the log never grows without bound.
 import { Worker } from 'node:worker_threads';
@@ -16,7 +17,7 @@ import type { CheckpointMessage, CheckpointResult, CheckpointWorkerData } from '
 export type { CheckpointResult } from './checkpoint-worker.ts';
 
 export interface Checkpointer {
-  /** A commit happened: the thread runs (started once enough wait) until no commit came for a while. */
+  /** A commit happened: the thread runs (started once enough wait) while commits keep coming. */
   written(): void;
   /** Whether the thread is running or starting now. */
   readonly running: boolean;
@@ -28,9 +29,9 @@ export interface Checkpointer {
 
 export interface CheckpointerOptions {
   intervalMs?: number;
-  /** How long the thread stays without a commit before it stops. */
-  idleMs?: number;
-  /** Commits waiting for a checkpoint that start the thread. */
+  /** The window in which the thread must see `startAfter` commits, or stop. */
+  windowMs?: number;
+  /** Commits waiting for a checkpoint that start the thread, and that keep it running in each window. */
   startAfter?: number;
   /** Called once if the thread fails or exits unbidden: checkpoint elsewhere from then on. */
   onStopped(reason: string): void;
@@ -43,12 +44,12 @@ interface Thread {
 }
 
 const INTERVAL_MS = 1_000;
-const IDLE_MS = 5_000;
+const WINDOW_MS = 5_000;
 const START_AFTER_COMMITS = 100;
 const TYPESCRIPT_ENTRY = "import('tsx/esm/api').then(({ register }) => { register(); return import(SCRIPT); })";
 const CLOSE_DEADLINE_MS = 5_000;
 
-/** The checkpoints of `file`, on a thread started by the first commit. */
+/** The checkpoints of `file`, on a thread that runs while commits come. */
 export function checkpointer(file: string, options: CheckpointerOptions): Checkpointer {
   let thread: Promise<Thread | null> | null = null;
   let failed = false;
@@ -58,13 +59,18 @@ export function checkpointer(file: string, options: CheckpointerOptions): Checkp
     thread = null;
     return stopping?.then((running) => running?.close());
   };
-  const idle = setTimeout(stopThread, options.idleMs ?? IDLE_MS);
-  idle.unref();
+  const enough = options.startAfter ?? START_AFTER_COMMITS;
+  /** Commits since the last start (none running) or in the current window (one running). */
+  let commits = 0;
+  const watch = setInterval(() => {
+    if (!thread) return;
+    // a last checkpoint takes what the window's few commits wrote
+    if (commits < enough) void stopThread();
+    commits = 0;
+  }, options.windowMs ?? WINDOW_MS);
+  watch.unref();
   const started = () => {
     if (failed || closed) return null;
-    idle.refresh();
-    // what waited is the new thread's first checkpoint
-    waiting = 0;
     thread ??= startThread(file, options.intervalMs ?? INTERVAL_MS, (reason) => {
       failed = true;
       thread = null;
@@ -72,11 +78,9 @@ export function checkpointer(file: string, options: CheckpointerOptions): Checkp
     });
     return thread;
   };
-  let waiting = 0;
   return {
     written() {
-      if (thread) idle.refresh();
-      else if (++waiting >= (options.startAfter ?? START_AFTER_COMMITS)) started();
+      if (++commits >= enough) started();
     },
     get running() {
       return thread !== null;
@@ -87,7 +91,7 @@ export function checkpointer(file: string, options: CheckpointerOptions): Checkp
     },
     async close() {
       closed = true;
-      clearTimeout(idle);
+      clearInterval(watch);
       await stopThread();
     },
   };
