@@ -52,7 +52,8 @@ export interface Database {
   analyze(): Promise<void>;
   /**
    * On a SQLite file, checkpoints the write-ahead log now on the checkpoint thread, which otherwise does
-   * it every second (db/checkpointer.ts); null elsewhere, or when the server's connection does it again.
+   * it every second while commits come (db/checkpointer.ts); null elsewhere, or once the server's
+   * connection checkpoints again itself.
    */
   checkpoint(): Promise<CheckpointResult | null>;
   close(): Promise<void>;
