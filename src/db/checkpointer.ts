@@ -46,7 +46,9 @@ interface Thread {
 const INTERVAL_MS = 1_000;
 const WINDOW_MS = 5_000;
 const START_AFTER_COMMITS = 100;
-const TYPESCRIPT_ENTRY = "import('tsx/esm/api').then(({ register }) => { register(); return import(SCRIPT); })";
+/** A thread's first code, from the sources: tsx's loader is registered before the module is imported. */
+const typescriptEntry = (script: URL) =>
+  `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); })`;
 const CLOSE_DEADLINE_MS = 5_000;
 
 /** The checkpoints of `file`, on a thread that runs while commits come. */
@@ -102,8 +104,7 @@ async function startThread(file: string, intervalMs: number, onStopped: (reason:
   // from dist/ the worker is JavaScript; from the sources (tests, `npm run dev`) TypeScript through tsx
   const typescript = import.meta.url.endsWith('.ts');
   const script = new URL(`./checkpoint-worker.${typescript ? 'ts' : 'js'}`, import.meta.url);
-  // from the sources, tsx's loader is registered in the thread before its module is imported
-  const worker = new Worker(typescript ? TYPESCRIPT_ENTRY.replace('SCRIPT', JSON.stringify(script.href)) : script, {
+  const worker = new Worker(typescript ? typescriptEntry(script) : script, {
     eval: typescript,
     workerData: { file, intervalMs } satisfies CheckpointWorkerData,
     // it holds a prepared statement and a timer: a small heap is plenty

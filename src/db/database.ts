@@ -94,20 +94,19 @@ export interface OpenOptions {
 
 const QUERY_LOG = [{ emit: 'event', level: 'query' }] as const;
 
-/** How a SQLite file's commits are made durable, and who hears of them. */
+/** How a SQLite file's commits are made durable, and who hears of them (null: not a file). */
 interface Commits {
   syncLog?: (path: string) => Promise<void>;
   written(): void;
 }
 
-function createClient(database: DatabaseConfig, commits: Commits): LoggingPrisma {
+function createClient(database: DatabaseConfig, commits: Commits | null): LoggingPrisma {
   if (database.provider === 'sqlite') {
     if (database.file !== ':memory:') mkdirSync(path.dirname(database.file), { recursive: true });
     // timeout: concurrent writers wait for the lock instead of failing with SQLITE_BUSY
     const connection = new PrismaBetterSqlite3({ url: database.file, timeout: 10_000 });
     // a file's commits are synced off the event loop, and reported done once synced (db/durable-commits.ts)
-    const adapter =
-      database.file === ':memory:' ? connection : durableCommits(connection, logSync(database.file, commits.syncLog), commits.written);
+    const adapter = commits ? durableCommits(connection, logSync(database.file, commits.syncLog), commits.written) : connection;
     return new PrismaClient({ adapter, log: [...QUERY_LOG] });
   }
   const adapter = new PrismaPg(
@@ -159,7 +158,7 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
   if (options.migrate ?? true) await applyMigrations(database);
   const file = database.provider === 'sqlite' && database.file !== ':memory:' ? database.file : null;
   const checkpoints = file ? checkpointsOffThread(file, () => prisma) : null;
-  const prisma = createClient(database, { syncLog: options.syncLog, written: () => checkpoints?.written() });
+  const prisma = createClient(database, checkpoints && { syncLog: options.syncLog, written: () => checkpoints.written() });
   let count = 0;
   const listeners = new Set<(durationMs: number, sql: string) => void>();
   prisma.$on('query', (event) => {
@@ -168,14 +167,14 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
   });
   await prisma.$connect();
   let reader: Reader | null = null;
-  if (database.provider === 'sqlite' && database.file !== ':memory:') {
+  if (file) {
     // WAL (set by the migrator, kept in the file). A write acknowledged survives a power cut: each
     // commit's log is synced before Prisma reports it done, in libuv's thread pool rather than by
     // SQLite on the event loop, hence NORMAL (db/durable-commits.ts). One connection: one writer, no
     // SQLITE_BUSY races.
     await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
-    reader = createSqliteReader(database.file);
-    await checkpoints!.take();
+    reader = createSqliteReader(file);
+    await checkpoints?.take();
   } else if (database.provider === 'postgresql') {
     reader = createPostgresReader(database);
   }
