@@ -131,6 +131,6 @@ export async function createImportedEntry(
       title: (options.title ?? activity.name)?.trim().slice(0, 200) || null,
     },
   };
-  const track = { name: activity.name, points: activity.points, routePoints: [], waypoints: activity.waypoints };
+  const track = { name: activity.name, points: activity.points, routePoints: [], waypoints: activity.waypoints, repairs: activity.repairs };
   return insertImportedEntry(prisma, provider, options.authorId, options.hash, row, track, options.announce);
 }

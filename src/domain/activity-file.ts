@@ -22,6 +22,8 @@ export interface ImportedActivity {
   notes: string | null;
   points: GpxPoint[];
   waypoints: GpxWaypoint[];
+  /** What was salvaged or dropped to read the file, one sentence each (empty for a clean one). */
+  repairs: string[];
 }
 
 /** An entry as an import makes it: every column but its author, hash and id. */

@@ -3,7 +3,8 @@
 // power. Decoding is synchronous CPU work (about 8 µs a record), so the server runs it off the event
 // loop (imports/fit-pool.ts); this module itself does no I/O.
 import { Decoder, Stream } from '@garmin/fitsdk';
-import { activityTypeOf, type ImportedActivity } from './activity-file.ts';
+import { activityTypeOf, type ImportedActivity, MAX_ACTIVITY_FILE_BYTES } from './activity-file.ts';
+import { normalizeFit } from './fit-records.ts';
 import { ValidationError } from './errors.ts';
 import type { GpxPoint } from './gpx.ts';
 
@@ -30,14 +31,26 @@ const optionalRounded = (value: unknown, max: number) => {
   return n === null || n < 0 || n > max ? null : Math.round(n);
 };
 
-/** Reads a FIT file's bytes; a corrupt or truncated file, or one that is not FIT, is a ValidationError on `file`. */
+/**
+ * Reads a FIT file's bytes. A file cut short or damaged is salvaged, as Strava and Garmin Connect do:
+ * the records before the damage are read, and `repairs` says so (fit-records.ts). A file with nothing
+ * to salvage, or one that is not FIT, is a ValidationError on `file`.
+ */
 export function parseFit(bytes: Uint8Array): ImportedActivity {
-  const decoder = new Decoder(Stream.fromByteArray(bytes));
-  if (!decoder.isFIT()) fail('is not a FIT file');
-  // the header's data size and the CRC over every byte: a truncated or altered file fails here
-  if (!decoder.checkIntegrity()) fail('is a corrupt or truncated FIT file (its size or CRC does not match)');
-  const { messages, errors } = decoder.read({ mergeHeartRates: true });
-  if (errors.length) fail(`is a corrupt FIT file: ${String(errors[0]?.message ?? errors[0]).slice(0, 200)}`);
+  if (!new Decoder(Stream.fromByteArray(bytes)).isFIT()) fail('is not a FIT file');
+  let normalized: ReturnType<typeof normalizeFit>;
+  try {
+    normalized = normalizeFit(bytes, 2 * MAX_ACTIVITY_FILE_BYTES);
+  } catch {
+    return fail('is a FIT file too damaged to read');
+  }
+  const repairs = [...normalized.repairs];
+  const { messages, errors } = new Decoder(Stream.fromByteArray(normalized.bytes)).read({ mergeHeartRates: true });
+  if (errors.length) {
+    // the SDK stopped midway: what it decoded before stands, if it holds an activity
+    if (!messages.recordMesgs?.length) fail(`is a corrupt FIT file: ${String(errors[0]?.message ?? errors[0]).slice(0, 200)}`);
+    repairs.push(`decoding stopped early (${String(errors[0]?.message ?? errors[0]).slice(0, 120)}): the records before it were read`);
+  }
   const fileType = str(messages.fileIdMesgs?.[0]?.type);
   if (fileType !== null && fileType !== 'activity') fail(`is a FIT ${fileType} file, not an activity`);
 
@@ -84,5 +97,7 @@ export function parseFit(bytes: Uint8Array): ImportedActivity {
     notes: null,
     points,
     waypoints: [],
+    repairs:
+      repairs.length && sessions.length === 0 ? [...repairs, 'it has no session: the totals are computed from its records'] : repairs,
   };
 }

@@ -45,6 +45,8 @@ export interface ParsedGpx {
   /** The planned routes (`<rte>`, `segment` numbers them) of a document that also holds a track. */
   routePoints: GpxPoint[];
   waypoints: GpxWaypoint[];
+  /** What was dropped from the document to read it, one sentence each (empty for a clean one). */
+  repairs: string[];
 }
 
 const fail = (message: string): never => {
@@ -74,13 +76,19 @@ const ISO_TIME = /^\s*\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d
 const EARLIEST_TIME = Date.UTC(1970, 0, 1);
 const LATEST_TIME = Date.UTC(2200, 0, 1);
 
-function parseTime(text: string, field: string, kind: string, index: number): Date | null {
+/**
+ * A point's time; a well-formed time outside 1970..2199 (GPSBabel writes the 32-bit epoch's minimum,
+ * 1901-12-13, for points it has no time for) is dropped: null, and `absurd` is told.
+ */
+function parseTime(text: string, field: string, kind: string, index: number, absurd: () => void): Date | null {
   if (text.trim() === '') return null;
   const date = new Date(text.trim());
   if (!ISO_TIME.test(text) || Number.isNaN(date.getTime()))
     fail(`${kind} ${index} ${field} "${text.trim().slice(0, 40)}" is not an ISO 8601 time`);
-  if (date.getTime() < EARLIEST_TIME || date.getTime() >= LATEST_TIME)
-    fail(`${kind} ${index} ${field} ${text.trim().slice(0, 40)} is outside 1970..2199`);
+  if (date.getTime() < EARLIEST_TIME || date.getTime() >= LATEST_TIME) {
+    absurd();
+    return null;
+  }
   return date;
 }
 
@@ -102,6 +110,7 @@ interface GpxRest {
   /** The route points (`<rte>`, `segment` numbers them). */
   routePoints: GpxPoint[];
   waypoints: GpxWaypoint[];
+  repairs: string[];
 }
 
 /**
@@ -146,8 +155,12 @@ async function readGpx(
   maxBytes: number,
   addTrackPoint: (point: GpxPoint) => void,
 ): Promise<GpxRest> {
-  const result: GpxRest = { name: null, routePoints: [], waypoints: [] };
+  const result: GpxRest = { name: null, routePoints: [], waypoints: [], repairs: [] };
   let trackPoints = 0;
+  let absurdTimes = 0;
+  const absurd = () => {
+    absurdTimes += 1;
+  };
   let route = -1;
   const routePoints = result.routePoints;
   // the element being read: plain objects and a separate kind keep the hot path free of spreads
@@ -186,7 +199,7 @@ async function readGpx(
           const target = kind === 'wpt' ? waypoint! : point!;
           const index = (kind === 'wpt' ? result.waypoints.length : kind === 'trkpt' ? trackPoints : routePoints.length) + 1;
           if (local === 'ele' && parent === kind) target.elevation = optionalNumber(text, 'ele', kind, index, ELEVATION_LIMIT_METERS);
-          else if (local === 'time' && parent === kind) target.time = parseTime(text, 'time', kind, index);
+          else if (local === 'time' && parent === kind) target.time = parseTime(text, 'time', kind, index, absurd);
           else if (local === 'power' && parent === 'extensions' && kind === 'trkpt') {
             // Strava's GPX: <extensions><power>250</power></extensions>, in the document's namespace
             const value = optionalNumber(text, 'power', kind, index, 10_000);
@@ -224,6 +237,10 @@ async function readGpx(
     if (error instanceof ValidationError && /is empty/.test(error.message)) fail('is empty: no <gpx> root element');
     throw error;
   });
+  if (absurdTimes > 0)
+    result.repairs.push(
+      `${absurdTimes === 1 ? '1 time was' : `${absurdTimes} times were`} outside 1970..2199 and dropped: those points are kept without a time`,
+    );
   return result;
 }
 

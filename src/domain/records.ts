@@ -20,6 +20,9 @@ export type RecordDistance = keyof typeof RECORD_DISTANCES;
 /** Which rules computed a track's efforts: raise it when they change, and start-up recomputes them. */
 export const RECORDS_VERSION = 1;
 
+/** Longest moving time a track is credited with: no workout lasts 68 years, and a stored one fits 32 bits. */
+export const MAX_MOVING_SECONDS = 2 ** 31 - 1;
+
 /** Slower than this between two points is standing still: the time does not count as moving. */
 export const MOVING_METERS_PER_SECOND = 0.5;
 
@@ -90,5 +93,5 @@ export function trackEfforts(points: Iterable<TrackPointInput>): TrackEfforts {
       efforts.push({ distance, seconds: Math.round(best) / 1000, startOffsetMs: Math.round(bestStart - at[0]!) });
     }
   }
-  return { efforts, movingSeconds: Math.round(moving) };
+  return { efforts, movingSeconds: Math.min(Math.round(moving), MAX_MOVING_SECONDS) };
 }

@@ -46,6 +46,7 @@ export async function parseTcx(
     calories: null,
     name: null,
     notes: null,
+    repairs: [],
     points: [],
     waypoints: [],
   };

@@ -78,6 +78,7 @@ async function gpxActivity(bytes: Uint8Array): Promise<ImportedActivity> {
       notes: null,
       points: gpx.points,
       waypoints: gpx.waypoints,
+      repairs: gpx.repairs,
     };
   } catch (error) {
     // the GPX parser names its own field; here the document is the file

@@ -132,3 +132,85 @@ ${trackpoints}
 </TrainingCenterDatabase>
 `;
 }
+
+/**
+ * The FIT file of a watch whose battery died: the first `kept` bytes of a recording, with a header
+ * that declares no data size (the device never closed the file), no session and no final CRC.
+ */
+export function fitCutShort(points: TestPoint[], kept: number): Uint8Array {
+  const whole = fitFile({ points, noSession: true });
+  const cut = Uint8Array.from(whole.subarray(0, kept));
+  new DataView(cut.buffer).setUint32(4, 0, true);
+  cut[12] = 0;
+  cut[13] = 0;
+  return cut;
+}
+
+const FIT_EPOCH_SECONDS = 631_065_600;
+
+/**
+ * A FIT activity as older ANT-FS watches write one, by hand (the SDK's encoder never writes this):
+ * a file id, one record with its full timestamp, then records with compressed timestamp headers
+ * (the low five bits of the time in the record's one-byte header).
+ */
+export function fitWithCompressedTimestamps(points: TestPoint[]): Uint8Array {
+  const bytes: number[] = [];
+  const u8 = (...values: number[]) => bytes.push(...values.map((v) => v & 0xff));
+  const u32 = (value: number) => u8(value, value >>> 8, value >>> 16, value >>> 24);
+  const definition = (local: number, global: number, fields: Array<[number, number, number]>) => {
+    u8(0x40 | local, 0, 0, global, global >> 8, fields.length);
+    for (const field of fields) u8(...field);
+  };
+  const seconds = (p: TestPoint) => Math.round(p.time.getTime() / 1000) - FIT_EPOCH_SECONDS;
+  // file id: type activity (4), manufacturer garmin (1)
+  definition(0, 0, [
+    [0, 1, 0x00],
+    [1, 2, 0x84],
+  ]);
+  u8(0, 4, 1, 0);
+  // record with timestamp (local 1), and without (local 2): position lat/long, heart rate
+  const position: Array<[number, number, number]> = [
+    [0, 4, 0x85],
+    [1, 4, 0x85],
+    [3, 1, 0x02],
+  ];
+  definition(1, 20, [[253, 4, 0x86], ...position]);
+  definition(2, 20, position);
+  const writePosition = (p: TestPoint) => {
+    u32(Math.round(p.lat * SEMICIRCLES));
+    u32(Math.round(p.lon * SEMICIRCLES));
+    u8(p.heartRate);
+  };
+  points.forEach((p, i) => {
+    if (i === 0) {
+      u8(1);
+      u32(seconds(p));
+    } else {
+      // compressed header: bit 7, local message 2 in bits 5-6, the time's low five bits
+      u8(0x80 | (2 << 5) | (seconds(p) & 0x1f));
+    }
+    writePosition(p);
+  });
+  const data = Uint8Array.from(bytes);
+  const file = new Uint8Array(14 + data.length + 2);
+  file.set([14, 0x10, 0x52, 0x08], 0);
+  new DataView(file.buffer).setUint32(4, data.length, true);
+  file.set([0x2e, 0x46, 0x49, 0x54], 8);
+  file.set(data, 14);
+  const crc = fitCrcOf(file.subarray(0, 14 + data.length));
+  file.set([crc & 0xff, crc >> 8], 14 + data.length);
+  return file;
+}
+
+/** The FIT CRC-16, written again here so that the test does not check the code with itself. */
+function fitCrcOf(bytes: Uint8Array): number {
+  let crc = 0;
+  for (const byte of bytes) {
+    for (let bit = 0; bit < 8; bit++) {
+      const mix = (crc ^ (byte >> bit)) & 1;
+      crc >>= 1;
+      if (mix) crc ^= 0xa001;
+    }
+  }
+  return crc;
+}

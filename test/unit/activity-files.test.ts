@@ -8,7 +8,7 @@ import { parseFit } from '../../src/domain/fit.ts';
 import { parseTcx } from '../../src/domain/tcx.ts';
 import { readActivityFile } from '../../src/imports/activity-files.ts';
 import { closeFitPool } from '../../src/imports/fit-pool.ts';
-import { fitFile, pointsAlong, tcxFile } from '../support/activity-files.ts';
+import { fitCutShort, fitFile, fitWithCompressedTimestamps, pointsAlong, tcxFile } from '../support/activity-files.ts';
 
 afterAll(closeFitPool);
 
@@ -79,12 +79,67 @@ describe('FIT', () => {
     expect(bare.points).toHaveLength(120);
   });
 
-  it('refuses truncated, altered and non-activity files', async () => {
-    const good = fitFile({ points: pointsAlong(200) });
-    expect(await refusal(() => parseFit(good.subarray(0, good.length - 100)))).toMatch(/corrupt or truncated/);
+  it('reads a clean file without a word of repair', () => {
+    expect(parseFit(fitFile({ points: pointsAlong(50) })).repairs).toEqual([]);
+  });
+
+  it('salvages a file cut short by a dead battery: the records before the cut, totals from them, and says so', () => {
+    const points = pointsAlong(3000);
+    const whole = fitFile({ points, noSession: true });
+    const cut = fitCutShort(points, Math.floor(whole.length * 0.6));
+    const activity = parseFit(cut);
+    expect(activity.points.length).toBeGreaterThan(1500);
+    expect(activity.points.length).toBeLessThan(3000);
+    const last = activity.points.at(-1)!;
+    expect(last.time).toEqual(points[activity.points.length - 1]!.time);
+    // no session: the distance and time are the last record's
+    expect(activity.distanceMeters).toBe(points[activity.points.length - 1]!.distance);
+    expect(activity.durationSeconds).toBe(activity.points.length - 1);
+    expect(activity.repairs.join(' ')).toMatch(/cut short.*records were read/);
+    expect(activity.repairs.join(' ')).toMatch(/no session/);
+    // the same file with its header's size left as the device planned it
+    const planned = Uint8Array.from(whole.subarray(0, 5000));
+    expect(parseFit(planned).repairs.join(' ')).toMatch(/cut short \(5,000 of the [\d,]+ bytes it declares\)/);
+  });
+
+  it('salvages a file damaged midway, and one whose checksum does not match', () => {
+    const points = pointsAlong(200);
+    const good = fitFile({ points });
+    const damaged = Uint8Array.from(good);
+    // the header of the 100th record (its timestamp comes first), made to name a local message never defined
+    const stamp = Buffer.alloc(4);
+    stamp.writeUInt32LE(points[100]!.time.getTime() / 1000 - 631_065_600);
+    const at = Buffer.from(good).indexOf(stamp) - 1;
+    expect(at).toBeGreaterThan(100);
+    damaged[at] = 0x0f;
+    const salvaged = parseFit(damaged);
+    expect(salvaged.points).toHaveLength(100);
+    expect(salvaged.repairs[0]).toMatch(
+      new RegExp(`damaged at byte ${at.toLocaleString('en-US')} of .*: the \\d+ records before it were read`),
+    );
     const altered = Uint8Array.from(good);
     altered[400] = altered[400]! ^ 0xff;
-    expect(await refusal(() => parseFit(altered))).toMatch(/corrupt or truncated/);
+    const read = parseFit(altered);
+    expect(read.points).toHaveLength(200);
+    expect(read.repairs[0]).toMatch(/checksum does not match/);
+  });
+
+  it('reads compressed timestamp headers (older ANT-FS watches), the time rolling over every 32 seconds', () => {
+    const points = pointsAlong(100, { start: new Date('2011-03-05T08:00:13Z') }).map((p, i) => ({
+      ...p,
+      time: new Date(Date.parse('2011-03-05T08:00:13Z') + i * 7000),
+    }));
+    const activity = parseFit(fitWithCompressedTimestamps(points));
+    expect(activity.points).toHaveLength(100);
+    expect(activity.points.map((p) => p.time)).toEqual(points.map((p) => p.time));
+    expect(activity.points[50]!.heartRate).toBe(points[50]!.heartRate);
+    expect(activity.points[99]!.lat).toBeCloseTo(points[99]!.lat, 6);
+    expect(activity.repairs).not.toContain(expect.stringMatching(/damaged|cut short|checksum/));
+  });
+
+  it('refuses a file with nothing to salvage, non-activity files and what is not FIT', async () => {
+    const good = fitFile({ points: pointsAlong(200) });
+    expect(await refusal(() => readActivityFile(good.subarray(0, 40)))).toMatch(/no usable data/);
     expect(await refusal(() => parseFit(fitFile({ points: pointsAlong(5), fileType: 'course' })))).toMatch(/course file, not an activity/);
     expect(await refusal(() => parseFit(Buffer.from('hello, not a fit file at all')))).toMatch(/not a FIT file/);
   });
@@ -162,6 +217,6 @@ describe('readActivityFile', () => {
     );
     // a FIT refusal crosses back from the worker with its reason
     const fit = fitFile({ points: pointsAlong(50) });
-    expect(await refusal(() => readActivityFile(fit.subarray(0, 300)))).toMatch(/corrupt or truncated/);
+    expect(await refusal(() => readActivityFile(fit.subarray(0, 60)))).toMatch(/no usable data|corrupt/);
   });
 });

@@ -145,9 +145,24 @@ describe('parseGpx on real-world shapes', () => {
     expect(parsed.points.map((p) => p.elevation)).toEqual([null, null, 5]);
   });
 
+  it('drops times outside 1970..2199 (GPSBabel’s 1901-12-13 for “no time”), keeping the points, and says so', async () => {
+    const gpx = await parseGpx(
+      '<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>' +
+        '<trkpt lat="1" lon="1"><time>1901-12-13T20:45:52Z</time></trkpt>' +
+        '<trkpt lat="1" lon="2"><time>2024-05-12T07:30:00Z</time></trkpt>' +
+        '<trkpt lat="1" lon="3"><time>2250-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>',
+    );
+    expect(gpx.points.map((p) => [p.lon, p.time])).toEqual([
+      [1, null],
+      [2, new Date('2024-05-12T07:30:00Z')],
+      [3, null],
+    ]);
+    expect(gpx.repairs).toEqual(['2 times were outside 1970..2199 and dropped: those points are kept without a time']);
+  });
+
   it('accepts an empty track', async () => {
     const gpx = await parseGpx(fixture('empty-track.gpx'));
-    expect(gpx).toEqual({ name: 'Nothing recorded', points: [], routePoints: [], waypoints: [] });
+    expect(gpx).toEqual({ name: 'Nothing recorded', points: [], routePoints: [], waypoints: [], repairs: [] });
   });
 });
 
