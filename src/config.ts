@@ -53,6 +53,11 @@ export interface Config {
   readonly mediaDir: string;
   /** When set, /metrics answers only requests with `Authorization: Bearer <this>`. */
   readonly metricsToken: string | null;
+  /**
+   * Whether /metrics answers anyone when METRICS_TOKEN is unset (METRICS_PUBLIC; default: outside
+   * production only). Its counts tell when people write, hidden entries included.
+   */
+  readonly metricsPublic: boolean;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -216,5 +221,6 @@ export function loadConfig(env: Env = process.env): Config {
     mediaDir: mediaDirectory(env.MEDIA_DIR, database),
     logLevel: parseLogLevel(env.LOG_LEVEL, nodeEnv),
     metricsToken: env.METRICS_TOKEN || null,
+    metricsPublic: parseBoolean('METRICS_PUBLIC', env.METRICS_PUBLIC, nodeEnv !== 'production'),
   };
 }

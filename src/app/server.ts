@@ -16,7 +16,9 @@ import { isQueryOperation, readKey, ResponseCache } from '../http/response-cache
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
 import { GuessThrottle } from '../auth/throttle.ts';
-import { clientOfRequest, createTokenRecognizer, tokenFromRequest, tokenRefusal } from '../auth/tokens.ts';
+import { clientOfRequest, createTokenRecognizer, tokenFromRequest, tokenRefusal, viewerOfRequest } from '../auth/tokens.ts';
+import type { Viewer } from '../auth/viewer.ts';
+import { MediaPhotoDocument } from '../operations/generated.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createMetrics, type Metrics } from '../http/metrics.ts';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
@@ -207,6 +209,11 @@ export function createApp(config: Config, database: Database, options: AppOption
   });
   router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${contexts.baseUrl(request)}/graphql` }));
   router.get('/metrics', async ({ request }) => {
+    if (!config.metricsToken && !config.metricsPublic) {
+      return jsonResponse(403, {
+        error: { code: 'FORBIDDEN', message: 'metrics are closed: set METRICS_TOKEN (or METRICS_PUBLIC=true) to open them' },
+      });
+    }
     if (config.metricsToken && request.headers.get('authorization') !== `Bearer ${config.metricsToken}`) {
       return jsonResponse(
         401,
@@ -220,7 +227,17 @@ export function createApp(config: Config, database: Database, options: AppOption
     });
   });
   router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
-  router.get('/media/:name', ({ request, params }) => mediaFile(media, params.name!, request));
+  // a photo goes to whoever may see an entry that shows it: an app by its token, a browser by its session
+  const runMedia = createOperationRunner(yoga);
+  const toViewer = (account: { id: number; username: string } | null): Viewer | null =>
+    account && { id: account.id, username: account.username, clientId: null };
+  router.get('/media/:name', async ({ request, params }) => {
+    const session = () => pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: contexts.baseUrl }, request);
+    const viewer = (await viewerOfRequest(database, request)) ?? toViewer((await session()).viewer);
+    const { data, errors } = await runMedia(MediaPhotoDocument, request, contexts.forViewer(request, viewer), { name: params.name! });
+    if (errors?.length) throw new Error(`photo access failed: ${errors[0]!.message}`);
+    return mediaFile(media, params.name!, request, data?.photo ?? null);
+  });
   router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(contexts.baseUrl(request), api.describe()))));
   router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(contexts.baseUrl(request), api.describe()))));
   mountOAuthRoutes(router, {

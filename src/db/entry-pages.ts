@@ -8,7 +8,7 @@
 // here come from code, values always travel as parameters.
 import type { Comment, Entry, Like, Person, Workout } from '../generated/prisma-sqlite/client.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
-import type { PrivacySettings, Zone } from '../domain/privacy-zones.ts';
+import { cutCircle, type PrivacySettings, type Zone } from '../domain/privacy-zones.ts';
 import type { Database } from './database.ts';
 
 /** Columns of a person a page may carry: the public ones only (never the password hash). */
@@ -133,16 +133,20 @@ function subquery(dialect: Dialect, sql: string): string {
 }
 
 /**
- * The privacy zones of the person whose id is `owner`, as `[lat, lon, radiusMeters]` tuples (an empty
+ * The privacy zones of the person whose id is `owner`, as `[lat, lon, radiusMeters, shiftNorth, shiftEast]` tuples (an empty
  * array for none), in no particular order: a place inside any of them is hidden.
  */
 function zonesOf(dialect: Dialect, owner: string): string {
-  const zone = tuple(dialect, columnsOf('z', ['lat', 'lon', 'radiusMeters']));
+  const zone = tuple(dialect, columnsOf('z', ['lat', 'lon', 'radiusMeters', 'shiftNorthMeters', 'shiftEastMeters']));
   return subquery(dialect, array(dialect, zone, `FROM "PrivacyZone" z WHERE z."personId" = ${owner}`));
 }
 
-type ZoneRow = [lat: number, lon: number, radiusMeters: number];
-const readZones = (rows: ZoneRow[]): Zone[] => rows.map(([lat, lon, radiusMeters]) => ({ lat, lon, radiusMeters }));
+type ZoneRow = [lat: number, lon: number, radiusMeters: number, shiftNorthMeters: number, shiftEastMeters: number];
+/** The circles cut (domain/privacy-zones.ts cutCircle), not the zones as their owner set them. */
+const readZones = (rows: ZoneRow[]): Zone[] =>
+  rows.map(([lat, lon, radiusMeters, shiftNorthMeters, shiftEastMeters]) =>
+    cutCircle({ lat, lon, radiusMeters, shiftNorthMeters, shiftEastMeters }),
+  );
 
 const COMMENT_COLUMNS = ['id', 'authorId', 'body', 'createdAt'] as const;
 const LIKE_COLUMNS = ['id', 'personId', 'createdAt'] as const;
@@ -501,8 +505,8 @@ export interface BoxHit {
   lat: number;
   lon: number;
   authorId: number;
-  /** The author's privacy zones: a place inside one matches no one else's search. */
-  zones: Zone[];
+  /** The author's privacy settings: a place they hide matches no one else's search. */
+  privacy: PrivacySettings;
 }
 
 /**
@@ -542,7 +546,11 @@ export async function readInBox(
     read.from === 'newest'
       ? Sql.sql`CASE WHEN count(*) < ${read.hits} THEN EXISTS (SELECT 1 FROM "Entry" e WHERE ${inRange} ORDER BY ${orderOf('e')} LIMIT 1 OFFSET ${read.rows}) ELSE ${yes} END`
       : Sql.sql`count(*) = ${read.rows}`;
-  const hit = tuple(dialect, [...columnsOf('n', ['id', 'lat', 'lon', 'authorId']), zonesOf(dialect, 'n."authorId"')]);
+  const hit = tuple(dialect, [
+    ...columnsOf('n', ['id', 'lat', 'lon', 'authorId']),
+    zonesOf(dialect, 'n."authorId"'),
+    '(SELECT h."hiddenEndsMeters" FROM "Person" h WHERE h."id" = n."authorId")',
+  ]);
   const hits = Sql.sql`${Sql.raw(dialect === 'postgresql' ? 'json_agg' : 'json_group_array')}(${Sql.raw(hit)} ORDER BY ${orderOf('n')})`;
   const document =
     dialect === 'postgresql'
@@ -551,16 +559,16 @@ export async function readInBox(
   const [row] = await database.read<{ doc: string }>(Sql.sql`SELECT ${document} AS doc FROM (${rows}) n`);
   const result = JSON.parse(row!.doc) as {
     more: boolean | number;
-    hits: Array<[number, number, number, number, ZoneRow[]]>;
+    hits: Array<[number, number, number, number, ZoneRow[], number]>;
   };
   return {
     more: Boolean(result.more),
-    hits: result.hits.map(([id, lat, lon, authorId, zones]) => ({
+    hits: result.hits.map(([id, lat, lon, authorId, zones, endsMeters]) => ({
       id,
       lat,
       lon,
       authorId,
-      zones: readZones(zones),
+      privacy: { endsMeters: Number(endsMeters ?? 0), zones: readZones(zones) },
     })),
   };
 }

@@ -1,22 +1,39 @@
 // Reads of people's privacy settings (domain/privacy-zones.ts) on the hot read path: one statement for
 // every person an operation shows places of.
-import { NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
+import { cutCircle, NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database } from './database.ts';
 
-/** Each person's settings, by id; a person with none set answers NO_PRIVACY. */
+/** Each person's settings, by id, with each zone as the circle cut (cutCircle); a person with none set answers NO_PRIVACY. */
 export async function readPrivacy(database: Pick<Database, 'read'>, personIds: readonly number[]): Promise<Map<number, PrivacySettings>> {
   const settings = new Map<number, PrivacySettings>();
   if (personIds.length === 0) return settings;
-  const rows = await database.read<{ id: number; ends: number; lat: number | null; lon: number | null; radius: number | null }>(
-    Sql.sql`SELECT p."id", p."hiddenEndsMeters" AS ends, z."lat", z."lon", z."radiusMeters" AS radius
-      FROM "Person" p LEFT JOIN "PrivacyZone" z ON z."personId" = p."id" WHERE p."id" IN (${Sql.join([...new Set(personIds)])})`,
+  const rows = await database.read<{
+    id: number;
+    ends: number;
+    lat: number | null;
+    lon: number | null;
+    radius: number | null;
+    north: number | null;
+    east: number | null;
+  }>(
+    Sql.sql`SELECT p."id", p."hiddenEndsMeters" AS ends, z."lat", z."lon", z."radiusMeters" AS radius,
+      z."shiftNorthMeters" AS north, z."shiftEastMeters" AS east FROM "Person" p LEFT JOIN "PrivacyZone" z ON z."personId" = p."id" WHERE p."id" IN (${Sql.join([...new Set(personIds)])})`,
   );
   for (const row of rows) {
     const id = Number(row.id);
     const known = settings.get(id) ?? { endsMeters: Number(row.ends), zones: [] };
     if (row.lat !== null && row.lon !== null && row.radius !== null)
-      known.zones = [...known.zones, { lat: Number(row.lat), lon: Number(row.lon), radiusMeters: Number(row.radius) }];
+      known.zones = [
+        ...known.zones,
+        cutCircle({
+          lat: Number(row.lat),
+          lon: Number(row.lon),
+          radiusMeters: Number(row.radius),
+          shiftNorthMeters: Number(row.north ?? 0),
+          shiftEastMeters: Number(row.east ?? 0),
+        }),
+      ];
     settings.set(id, known);
   }
   for (const id of personIds) if (!settings.has(id)) settings.set(id, NO_PRIVACY);

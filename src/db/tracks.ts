@@ -1,9 +1,9 @@
 // Stores a parsed GPX document as the track of an entry or a route, replacing any earlier one, in one
 // transaction: a failure leaves the previous track as it was.
 import type { PackedGpx, ParsedGpx } from '../domain/gpx.ts';
-import { encodePolyline, summarizeTrack, thin, thinIndexes } from '../domain/track.ts';
+import { encodePolyline, summarizeTrack, thin, thinIndexes, type TrackPointInput } from '../domain/track.ts';
 import { compressPoints, encodePoints, iteratePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
-import { RECORDS_VERSION, trackEfforts } from '../domain/records.ts';
+import { RECORDS_VERSION, type TrackEfforts, trackEfforts } from '../domain/records.ts';
 import { bulkInsert } from './bulk.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import { type Database, forgetStatementArguments, type Prisma, type Transaction } from './database.ts';
@@ -23,6 +23,18 @@ export interface PreparedTrack {
   readonly waypoints: ParsedGpx['waypoints'];
 }
 
+/**
+ * A track's records; computing them never fails an upload (a file with odd times once made a value
+ * PostgreSQL refused): should they fail, the track is stored without them.
+ */
+function recordsOf(points: () => Iterable<TrackPointInput>): TrackEfforts {
+  try {
+    return trackEfforts(points());
+  } catch {
+    return { efforts: [], movingSeconds: null };
+  }
+}
+
 export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
   const { pointData, points, outline } =
     'pointData' in gpx
@@ -32,7 +44,7 @@ export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
           outline: pointsAt(gpx.pointData, thinIndexes(packedCount(gpx.pointData))),
         }
       : { pointData: encodePoints(gpx.points), points: () => gpx.points, outline: thin(gpx.points) };
-  const { efforts, movingSeconds } = trackEfforts(points());
+  const { efforts, movingSeconds } = recordsOf(points);
   return {
     data: {
       ...summarizeTrack(points()),
@@ -43,6 +55,7 @@ export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
       updatedAt: new Date(),
       movingSeconds,
       recordsVersion: RECORDS_VERSION,
+      repairs: gpx.repairs.length ? gpx.repairs.join('\n') : null,
     },
     efforts,
     waypoints: gpx.waypoints,
@@ -77,6 +90,9 @@ export async function writeTrack(
 ): Promise<number> {
   const { id } = await tx.track.create({ data: { ...owner, ...track.data }, select: { id: true } });
   forgetStatementArguments();
+  // the entry's position is hidden near its track's ends (Entry.geo): a kept document of it is stale
+  if ('entryId' in owner && owner.entryId !== undefined)
+    await tx.entry.updateMany({ where: { id: owner.entryId }, data: { revision: { increment: 1 } } });
   if (track.efforts.length) await tx.bestEffort.createMany({ data: track.efforts.map((effort) => ({ trackId: id, ...effort })) });
   await bulkInsert(
     { provider, client: tx },
@@ -99,6 +115,7 @@ export interface TrackSummary {
   startedAt: Date | null;
   endedAt: Date | null;
   updatedAt: Date;
+  repairs: string | null;
 }
 
 const asDate = (value: Date | string | null): Date | null => (value === null || value instanceof Date ? value : storedDate(value));
@@ -114,7 +131,7 @@ export async function readTrackSummaries(database: Pick<Database, 'read'>, entry
     TrackSummary & { startedAt: Date | string | null; endedAt: Date | string | null; updatedAt: Date | string }
   >(
     Sql.sql`SELECT "id", "entryId", "routeId", "name", "pointCount", "distanceMeters", "elevationGain", "polyline",
-      "startedAt", "endedAt", "updatedAt" FROM "Track" WHERE "entryId" IN (${Sql.join([...new Set(entryIds)])})`,
+      "startedAt", "endedAt", "updatedAt", "repairs" FROM "Track" WHERE "entryId" IN (${Sql.join([...new Set(entryIds)])})`,
   );
   return rows.map((row) => ({
     ...row,

@@ -39,6 +39,8 @@ export interface StreamWindow {
   direction: 'newest' | 'oldest';
   skip: number;
   take: number;
+  /** A page past MAX_PAGE: empty, as a page past the last one is, and read without a query (COMPAT.md). */
+  pastEnd: boolean;
 }
 
 export function encodeCursor(position: Position): string {
@@ -64,11 +66,14 @@ function checkInteger(issues: FieldIssue[], name: string, value: number | null |
   }
 }
 
-/** Validates the stream arguments and turns them into a window. Throws ValidationError naming each bad field. */
+/** Whether `page` is past the deepest page any stream is read to (MAX_PAGE). */
+const pastLastPage = (args: StreamArgs) => args.page != null && args.page > MAX_PAGE;
+
 /** The issues of the arguments every stream shares: `page`, `since`, `until`, `first`. */
 function pagingIssues(args: StreamArgs): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  checkInteger(issues, 'page', args.page, 1, MAX_PAGE);
+  // a page past MAX_PAGE is past the last one, which COMPAT.md answers empty, not refused
+  checkInteger(issues, 'page', args.page, 1, Number.MAX_SAFE_INTEGER);
   // UNIX seconds up to the year 9999
   checkInteger(issues, 'since', args.since, 0, 253_402_300_799);
   checkInteger(issues, 'until', args.until, 0, 253_402_300_799);
@@ -76,6 +81,7 @@ function pagingIssues(args: StreamArgs): FieldIssue[] {
   return issues;
 }
 
+/** Validates the stream arguments and turns them into a window. Throws ValidationError naming each bad field. */
 export function streamWindow(args: StreamArgs): StreamWindow {
   const issues = pagingIssues(args);
   checkInteger(issues, 'last', args.last, 1, MAX_PAGE_SIZE);
@@ -99,6 +105,7 @@ export function streamWindow(args: StreamArgs): StreamWindow {
     direction: backwards ? 'oldest' : 'newest',
     skip: args.page ? (args.page - 1) * size : 0,
     take: size,
+    pastEnd: pastLastPage(args),
   };
 }
 
@@ -139,6 +146,8 @@ export interface PopularWindow {
   fromMs: number;
   skip: number;
   take: number;
+  /** A page past MAX_PAGE: empty, read without a query. */
+  pastEnd: boolean;
 }
 
 export function encodePopularCursor(asOfMs: number, offset: number): string {
@@ -177,5 +186,6 @@ export function popularWindow(args: StreamArgs, nowMs: number): PopularWindow {
     fromMs: Math.max(asOfMs - POPULAR_DAYS * DAY_MS, sinceMs ?? 0),
     skip: after ? after.offset : args.page ? (args.page - 1) * take : 0,
     take,
+    pastEnd: pastLastPage(args),
   };
 }

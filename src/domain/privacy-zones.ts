@@ -1,7 +1,10 @@
 // Privacy zones (issue 21): the parts of a person's tracks, and the places, that nobody but they see.
 // A person may hide the first and last stretch of every track (`endsMeters` along the track from its
 // start and back from its finish) and any number of places (a centre and a radius). Applied on read:
-// stored tracks never change, so a changed zone takes effect at once. No I/O.
+// stored tracks never change, so a changed zone takes effect at once. The one rule for every coordinate
+// that leaves the server: a point of a track is shown by `visiblePoints`, any other place (a waypoint,
+// the entry's position) by `hidesPlace`, and what describes a track (its count, times, distance) is
+// computed from the points shown. No I/O.
 import { distanceMiles, type Point } from './geo.ts';
 
 const METERS_PER_MILE = 1609.344;
@@ -15,6 +18,43 @@ export const MAX_ZONES = 20;
 
 export interface Zone extends Point {
   radiusMeters: number;
+}
+
+/** A zone as its owner set it, with the stable random shift of the circle cut from their tracks. */
+export interface StoredZone extends Zone {
+  shiftNorthMeters: number;
+  shiftEastMeters: number;
+}
+
+/** How far a zone's cut circle is shifted from its centre, as a share of its radius. */
+const SHIFT_SHARE = { min: 0.2, max: 0.5 };
+
+/**
+ * A new zone's shift: a random bearing and a random distance of 20-50% of its radius. Tracks are cut
+ * exactly at a circle, so tracks leaving home in several directions draw that circle; centred on the
+ * home, they would point at it. `random` gives numbers in [0, 1).
+ */
+export function randomShift(radiusMeters: number, random: () => number): { shiftNorthMeters: number; shiftEastMeters: number } {
+  const bearing = random() * 2 * Math.PI;
+  const distance = radiusMeters * (SHIFT_SHARE.min + random() * (SHIFT_SHARE.max - SHIFT_SHARE.min));
+  return { shiftNorthMeters: distance * Math.cos(bearing), shiftEastMeters: distance * Math.sin(bearing) };
+}
+
+const METERS_PER_DEGREE = 111_195;
+
+/**
+ * The circle actually cut from the owner's tracks and places: centred at the shifted point, and wider
+ * by the shift, so that it still covers the whole radius around the centre the owner chose.
+ */
+export function cutCircle(zone: StoredZone): Zone {
+  const shift = Math.hypot(zone.shiftNorthMeters, zone.shiftEastMeters);
+  const lat = Math.max(-90, Math.min(90, zone.lat + zone.shiftNorthMeters / METERS_PER_DEGREE));
+  const cosine = Math.max(Math.cos((zone.lat * Math.PI) / 180), 1e-6);
+  let lon = zone.lon + zone.shiftEastMeters / (METERS_PER_DEGREE * cosine);
+  if (lon > 180) lon -= 360;
+  if (lon < -180) lon += 360;
+  // a hair over, so that rounding of the shifted centre never leaves the chosen radius uncovered
+  return { lat, lon, radiusMeters: zone.radiusMeters + shift + 1 };
 }
 
 export interface PrivacySettings {
@@ -76,6 +116,25 @@ export function visiblePoints<P extends Point & { segment?: number }>(points: re
     shown.push({ ...point, segment });
   }
   return shown;
+}
+
+/**
+ * Whether a place that goes with a track (a waypoint, the entry's position) is hidden from anyone but
+ * the owner: inside a zone, or within the hidden stretch's reach of the track's first or last point.
+ * A track's hidden start lies within `endsMeters` of its first point (distance along the track is
+ * never shorter than straight), so a place that near could be on it, or be the home it left from.
+ */
+export function hidesPlace(place: Point, settings: PrivacySettings, ends: readonly Point[]): boolean {
+  if (insideZone(place, settings.zones)) return true;
+  if (settings.endsMeters <= 0) return false;
+  return ends.some((end) => meters(place, end) <= settings.endsMeters);
+}
+
+/** A track's first and last points (of its recorded points, else its planned route): where its hidden ends reach from. */
+export function trackEnds(...tracks: ReadonlyArray<readonly Point[]>): Point[] {
+  const ends: Point[] = [];
+  for (const points of tracks) if (points.length) ends.push(points[0]!, points.at(-1)!);
+  return ends;
 }
 
 /** What the owner is told is hidden of one track. */

@@ -10,7 +10,8 @@ import { DomainError } from '../domain/errors.ts';
 
 export interface EventPayloads {
   entryCreated: { entryId: number; authorId: number; lat: number | null; lon: number | null; visibility: string };
-  entryDeleted: { entryId: number; authorId: number };
+  /** `visibility` as it was: who may hear of the deletion. */
+  entryDeleted: { entryId: number; authorId: number; visibility: string };
   commentAdded: { entryId: number; commentId: number; authorId: number };
   likeAdded: { entryId: number; likeId: number; personId: number };
   friendRequested: { fromId: number; toId: number };

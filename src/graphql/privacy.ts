@@ -1,10 +1,21 @@
 // Privacy zones applied on read (issue 21): what a viewer receives of another person's tracks and
 // places. The owner receives everything; anyone else, the points and positions outside the owner's
-// zones and away from their tracks' ends (domain/privacy-zones.ts). Distances and durations stay
-// those of the whole track.
-import { hidesAnything, NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
+// zones and away from their tracks' ends (domain/privacy-zones.ts), and figures (count, distance,
+// times) that describe only those points, so that none tells how much was cut.
+import type { Point } from '../domain/geo.ts';
+import {
+  hidesAnything,
+  hidesPlace,
+  insideZone,
+  NO_PRIVACY,
+  type PrivacySettings,
+  trackEnds,
+  visiblePoints,
+} from '../domain/privacy-zones.ts';
+import { decodePoints } from '../domain/track-codec.ts';
+import { summarizeTrack, type TrackSummary } from '../domain/track.ts';
 import type { Context } from './context.ts';
-import { privacyOf, trackOwner } from './loaders.ts';
+import { privacyOf, trackOfEntry, trackOwner } from './loaders.ts';
 
 /** The settings that apply to what the viewer receives of `ownerId`'s places: none for the owner. */
 export async function privacyFor(context: Context, ownerId: number): Promise<PrivacySettings> {
@@ -43,4 +54,54 @@ export async function trackPrivacy(context: Context, track: OwnedTrack): Promise
 /** A track's packed points when its object was loaded without them (its polyline, drawn again without the hidden parts). */
 export async function pointDataOf(context: Context, track: OwnedTrack & { pointData?: Uint8Array | null }): Promise<Uint8Array | null> {
   return track.pointData !== undefined ? track.pointData : (await trackOwner(context, track.id)).pointData;
+}
+
+/** What a viewer receives of a track that its owner hides part of from them. */
+export interface ShownTrack {
+  settings: PrivacySettings;
+  /** The points shown, renumbered into segments at the gaps. */
+  points: ReturnType<typeof decodePoints>;
+  /** Their figures: what anyone but the owner is told of the track. */
+  summary: TrackSummary;
+  /** The whole track's first and last points, where its hidden ends reach from (domain hidesPlace). */
+  ends: Point[];
+}
+
+// one decoding a track object: its fields (count, distance, times, points) ask for it in turn
+const shownTracks = new WeakMap<object, Promise<ShownTrack | null>>();
+
+/** The part of a track the viewer receives, or null when nothing of it is hidden from them. */
+export function shownTrack(context: Context, track: OwnedTrack & { pointData?: Uint8Array | null }): Promise<ShownTrack | null> {
+  let shown = shownTracks.get(track);
+  if (!shown) {
+    shown = (async () => {
+      const settings = await trackPrivacy(context, track);
+      if (!settings) return null;
+      const all = decodePoints(await pointDataOf(context, track));
+      const points = visiblePoints(all, settings);
+      return { settings, points, summary: summarizeTrack(points), ends: trackEnds(all) };
+    })();
+    shownTracks.set(track, shown);
+  }
+  return shown;
+}
+
+/**
+ * Whether an entry's position is hidden from the viewer, by its author's `settings`: the one rule for
+ * Entry.geo, the nearby search and its subscription. Inside a zone; or, when the author hides their
+ * tracks' ends, near the start or finish of the entry's track (a workout posted where it began).
+ */
+export async function entryPlaceHidden(
+  context: Context,
+  entry: { id: number; authorId: number },
+  place: Point,
+  settings: PrivacySettings,
+): Promise<boolean> {
+  if (context.viewer?.id === entry.authorId) return false;
+  if (insideZone(place, settings.zones)) return true;
+  if (settings.endsMeters <= 0) return false;
+  const track = await trackOfEntry(context, entry.id);
+  if (!track) return false;
+  const points = decodePoints(await pointDataOf(context, { id: track.id, ownerId: entry.authorId }));
+  return hidesPlace(place, settings, trackEnds(points));
 }

@@ -18,8 +18,8 @@ import {
 import { ValidationError, type FieldIssue } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
 import { encodeCursor, encodePopularCursor, pageFromRows, popularWindow, streamWindow, type StreamArgs } from '../domain/paging.ts';
-import { insideZone } from '../domain/privacy-zones.ts';
 import type { Context } from './context.ts';
+import { entryPlaceHidden } from './privacy.ts';
 
 export const DEFAULT_NEARBY_RADIUS_MILES = 50;
 export const MAX_NEARBY_RADIUS_MILES = 500;
@@ -93,6 +93,9 @@ function toConnection(
 /** Whom a read is for: the viewer's id, null without a token (every stream shows only what they may see). */
 export const viewerIdOf = (context: Context): number | null => context.viewer?.id ?? null;
 
+/** A page past the deepest one read: empty, as COMPAT.md answers a page past the last. */
+const pastTheEnd = (): EntryConnectionShape => toConnection({ items: [], hasNextPage: false, hasPreviousPage: true });
+
 /** A stream of the entries of `scope`, newest first: one statement for the page and all it shows. */
 export async function entryStream(
   context: Context,
@@ -101,6 +104,7 @@ export async function entryStream(
   args: StreamArgs,
 ): Promise<EntryConnectionShape> {
   const window = streamWindow(args);
+  if (window.pastEnd) return pastTheEnd();
   const rows = await readEntryPage(
     context,
     scope,
@@ -150,6 +154,7 @@ export function createPopularRankings(): PopularRankings {
  */
 export async function popularStream(context: Context, info: GraphQLResolveInfo, args: StreamArgs): Promise<EntryConnectionShape> {
   const window = popularWindow(args, Date.now());
+  if (window.pastEnd) return pastTheEnd();
   const ranking = await context.popularRankings.ranking(`${window.asOfMs}:${window.fromMs}`, () => readPopularRanking(context, window));
   const ids = ranking.slice(window.skip, window.skip + window.take);
   const byId = await readEntriesById(context, ids, entryPartsOf(info), viewerIdOf(context));
@@ -187,6 +192,7 @@ export async function nearbyStream(
 ): Promise<EntryConnectionShape> {
   validateNearby(center, radius);
   const window = streamWindow(args);
+  if (window.pastEnd) return pastTheEnd();
   const box = boundingBox(center, radius);
   const range = { ...window, limit: window.take + 1, viewerId: viewerIdOf(context) };
   const wanted = window.skip + window.take + 1;
@@ -201,7 +207,7 @@ export async function nearbyStream(
   let quiet = false;
   for (let hits = Math.min(wanted * NEARBY_FIRST_BATCH_FACTOR, probeRows); ; hits = Math.min(hits * 4, probeRows)) {
     const probe = await readInBox(context, range, box, { from: 'newest', rows: probeRows, hits });
-    matches = outsidePrivacyZones(context, probe.hits.filter(inCircle)).map((c) => c.id);
+    matches = (await outsidePrivacyZones(context, probe.hits.filter(inCircle))).map((c) => c.id);
     if (matches.length >= wanted) break;
     // the newest entries ran out before the page filled: older ones are searched by the box
     if (probe.hits.length < hits || hits === probeRows) {
@@ -217,9 +223,10 @@ export async function nearbyStream(
   return toConnection(pageFromRows(ordered, window));
 }
 
-/** The hits whose place their author does not hide from the viewer (domain/privacy-zones.ts): a hidden place matches no search. */
-function outsidePrivacyZones(context: Context, hits: BoxHit[]): BoxHit[] {
-  return hits.filter((hit) => hit.authorId === context.viewer?.id || !insideZone(hit, hit.zones));
+/** The hits whose place their author does not hide from the viewer (graphql/privacy.ts): a hidden place matches no search. */
+async function outsidePrivacyZones(context: Context, hits: BoxHit[]): Promise<BoxHit[]> {
+  const hidden = await Promise.all(hits.map((hit) => entryPlaceHidden(context, hit, hit, hit.privacy)));
+  return hits.filter((_hit, i) => !hidden[i]);
 }
 
 /** Newest entries read before the nearby search falls back to the bounding box. */
@@ -237,7 +244,7 @@ async function nearbyFromBox(
   let batch = wanted * NEARBY_FIRST_BATCH_FACTOR;
   for (let offset = 0; matches.length < wanted; offset += batch, batch = Math.min(batch * 4, NEARBY_MAX_BATCH)) {
     const candidates = await readInBox(context, range, box, { from: 'box', rows: batch, offset });
-    for (const c of outsidePrivacyZones(context, candidates.hits.filter(inCircle))) matches.push(c.id);
+    for (const c of await outsidePrivacyZones(context, candidates.hits.filter(inCircle))) matches.push(c.id);
     if (!candidates.more) break;
   }
   return matches;

@@ -3,8 +3,7 @@
 import { filter, pipe } from 'graphql-yoga';
 import { ALL_PARTS, PERSON_COLUMNS, readEntriesById } from '../db/entry-pages.ts';
 import { distanceMiles } from '../domain/geo.ts';
-import { insideZone } from '../domain/privacy-zones.ts';
-import { privacyFor } from './privacy.ts';
+import { entryPlaceHidden, privacyFor } from './privacy.ts';
 import { builder } from './builder.ts';
 import { requireViewer, type Context } from './context.ts';
 import { requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
@@ -113,7 +112,12 @@ builder.subscriptionFields((t) => ({
           p.lat !== null &&
           p.lon !== null &&
           distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius &&
-          !insideZone({ lat: p.lat, lon: p.lon }, (await privacyFor(context, p.authorId)).zones),
+          !(await entryPlaceHidden(
+            context,
+            { id: p.entryId, authorId: p.authorId },
+            { lat: p.lat, lon: p.lon },
+            await privacyFor(context, p.authorId),
+          )),
       );
     },
     resolve: (payload, _args, context) => entryOf(payload, context),
@@ -149,8 +153,10 @@ builder.subscriptionFields((t) => ({
 
   entryDeleted: t.field({
     type: DeletedEntry,
-    description: 'Ids of deleted entries, so that clients can drop them from what they show.',
-    subscribe: (_root, _args, context) => context.events.subscribe('entryDeleted'),
+    description: 'Ids of deleted entries the subscriber could see, so that clients can drop them from what they show.',
+    // a hidden entry's deletion would tell that it existed, and when its author acted
+    subscribe: (_root, _args, context) =>
+      only(context, 'entryDeleted', (p) => viewerMaySee(context, { authorId: p.authorId, visibility: p.visibility })),
     resolve: (payload) => ({ id: payload.entryId }),
   }),
 

@@ -483,6 +483,12 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
                 started_at: timestamp,
                 ended_at: timestamp,
                 encoded_samples: { type: 'string' },
+                repairs: {
+                  type: 'array',
+                  items: { type: 'string' },
+                  description:
+                    'What was dropped to read the file, one sentence each (point times outside 1970..2199, kept untimed); absent for a clean file.',
+                },
               },
             },
           },
@@ -662,7 +668,8 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         get: {
           summary: 'An uploaded photo or its preview, as an entry’s `media` links it.',
           description:
-            'Names are digests of the bytes, so a photo never changes under its name: `Cache-Control: public, max-age=31536000, immutable`.',
+            'Served to those who may see an entry that shows it (by the token, or a browser’s log-in); to anyone else a 404, as for a photo that never was. ' +
+            'Names are digests of the bytes, so a photo never changes under its name: a photo of an entry for everyone is `Cache-Control: public, max-age=31536000, immutable`; any other is `private, no-cache`, asked again each time (304 while allowed).',
           parameters: [pathParam('name', { type: 'string', pattern: '^[0-9a-f]{64}\\.(jpg|png|webp|gif)$' }, 'The file’s name.')],
           responses: {
             '200': {

@@ -118,5 +118,7 @@ export function trackJson(track: RestTrackFragment) {
   if (track.startedAt) out.started_at = track.startedAt;
   if (track.endedAt) out.ended_at = track.endedAt;
   out.encoded_samples = track.polyline;
+  // what was salvaged or dropped to read the file (the uploader's answer only)
+  if (track.repairs?.length) out.repairs = track.repairs;
   return out;
 }

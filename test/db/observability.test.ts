@@ -132,4 +132,16 @@ describe('/metrics', () => {
     expect((await app.fetch(`${BASE}/metrics`, { headers: { authorization: 'Bearer metrics-secret' } })).status).toBe(200);
     await app.close();
   });
+
+  it('is closed in production unless configured: its counts would time when people post, hidden entries included', async () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) };
+    const closed = createApp(testConfig(db.config, production), db);
+    const refused = await closed.fetch(`${BASE}/metrics`);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/METRICS_TOKEN/);
+    await closed.close();
+    const opened = createApp(testConfig(db.config, { ...production, METRICS_PUBLIC: 'true' }), db);
+    expect((await opened.fetch(`${BASE}/metrics`)).status).toBe(200);
+    await opened.close();
+  });
 });

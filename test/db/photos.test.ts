@@ -102,6 +102,31 @@ describe('photo uploads', () => {
     expect(again.status).toBe(304);
   });
 
+  it('serves a photo only to those who may see an entry that shows it, kept by no shared cache unless its entry is public', async () => {
+    const photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#a37' } })
+      .jpeg()
+      .toBuffer();
+    const created = await post(photoForm(photo, 'secret.jpg'));
+    const paths = [created.json.media[0]!.content.url, created.json.media[0]!.preview.url].map((url) => url.slice(BASE.length));
+    const stranger = await createToken(db.prisma, (await createPerson(db.prisma)).id);
+    const fetchAs = (path: string, who?: string) => api.fetch(path, who ? { headers: { authorization: `Bearer ${who}` } } : {});
+    for (const path of paths) expect((await fetchAs(path)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const hidden = await api.graphql<{ updateEntry: { __typename: string } }>(
+      `mutation { updateEntry(id: ${created.json.id}, input: { visibility: ONLY_ME }) { __typename } }`,
+      {},
+      token,
+    );
+    expect(hidden.data!.updateEntry.__typename).toBe('Entry');
+    for (const path of paths) {
+      expect((await fetchAs(path)).status).toBe(404);
+      expect((await fetchAs(path, stranger)).status).toBe(404);
+      const own = await fetchAs(path, token);
+      expect(own.status).toBe(200);
+      expect(own.headers.get('cache-control')).toBe('private, no-cache');
+      expect(own.headers.get('vary')).toContain('Authorization');
+    }
+  });
+
   it('judges by the bytes, not the name: a PNG named .jpg is a PNG, a text file named .jpg is refused', async () => {
     const png = await sharp({ create: { width: 40, height: 30, channels: 4, background: '#f00c' } })
       .png()

@@ -3,6 +3,7 @@
 // hidden; a change takes effect at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distanceMiles } from '../../src/domain/geo.ts';
+import { cutCircle } from '../../src/domain/privacy-zones.ts';
 import { decodePolyline } from '../../src/domain/track.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -13,7 +14,15 @@ const START = { lat: 37.8, lon: -122.27 };
 const STEP = 20 / 111_195; // degrees of latitude in 20 m
 const POINTS = Array.from({ length: 101 }, (_, i) => ({ lat: START.lat + i * STEP, lon: START.lon }));
 const HOME = POINTS[50]!; // a zone of 100 m around the middle: points 45 to 55
-const GPX = `<?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>${POINTS.map(
+/** Waypoints as devices write them: one at home, one at the start, one halfway between the start and home. */
+const WAYPOINTS = [
+  { name: 'HOME', ...HOME },
+  { name: 'START', ...START },
+  { name: 'BRIDGE', ...POINTS[25]! },
+];
+const GPX = `<?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">${WAYPOINTS.map(
+  (w) => `<wpt lat="${w.lat.toFixed(7)}" lon="${w.lon}"><name>${w.name}</name></wpt>`,
+).join('')}<trk><trkseg>${POINTS.map(
   (p, i) => `<trkpt lat="${p.lat.toFixed(7)}" lon="${p.lon}"><time>${new Date(Date.UTC(2026, 0, 1, 7, 0, i)).toISOString()}</time></trkpt>`,
 ).join('')}</trkseg></trk></gpx>`;
 
@@ -24,10 +33,14 @@ let api: ReturnType<typeof testApp>;
 let authorToken: string;
 let strangerToken: string;
 let entryId: number;
+let startEntryId: number;
 let routeId: number;
 let zoneId: number;
+/** The circle the author's zone cuts from what others see (shifted off HOME, and wider). */
+let cut: { lat: number; lon: number; radiusMeters: number };
 
-const TRACK = '{ distanceMeters pointCount polyline points { lat lon } outline(max: 2000) { lat lon } gpx }';
+const TRACK =
+  '{ distanceMeters pointCount startedAt endedAt polyline points { lat lon time } outline(max: 2000) { lat lon } gpx waypoints { name lat lon } }';
 
 async function asViewer<T>(token: string | undefined, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const result = await api.graphql<T>(query, variables, token);
@@ -66,21 +79,39 @@ beforeAll(async () => {
     `mutation { addPrivacyZone(lat: ${HOME.lat}, lon: ${HOME.lon}, radiusMeters: 100) { ... on PrivacyZone { id } } }`,
   );
   zoneId = zone.addPrivacyZone.id;
+  cut = cutCircle(await db.prisma.privacyZone.findUniqueOrThrow({ where: { id: zoneId } }));
+  // a workout posted where it began: its position is its track's hidden start
+  const fromStart = await asViewer<{ createEntry: { id: number } }>(
+    authorToken,
+    `mutation { createEntry(input: { message: "off I go", lat: ${START.lat}, lon: ${START.lon}, workout: { activityType: RUNNING } }) { ... on Entry { id } } }`,
+  );
+  startEntryId = fromStart.createEntry.id;
+  await asViewer(authorToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
+    id: startEntryId,
+    gpx: GPX,
+  });
 });
 afterAll(() => db.destroy());
 
 /** Whether a place is one the author hides: within 200 m of the start or finish, or 100 m of home. */
 const hidden = (p: { lat: number; lon: number }) =>
   meters(p, START) <= 200 + 1 || meters(p, POINTS.at(-1)!) <= 200 + 1 || meters(p, HOME) <= 100 + 1;
+/** What the author's settings cut: the ends, and the zone's shifted circle (which holds the 100 m around home). */
+const cutAway = (p: { lat: number; lon: number }) =>
+  meters(p, START) <= 200.5 || meters(p, POINTS.at(-1)!) <= 200.5 || meters(p, cut) <= cut.radiusMeters;
 
 type Track = {
   distanceMeters: number;
   pointCount: number;
+  startedAt: string | null;
+  endedAt: string | null;
   polyline: string;
-  points: Array<{ lat: number; lon: number }>;
+  points: Array<{ lat: number; lon: number; time: string }>;
   outline: Array<{ lat: number; lon: number }>;
   gpx: string;
+  waypoints: Array<{ name: string; lat: number; lon: number }>;
 };
+const gpxWaypoints = (gpx: string) => [...gpx.matchAll(/<wpt lat="[-\d.]+" lon="[-\d.]+">\s*<name>([^<]*)<\/name>/g)].map((m) => m[1]);
 const gpxPoints = (gpx: string) =>
   [...gpx.matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)"/g)].map((m) => ({ lat: Number(m[1]), lon: Number(m[2]) }));
 
@@ -89,27 +120,57 @@ describe('what anyone but the author receives', () => {
     ['someone without a token', () => undefined],
     ['a stranger’s app', () => strangerToken],
   ] as const) {
-    it(`${who}: no point of the hidden ends or zone in points, outline, polyline or GPX; the whole distance`, async () => {
+    it(`${who}: no point of the hidden ends or zone in points, outline, polyline or GPX`, async () => {
       const { entry } = await asViewer<{ entry: { geo: unknown; track: Track } }>(
         token(),
         `{ entry(id: ${entryId}) { geo { latitude } track ${TRACK} } }`,
       );
-      const whole = POINTS.filter((p) => !hidden(p)).length;
-      expect(entry.track.points).toHaveLength(whole);
+      const shownPoints = POINTS.filter((p) => !cutAway(p));
+      expect(entry.track.points).toHaveLength(shownPoints.length);
       for (const shown of [entry.track.points, entry.track.outline, gpxPoints(entry.track.gpx), decodePolyline(entry.track.polyline)]) {
         expect(shown.length).toBeGreaterThan(0);
         expect(shown.filter(hidden)).toEqual([]);
       }
-      expect(entry.track.distanceMeters).toBeGreaterThan(1990);
-      expect(entry.track.pointCount).toBe(101);
       // the entry was posted at home: no position
       expect(entry.geo).toBeNull();
       const { route } = await asViewer<{ route: { start: { latitude: number; longitude: number }; track: Track } }>(
         token(),
-        `{ route(id: ${routeId}) { start { latitude longitude } track { points { lat lon } } } }`,
+        `{ route(id: ${routeId}) { start { latitude longitude } track ${TRACK} } }`,
       );
       expect(route.track.points.filter(hidden)).toEqual([]);
       expect(meters({ lat: route.start.latitude, lon: route.start.longitude }, START)).toBeGreaterThan(200);
+    });
+
+    it(`${who}: no waypoint at home or at the hidden start, in the field or the GPX, of entries and routes`, async () => {
+      const { entry, route } = await asViewer<{ entry: { track: Track }; route: { track: Track } }>(
+        token(),
+        `{ entry(id: ${entryId}) { track { waypoints { name } gpx } } route(id: ${routeId}) { track { waypoints { name } gpx } } }`,
+      );
+      for (const track of [entry.track, route.track]) {
+        expect(track.waypoints.map((w) => w.name)).toEqual(['BRIDGE']);
+        expect(gpxWaypoints(track.gpx)).toEqual(['BRIDGE']);
+      }
+    });
+
+    it(`${who}: the count, times and distance describe only the part shown`, async () => {
+      const { entry } = await asViewer<{ entry: { track: Track } }>(token(), `{ entry(id: ${entryId}) { track ${TRACK} } }`);
+      const { points } = entry.track;
+      expect(entry.track.pointCount).toBe(points.length);
+      expect(entry.track.pointCount).toBeLessThan(101);
+      expect(entry.track.startedAt).toBe(points[0]!.time);
+      expect(entry.track.endedAt).toBe(points.at(-1)!.time);
+      // two stretches 20 m a step, the gap at the zone not counted
+      const drawn = points.slice(1).reduce((sum, p, i) => sum + (meters(points[i]!, p) < 25 ? meters(points[i]!, p) : 0), 0);
+      expect(entry.track.distanceMeters).toBeCloseTo(drawn, 0);
+      const page = await api.fetch(`/entries/${entryId}`, { headers: { accept: 'text/html' } });
+      expect(await page.text()).toContain(`${points.length} points`);
+    });
+
+    it(`${who}: no position of an entry posted at its track’s hidden start`, async () => {
+      const { entry } = await asViewer<{ entry: { geo: unknown } }>(token(), `{ entry(id: ${startEntryId}) { geo { latitude } } }`);
+      expect(entry.geo).toBeNull();
+      const rest = (await (await api.fetch(`/entries/${startEntryId}.json`)).json()) as Record<string, unknown>;
+      expect(rest.geo).toBeUndefined();
     });
   }
 
@@ -126,7 +187,7 @@ describe('what anyone but the author receives', () => {
     const ids = (data: { nearbyStream: { edges: Array<{ node: { id: number } }> } }) => data.nearbyStream.edges.map((e) => e.node.id);
     expect(ids(await asViewer(strangerToken, query))).toEqual([]);
     expect(ids(await asViewer(undefined, query))).toEqual([]);
-    expect(ids(await asViewer(authorToken, query))).toEqual([entryId]);
+    expect(ids(await asViewer(authorToken, query))).toEqual([startEntryId, entryId]);
     const rest = (await (await api.fetch(`/entries/nearby/${HOME.lat},${HOME.lon}.json?radius=1`)).json()) as { entries: unknown[] };
     expect(rest.entries).toEqual([]);
   });
@@ -140,7 +201,14 @@ describe('the author', () => {
     );
     expect(entry.track.points).toHaveLength(101);
     expect(entry.geo.latitude).toBeCloseTo(HOME.lat, 6);
-    expect(entry.track.privacy).toEqual({ endsMeters: 200, hiddenPoints: POINTS.filter(hidden).length, zonesCrossed: 1 });
+    expect(entry.track.privacy).toEqual({ endsMeters: 200, hiddenPoints: POINTS.filter(cutAway).length, zonesCrossed: 1 });
+    const own = await asViewer<{ entry: { geo: { latitude: number }; track: Track } }>(
+      authorToken,
+      `{ entry(id: ${startEntryId}) { geo { latitude } track ${TRACK} } }`,
+    );
+    expect(own.entry.geo.latitude).toBeCloseTo(START.lat, 6);
+    expect(own.entry.track.pointCount).toBe(101);
+    expect(own.entry.track.waypoints.map((w) => w.name)).toEqual(['HOME', 'START', 'BRIDGE']);
     const others = await asViewer<{ entry: { track: { privacy: unknown } } }>(
       strangerToken,
       `{ entry(id: ${entryId}) { track { privacy { hiddenPoints } } } }`,

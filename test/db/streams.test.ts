@@ -61,6 +61,24 @@ describe('public stream', () => {
     expect((await stream('publicStream', 'page: 4')).edges).toEqual([]);
   });
 
+  it('answers a page past the deepest one read (10,000) empty, on every stream and path, without a query', async () => {
+    for (const field of ['publicStream', 'popularStream', 'nearbyStream(lat: 37.8, lon: -122.27, ']) {
+      const call = field.endsWith(', ') ? `${field}page: 999999)` : `${field}(page: 999999)`;
+      const before = db.queryCount();
+      const result = await api.graphql<Record<string, Page>>(`{ s: ${call} { ${RESULT} } }`);
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.s!.edges).toEqual([]);
+      expect(db.queryCount() - before).toBe(0);
+    }
+    for (const path of ['/entries.json', '/entries/popular.json', '/entries/nearby/37.8,-122.27.json', '/people/Pager/entries.json']) {
+      const response = await api.fetch(`${path}?page=999999`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ entries: [] });
+    }
+    // still refused: what is not a page
+    expect((await api.fetch('/entries.json?page=0')).status).toBe(422);
+  });
+
   it('`until` is inclusive and `since` exclusive, in whole seconds', async () => {
     const at3 = unix('2024-06-01T11:57:00Z'); // "entry #3"
     expect(messages(await stream('publicStream', `until: ${at3}`)).slice(0, 2)).toEqual(['entry #3', 'entry #4']);

@@ -210,6 +210,21 @@ describe('over graphql-ws', () => {
     expect(deletions.received).toEqual([{ entryDeleted: { id: entryId } }]);
   });
 
+  it('tells of a deletion only those who could see the entry', async () => {
+    const hidden = await post('friend', 'only for me', { visibility: 'ONLY_ME' });
+    const friendsOnly = await post('friend', 'for friends', { visibility: 'FRIENDS' });
+    const open = await post('friend', 'for all');
+    const anonymous = collect<{ entryDeleted: { id: number } }>(client(), 'subscription { entryDeleted { id } }');
+    const stranger = collect<{ entryDeleted: { id: number } }>(client(people.stranger!.token), 'subscription { entryDeleted { id } }');
+    const friend = collect<{ entryDeleted: { id: number } }>(client(people.viewer!.token), 'subscription { entryDeleted { id } }');
+    await settle();
+    for (const id of [hidden, friendsOnly, open]) await graphql(people.friend!.token, `mutation { deleteEntry(id: ${id}) { __typename } }`);
+    await settle(500);
+    expect(anonymous.received).toEqual([{ entryDeleted: { id: open } }]);
+    expect(stranger.received).toEqual([{ entryDeleted: { id: open } }]);
+    expect(friend.received).toEqual([{ entryDeleted: { id: friendsOnly } }, { entryDeleted: { id: open } }]);
+  });
+
   it('refuses the friends stream without a token, and an unknown token at connection (4403)', async () => {
     const anonymous = collect(client(), 'subscription { friendsEntries { message } }');
     await settle();

@@ -1,6 +1,16 @@
 // Privacy zones (src/domain/privacy-zones.ts): which points of a track anyone but its owner receives.
 import { describe, expect, it } from 'vitest';
-import { hiddenParts, insideZone, NO_PRIVACY, visiblePoints } from '../../src/domain/privacy-zones.ts';
+import { distanceMiles } from '../../src/domain/geo.ts';
+import {
+  cutCircle,
+  hiddenParts,
+  hidesPlace,
+  insideZone,
+  NO_PRIVACY,
+  randomShift,
+  trackEnds,
+  visiblePoints,
+} from '../../src/domain/privacy-zones.ts';
 
 const STEP = 10 / 111_195; // 10 m of latitude
 /** 101 points 10 m apart going north (1 km), one segment. */
@@ -50,5 +60,51 @@ describe('hiddenParts', () => {
     expect(parts.endsMeters).toBe(100);
     expect(parts.zonesCrossed).toBe(1);
     expect(parts.hiddenPoints).toBe(101 - visiblePoints(line, { endsMeters: 100, zones }).length);
+  });
+});
+
+describe('the circle a zone cuts', () => {
+  const meters = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) => distanceMiles(a, b) * 1609.344;
+  const home = { lat: 52.52, lon: 13.405 };
+
+  it('is shifted 20-50% of the radius off the centre, in a random direction', () => {
+    const shifts = Array.from({ length: 200 }, () => randomShift(100, Math.random));
+    for (const shift of shifts) {
+      const distance = Math.hypot(shift.shiftNorthMeters, shift.shiftEastMeters);
+      expect(distance).toBeGreaterThanOrEqual(20);
+      expect(distance).toBeLessThanOrEqual(50);
+    }
+    expect(shifts.some((s) => s.shiftNorthMeters > 0) && shifts.some((s) => s.shiftNorthMeters < 0)).toBe(true);
+    expect(shifts.some((s) => s.shiftEastMeters > 0) && shifts.some((s) => s.shiftEastMeters < 0)).toBe(true);
+  });
+
+  it('is not centred on the home, yet covers the whole radius around it in every direction', () => {
+    const zone = { ...home, radiusMeters: 100, ...randomShift(100, () => 0.3) };
+    const cut = cutCircle(zone);
+    expect(meters(cut, home)).toBeGreaterThan(20);
+    for (let bearing = 0; bearing < 360; bearing += 15) {
+      const rad = (bearing * Math.PI) / 180;
+      const edge = {
+        lat: home.lat + (100 * Math.cos(rad)) / 111_195,
+        lon: home.lon + (100 * Math.sin(rad)) / (111_195 * Math.cos((home.lat * Math.PI) / 180)),
+      };
+      expect(insideZone(edge, [cut])).toBe(true);
+    }
+  });
+});
+
+describe('hidesPlace: waypoints and positions', () => {
+  const start = line[0]!;
+  const finish = line.at(-1)!;
+  it('hides a place inside a zone, or within the hidden stretch of the start or finish', () => {
+    const settings = { endsMeters: 100, zones: [{ lat: line[50]!.lat, lon: -74, radiusMeters: 25 }] };
+    const ends = trackEnds(line);
+    expect(ends).toEqual([start, finish]);
+    expect(hidesPlace(line[50]!, settings, ends)).toBe(true);
+    expect(hidesPlace(start, settings, ends)).toBe(true);
+    expect(hidesPlace({ lat: start.lat, lon: -74.0005 }, settings, ends)).toBe(true); // 42 m west of the start
+    expect(hidesPlace(finish, settings, ends)).toBe(true);
+    expect(hidesPlace(line[25]!, settings, ends)).toBe(false);
+    expect(hidesPlace(start, NO_PRIVACY, ends)).toBe(false);
   });
 });

@@ -145,11 +145,11 @@ builder.mutationFields((t) => ({
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
       const deleted = await context.prisma.$transaction(async (tx) => {
         const { count } = await tx.entry.deleteMany({ where: { id, authorId: viewer.id } });
-        if (count === 1) await recordEvent(tx, 'entryDeleted', { entryId: id, authorId: viewer.id });
+        if (count === 1) await recordEvent(tx, 'entryDeleted', { entryId: id, authorId: viewer.id, visibility: entry.visibility });
         return count === 1;
       });
       if (!deleted) throw new NotFoundError('entry', String(id));
-      context.events.publish('entryDeleted', { entryId: id, authorId: viewer.id });
+      context.events.publish('entryDeleted', { entryId: id, authorId: viewer.id, visibility: entry.visibility });
       return { id };
     },
   }),

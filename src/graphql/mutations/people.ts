@@ -1,7 +1,14 @@
 // The viewer's profile and friendships: request, accept, decline, remove.
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { validateProfile, validateZone } from '../../domain/social.ts';
-import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MAX_ZONES, MIN_ZONE_RADIUS_METERS } from '../../domain/privacy-zones.ts';
+import { randomInt } from 'node:crypto';
+import {
+  MAX_HIDDEN_ENDS_METERS,
+  MAX_ZONE_RADIUS_METERS,
+  MAX_ZONES,
+  MIN_ZONE_RADIUS_METERS,
+  randomShift,
+} from '../../domain/privacy-zones.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { befriend } from '../../db/friendships.ts';
 import { builder } from '../builder.ts';
@@ -191,7 +198,7 @@ builder.prismaObjectField('Person', 'hiddenEndsMeters', (t) =>
 builder.mutationFields((t) => ({
   addPrivacyZone: t.prismaField({
     type: 'PrivacyZone',
-    description: `Hides a place (a centre and ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters around it) of the viewer's tracks and entries from everyone else, at once. At most ${MAX_ZONES} places.`,
+    description: `Hides a place (a centre and ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters around it) of the viewer's tracks, waypoints and entries from everyone else, at once. The circle cut is centred a stable random 20-50% of the radius away from the centre, and wider by as much, so that the whole radius stays hidden while tracks cut at its edge do not point at the centre. At most ${MAX_ZONES} places.`,
     errors: { types: [ValidationError, NotAuthorizedError] },
     args: { lat: t.arg.float({ required: true }), lon: t.arg.float({ required: true }), radiusMeters: t.arg.float({ required: true }) },
     resolve: async (query, _root, args, context) => {
@@ -199,7 +206,9 @@ builder.mutationFields((t) => ({
       const zone = validateZone(args);
       if ((await context.prisma.privacyZone.count({ where: { personId: viewer.id } })) >= MAX_ZONES)
         throw ValidationError.field('lat', `at most ${MAX_ZONES} privacy zones; remove one first`);
-      return context.prisma.privacyZone.create({ ...query, data: { ...zone, personId: viewer.id } });
+      // unpredictable: knowing the shift would give the centre back
+      const shift = randomShift(zone.radiusMeters, () => randomInt(2 ** 32) / 2 ** 32);
+      return context.prisma.privacyZone.create({ ...query, data: { ...zone, ...shift, personId: viewer.id } });
     },
   }),
   removePrivacyZone: t.prismaField({

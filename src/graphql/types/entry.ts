@@ -4,9 +4,8 @@ import { NotAuthorizedError, ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 import { entryPart, trackOfEntry } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
-import { entryPrivacy } from '../privacy.ts';
+import { entryPlaceHidden, entryPrivacy } from '../privacy.ts';
 import type { LoadedEntry } from '../../db/entry-pages.ts';
-import { insideZone } from '../../domain/privacy-zones.ts';
 import { POPULAR_DAYS } from '../../domain/paging.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream, popularStream } from '../streams.ts';
 import { CommentRef, LikeRef } from './comment.ts';
@@ -14,6 +13,7 @@ import { EntryKindEnum, VisibilityEnum } from './enums.ts';
 import { TrackRef } from './route.ts';
 import { streamArgs } from './stream-args.ts';
 import { WorkoutRef } from './workout.ts';
+import { MEDIA_PATH } from '../../media/store.ts';
 
 interface Location {
   name: string;
@@ -99,11 +99,12 @@ export const EntryRef = builder.prismaObject('Entry', {
     geo: t.field({
       type: GeoPointRef,
       nullable: true,
-      description: "Where it was posted; to anyone but its author, null inside the author's privacy zones.",
+      description:
+        "Where it was posted; to anyone but its author, null inside the author's privacy zones or within reach of its track's hidden start and finish.",
       resolve: async (entry, _args, context) => {
         if (entry.lat === null || entry.lon === null) return null;
         const place = { lat: entry.lat, lon: entry.lon };
-        return insideZone(place, (await entryPrivacy(context, entry)).zones) ? null : place;
+        return (await entryPlaceHidden(context, entry, place, await entryPrivacy(context, entry))) ? null : place;
       },
     }),
     media: t.field({
@@ -136,6 +137,29 @@ export const EntryRef = builder.prismaObject('Entry', {
   }),
 });
 
+interface Photo {
+  name: string;
+  public: boolean;
+}
+
+const PhotoRef = builder.objectRef<Photo>('Photo').implement({
+  description: 'An uploaded photo (`/media/{name}`), as the viewer may see it.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'Its file name under `/media/`.' }),
+    url: t.string({
+      description: 'Where it is served.',
+      resolve: (photo, _args, context) => `${context.baseUrl}${MEDIA_PATH}${photo.name}`,
+    }),
+    public: t.exposeBoolean('public', {
+      description:
+        'Whether an entry for everyone shows it: then anyone, and any cache, may have it; else only those who may see an entry that shows it.',
+    }),
+  }),
+});
+
+/** Entries that show one photo read to decide who may have it (a photo is stored once, by its bytes). */
+const PHOTO_ENTRIES = 100;
+
 export const EntryConnection = builder.connectionObject({
   type: EntryRef,
   name: 'EntryConnection',
@@ -143,6 +167,24 @@ export const EntryConnection = builder.connectionObject({
 });
 
 builder.queryFields((t) => ({
+  photo: t.field({
+    type: PhotoRef,
+    nullable: true,
+    description:
+      'An uploaded photo, when the viewer may see an entry that shows it (as its image or preview); null otherwise, exactly as for a photo that does not exist.',
+    args: { name: t.arg.string({ required: true, description: 'The file name under `/media/`.' }) },
+    resolve: async (_root, { name }, context) => {
+      const path = `${MEDIA_PATH}${name}`;
+      const entries = await context.prisma.entry.findMany({
+        where: { OR: [{ mediaUrl: path }, { mediaPreviewUrl: path }] },
+        select: { authorId: true, visibility: true },
+        take: PHOTO_ENTRIES,
+      });
+      if (entries.some((entry) => entry.visibility === 'everyone')) return { name, public: true };
+      for (const entry of entries) if (await viewerMaySee(context, entry)) return { name, public: false };
+      return null;
+    },
+  }),
   entry: t.prismaField({
     type: 'Entry',
     nullable: true,

@@ -2,9 +2,17 @@ import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue } from '../../domain/acti
 import { toGpx, type GpxPoint } from '../../domain/gpx.ts';
 import { decodePoints } from '../../domain/track-codec.ts';
 import { encodePolyline, thin } from '../../domain/track.ts';
-import { type HiddenParts, hiddenParts, hidesAnything, insideZone, NO_PRIVACY, visiblePoints } from '../../domain/privacy-zones.ts';
+import {
+  type HiddenParts,
+  hiddenParts,
+  hidesAnything,
+  hidesPlace,
+  NO_PRIVACY,
+  trackEnds,
+  visiblePoints,
+} from '../../domain/privacy-zones.ts';
 import { privacyOf } from '../loaders.ts';
-import { ownerOfTrack, pointDataOf, privacyFor, trackPrivacy } from '../privacy.ts';
+import { ownerOfTrack, pointDataOf, privacyFor, shownTrack, trackPrivacy } from '../privacy.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { ActivityTypeEnum } from './enums.ts';
@@ -27,12 +35,15 @@ export const RouteRef = builder.prismaObject('Route', {
     distance: t.field({
       type: DistanceRef,
       nullable: true,
-      description: "Length of the track in the owner's preferred units; null without a track.",
-      select: { owner: { select: { units: true } }, track: { select: { distanceMeters: true } } },
-      resolve: (route) => {
+      description: "Length of the track in the owner's preferred units (to anyone else, of the part they are shown); null without a track.",
+      select: { ownerId: true, owner: { select: { units: true } }, track: { select: { id: true, distanceMeters: true } } },
+      resolve: async (route, _args, context) => {
         if (!route.track) return null;
         const units = storedValue(UNIT_PREFERENCES, route.owner.units, 'Person.units');
-        return { value: Math.round(fromMeters(route.track.distanceMeters, units) * 10_000) / 10_000, units };
+        // to anyone but the owner, the length of what they are shown of it
+        const shown = await shownTrack(context, { id: route.track.id, ownerId: route.ownerId });
+        const meters = shown ? shown.summary.distanceMeters : route.track.distanceMeters;
+        return { value: Math.round(fromMeters(meters, units) * 10_000) / 10_000, units };
       },
     }),
     start: t.field({
@@ -74,7 +85,7 @@ const TrackPointRef = builder.objectRef<GpxPoint>('TrackPoint').implement({
   }),
 });
 
-builder.prismaObject('TrackWaypoint', {
+const TrackWaypointRef = builder.prismaObject('TrackWaypoint', {
   description: 'A named point of the uploaded GPX document.',
   fields: (t) => ({
     lat: t.exposeFloat('lat'),
@@ -102,9 +113,22 @@ export const TrackRef = builder.prismaObject('Track', {
   select: { id: true },
   fields: (t) => ({
     name: t.exposeString('name', { nullable: true, description: 'The name the GPX document gave it.' }),
-    pointCount: t.exposeInt('pointCount'),
-    distanceMeters: t.exposeFloat('distanceMeters', { description: 'Summed within segments; gaps between segments do not count.' }),
-    elevationGain: t.exposeFloat('elevationGain', { description: 'Meters climbed.' }),
+    pointCount: t.int({
+      description: 'Points of the track (to anyone but its owner, of the part they are shown).',
+      select: { pointCount: true },
+      resolve: async (track, _args, context) => (await shownTrack(context, track))?.summary.pointCount ?? track.pointCount,
+    }),
+    distanceMeters: t.float({
+      description:
+        'Summed within segments; gaps between segments do not count. To anyone but the owner, the length of the part they are shown.',
+      select: { distanceMeters: true },
+      resolve: async (track, _args, context) => (await shownTrack(context, track))?.summary.distanceMeters ?? track.distanceMeters,
+    }),
+    elevationGain: t.float({
+      description: 'Meters climbed (to anyone but the owner, on the part they are shown).',
+      select: { elevationGain: true },
+      resolve: async (track, _args, context) => (await shownTrack(context, track))?.summary.elevationGain ?? track.elevationGain,
+    }),
     polyline: t.string({
       description:
         'Google encoded polyline of the track, thinned to at most 500 points; to anyone but its owner, without the parts their privacy zones hide.',
@@ -113,6 +137,16 @@ export const TrackRef = builder.prismaObject('Track', {
         const hiding = await trackPrivacy(context, track);
         if (!hiding) return track.polyline;
         return encodePolyline(thin(visiblePoints(decodePoints(await pointDataOf(context, track)), hiding), 500));
+      },
+    }),
+    repairs: t.stringList({
+      nullable: true,
+      description:
+        'What was salvaged or dropped to read the uploaded file (a FIT file cut short or damaged, times outside 1970..2199), one sentence each; empty for a clean file. Only the owner sees it; null for anyone else.',
+      select: { repairs: true },
+      resolve: async (track, _args, context) => {
+        if (context.viewer?.id !== (await ownerOfTrack(context, track))) return null;
+        return track.repairs ? track.repairs.split('\n') : [];
       },
     }),
     privacy: t.field({
@@ -126,7 +160,16 @@ export const TrackRef = builder.prismaObject('Track', {
         return hiddenParts(decodePoints(track.pointData), await privacyOf(context, owner));
       },
     }),
-    waypoints: t.relation('waypoints', { query: { orderBy: { seq: 'asc' } } }),
+    waypoints: t.field({
+      type: [TrackWaypointRef],
+      description:
+        "Named points of the uploaded document; to anyone but the owner, without those inside the owner's privacy zones or within reach of the track's hidden start and finish.",
+      select: { waypoints: { orderBy: { seq: 'asc' } } },
+      resolve: async (track, _args, context) => {
+        const shown = await shownTrack(context, track);
+        return shown ? track.waypoints.filter((waypoint) => !hidesPlace(waypoint, shown.settings, shown.ends)) : track.waypoints;
+      },
+    }),
     gpx: t.string({
       description: 'The whole track as a GPX 1.1 document, with its waypoints and any planned route (`<rte>`) it was uploaded with.',
       select: {
@@ -137,16 +180,37 @@ export const TrackRef = builder.prismaObject('Track', {
       },
       resolve: async (track, _args, context) => {
         const hiding = (await trackPrivacy(context, track)) ?? NO_PRIVACY;
+        const points = decodePoints(track.pointData);
+        const routePoints = decodePoints(track.routePointData);
+        const ends = trackEnds(points, routePoints);
         return toGpx({
           name: track.name,
-          points: visiblePoints(decodePoints(track.pointData), hiding),
-          routePoints: visiblePoints(decodePoints(track.routePointData), hiding),
-          waypoints: track.waypoints.filter((waypoint) => !insideZone(waypoint, hiding.zones)),
+          points: visiblePoints(points, hiding),
+          routePoints: visiblePoints(routePoints, hiding),
+          waypoints: track.waypoints.filter((waypoint) => !hidesPlace(waypoint, hiding, ends)),
         });
       },
     }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
-    endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
+    startedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Time of the first timed point (to anyone but the owner, of the part they are shown).',
+      select: { startedAt: true },
+      resolve: async (track, _args, context) => {
+        const shown = await shownTrack(context, track);
+        return shown ? shown.summary.startedAt : track.startedAt;
+      },
+    }),
+    endedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'Time of the last timed point (to anyone but the owner, of the part they are shown).',
+      select: { endedAt: true },
+      resolve: async (track, _args, context) => {
+        const shown = await shownTrack(context, track);
+        return shown ? shown.summary.endedAt : track.endedAt;
+      },
+    }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     outline: t.field({
       type: [TrackPointRef],
