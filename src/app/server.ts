@@ -8,6 +8,7 @@ import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { graphqlHardening } from '../http/graphql-hardening.ts';
 import { createAdmission, createRateLimiter, rateLimitKey, type RateDecision } from '../http/rate-limit.ts';
 import { fullUrlOf, requestIdOf, withFastReads, type Observation } from '../http/fast-read.ts';
+import { isValidHost } from '../http/host.ts';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createServerAdapter } from '@whatwg-node/server';
 import { GraphQLError, parse } from 'graphql';
@@ -478,6 +479,16 @@ export function createApp(config: Config, database: Database, options: AppOption
     // while stopping, every answer says so: a keep-alive client reconnects instead of reusing a socket about to close
     if (draining) res.setHeader('connection', 'close');
     withReasonPhrase(res);
+    const host = req.headers.host;
+    if (host !== undefined && !isValidHost(host)) {
+      // no request URL can be made of it: answered here, and the body is not read
+      logger.warn({ method: req.method, host: host.slice(0, 100) }, 'request with an invalid Host header');
+      metrics.request(req.method ?? 'GET', 'unmatched', 400, 0);
+      const body = JSON.stringify({ error: { code: 'BAD_HOST', field: 'Host', message: 'the Host header is not a valid host[:port]' } });
+      res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.end(body);
+      return;
+    }
     return listener(req, res);
   };
 

@@ -4,19 +4,27 @@
 // 4408 init timeout, 4429 second init, 4400 invalid message, 4409 duplicate id, ping → pong.
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
-import type { ExecutionArgs } from 'graphql';
+import { type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { tokenFromHeader, viewerForToken } from '../auth/tokens.ts';
 import type { Database } from '../db/database.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Context } from '../graphql/context.ts';
+import { isValidHost } from '../http/host.ts';
 import type { App } from './server.ts';
 
 /** Past this many unsent bytes a client is not reading: it is disconnected rather than buffered for. */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** How often live sockets re-check their token, so that revoking it ends them. */
 export const TOKEN_RECHECK_MS = 5_000;
+/**
+ * Operations one socket may hold at once, and one athlete (or, without a token, one address) over all
+ * their sockets: every subscription costs each write its filter and its execution, and one socket
+ * holding 20,000 made a single post take 25 s.
+ */
+export const MAX_SUBSCRIPTIONS_PER_SOCKET = 32;
+export const MAX_SUBSCRIPTIONS_PER_OWNER = 128;
 
 type Extra = {
   socket: WebSocket;
@@ -31,11 +39,23 @@ export function attachWebSocket(
   server: HttpServer | HttpsServer,
   app: App,
   database: Database,
-  options: { tokenRecheckMs?: number; maxBufferedBytes?: number } = {},
+  options: { tokenRecheckMs?: number; maxBufferedBytes?: number; maxPerSocket?: number; maxPerOwner?: number } = {},
 ) {
   const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: 1024 * 1024 });
+  // no request URL can be made of an invalid Host (http/host.ts): refused at the upgrade
+  const wss = new WebSocketServer({
+    server,
+    path: '/graphql',
+    maxPayload: 1024 * 1024,
+    verifyClient: (info: { req: import('node:http').IncomingMessage }) => isValidHost(info.req.headers.host ?? 'localhost'),
+  });
   const sockets = new Map<WebSocket, string>();
+  const limits = subscriptionLimits(
+    options.maxPerSocket ?? MAX_SUBSCRIPTIONS_PER_SOCKET,
+    options.maxPerOwner ?? MAX_SUBSCRIPTIONS_PER_OWNER,
+  );
+  const ownerOf = (extra: Extra) =>
+    extra.viewer ? `person:${extra.viewer.id}` : `address:${extra.request.socket.remoteAddress ?? 'unknown'}`;
 
   const recheck = setInterval(async () => {
     for (const [socket, token] of sockets) {
@@ -63,50 +83,85 @@ export function attachWebSocket(
         if (token) sockets.set(ctx.extra.socket, token);
         return true;
       },
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const decision = await app.rateLimit(ctx.extra.token ?? null, ctx.extra.request.socket.remoteAddress ?? 'unknown');
         if (!decision.allowed) {
           ctx.extra.socket.close(4429, `Rate limit exceeded; retry in ${decision.retryAfter} s`);
           return [];
         }
-        // the upgrade request as the fetch API sees a request, so that the one base-URL rule applies
-        const upgrade = ctx.extra.request;
-        const scheme = (upgrade.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string') headers.set(name, value);
-        const request = new Request(`${scheme}://${upgrade.headers.host ?? 'localhost'}/graphql`, { headers });
-        const context: Context = app.contexts.forViewer(request, ctx.extra.viewer ?? null);
-        // `params` as yoga's HTTP path gives them to plugins (the metrics plugin reads the operation name)
-        const params = {
-          query: payload.query,
-          operationName: payload.operationName ?? undefined,
-          variables: payload.variables ?? undefined,
-        };
-        const enveloped: Enveloped = app.yoga.getEnveloped({ request, params, ...context } as never);
-        const document = enveloped.parse(payload.query);
-        const args: ExecutionArgs & { rootValue: Enveloped } = {
-          schema: enveloped.schema,
-          operationName: payload.operationName ?? null,
-          document,
-          variableValues: payload.variables ?? null,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: enveloped,
-        };
-        const errors = enveloped.validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return args;
+        // held from here (messages arrive together: counted before any await) until it completes or the socket closes
+        const refusal = limits.take(ctx.extra.socket, ownerOf(ctx.extra), id);
+        if (refusal) return [new GraphQLError(refusal, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
+        try {
+          const prepared = await prepare(ctx, payload);
+          if (Array.isArray(prepared)) limits.release(ctx.extra.socket, id);
+          return prepared;
+        } catch (error) {
+          limits.release(ctx.extra.socket, id);
+          throw error;
+        }
       },
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onNext: (ctx) => {
         if (ctx.extra.socket.bufferedAmount > maxBuffered) ctx.extra.socket.close(4413, 'Too slow: the client is not reading its messages');
       },
+      onComplete: (ctx, id) => {
+        limits.release(ctx.extra.socket, id);
+      },
       onClose: (ctx) => {
         sockets.delete(ctx.extra.socket);
+        limits.releaseAll(ctx.extra.socket);
       },
     },
     wss,
   );
+
+  // a client's `complete` frees its place at once: the operation's own end waits for its next event
+  wss.on('connection', (socket) => {
+    socket.on('message', (data) => {
+      if (String(data).length > 200) return;
+      try {
+        const message = JSON.parse(String(data)) as { type?: unknown; id?: unknown };
+        if (message.type === 'complete' && typeof message.id === 'string') limits.release(socket, message.id);
+      } catch {
+        // graphql-ws answers a message it cannot read (4400)
+      }
+    });
+  });
+
+  /** The execution of one operation, or the errors that refuse it. */
+  async function prepare(
+    ctx: { extra: Extra },
+    payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+  ) {
+    // the upgrade request as the fetch API sees a request, so that the one base-URL rule applies
+    const upgrade = ctx.extra.request;
+    const scheme = (upgrade.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string') headers.set(name, value);
+    const request = new Request(`${scheme}://${upgrade.headers.host ?? 'localhost'}/graphql`, { headers });
+    const context: Context = app.contexts.forViewer(request, ctx.extra.viewer ?? null);
+    // `params` as yoga's HTTP path gives them to plugins (the metrics plugin reads the operation name)
+    const params = {
+      query: payload.query,
+      operationName: payload.operationName ?? undefined,
+      variables: payload.variables ?? undefined,
+    };
+    const enveloped: Enveloped = app.yoga.getEnveloped({ request, params, ...context } as never);
+    const document = enveloped.parse(payload.query);
+    const args: ExecutionArgs & { rootValue: Enveloped } = {
+      schema: enveloped.schema,
+      operationName: payload.operationName ?? null,
+      document,
+      variableValues: payload.variables ?? null,
+      contextValue: await enveloped.contextFactory(),
+      rootValue: enveloped,
+    };
+    const errors = enveloped.validate(args.schema, args.document);
+    if (errors.length) return errors;
+    return args;
+  }
 
   return {
     close: async () => {
@@ -114,6 +169,38 @@ export function attachWebSocket(
       for (const client of wss.clients) client.close(1001, 'Going away');
       await disposable.dispose();
       await new Promise((resolve) => wss.close(resolve));
+    },
+  };
+}
+
+/** What each socket and each owner (an athlete, or an address without a token) holds of operations. */
+function subscriptionLimits(perSocket: number, perOwner: number) {
+  const held = new Map<WebSocket, { owner: string; ids: Set<string> }>();
+  const owners = new Map<string, number>();
+  const release = (socket: WebSocket, id: string) => {
+    const entry = held.get(socket);
+    if (!entry?.ids.delete(id)) return;
+    const left = (owners.get(entry.owner) ?? 1) - 1;
+    if (left > 0) owners.set(entry.owner, left);
+    else owners.delete(entry.owner);
+    if (entry.ids.size === 0) held.delete(socket);
+  };
+  return {
+    /** Holds a place for operation `id`, or answers why there is none. */
+    take(socket: WebSocket, owner: string, id: string): string | null {
+      const entry = held.get(socket) ?? { owner, ids: new Set<string>() };
+      if (entry.ids.has(id)) return null;
+      if (entry.ids.size >= perSocket) return `at most ${perSocket} operations at once on one connection; complete one first`;
+      if ((owners.get(entry.owner) ?? 0) >= perOwner)
+        return `at most ${perOwner} operations at once over all your connections; complete one first`;
+      entry.ids.add(id);
+      held.set(socket, entry);
+      owners.set(entry.owner, (owners.get(entry.owner) ?? 0) + 1);
+      return null;
+    },
+    release,
+    releaseAll(socket: WebSocket) {
+      for (const id of [...(held.get(socket)?.ids ?? [])]) release(socket, id);
     },
   };
 }

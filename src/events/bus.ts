@@ -45,6 +45,40 @@ interface Target {
   removeEventListener(type: string, listener: Listener): void;
 }
 
+/** Subscribers an event reaches before the publisher goes on; the rest in later turns of the loop. */
+export const FAN_OUT_SLICE = 64;
+
+/**
+ * The subscribers of each topic, reached in slices: an event target calls every listener at once, in
+ * the publishing request, so the writer of a post waited for as many subscribers as there were. One
+ * listener a topic on the target; the event goes to the first FAN_OUT_SLICE subscribers at once and
+ * to the rest after I/O has had its turn (setImmediate), slice by slice.
+ */
+function fanOut(target: Target): Target {
+  const topics = new Map<string, Set<Listener>>();
+  const deliver = (listeners: Listener[], event: Event, from: number) => {
+    const end = Math.min(from + FAN_OUT_SLICE, listeners.length);
+    for (let i = from; i < end; i++) listeners[i]!(event);
+    if (end < listeners.length) setImmediate(deliver, listeners, event, end);
+  };
+  return {
+    addEventListener(topic, listener) {
+      let listeners = topics.get(topic);
+      if (!listeners) {
+        const subscribers = new Set<Listener>();
+        listeners = subscribers;
+        topics.set(topic, subscribers);
+        // a few topics, each listened to for the life of the process
+        target.addEventListener(topic, (event) => deliver([...subscribers], event, 0));
+      }
+      listeners.add(listener);
+    },
+    removeEventListener(topic, listener) {
+      topics.get(topic)?.delete(listener);
+    },
+  };
+}
+
 /**
  * An async iterator over one topic with a bounded queue: a consumer that stops reading ends its
  * subscription with SlowSubscriberError instead of making the server hold every event for it.
@@ -150,6 +184,7 @@ export function createEvents(options: {
   if (local) setMaxListeners(0, local);
   const target = (eventTarget ?? local) as unknown as Target;
   const pubsub = createPubSub<Record<string, [unknown]>>({ eventTarget: target as never });
+  const subscribers = fanOut(target);
   let dropped = 0;
   // channels are namespaced, so that deployments (and test runs) sharing one Redis never mix
   const topic = (name: string) => `${options.prefix}:${name}`;
@@ -158,7 +193,7 @@ export function createEvents(options: {
       pubsub.publish(topic(name), payload);
     },
     subscribe(name) {
-      return boundedSubscription(target, topic(name), () => (dropped += 1));
+      return boundedSubscription(subscribers, topic(name), () => (dropped += 1));
     },
     dropped: () => dropped,
     failed: () => failed,

@@ -85,7 +85,11 @@ export function safeNext(value: string | null): string | null {
     return null;
   }
   if (url.origin !== SAME_ORIGIN) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
+  // judge the result, not the input: removing dot segments turns `/.//evil.example` into `//evil.example`,
+  // which a browser reads as another host
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (!path.startsWith('/') || path.startsWith('//') || new URL(path, SAME_ORIGIN).origin !== SAME_ORIGIN) return null;
+  return path;
 }
 
 /** What every page needs: the logged-in person (if any) and a CSRF token, with the cookies to set. */

@@ -143,7 +143,8 @@ describe('importActivity', () => {
     const before = await counts();
     const fit = fitFile({ points: pointsAlong(200) });
     for (const bad of [
-      fit.subarray(0, fit.length - 50),
+      // cut before its first record: nothing to salvage (a file cut later is read: device-files.test.ts)
+      fit.subarray(0, 40),
       gzipSync(fit).subarray(0, 80),
       'just some text',
       '<gpx xmlns="http://www.topografix.com/GPX/1/1"/>',

@@ -2,7 +2,7 @@
 // and how a client that hangs up is logged.
 import { Writable } from 'node:stream';
 import { Agent, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, listen, type App } from '../../src/app/server.ts';
@@ -72,6 +72,40 @@ describe('status lines', () => {
       if (path !== '/graphql') expect(answer.status).toBe(status);
       if (answer.status === status) expect(answer.statusMessage).toBe(phrase);
       else expect(answer.statusMessage.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+/** Sends `raw` on a fresh socket and answers what came back, whole. */
+function rawExchange(raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1' }, () => socket.end(raw));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+  });
+}
+
+describe('the Host header', () => {
+  it.each(['a b', 'x:99999', '[::1', 'a<b', 'x/metrics?', 'x:0', 'evil.example:80:80'])(
+    'answers 400 naming the Host for %j, on every path, with no stack trace, and logs it',
+    async (host) => {
+      for (const path of ['/healthz', '/entries.json', '/graphql?query=%7B__typename%7D']) {
+        const answer = await rawExchange(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+        expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+        const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string; field: string } };
+        expect(body.error).toMatchObject({ code: 'BAD_HOST', field: 'Host' });
+        expect(answer).not.toMatch(/at .*\.ts|node_modules|milepost_http_requests_total/);
+      }
+      expect(logLines.some((line) => line.msg === 'request with an invalid Host header')).toBe(true);
+    },
+  );
+
+  it('serves good hosts: names, ports, IPv4 and IPv6 literals', async () => {
+    for (const host of ['milepost.example', 'localhost:3000', '127.0.0.1:8080', '[::1]:3000', 'my_host.local']) {
+      const answer = await rawExchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
     }
   });
 });

@@ -9,7 +9,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createApp, listen, type App } from '../../src/app/server.ts';
-import { attachWebSocket } from '../../src/app/websocket.ts';
+import { attachWebSocket, MAX_SUBSCRIPTIONS_PER_SOCKET } from '../../src/app/websocket.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
 import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 
@@ -223,6 +223,25 @@ describe('over graphql-ws', () => {
     expect(anonymous.received).toEqual([{ entryDeleted: { id: open } }]);
     expect(stranger.received).toEqual([{ entryDeleted: { id: open } }]);
     expect(friend.received).toEqual([{ entryDeleted: { id: friendsOnly } }, { entryDeleted: { id: open } }]);
+  });
+
+  it('bounds the operations one socket holds, and frees a place when one completes', async () => {
+    const c = client();
+    const held = Array.from({ length: MAX_SUBSCRIPTIONS_PER_SOCKET + 5 }, () => collect(c, 'subscription { publicEntries { id } }'));
+    await settle(500);
+    const refused = held.filter((h) => JSON.stringify(h.errors).includes('TOO_MANY_SUBSCRIPTIONS'));
+    expect(refused).toHaveLength(5);
+    expect(JSON.stringify(refused[0]!.errors)).toMatch(/at most 32 operations at once on one connection/);
+    const kept = held.filter((h) => !refused.includes(h));
+    kept[0]!.dispose();
+    const again = collect(c, 'subscription { publicEntries { id } }');
+    await settle(300);
+    expect(again.errors).toEqual([]);
+    const id = await post('viewer', 'to every held subscription');
+    await settle(500);
+    expect(again.received).toEqual([{ publicEntries: { id } }]);
+    expect(kept.slice(1).every((h) => h.received.length === 1)).toBe(true);
+    for (const h of [...kept, again]) h.dispose();
   });
 
   it('refuses the friends stream without a token, and an unknown token at connection (4403)', async () => {
