@@ -163,6 +163,23 @@ export function createApp(config: Config, database: Database, options: AppOption
           }
         },
       },
+      {
+        // `variables` or `extensions` that are not JSON are the client's mistake: a 400 naming them, not a 500
+        onRequestParse({ requestParser, setRequestParser }) {
+          if (!requestParser) return;
+          setRequestParser(async (request) => {
+            try {
+              return await requestParser(request);
+            } catch (error) {
+              if (!(error instanceof SyntaxError)) throw error;
+              const field = notJson(new URL(request.url).searchParams) ?? 'variables';
+              throw createGraphQLError(`${field} is not JSON: ${error.message}`, {
+                extensions: { code: 'BAD_REQUEST', field, http: { status: 400 } },
+              });
+            }
+          });
+        },
+      },
       // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
       // post) unless it carries one of these headers; an Authorization header already forces one
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-preflight', 'apollo-require-preflight', 'authorization'] }),
@@ -479,6 +496,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     // while stopping, every answer says so: a keep-alive client reconnects instead of reusing a socket about to close
     if (draining) res.setHeader('connection', 'close');
     withReasonPhrase(res);
+    closeUnreadBodies(req, res);
     const host = req.headers.host;
     if (host !== undefined && !isValidHost(host)) {
       // no request URL can be made of it: answered here, and the body is not read
@@ -512,8 +530,38 @@ export function createApp(config: Config, database: Database, options: AppOption
 }
 
 const MAX_URL_LENGTH = 8 * 1024;
+
+/** Which of a GET's `variables` and `extensions` is not JSON, if either. */
+function notJson(params: URLSearchParams): 'variables' | 'extensions' | null {
+  for (const name of ['variables', 'extensions'] as const) {
+    const value = params.get(name);
+    if (!value) continue;
+    try {
+      JSON.parse(value);
+    } catch {
+      return name;
+    }
+  }
+  return null;
+}
 /** nginx's code for a request whose client went away before the answer: logged and counted, never seen. */
 const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * An answer given before its request's body was read (a 404, a 405, a 413, a refusal) closes the
+ * connection: node:http would otherwise read and discard the rest to reuse the socket, and an
+ * anonymous chunked POST to a missing path had 3 GB read. The answer says so (`Connection: close`).
+ */
+function closeUnreadBodies(req: IncomingMessage, res: ServerResponse): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['writeHead'];
+  res.on('finish', () => {
+    if (!req.complete) req.socket.destroySoon();
+  });
+}
 
 /** The standard reason phrase on the status line: the fetch-API side leaves it empty (`HTTP/1.1 200 `). */
 function withReasonPhrase(res: ServerResponse): void {

@@ -110,6 +110,44 @@ describe('the Host header', () => {
   });
 });
 
+describe('bodies nobody reads', () => {
+  it.each([
+    ['POST', '/nonexistent'],
+    ['POST', '/healthz'],
+    ['POST', '/routes/1/track.json'],
+  ])('%s %s: answered, then the connection is closed instead of reading the rest of an endless body', async (method, path) => {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+    const result = await new Promise<{ sent: number; answer: string }>((resolve) => {
+      const socket = connect({ port, host: '127.0.0.1' });
+      let sent = 0;
+      let answer = '';
+      let open = true;
+      socket.on('data', (data: Buffer) => {
+        answer += data.toString('latin1');
+      });
+      socket.on('close', () => {
+        open = false;
+        resolve({ sent, answer });
+      });
+      socket.on('error', () => {});
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n`);
+      const pump = () => {
+        // up to 256 MB: a server that reads on would take it all
+        while (open && sent < 256 * 1024 * 1024) {
+          sent += framed.length;
+          if (!socket.write(framed)) return void socket.once('drain', pump);
+        }
+        socket.end();
+      };
+      pump();
+    });
+    expect(result.answer).toMatch(/^HTTP\/1\.1 (404|405|401|413) /);
+    expect(result.answer.toLowerCase()).toContain('connection: close');
+    expect(result.sent).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
 describe('compression', () => {
   it.each([
     ['br', brotliDecompressSync],

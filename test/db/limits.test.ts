@@ -411,6 +411,23 @@ describe('GraphQL hardening', () => {
     expect(results.filter((r) => r.status === 'ok').length).toBeGreaterThan(20);
   });
 
+  it.each([
+    ['GET variables', '/graphql?query=%7B__typename%7D&variables=%7B', {}, 'variables'],
+    ['GET extensions', '/graphql?query=%7B__typename%7D&extensions=%7B', {}, 'extensions'],
+    [
+      'a form POST',
+      '/graphql',
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7B__typename%7D&variables=%7B' },
+      'variables',
+    ],
+  ] as const)('answers %s that are not JSON with 400 naming the field, not 500', async (_what, path, init, field) => {
+    const api = testApp(db);
+    const response = await api.fetch(path, { ...init, headers: { ...('headers' in init ? init.headers : {}), 'x-graphql-yoga-csrf': '1' } });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { errors: Array<{ extensions: { code: string; field: string } }> };
+    expect(body.errors[0]!.extensions).toMatchObject({ code: 'BAD_REQUEST', field });
+  });
+
   it('refuses deep queries, costly queries and alias bombs', async () => {
     const api = testApp(db);
     const deep = `{ publicStream { ... on EntryConnection { edges { node { author { friends(first: 1) { edges { node { friends(first: 1) { edges { node { friends(first: 1) { edges { node { username } } } } } } } } } } } } } } }`;

@@ -167,6 +167,18 @@ describe('parseGpx on real-world shapes', () => {
 });
 
 describe('parseGpx refuses', () => {
+  it('an element with more attributes than any GPX has, as they are read (1.1 million held the loop 6 s)', async () => {
+    const attributes = Array.from({ length: 200_000 }, (_, i) => `a${i}="1"`).join(' ');
+    const gpx = `<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2" ${attributes}/></trkseg></trk></gpx>`;
+    expect(await rejection(gpx)).toMatch(/more than 64 attributes/);
+  });
+
+  it('more namespace declarations than any GPX makes, across elements', async () => {
+    const element = (i: number) => `<extensions ${Array.from({ length: 50 }, (_, j) => `xmlns:n${i}x${j}="urn:x:${j}"`).join(' ')}/>`;
+    const gpx = `<gpx xmlns="http://www.topografix.com/GPX/1/1">${Array.from({ length: 10 }, (_, i) => element(i)).join('')}</gpx>`;
+    expect(await rejection(gpx)).toMatch(/declares more than 256 namespaces/);
+  });
+
   it('a billion-laughs document, at its DOCTYPE', async () => {
     expect(await rejection(fixture('billion-laughs.gpx'))).toMatch(/DOCTYPE/);
   });
