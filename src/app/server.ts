@@ -503,7 +503,11 @@ export function createApp(config: Config, database: Database, options: AppOption
       logger.warn({ method: req.method, host: host.slice(0, 100) }, 'request with an invalid Host header');
       metrics.request(req.method ?? 'GET', 'unmatched', 400, 0);
       const body = JSON.stringify({ error: { code: 'BAD_HOST', field: 'Host', message: 'the Host header is not a valid host[:port]' } });
-      res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+      res.writeHead(400, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        connection: 'close',
+      });
       res.end(body);
       return;
     }

@@ -785,6 +785,16 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         },
       },
       '/routes/{id}/track.json': trackUpload('Create or replace the GPS track of one of your routes.'),
+      '/entries/{id}.gpx': {
+        get: {
+          summary: 'A workout’s GPS track as GPX 1.1: to anyone but its author, without what their privacy zones hide.',
+          parameters: [ID],
+          responses: {
+            '200': { description: 'The GPX document.', content: { 'application/gpx+xml': { schema: { type: 'string' } } } },
+            ...pick('304', '404', '405', '406'),
+          },
+        },
+      },
       ...v1.paths,
     },
     tags: [

@@ -52,6 +52,7 @@ import {
   type RestPopularStreamQuery,
   type RestPublicStreamQuery,
   RestRouteDocument,
+  RestEntryGpxDocument,
   RestRouteGpxDocument,
   RestRoutesDocument,
   RestSetEntryTrackDocument,
@@ -383,7 +384,13 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       headers: { location: imported.entry.url },
     };
   });
-  route('GET', '/entries/:id', {}, async ({ ctx, context }) => {
+  route('GET', '/entries/:id', { formats: ['json', 'gpx'] }, async ({ ctx, context, format }) => {
+    if (format === 'gpx') {
+      const data = dataOf(await run(RestEntryGpxDocument, ctx.request, context, { id: entryId(ctx) }));
+      if (!data.entry) throw new RestError(404, 'NOT_FOUND', `no entry ${ctx.params.id}`);
+      if (!data.entry.track) throw new RestError(404, 'NOT_FOUND', `entry ${ctx.params.id} has no GPS track`);
+      return { status: 200, body: null, raw: { contentType: 'application/gpx+xml; charset=utf-8', text: data.entry.track.gpx } };
+    }
     const data = dataOf(await run(RestEntryDocument, ctx.request, context, { id: entryId(ctx) }));
     if (!data.entry) throw new RestError(404, 'NOT_FOUND', `no entry ${ctx.params.id}`);
     return { status: 200, body: entryJson(data.entry) };

@@ -25,9 +25,12 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and IPv4-compatible (::127.0.0.1): an IPv4 address in disguise
+  ['::ffff:0:0:0', 96], // IPv4-translated
   ['64:ff9b::', 96], // NAT64: an IPv4 address in disguise
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['2002::', 16], // 6to4: an IPv4 address inside (2002:7f00:1::)
+  ['2001::', 32], // Teredo: an IPv4 address inside, obfuscated
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7], // unique local
@@ -46,6 +49,13 @@ export function isPublicAddress(address: string): boolean {
     // an IPv4 address mapped into IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it is
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
     if (mapped) return isPublicAddress(mapped);
+    // the same in hex (::ffff:7f00:1)
+    const hex = /^(?:0{0,4}:){0,4}:?(?:0{0,4}:)?ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+    if (hex) {
+      const high = Number.parseInt(hex[1]!, 16);
+      const low = Number.parseInt(hex[2]!, 16);
+      return isPublicAddress(`${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`);
+    }
     return !blocked.check(address, 'ipv6');
   }
   return !blocked.check(address, 'ipv4');

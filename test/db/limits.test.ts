@@ -422,7 +422,10 @@ describe('GraphQL hardening', () => {
     ],
   ] as const)('answers %s that are not JSON with 400 naming the field, not 500', async (_what, path, init, field) => {
     const api = testApp(db);
-    const response = await api.fetch(path, { ...init, headers: { ...('headers' in init ? init.headers : {}), 'x-graphql-yoga-csrf': '1' } });
+    const response = await api.fetch(path, {
+      ...init,
+      headers: { ...('headers' in init ? init.headers : {}), 'x-graphql-yoga-csrf': '1' },
+    });
     expect(response.status).toBe(400);
     const body = (await response.json()) as { errors: Array<{ extensions: { code: string; field: string } }> };
     expect(body.errors[0]!.extensions).toMatchObject({ code: 'BAD_REQUEST', field });

@@ -180,6 +180,20 @@ describe('what anyone but the author receives', () => {
     const gpx = await (await api.fetch(`/routes/${routeId}.gpx`)).text();
     expect(gpxPoints(gpx).filter(hidden)).toEqual([]);
     expect(gpxPoints(gpx).length).toBeGreaterThan(40);
+    expect(gpxWaypoints(gpx)).toEqual(['BRIDGE']);
+    // the entry's track has a GPX download of its own, as README and /api/v1 point to
+    const download = await api.fetch(`/entries/${entryId}.gpx`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toMatch(/^application\/gpx\+xml/);
+    const entryGpx = await download.text();
+    expect(gpxPoints(entryGpx).filter(hidden)).toEqual([]);
+    expect(gpxPoints(entryGpx).length).toBeGreaterThan(40);
+    expect(gpxWaypoints(entryGpx)).toEqual(['BRIDGE']);
+    const note = await asViewer<{ createEntry: { id: number } }>(
+      authorToken,
+      'mutation { createEntry(input: { message: "no track" }) { ... on Entry { id } } }',
+    );
+    expect((await api.fetch(`/entries/${note.createEntry.id}.gpx`)).status).toBe(404);
   });
 
   it('a place inside a zone matches no one else’s nearby search, and matches the author’s', async () => {

@@ -253,7 +253,7 @@ describe('webhook targets (SSRF)', () => {
   });
 
   it('tells public from private addresses', () => {
-    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34'])
+    for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34', '::ffff:808:808'])
       expect(isPublicAddress(address), address).toBe(true);
     for (const address of [
       '127.0.0.1',
@@ -266,6 +266,12 @@ describe('webhook targets (SSRF)', () => {
       'fe80::1',
       'fc00::1',
       '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::127.0.0.1',
+      '::a9fe:a9fe',
+      '2002:7f00:1::1',
+      '2002:a9fe:a9fe::',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
       '224.0.0.1',
       'not-an-ip',
     ]) {
