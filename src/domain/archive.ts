@@ -14,6 +14,18 @@ export const MAX_ARCHIVE_UNCOMPRESSED = 16 * 1024 ** 3;
 export const MAX_COMPRESSION_RATIO = 200;
 /** The CSV or the entries list may be this large; each activity, track or photo file is bounded by its reader. */
 export const MAX_LIST_BYTES = 512 * 1024 * 1024;
+/** A line of entries.json holds one entry without its track or photo (those are files of their own). */
+export const MAX_LINE_BYTES = 1024 * 1024;
+/**
+ * What a whole archive may inflate to, over its own size: a zip of 2,000 files of 1 MiB of spaces each
+ * (2.3 MB) inflated to 2 GB, within the bound of each file. Real exports hold compressed activity
+ * files (gzip, FIT, photos) and stay far under it.
+ */
+export const MAX_ARCHIVE_RATIO = 50;
+/** ...besides this much, whatever the archive's size (a small export of plain GPX files). */
+export const ARCHIVE_INFLATION_ALLOWANCE = 256 * 1024 * 1024;
+/** An imported entry may be dated at most this long after the import (clocks differ). */
+export const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 
 const refuse = (message: string): never => {
   throw ValidationError.field('file', message);

@@ -8,16 +8,20 @@
 // a restart) and started again skips what is done and makes no duplicates. Entries keep their own
 // dates (an archive is history) and announce nothing to webhooks or subscriptions.
 import { createHash } from 'node:crypto';
-import { createInterface } from 'node:readline';
-import { Readable } from 'node:stream';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import yauzl from 'yauzl';
 import { activityTypeOf, MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
 import {
+  ARCHIVE_INFLATION_ALLOWANCE,
   checkArchiveFile,
   exportedEntry,
+  FUTURE_SLACK_MS,
   MAX_ARCHIVE_FILES,
+  MAX_ARCHIVE_RATIO,
   MAX_ARCHIVE_UNCOMPRESSED,
+  MAX_LINE_BYTES,
   MAX_LIST_BYTES,
   parseExportDate,
 } from '../domain/archive.ts';
@@ -68,10 +72,14 @@ async function openArchive(zipPath: string): Promise<{ zip: yauzl.ZipFile; files
     // the file names are checked below (checkArchiveFile), with a reason the person can read
     zip = await yauzl.openPromise(zipPath, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false });
   } catch (error) {
+    // the disk's failure (the stored file gone, unreadable) is not the archive's
+    if (/^E[A-Z]+$/.test((error as NodeJS.ErrnoException).code ?? '')) throw error;
     return refuse(`is not a zip archive (${(error as Error).message.slice(0, 100)})`);
   }
   const files = new Map<string, yauzl.Entry>();
   let uncompressed = 0;
+  // the whole archive's inflation is bounded too, not only each file's (yauzl holds every file to its declared size)
+  const allowed = Math.min(MAX_ARCHIVE_UNCOMPRESSED, MAX_ARCHIVE_RATIO * (await stat(zipPath)).size + ARCHIVE_INFLATION_ALLOWANCE);
   try {
     await new Promise<void>((resolve, reject) => {
       zip.on('error', reject);
@@ -81,7 +89,12 @@ async function openArchive(zipPath: string): Promise<{ zip: yauzl.ZipFile; files
           if (files.size >= MAX_ARCHIVE_FILES) refuse(`lists more than ${MAX_ARCHIVE_FILES} files`);
           checkArchiveFile(entry.fileName, entry.compressedSize, entry.uncompressedSize);
           uncompressed += entry.uncompressedSize;
-          if (uncompressed > MAX_ARCHIVE_UNCOMPRESSED) refuse(`would uncompress to more than ${MAX_ARCHIVE_UNCOMPRESSED} bytes`);
+          if (uncompressed > allowed)
+            refuse(
+              `would uncompress to more than ${allowed} bytes (${MAX_ARCHIVE_RATIO} times its size and 256 MB): it is refused as a zip bomb`,
+            );
+          // two files of one name: which one is meant cannot be known
+          if (files.has(entry.fileName)) refuse(`holds two files named "${entry.fileName.slice(0, 100)}"`);
           if (!entry.fileName.endsWith('/')) files.set(entry.fileName, entry);
           zip.readEntry();
         } catch (error) {
@@ -103,33 +116,40 @@ async function openArchive(zipPath: string): Promise<{ zip: yauzl.ZipFile; files
 
 /** A file of the archive, whole, at most `limit` bytes (its declared size is checked first, then every byte read). */
 async function readFile(zip: yauzl.ZipFile, entry: yauzl.Entry, limit: number): Promise<Buffer> {
-  if (entry.uncompressedSize > limit) throw new Error(`is larger than ${limit} bytes`);
-  const stream = await zip.openReadStreamPromise(entry);
   const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > limit) {
-      stream.destroy();
-      throw new Error(`is larger than ${limit} bytes`);
-    }
-    chunks.push(chunk);
-  }
+  for await (const chunk of boundedStream(zip, entry, limit)) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
-/** A file of the archive as a stream, cut off past `limit` bytes. */
+/**
+ * A file of the archive as a stream, cut off past `limit` bytes. Bytes that cannot be inflated (a
+ * corrupt file) are the file's fault: a ValidationError naming it, never an error to try again.
+ */
 async function* boundedStream(zip: yauzl.ZipFile, entry: yauzl.Entry, limit: number): AsyncGenerator<Buffer> {
   if (entry.uncompressedSize > limit) refuse(`"${entry.fileName}" is larger than ${limit} bytes`);
-  const stream: Readable = await zip.openReadStreamPromise(entry);
+  let stream: Readable;
+  try {
+    stream = await zip.openReadStreamPromise(entry);
+  } catch (error) {
+    return refuse(`"${entry.fileName.slice(0, 100)}" cannot be read: ${(error as Error).message.slice(0, 100)}`);
+  }
   let bytes = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
+  const chunks = (stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<Buffer>;
+    try {
+      next = await chunks.next();
+    } catch (error) {
+      stream.destroy();
+      return refuse(`"${entry.fileName.slice(0, 100)}" is corrupt: ${(error as Error).message.slice(0, 100)}`);
+    }
+    if (next.done) return;
+    bytes += next.value.length;
     if (bytes > limit) {
       stream.destroy();
       refuse(`"${entry.fileName}" is larger than ${limit} bytes`);
     }
-    yield chunk;
+    yield next.value;
   }
 }
 
@@ -197,17 +217,34 @@ async function stravaRows(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Strav
   return rows;
 }
 
-/** The lines of entries.json that hold an entry (the export writes one a line). */
+/**
+ * The lines of entries.json that hold an entry (the export writes one a line), each at most
+ * MAX_LINE_BYTES: one line of 512 MB made readline throw `Invalid string length` at 0.8 GB.
+ */
 async function* exportLines(zip: yauzl.ZipFile, entry: yauzl.Entry): AsyncGenerator<string> {
-  const lines = createInterface({ input: boundedStreamAsReadable(zip, entry), crlfDelay: Infinity });
-  for await (const line of lines) {
-    const trimmed = line.trim().replace(/^,/, '').replace(/,$/, '');
-    if (trimmed.startsWith('{')) yield trimmed;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const line = (bytes: Buffer) => {
+    const trimmed = bytes.toString('utf8').trim().replace(/^,/, '').replace(/,$/, '');
+    return trimmed.startsWith('{') ? trimmed : null;
+  };
+  for await (const chunk of boundedStream(zip, entry, MAX_LIST_BYTES)) {
+    let from = 0;
+    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, from)) {
+      if (pendingBytes + at - from > MAX_LINE_BYTES) refuse(`entries.json has a line longer than ${MAX_LINE_BYTES} bytes`);
+      const text = line(Buffer.concat([...pending, chunk.subarray(from, at)]));
+      pending = [];
+      pendingBytes = 0;
+      if (text) yield text;
+      from = at + 1;
+    }
+    pending.push(chunk.subarray(from));
+    pendingBytes += chunk.length - from;
+    if (pendingBytes > MAX_LINE_BYTES) refuse(`entries.json has a line longer than ${MAX_LINE_BYTES} bytes`);
   }
+  const text = line(Buffer.concat(pending));
+  if (text) yield text;
 }
-
-/** readline reads a stream; the generator bounds its size. */
-const boundedStreamAsReadable = (zip: yauzl.ZipFile, entry: yauzl.Entry) => Readable.from(boundedStream(zip, entry, MAX_LIST_BYTES));
 
 /** Imports the archive at `zipPath`; refusals of the archive as a whole are ValidationErrors on `file`. */
 export async function importArchive(options: ArchiveImport): Promise<ArchiveProgress> {
@@ -227,6 +264,8 @@ export async function importArchive(options: ArchiveImport): Promise<ArchiveProg
     progress.processed += 1;
     await options.onProgress?.(progress);
   };
+  // no entry may be dated after the import (and a little slack for clocks)
+  const latest = Date.now() + FUTURE_SLACK_MS;
   try {
     const csv = find(files, 'activities.csv');
     const exported = csv ? null : find(files, 'entries.json');
@@ -255,6 +294,12 @@ export async function importArchive(options: ArchiveImport): Promise<ArchiveProg
             }
             const activity = await parseActivityFile(plain);
             const typed = activityTypeOf(row.type);
+            const dated = activity.startedAt ?? row.date;
+            if (dated && dated.getTime() > latest) {
+              skip(label, `is dated ${dated.toISOString()}, after the import: a clock was wrong`);
+              await step();
+              continue;
+            }
             const outcome = await createImportedEntry(
               prisma,
               provider,
@@ -301,6 +346,12 @@ export async function importArchive(options: ArchiveImport): Promise<ArchiveProg
       const restored = exportedEntry(value, person.defaultVisibility);
       if (!restored) {
         skip(label, 'is not an entry of a Milepost export');
+        await step();
+        continue;
+      }
+      if (restored.row.createdAt && restored.row.createdAt.getTime() > latest) {
+        // it would sit at the top of every stream for years
+        skip(label, `is dated ${restored.row.createdAt.toISOString()}, after the import`);
         await step();
         continue;
       }

@@ -1,6 +1,6 @@
 // HTTP edge of the authorization server: account pages, the developer page, and the OAuth endpoints.
 import { discardRest } from '../http/body.ts';
-import { importsDirectory, queueArchiveImport, removeImportFiles } from '../imports/jobs.ts';
+import { ImportAlreadyQueuedError, importsDirectory, queueArchiveImport, removeImportFiles } from '../imports/jobs.ts';
 import { receiveArchive } from '../imports/upload.ts';
 import { Readable } from 'node:stream';
 import {
@@ -284,7 +284,14 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
       csrfMatches(state.cookies[CSRF_COOKIE], token),
     );
     if (!received.ok) return received.status === 403 ? forbidden(state) : refused(received.status, received.message);
-    await queueArchiveImport({ prisma }, options.media, viewer.id, received.fileName, received.path);
+    try {
+      await queueArchiveImport({ prisma }, options.media, viewer.id, received.fileName, received.path);
+    } catch (error) {
+      // the check above raced another upload of theirs: the first one queued wins
+      if (error instanceof ImportAlreadyQueuedError)
+        return refused(429, 'archive: an import of yours is still running; start the next when it is done', { 'retry-after': '60' });
+      throw error;
+    }
     return redirectResponse('/account#import-heading');
   });
 

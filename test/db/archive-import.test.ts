@@ -4,6 +4,8 @@
 // not an export at all) are refused before anything is made; `milepost import` prints progress and
 // what it skipped.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -14,7 +16,14 @@ import { ValidationError } from '../../src/domain/errors.ts';
 import { importArchive } from '../../src/imports/archive.ts';
 import { closeFitPool } from '../../src/imports/fit-pool.ts';
 import { createMediaStore } from '../../src/media/store.ts';
-import { runNextImportJob } from '../../src/imports/jobs.ts';
+import {
+  ImportAlreadyQueuedError,
+  importsDirectory,
+  LEASE_MS,
+  MAX_ATTEMPTS,
+  queueArchiveImport,
+  runNextImportJob,
+} from '../../src/imports/jobs.ts';
 import { createAccount } from '../../src/oauth/store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
@@ -275,5 +284,175 @@ describe('milepost import', () => {
     const refused = await runCli(['import', 'cli_cat', await zipOf('cli-other.zip', { 'a.txt': 'x' })], env);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/neither a Strava-style export/);
+  });
+});
+
+/** A Milepost-export-shaped archive: entries.json with one note a line, and `extra` lines or files. */
+const exportOf = (notes: number, extra: { lines?: string[]; files?: Record<string, Buffer | string> } = {}) => ({
+  'README.txt': 'A Milepost export',
+  'entries.json': `[\n${[
+    ...Array.from({ length: notes }, (_, i) =>
+      JSON.stringify({ message: `note ${i} ${'x'.repeat(40)}`, createdAt: '2024-03-01T08:00:00Z' }),
+    ),
+    ...(extra.lines ?? []),
+  ].join(',\n')}\n]\n`,
+  ...extra.files,
+});
+
+/** The zip at `file` with 64 bytes flipped in the middle of the deflated `name`. */
+function corrupted(file: string, name: string): string {
+  const bytes = readFileSync(file);
+  const header = bytes.indexOf(Buffer.concat([Buffer.from('PK\u0003\u0004', 'latin1')]), 0);
+  let at = header;
+  while (at >= 0) {
+    const nameLength = bytes.readUInt16LE(at + 26);
+    const extraLength = bytes.readUInt16LE(at + 28);
+    const compressed = bytes.readUInt32LE(at + 18);
+    if (bytes.toString('latin1', at + 30, at + 30 + nameLength) === name) {
+      const data = at + 30 + nameLength + extraLength;
+      for (let i = 0; i < 64; i++) bytes[data + Math.floor(compressed / 2) + i] = bytes[data + Math.floor(compressed / 2) + i]! ^ 0x5a;
+      break;
+    }
+    at = bytes.indexOf(Buffer.from('PK\u0003\u0004', 'latin1'), at + 30 + nameLength + extraLength + compressed);
+  }
+  const out = file.replace(/\.zip$/, '-corrupt.zip');
+  writeFileSync(out, bytes);
+  return out;
+}
+
+describe('the import queue', () => {
+  const queue = async (personId: number, zip: string) => {
+    const store = media();
+    const copy = path.join(dir, `upload-${Math.random().toString(36).slice(2)}.zip`);
+    writeFileSync(copy, readFileSync(zip));
+    return queueArchiveImport(db, store, personId, path.basename(zip), copy);
+  };
+  const job = (id: number) => db.prisma.importJob.findUniqueOrThrow({ where: { id } });
+
+  it('fails a corrupt archive at once, for its athlete to see, and goes on with everyone else’s', async () => {
+    const mallory = await createPerson(db.prisma);
+    const alice = await createPerson(db.prisma);
+    const bad = await queue(mallory.id, corrupted(await zipOf('corrupt-src.zip', exportOf(3000)), 'entries.json'));
+    const good = await queue(alice.id, await zipOf('good.zip', exportOf(5)));
+    expect(await runNextImportJob(db, media())).toBe(true);
+    expect(await job(bad)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      activeFor: null,
+      error: expect.stringMatching(/entries\.json.*corrupt|invalid|too many/),
+    });
+    expect(await runNextImportJob(db, media())).toBe(true);
+    expect(await job(good)).toMatchObject({ status: 'done', created: 5 });
+    expect(await runNextImportJob(db, media())).toBe(false);
+    // the athlete may upload again
+    expect(await queue(mallory.id, await zipOf('again.zip', exportOf(1)))).toBeGreaterThan(0);
+    await runNextImportJob(db, media());
+  });
+
+  it('tries an unexpected failure again later, with a backoff, without holding the queue; fails it after MAX_ATTEMPTS', async () => {
+    const unlucky = await createPerson(db.prisma);
+    const other = await createPerson(db.prisma);
+    const stuck = await queue(unlucky.id, await zipOf('gone.zip', exportOf(2)));
+    // the stored zip vanishes (a disk failure): not the archive's fault, so it is tried again
+    await rm(path.join(importsDirectory(media().directory), (await job(stuck)).storedName));
+    const next = await queue(other.id, await zipOf('next.zip', exportOf(2)));
+    expect(await runNextImportJob(db, media())).toBe(true);
+    const waiting = await job(stuck);
+    expect(waiting).toMatchObject({ status: 'queued', attempts: 1, activeFor: unlucky.id });
+    expect(waiting.runAfter.getTime()).toBeGreaterThan(Date.now() + 20_000);
+    // meanwhile the next athlete's job runs
+    expect(await runNextImportJob(db, media())).toBe(true);
+    expect(await job(next)).toMatchObject({ status: 'done' });
+    expect(await runNextImportJob(db, media())).toBe(false);
+    for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
+      await db.prisma.importJob.update({ where: { id: stuck }, data: { runAfter: new Date(0) } });
+      expect(await runNextImportJob(db, media())).toBe(true);
+    }
+    expect(await job(stuck)).toMatchObject({
+      status: 'failed',
+      attempts: MAX_ATTEMPTS,
+      activeFor: null,
+      error: expect.stringMatching(/after 4 attempts/),
+    });
+  });
+
+  it('gives a job to one runner of several, and takes up a job whose runner stopped once its lease ran out', async () => {
+    const person = await createPerson(db.prisma);
+    const id = await queue(person.id, await zipOf('claimed.zip', exportOf(30)));
+    const ran = await Promise.all([runNextImportJob(db, media()), runNextImportJob(db, media()), runNextImportJob(db, media())]);
+    expect(ran.filter(Boolean)).toHaveLength(1);
+    expect(await job(id)).toMatchObject({ status: 'done', created: 30, attempts: 1 });
+    expect(await db.prisma.entry.count({ where: { authorId: person.id } })).toBe(30);
+    // a job left running by a process that stopped: taken up only after its lease
+    const other = await createPerson(db.prisma);
+    const left = await queue(other.id, await zipOf('left.zip', exportOf(3)));
+    await db.prisma.importJob.update({ where: { id: left }, data: { status: 'running', leaseUntil: new Date(Date.now() + LEASE_MS) } });
+    expect(await runNextImportJob(db, media())).toBe(false);
+    await db.prisma.importJob.update({ where: { id: left }, data: { leaseUntil: new Date(Date.now() - 1) } });
+    expect(await runNextImportJob(db, media())).toBe(true);
+    expect(await job(left)).toMatchObject({ status: 'done', created: 3 });
+  });
+
+  it('queues one import a person however many uploads race', async () => {
+    const person = await createPerson(db.prisma);
+    const zip = await zipOf('race.zip', exportOf(1));
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => queue(person.id, zip)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(
+      results.filter((r) => r.status === 'rejected').every((r) => (r as PromiseRejectedResult).reason instanceof ImportAlreadyQueuedError),
+    ).toBe(true);
+    expect(await db.prisma.importJob.count({ where: { personId: person.id } })).toBe(1);
+    // only the one stored zip is kept
+    expect(readdirSync(importsDirectory(media().directory)).filter((f) => f.endsWith('.zip'))).toHaveLength(1);
+    await runNextImportJob(db, media());
+  });
+});
+
+describe('archive bounds', () => {
+  const refusal = async (zipPath: string): Promise<string> => {
+    const person = await createPerson(db.prisma);
+    const error = await importArchive({ database: db, media: media(), personId: person.id, zipPath }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    return (error as ValidationError).issues[0]!.message;
+  };
+
+  it('refuses a line of entries.json over 1 MB as it reads it, never holding the line', async () => {
+    // random letters: a line of one letter would be refused first as a zip bomb
+    const long = JSON.stringify({ message: randomBytes(2 * 1024 * 1024).toString('base64') });
+    expect(await refusal(await zipOf('longline.zip', exportOf(2, { lines: [long] })))).toMatch(/a line longer than 1048576 bytes/);
+  });
+
+  it('refuses an archive that would inflate more than 50 times its size overall, though each file is within its bound', async () => {
+    const files: Record<string, Buffer> = {};
+    for (let i = 0; i < 400; i++) files[`activities/${i}.gpx`] = Buffer.alloc(1024 * 1024, 0x20);
+    expect(await refusal(await zipOf('many-bombs.zip', { ...stravaFiles(1), ...files }))).toMatch(/as a zip bomb/);
+  });
+
+  it('refuses two files of one name', async () => {
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(Buffer.from('a'), 'entries.json');
+    zip.addBuffer(Buffer.from('b'), 'entries.json');
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    const file = path.join(dir, 'twice.zip');
+    writeFileSync(file, Buffer.concat(chunks));
+    expect(await refusal(file)).toMatch(/two files named "entries.json"/);
+  });
+
+  it('skips entries dated after the import, so none sits atop the streams for years', async () => {
+    const person = await createPerson(db.prisma);
+    const future = JSON.stringify({ message: 'from 2199', createdAt: '2199-01-01T00:00:00Z' });
+    const result = await importArchive({
+      database: db,
+      media: media(),
+      personId: person.id,
+      zipPath: await zipOf('future.zip', exportOf(2, { lines: [future] })),
+    });
+    expect(result).toMatchObject({ created: 2, skippedCount: 1 });
+    expect(result.skipped[0]!.reason).toMatch(/dated 2199-01-01T00:00:00.000Z, after the import/);
   });
 });
