@@ -1,6 +1,7 @@
 // Assembles the HTTP service: GraphQL at /graphql, health at /healthz, JSON 404 elsewhere.
 import { MAX_ARCHIVE_UPLOAD_BYTES } from '../imports/upload.ts';
 import { closeFitPool } from '../imports/fit-pool.ts';
+import { closeTrackPool } from '../tracks/pool.ts';
 import { readFileSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -528,7 +529,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)),
     close: async () => {
       stopCountingQueries();
-      await Promise.all([limiter.close(), events.close(), clock?.close(), closeFitPool()]);
+      await Promise.all([limiter.close(), events.close(), clock?.close(), closeFitPool(), closeTrackPool()]);
     },
   };
 }

@@ -44,12 +44,14 @@ export async function readPrivacy(database: Pick<Database, 'read'>, personIds: r
 export async function readTrackOwners(
   database: Pick<Database, 'read'>,
   trackIds: readonly number[],
-): Promise<Map<number, { ownerId: number; pointData: Uint8Array | null }>> {
+): Promise<Map<number, { ownerId: number; pointData: Uint8Array | null; pointCount: number }>> {
   if (trackIds.length === 0) return new Map();
-  const rows = await database.read<{ id: number; owner: number; pointData: Uint8Array | null }>(
-    Sql.sql`SELECT t."id", COALESCE(e."authorId", r."ownerId") AS owner, t."pointData" FROM "Track" t
+  const rows = await database.read<{ id: number; owner: number; pointData: Uint8Array | null; pointCount: number }>(
+    Sql.sql`SELECT t."id", COALESCE(e."authorId", r."ownerId") AS owner, t."pointData", t."pointCount" FROM "Track" t
       LEFT JOIN "Entry" e ON e."id" = t."entryId" LEFT JOIN "Route" r ON r."id" = t."routeId"
       WHERE t."id" IN (${Sql.join([...new Set(trackIds)])})`,
   );
-  return new Map(rows.map((row) => [Number(row.id), { ownerId: Number(row.owner), pointData: row.pointData }]));
+  return new Map(
+    rows.map((row) => [Number(row.id), { ownerId: Number(row.owner), pointData: row.pointData, pointCount: Number(row.pointCount) }]),
+  );
 }

@@ -65,7 +65,9 @@ export const privacyOf = perContext<number, PrivacySettings>(async (context, ids
 });
 
 /** A track's owner and packed points, for what its owner hides (read only for tracks someone else views). */
-export const trackOwner = perContext<number, { ownerId: number; pointData: Uint8Array | null }>(async (context, ids) => {
-  const owners = await readTrackOwners(context, ids);
-  return ids.map((id) => owners.get(id) ?? new Error(`track ${id} does not exist`));
-});
+export const trackOwner = perContext<number, { ownerId: number; pointData: Uint8Array | null; pointCount: number }>(
+  async (context, ids) => {
+    const owners = await readTrackOwners(context, ids);
+    return ids.map((id) => owners.get(id) ?? new Error(`track ${id} does not exist`));
+  },
+);

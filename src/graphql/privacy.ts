@@ -3,17 +3,9 @@
 // zones and away from their tracks' ends (domain/privacy-zones.ts), and figures (count, distance,
 // times) that describe only those points, so that none tells how much was cut.
 import type { Point } from '../domain/geo.ts';
-import {
-  hidesAnything,
-  hidesPlace,
-  insideZone,
-  NO_PRIVACY,
-  type PrivacySettings,
-  trackEnds,
-  visiblePoints,
-} from '../domain/privacy-zones.ts';
-import { decodePoints } from '../domain/track-codec.ts';
-import { summarizeTrack, type TrackSummary } from '../domain/track.ts';
+import { hidesAnything, hidesPlace, insideZone, NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
+import { trackWork } from '../tracks/pool.ts';
+import type { Shown } from '../tracks/work.ts';
 import type { Context } from './context.ts';
 import { privacyOf, trackOfEntry, trackOwner } from './loaders.ts';
 
@@ -56,30 +48,31 @@ export async function pointDataOf(context: Context, track: OwnedTrack & { pointD
   return track.pointData !== undefined ? track.pointData : (await trackOwner(context, track.id)).pointData;
 }
 
-/** What a viewer receives of a track that its owner hides part of from them. */
-export interface ShownTrack {
+/** What a viewer receives of a track that its owner hides part of from them (tracks/work.ts). */
+export interface ShownTrack extends Shown {
   settings: PrivacySettings;
-  /** The points shown, renumbered into segments at the gaps. */
-  points: ReturnType<typeof decodePoints>;
-  /** Their figures: what anyone but the owner is told of the track. */
-  summary: TrackSummary;
-  /** The whole track's first and last points, where its hidden ends reach from (domain hidesPlace). */
-  ends: Point[];
 }
 
-// one decoding a track object: its fields (count, distance, times, points) ask for it in turn
+/** A track as its fields see it, with what they may have loaded of it. */
+type LoadedTrack = OwnedTrack & { pointData?: Uint8Array | null; pointCount?: number };
+
+/** A track's point count, which decides where its work is done (tracks/pool.ts). */
+export async function pointCountOf(context: Context, track: LoadedTrack): Promise<number> {
+  return track.pointCount ?? (await trackOwner(context, track.id)).pointCount;
+}
+
+// one decoding a track object: its fields (count, distance, times, polyline) ask for it in turn
 const shownTracks = new WeakMap<object, Promise<ShownTrack | null>>();
 
 /** The part of a track the viewer receives, or null when nothing of it is hidden from them. */
-export function shownTrack(context: Context, track: OwnedTrack & { pointData?: Uint8Array | null }): Promise<ShownTrack | null> {
+export function shownTrack(context: Context, track: LoadedTrack): Promise<ShownTrack | null> {
   let shown = shownTracks.get(track);
   if (!shown) {
     shown = (async () => {
       const settings = await trackPrivacy(context, track);
       if (!settings) return null;
-      const all = decodePoints(await pointDataOf(context, track));
-      const points = visiblePoints(all, settings);
-      return { settings, points, summary: summarizeTrack(points), ends: trackEnds(all) };
+      const pointData = await pointDataOf(context, track);
+      return { settings, ...(await trackWork({ kind: 'shown', pointData, settings }, await pointCountOf(context, track))) };
     })();
     shownTracks.set(track, shown);
   }
@@ -102,6 +95,6 @@ export async function entryPlaceHidden(
   if (settings.endsMeters <= 0) return false;
   const track = await trackOfEntry(context, entry.id);
   if (!track) return false;
-  const points = decodePoints(await pointDataOf(context, { id: track.id, ownerId: entry.authorId }));
-  return hidesPlace(place, settings, trackEnds(points));
+  const shown = await shownTrack(context, { id: track.id, ownerId: entry.authorId, pointCount: track.pointCount });
+  return shown !== null && hidesPlace(place, settings, shown.ends);
 }

@@ -3,7 +3,7 @@
 // way compresses as the body streams out; the fast path keeps each cached answer's compressed forms.
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { promisify } from 'node:util';
-import { brotliCompress, brotliCompressSync, constants, createBrotliCompress, createGzip, gzip, gzipSync } from 'node:zlib';
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import { Response as FetchResponse } from '@whatwg-node/fetch';
 import Negotiator from 'negotiator';
 
@@ -44,13 +44,16 @@ const brotliOptions = (size: number, quality: number) => ({
   params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: size },
 });
 
-/** One body compressed, for the cache: kept and served many times, so brotli a step harder. */
-export function compressBytes(body: Uint8Array, encoding: Encoding): Buffer {
-  return encoding === 'br' ? brotliCompressSync(body, brotliOptions(body.byteLength, 5)) : gzipSync(body, GZIP);
-}
-
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
+
+/**
+ * One body compressed, for the cache: kept and served many times, so brotli a step harder. Off the
+ * main thread (libuv's pool): a 10 MB body held the event loop for most of a second compressed in place.
+ */
+export function compressBytes(body: Uint8Array, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br' ? brotliAsync(body, brotliOptions(body.byteLength, 5)) : gzipAsync(body, GZIP);
+}
 
 /** A whole body compressed off the main thread (libuv's pool), in one piece. */
 function compressWhole(body: Buffer, encoding: Encoding): Promise<Buffer> {

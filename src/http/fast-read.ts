@@ -65,13 +65,13 @@ export function requestIdOf(incoming: string | null | undefined): string {
 type Listener = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /** The stored body in the encoding the client prefers, compressed once per entry and kept; sets the headers. */
-function encoded(stored: Stored, headers: Record<string, string | number>, acceptEncoding: string | undefined): Buffer {
+async function encoded(stored: Stored, headers: Record<string, string | number>, acceptEncoding: string | undefined): Promise<Buffer> {
   if (!isCompressible(headers['content-type'] as string | undefined)) return stored.body;
   headers.vary = varyOnEncoding(headers.vary as string | undefined);
   const encoding = preferredEncoding(acceptEncoding);
   if (!encoding || stored.body.byteLength < COMPRESSION_THRESHOLD_BYTES) return stored.body;
   stored.compressed ??= {};
-  const body = (stored.compressed[encoding] ??= compressBytes(stored.body, encoding));
+  const body = (stored.compressed[encoding] ??= await compressBytes(stored.body, encoding));
   headers['content-encoding'] = encoding;
   headers.etag = encodedEtag(stored.etag, encoding);
   return body;
@@ -131,7 +131,7 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
         res.end();
       } else {
         status = stored.status;
-        const body = encoded(stored, headers, req.headers['accept-encoding']);
+        const body = await encoded(stored, headers, req.headers['accept-encoding']);
         headers['content-length'] = body.byteLength;
         res.writeHead(status, headers);
         res.end(req.method === 'HEAD' ? undefined : body);

@@ -1,18 +1,10 @@
 import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
-import { toGpx, type GpxPoint } from '../../domain/gpx.ts';
+import type { GpxPoint } from '../../domain/gpx.ts';
 import { decodePoints } from '../../domain/track-codec.ts';
-import { encodePolyline, thin } from '../../domain/track.ts';
-import {
-  type HiddenParts,
-  hiddenParts,
-  hidesAnything,
-  hidesPlace,
-  NO_PRIVACY,
-  trackEnds,
-  visiblePoints,
-} from '../../domain/privacy-zones.ts';
+import { type HiddenParts, hidesPlace } from '../../domain/privacy-zones.ts';
+import { keptGpx, trackWork } from '../../tracks/pool.ts';
 import { privacyOf } from '../loaders.ts';
-import { ownerOfTrack, pointDataOf, privacyFor, shownTrack, trackPrivacy } from '../privacy.ts';
+import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { ActivityTypeEnum } from './enums.ts';
@@ -36,12 +28,16 @@ export const RouteRef = builder.prismaObject('Route', {
       type: DistanceRef,
       nullable: true,
       description: "Length of the track in the owner's preferred units (to anyone else, of the part they are shown); null without a track.",
-      select: { ownerId: true, owner: { select: { units: true } }, track: { select: { id: true, distanceMeters: true } } },
+      select: {
+        ownerId: true,
+        owner: { select: { units: true } },
+        track: { select: { id: true, distanceMeters: true, pointCount: true } },
+      },
       resolve: async (route, _args, context) => {
         if (!route.track) return null;
         const units = storedValue(UNIT_PREFERENCES, route.owner.units, 'Person.units');
         // to anyone but the owner, the length of what they are shown of it
-        const shown = await shownTrack(context, { id: route.track.id, ownerId: route.ownerId });
+        const shown = await shownTrack(context, { id: route.track.id, ownerId: route.ownerId, pointCount: route.track.pointCount });
         const meters = shown ? shown.summary.distanceMeters : route.track.distanceMeters;
         return { value: Math.round(fromMeters(meters, units) * 10_000) / 10_000, units };
       },
@@ -51,13 +47,12 @@ export const RouteRef = builder.prismaObject('Route', {
       nullable: true,
       description:
         "Where the track starts (to anyone but its owner, its first point outside the owner's privacy zones); null without a track.",
-      select: { ownerId: true, track: { select: { pointData: true } } },
+      select: { ownerId: true, track: { select: { id: true, pointData: true, pointCount: true } } },
       resolve: async (route, _args, context) => {
-        const hiding = await privacyFor(context, route.ownerId);
-        const points = hidesAnything(hiding)
-          ? visiblePoints(decodePoints(route.track?.pointData ?? null), hiding)
-          : decodePoints(route.track?.pointData ?? null, 1);
-        const first = points[0];
+        if (!route.track) return null;
+        const shown = await shownTrack(context, { ...route.track, ownerId: route.ownerId });
+        if (shown) return shown.start;
+        const [first] = decodePoints(route.track.pointData, 1);
         return first ? { lat: first.lat, lon: first.lon } : null;
       },
     }),
@@ -133,11 +128,7 @@ export const TrackRef = builder.prismaObject('Track', {
       description:
         'Google encoded polyline of the track, thinned to at most 500 points; to anyone but its owner, without the parts their privacy zones hide.',
       select: { polyline: true },
-      resolve: async (track, _args, context) => {
-        const hiding = await trackPrivacy(context, track);
-        if (!hiding) return track.polyline;
-        return encodePolyline(thin(visiblePoints(decodePoints(await pointDataOf(context, track)), hiding), 500));
-      },
+      resolve: async (track, _args, context) => (await shownTrack(context, track))?.polyline ?? track.polyline,
     }),
     repairs: t.stringList({
       nullable: true,
@@ -153,11 +144,11 @@ export const TrackRef = builder.prismaObject('Track', {
       type: HiddenPartsRef,
       nullable: true,
       description: "What the owner's privacy zones hide of this track from everyone else. Only the owner sees it; null for anyone else.",
-      select: { pointData: true },
+      select: { pointData: true, pointCount: true },
       resolve: async (track, _args, context) => {
         const owner = await ownerOfTrack(context, track);
         if (context.viewer?.id !== owner) return null;
-        return hiddenParts(decodePoints(track.pointData), await privacyOf(context, owner));
+        return trackWork({ kind: 'hiddenParts', pointData: track.pointData, settings: await privacyOf(context, owner) }, track.pointCount);
       },
     }),
     waypoints: t.field({
@@ -175,19 +166,28 @@ export const TrackRef = builder.prismaObject('Track', {
       select: {
         name: true,
         pointData: true,
+        pointCount: true,
+        updatedAt: true,
         routePointData: true,
         waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
       },
       resolve: async (track, _args, context) => {
-        const hiding = (await trackPrivacy(context, track)) ?? NO_PRIVACY;
-        const points = decodePoints(track.pointData);
-        const routePoints = decodePoints(track.routePointData);
-        const ends = trackEnds(points, routePoints);
-        return toGpx({
-          name: track.name,
-          points: visiblePoints(points, hiding),
-          routePoints: visiblePoints(routePoints, hiding),
-          waypoints: track.waypoints.filter((waypoint) => !hidesPlace(waypoint, hiding, ends)),
+        const shown = await shownTrack(context, track);
+        const settings = shown?.settings ?? null;
+        // kept by version and by what is hidden: a download asked again (any query string) is not made again
+        return keptGpx(`${track.id}:${track.updatedAt.getTime()}:${settings ? JSON.stringify(settings) : ''}`, async () => {
+          const waypoints = shown
+            ? track.waypoints.filter((waypoint) => !hidesPlace(waypoint, shown.settings, shown.ends))
+            : track.waypoints;
+          const work = {
+            kind: 'gpx',
+            name: track.name,
+            pointData: track.pointData,
+            routePointData: track.routePointData,
+            waypoints,
+            settings,
+          } as const;
+          return Buffer.from(await trackWork(work, track.pointCount)).toString('utf8');
         });
       },
     }),
@@ -217,22 +217,24 @@ export const TrackRef = builder.prismaObject('Track', {
       description:
         'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
       args: { max: t.arg.int({ required: false, defaultValue: 500 }) },
-      select: { pointData: true },
+      select: { pointData: true, pointCount: true },
       resolve: async (track, args, context) =>
-        thin(
-          visiblePoints(decodePoints(track.pointData), (await trackPrivacy(context, track)) ?? NO_PRIVACY),
-          Math.max(2, Math.min(args.max ?? 500, 2000)),
+        trackWork(
+          { kind: 'outline', pointData: track.pointData, settings: await trackPrivacy(context, track), max: args.max ?? 500 },
+          track.pointCount,
         ),
     }),
     points: t.field({
       type: [TrackPointRef],
       description: 'The points in order; `first` bounds how many come back (at most 100,000).',
       args: { first: t.arg.int({ required: false, defaultValue: 10_000 }) },
-      select: { pointData: true },
+      select: { pointData: true, pointCount: true },
       resolve: async (track, args, context) => {
         const first = Math.max(0, Math.min(args.first ?? 10_000, 100_000));
-        const hiding = await trackPrivacy(context, track);
-        return hiding ? visiblePoints(decodePoints(track.pointData), hiding).slice(0, first) : decodePoints(track.pointData, first);
+        return trackWork(
+          { kind: 'points', pointData: track.pointData, settings: await trackPrivacy(context, track), first },
+          track.pointCount,
+        );
       },
     }),
   }),

@@ -1,0 +1,86 @@
+// Track work (work.ts) off the event loop: a 204,000-point route's GPX cost 1.4 s of the main thread,
+// a 700,000-point entry's page 0.8 s, and a few such requests at once stalled every other request for
+// seconds. A track of more than IN_PLACE_POINTS points is worked on a thread of its own (one: the other
+// core serves requests), started when first needed and stopped after a minute idle; smaller ones, the
+// usual case, in place, where handing them over would cost more than the work.
+import { Piscina } from 'piscina';
+import { doTrackWork, type TrackWork, type TrackWorkResult } from './work.ts';
+
+/** Points up to which a track is worked on in place: a few milliseconds of work. */
+export const IN_PLACE_POINTS = 20_000;
+const WORKER_HEAP_MB = 512;
+const DEADLINE_MS = 30_000;
+
+let pool: Piscina | null = null;
+let worked = 0;
+
+function trackPool(): Piscina {
+  if (pool) return pool;
+  // from dist/ the worker is JavaScript; from the sources (tests, `npm run dev`) TypeScript through tsx
+  const typescript = import.meta.url.endsWith('.ts');
+  pool = new Piscina({
+    filename: new URL(`./worker.${typescript ? 'ts' : 'js'}`, import.meta.url).href,
+    execArgv: typescript ? ['--import', 'tsx'] : [],
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: 60_000,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
+  return pool;
+}
+
+/** The work done, on the track thread when the track has more than IN_PLACE_POINTS points. */
+export async function trackWork<W extends TrackWork>(work: W, pointCount: number): Promise<TrackWorkResult<W['kind']>> {
+  if (pointCount <= IN_PLACE_POINTS) return doTrackWork(work);
+  worked += 1;
+  return (await trackPool().run(work, { signal: AbortSignal.timeout(DEADLINE_MS) })) as TrackWorkResult<W['kind']>;
+}
+
+/** How many pieces of work went to the thread (for tests and metrics). */
+export const workedOffThread = () => worked;
+
+/** GPX documents kept, in characters: a big track's document is made once a version, not per request. */
+const KEPT_GPX_CHARACTERS = 64_000_000;
+const keptDocuments = new Map<string, Promise<string>>();
+const keptSizes = new Map<string, number>();
+let keptCharacters = 0;
+
+/**
+ * The GPX document `key` names (a track's id, version and what is hidden), made by `make` once, and
+ * kept, least recently used out first, while the documents kept hold at most 64 million characters.
+ * Requests for one that is being made wait for it.
+ */
+export function keptGpx(key: string, make: () => Promise<string>): Promise<string> {
+  const known = keptDocuments.get(key);
+  if (known) {
+    keptDocuments.delete(key);
+    keptDocuments.set(key, known);
+    return known;
+  }
+  const made = make();
+  keptDocuments.set(key, made);
+  made.then(
+    (document) => {
+      if (keptDocuments.get(key) !== made) return;
+      if (document.length > KEPT_GPX_CHARACTERS / 4) return void keptDocuments.delete(key);
+      keptSizes.set(key, document.length);
+      keptCharacters += document.length;
+      for (const [oldest] of keptDocuments) {
+        if (keptCharacters <= KEPT_GPX_CHARACTERS) break;
+        if (!keptSizes.has(oldest)) continue;
+        keptCharacters -= keptSizes.get(oldest)!;
+        keptSizes.delete(oldest);
+        keptDocuments.delete(oldest);
+      }
+    },
+    () => keptDocuments.get(key) === made && keptDocuments.delete(key),
+  );
+  return made;
+}
+
+/** Stops the thread (at shutdown). */
+export async function closeTrackPool(): Promise<void> {
+  const closing = pool;
+  pool = null;
+  await closing?.destroy();
+}

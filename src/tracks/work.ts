@@ -1,0 +1,89 @@
+// What is computed from a stored track's packed points for a reader: its GPX document, an outline, its
+// points, and what a viewer that its owner hides part of from is shown of it. Pure functions of the
+// packed bytes and the privacy settings that apply (null: nothing hidden), run in place for small
+// tracks and on the track worker for big ones (pool.ts). No I/O.
+import { type GpxPoint, type GpxWaypoint, toGpx } from '../domain/gpx.ts';
+import type { Point } from '../domain/geo.ts';
+import { type HiddenParts, hiddenParts, type PrivacySettings, trackEnds, visiblePoints } from '../domain/privacy-zones.ts';
+import { decodePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
+import { encodePolyline, summarizeTrack, thin, thinIndexes, type TrackSummary } from '../domain/track.ts';
+
+export type TrackWork =
+  | {
+      kind: 'gpx';
+      pointData: Uint8Array | null;
+      routePointData: Uint8Array | null;
+      name: string | null;
+      waypoints: GpxWaypoint[];
+      /** The waypoints kept are those the settings do not hide (decided by the caller, who has the ends). */
+      settings: PrivacySettings | null;
+    }
+  | { kind: 'outline'; pointData: Uint8Array | null; settings: PrivacySettings | null; max: number }
+  | { kind: 'points'; pointData: Uint8Array | null; settings: PrivacySettings | null; first: number }
+  | { kind: 'shown'; pointData: Uint8Array | null; settings: PrivacySettings }
+  | { kind: 'hiddenParts'; pointData: Uint8Array | null; settings: PrivacySettings };
+
+/** What a viewer is shown of a track that its owner hides part of from them. */
+export interface Shown {
+  /** The figures of the points shown: what anyone but the owner is told of the track. */
+  summary: TrackSummary;
+  /** The whole track's first and last points, where its hidden ends reach from (domain hidesPlace). */
+  ends: Point[];
+  /** The points shown, thinned to 500, as a polyline. */
+  polyline: string;
+  /** The first point shown (a route's `start`). */
+  start: Point | null;
+}
+
+export type TrackWorkResult<K extends TrackWork['kind']> = K extends 'gpx'
+  ? Uint8Array
+  : K extends 'outline' | 'points'
+    ? GpxPoint[]
+    : K extends 'shown'
+      ? Shown
+      : HiddenParts;
+
+/** The points a viewer is shown: all of them without settings. */
+const shownPoints = (pointData: Uint8Array | null, settings: PrivacySettings | null) =>
+  settings ? visiblePoints(decodePoints(pointData), settings) : decodePoints(pointData);
+
+export function doTrackWork<W extends TrackWork>(work: W): TrackWorkResult<W['kind']> {
+  return run(work) as TrackWorkResult<W['kind']>;
+}
+
+function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | HiddenParts {
+  switch (work.kind) {
+    case 'gpx': {
+      const gpx = toGpx({
+        name: work.name,
+        points: shownPoints(work.pointData, work.settings),
+        routePoints: shownPoints(work.routePointData, work.settings),
+        waypoints: work.waypoints,
+      });
+      return Buffer.from(gpx, 'utf8');
+    }
+    case 'outline': {
+      const max = Math.max(2, Math.min(work.max, 2000));
+      // without settings only the points of the outline are read, not the whole track
+      if (!work.settings && work.pointData) return pointsAt(work.pointData, thinIndexes(packedCount(work.pointData), max));
+      return thin(shownPoints(work.pointData, work.settings), max);
+    }
+    case 'points':
+      return work.settings
+        ? visiblePoints(decodePoints(work.pointData), work.settings).slice(0, work.first)
+        : decodePoints(work.pointData, work.first);
+    case 'shown': {
+      const all = decodePoints(work.pointData);
+      const points = visiblePoints(all, work.settings);
+      const first = points[0];
+      return {
+        summary: summarizeTrack(points),
+        ends: trackEnds(all),
+        polyline: encodePolyline(thin(points, 500)),
+        start: first ? { lat: first.lat, lon: first.lon } : null,
+      };
+    }
+    case 'hiddenParts':
+      return hiddenParts(decodePoints(work.pointData), work.settings);
+  }
+}
