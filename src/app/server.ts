@@ -218,6 +218,8 @@ export function createApp(config: Config, database: Database, options: AppOption
   router.get('/healthz', () => jsonResponse(200, { status: 'ok' }));
   // ready to take traffic: the database answers, and Redis too when it is configured
   router.get('/readyz', async () => {
+    // stopping: a load balancer takes this instance out while it finishes what it has
+    if (draining) return jsonResponse(503, { status: 'draining' });
     const databaseStatus = await database.prisma.$queryRawUnsafe('SELECT 1').then(
       () => 'ok',
       () => 'unavailable',

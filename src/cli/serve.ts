@@ -1,3 +1,4 @@
+import net from 'node:net';
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -87,8 +88,10 @@ export async function run(argv: string[]) {
     void websocket.close();
     void webhooks.stop();
     void imports?.stop();
-    server.close(() => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));
-    server.closeIdleConnections();
+    // stop accepting; each connection ends after its next answer (which says Connection: close) or its
+    // keep-alive timeout. http.Server#close would also close idle keep-alive connections at once, and a
+    // client sending on one at that moment got a reset
+    net.Server.prototype.close.call(server, () => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));

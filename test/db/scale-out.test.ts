@@ -114,6 +114,49 @@ describe('probes and processes', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it('drains keep-alive clients on SIGTERM: answers say Connection: close, and no request on an open connection is reset', async () => {
+    const server = await start({ RATE_LIMIT_PER_HOUR: '1000000' });
+    const { Agent, request } = await import('node:http');
+    const url = new URL(server.url);
+    const outcomes: Array<{ status?: number; connection?: string; error?: string; reused: boolean }> = [];
+    let stopping = false;
+    const client = async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      let opened = 0;
+      agent.on('free', () => {});
+      for (let i = 0; i < 400 && !(stopping && outcomes.some((o) => o.error === 'ECONNREFUSED')); i++) {
+        const outcome = await new Promise<(typeof outcomes)[number]>((resolve) => {
+          const req = request({ host: url.hostname, port: url.port, path: '/healthz', agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection, reused: req.reusedSocket }));
+          });
+          req.on('socket', (socket) => {
+            if (!req.reusedSocket) opened += 1;
+            socket.setNoDelay(true);
+          });
+          req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, reused: req.reusedSocket }));
+          req.end();
+        });
+        outcomes.push(outcome);
+        if (outcome.error) break;
+      }
+      agent.destroy();
+      return opened;
+    };
+    const clients = Array.from({ length: 8 }, () => client());
+    await settle(300);
+    const exited = new Promise<number | null>((resolve) => server.child.on('exit', resolve));
+    stopping = true;
+    server.child.kill('SIGTERM');
+    await Promise.all(clients);
+    expect(await exited).toBe(0);
+    // a request sent on a connection the server had kept open is answered, never reset
+    expect(outcomes.filter((o) => o.reused && o.error)).toEqual([]);
+    // once stopping, answers tell keep-alive clients to reconnect
+    expect(outcomes.some((o) => o.connection === 'close')).toBe(true);
+    expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThan(8);
+  }, 30_000);
+
   it('finishes a request in flight before stopping', async () => {
     const server = await start({ RATE_LIMIT_PER_HOUR: '100000' });
     // a slow upload: the request is in flight when SIGTERM arrives
