@@ -1,6 +1,7 @@
 // The one place that reads process.env. Everything else receives a Config.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 export type DatabaseConfig =
   | { provider: 'sqlite'; url: string; file: string }
@@ -157,14 +158,46 @@ function parseTls(cert: string | undefined, key: string | undefined): Config['tl
   return { cert, key };
 }
 
-function parseSessionSecret(value: string | undefined, env: Config['env']): string {
+function parseSessionSecret(value: string | undefined, env: Config['env'], dataDir: string): string {
   if (value) {
     if (value.length < 32) throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters (e.g. `openssl rand -base64 48`)');
     return value;
   }
   // every process of a deployment must share it, or a log-in would only count on one of them
   if (env === 'production') throw new ConfigError('SESSION_SECRET', 'is required in production (at least 32 random characters)');
-  return randomBytes(32).toString('base64url');
+  // tests start many servers and keep nothing
+  if (env === 'test') return randomBytes(32).toString('base64url');
+  return keptSessionSecret(dataDir);
+}
+
+/**
+ * Outside production without SESSION_SECRET: one made at the first start and kept in the data
+ * directory (`session-secret`, mode 0600), so that a restart does not log everyone out. A directory
+ * that cannot be written keeps the old way: a secret of this process only.
+ */
+function keptSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length >= 32) return kept;
+  } catch {
+    // none yet
+  }
+  const made = randomBytes(32).toString('base64url');
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    // `wx`: of two processes starting together, the second reads the first one's
+    writeFileSync(file, `${made}\n`, { mode: 0o600, flag: 'wx' });
+    return made;
+  } catch {
+    try {
+      const kept = readFileSync(file, 'utf8').trim();
+      if (kept.length >= 32) return kept;
+    } catch {
+      // unreadable: this process's own
+    }
+    return made;
+  }
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -175,6 +208,12 @@ function parseLogLevel(value: string | undefined, env: Config['env']): Config['l
   const level = LOG_LEVELS.find((l) => l === value.toLowerCase());
   if (!level) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
   return level;
+}
+
+/** Where the service keeps its own files: beside the SQLite file, else `./data`. */
+function dataDirectory(database: DatabaseConfig, cwd = process.cwd()): string {
+  if (database.provider === 'sqlite' && database.file !== ':memory:') return path.dirname(database.file);
+  return path.resolve(cwd, 'data');
 }
 
 function mediaDirectory(value: string | undefined, database: DatabaseConfig, cwd = process.cwd()): string {
@@ -198,7 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
     database,
     graphiql: parseBoolean('GRAPHIQL', env.GRAPHIQL, nodeEnv !== 'production'),
     logQueries: parseBoolean('LOG_QUERIES', env.LOG_QUERIES, false),
-    sessionSecret: parseSessionSecret(env.SESSION_SECRET, nodeEnv),
+    sessionSecret: parseSessionSecret(env.SESSION_SECRET, nodeEnv, dataDirectory(database)),
     rateLimit: {
       points: parseInteger('RATE_LIMIT_PER_HOUR', env.RATE_LIMIT_PER_HOUR, 1500, 1, 10_000_000),
       windowSeconds: parseInteger('RATE_LIMIT_WINDOW_SECONDS', env.RATE_LIMIT_WINDOW_SECONDS, 3600, 1, 86_400),

@@ -1,4 +1,6 @@
 // The one module that reads the environment: defaults, and errors that name the variable.
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseDatabaseUrl } from '../../src/config.ts';
@@ -14,8 +16,20 @@ describe('loadConfig', () => {
   it('needs SESSION_SECRET in production, and a long one anywhere', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/^SESSION_SECRET: is required in production/);
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/^SESSION_SECRET: must be at least 32 characters/);
-    // outside production each process makes its own
-    expect(loadConfig({}).sessionSecret).not.toBe(loadConfig({}).sessionSecret);
+    // tests make their own each time
+    expect(loadConfig({ NODE_ENV: 'test' }).sessionSecret).not.toBe(loadConfig({ NODE_ENV: 'test' }).sessionSecret);
+  });
+
+  it('without SESSION_SECRET outside production, makes one once and keeps it in the data directory (0600): a restart logs nobody out', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'milepost-secret-'));
+    const env = { DATABASE_URL: `file:${path.join(dir, 'milepost.db')}` };
+    const first = loadConfig(env).sessionSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig(env).sessionSecret).toBe(first);
+    const file = path.join(dir, 'session-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('chooses PostgreSQL for a postgres URL, with its schema', () => {
