@@ -225,8 +225,11 @@ export function createApp(config: Config, database: Database, options: AppOption
       () => 'unavailable',
     );
     const redisStatus = await limiter.redisStatus();
-    const ready = databaseStatus === 'ok' && redisStatus !== 'unavailable';
-    return jsonResponse(ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', database: databaseStatus, redis: redisStatus });
+    // without Redis this process still serves (limits and events fall back to memory): degraded, not
+    // out of service; without the database it cannot
+    const ready = databaseStatus === 'ok';
+    const status = !ready ? 'not ready' : redisStatus === 'unavailable' ? 'degraded' : 'ready';
+    return jsonResponse(ready ? 200 : 503, { status, database: databaseStatus, redis: redisStatus });
   });
   router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${contexts.baseUrl(request)}/graphql` }));
   router.get('/metrics', async ({ request }) => {

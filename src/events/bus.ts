@@ -135,9 +135,10 @@ function boundedSubscription<T>(target: Target, topic: string, onDrop: () => voi
  * seconds while the outage lasts.
  */
 function redisClients(url: string, onFailure: (error: unknown) => void) {
-  const publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  // bounded: an event that Redis does not take within the time is lost to other processes, the write stands
+  const publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, connectTimeout: 2_000 });
   // the subscriber keeps its queue: a SUBSCRIBE sent during an outage is replayed on reconnect
-  const subscriber = new Redis(url);
+  const subscriber = new Redis(url, { connectTimeout: 2_000 });
   for (const client of [publisher, subscriber]) {
     client.on('error', () => {
       /* ioredis reconnects by itself; each failed command is reported below */

@@ -28,6 +28,9 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
+/** The longest a request waits for Redis before the in-memory limiter answers in its place. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' | 'redisKeyPrefix'>): RateLimiter {
   const { points, windowSeconds: duration } = config.rateLimit;
   const keyPrefix = `${config.redisKeyPrefix}:rl`;
@@ -35,8 +38,16 @@ export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' 
   let limiter: RateLimiterAbstract = memory;
   let redis: Redis | null = null;
   if (config.redisUrl) {
-    // no offline queue: while Redis is away, calls fail at once and the insurance limiter answers
-    redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    // no offline queue: while Redis is away, calls fail at once and the insurance limiter answers; and
+    // no unbounded wait: a Redis that accepts but never answers (stopped, a network blackhole) held
+    // every request for 70 s and more
+    redis = new Redis(config.redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: false,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      connectTimeout: 2_000,
+    });
     redis.on('error', () => {
       /* reconnects by itself; the insurance limiter covers the gap */
     });

@@ -74,6 +74,32 @@ describe.skipIf(!hasRedisServer)('a Redis outage', () => {
   }, 30_000);
 });
 
+describe.skipIf(!hasRedisServer)('a Redis that stops answering (SIGSTOP)', () => {
+  it('costs requests no more than the command timeout: reads and writes answer, and /readyz says degraded', async () => {
+    const redis = await startRedis();
+    const shared = testApp(db, { REDIS_URL: redis.url, REDIS_KEY_PREFIX: `hung-${Date.now()}` });
+    try {
+      await shared.app.ready();
+      const entry = await createEntry(db.prisma, owner.id);
+      process.kill(redis.pid, 'SIGSTOP');
+      // the connection stays open and every command waits: each answer below came within the command timeout
+      for (let i = 0; i < 3; i++) expect((await shared.fetch('/entries.json')).status).toBe(200);
+      const result = await shared.graphql<{ createComment: { __typename: string } }>(
+        `mutation { createComment(entryId: ${entry.id}, body: "while Redis is hung") { __typename } }`,
+        {},
+        owner.token,
+      );
+      expect(result.data?.createComment.__typename).toBe('Comment');
+      const ready = await shared.fetch('/readyz');
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toMatchObject({ status: 'degraded', database: 'ok', redis: 'unavailable' });
+    } finally {
+      await redis.stop();
+      await shared.app.close();
+    }
+  }, 20_000);
+});
+
 describe('GPX uploads', () => {
   const nested = (depth: number) => `<gpx xmlns="http://www.topografix.com/GPX/1/1">${'<x>'.repeat(depth)}${'</x>'.repeat(depth)}</gpx>`;
 

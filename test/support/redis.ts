@@ -16,7 +16,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startRedis(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
@@ -37,8 +37,13 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid: child.pid!,
     async stop() {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      // a stopped (SIGSTOP) server must be let go on before it can die
+      if (child.exitCode === null) {
+        child.kill('SIGCONT');
+        child.kill('SIGKILL');
+      }
       await exited;
     },
   };
