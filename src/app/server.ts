@@ -14,6 +14,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createServerAdapter } from '@whatwg-node/server';
 import { GraphQLError, parse } from 'graphql';
 import { createChangeClock } from '../db/change-clock.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
 import { isQueryOperation, readKey, ResponseCache } from '../http/response-cache.ts';
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
@@ -131,6 +132,13 @@ export function createApp(config: Config, database: Database, options: AppOption
       maskError: (error, message, isDev) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (original instanceof DomainError) return createGraphQLError(original.message, { extensions: { code: original.code } });
+        if (isDatabaseUnavailable(original))
+          return createGraphQLError('the database is unavailable; try again shortly', {
+            extensions: {
+              code: 'SERVICE_UNAVAILABLE',
+              http: { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } },
+            },
+          });
         return maskError(error, message, isDev);
       },
     },
@@ -220,10 +228,14 @@ export function createApp(config: Config, database: Database, options: AppOption
   router.get('/readyz', async () => {
     // stopping: a load balancer takes this instance out while it finishes what it has
     if (draining) return jsonResponse(503, { status: 'draining' });
-    const databaseStatus = await database.prisma.$queryRawUnsafe('SELECT 1').then(
-      () => 'ok',
-      () => 'unavailable',
-    );
+    // bounded: a database behind a network blackhole makes the probe say so, not hang
+    const databaseStatus = await Promise.race([
+      database.prisma.$queryRawUnsafe('SELECT 1').then(
+        () => 'ok',
+        () => 'unavailable',
+      ),
+      new Promise<string>((resolve) => setTimeout(resolve, 2_000, 'unavailable').unref()),
+    ]);
     const redisStatus = await limiter.redisStatus();
     // without Redis this process still serves (limits and events fall back to memory): degraded, not
     // out of service; without the database it cannot
@@ -478,6 +490,10 @@ export function createApp(config: Config, database: Database, options: AppOption
       }
       if (error instanceof MalformedBodyError) return jsonResponse(400, { error: { code: 'MALFORMED_BODY', message: error.message } });
       if (error instanceof BodyTooLargeError) return jsonResponse(413, { error: { code: 'TOO_LARGE', message: error.message } });
+      if (isDatabaseUnavailable(error)) {
+        logger.warn({ err: error, method: request.method }, 'the database is unavailable');
+        return databaseUnavailable();
+      }
       logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, 'unexpected error');
       return jsonResponse(500, { error: { code: 'INTERNAL', message: 'an unexpected error occurred; it has been logged' } });
     }
@@ -540,6 +556,15 @@ export function createApp(config: Config, database: Database, options: AppOption
 }
 
 const MAX_URL_LENGTH = 8 * 1024;
+
+/** The answer while the database cannot be reached: try again shortly. */
+function databaseUnavailable(): Response {
+  return jsonResponse(
+    503,
+    { error: { code: 'DATABASE_UNAVAILABLE', message: 'the database is unavailable; try again shortly' } },
+    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+  );
+}
 
 /** Which of a GET's `variables` and `extensions` is not JSON, if either. */
 function notJson(params: URLSearchParams): 'variables' | 'extensions' | null {

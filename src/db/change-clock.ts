@@ -14,6 +14,11 @@ import type { DatabaseConfig } from '../config.ts';
 export interface ChangeClock {
   /** A reading that differs from any earlier one whenever a commit happened in between; null when unknown. */
   read(): Promise<string | null>;
+  /**
+   * Whether the last reading failed because the database could not be reached: nothing can be written
+   * there meanwhile, so what was read before still holds (the cache serves it).
+   */
+  lost(): boolean;
   close(): Promise<void>;
 }
 
@@ -25,33 +30,64 @@ export function createChangeClock(database: DatabaseConfig): ChangeClock | null 
     const version = connection.prepare('PRAGMA data_version').pluck();
     return {
       read: async () => String(version.get()),
+      lost: () => false,
       close: async () => void connection.close(),
     };
   }
   return postgresClock(database.connectionString);
 }
 
+/** How long a reading may take, and how long after a failure the clock connects again. */
+const CLOCK_TIMEOUT_MS = 1_000;
+const RECONNECT_AFTER_MS = 1_000;
+
 function postgresClock(connectionString: string): ChangeClock {
-  const client = new pg.Client({ connectionString, application_name: 'milepost change clock' });
+  let client: pg.Client | null = null;
   let connected: Promise<boolean> | null = null;
   let pending: Promise<string | null> | null = null;
+  let failedAt = 0;
+  let lost = false;
   // one query at a time on the one connection: a new one is sent once the previous has answered
   let previous: Promise<unknown> = Promise.resolve();
-  const connect = () =>
-    (connected ??= client.connect().then(
+  const drop = () => {
+    const old = client;
+    client = null;
+    connected = null;
+    failedAt = Date.now();
+    lost = true;
+    void old?.end().catch(() => undefined);
+  };
+  const connect = (): Promise<boolean> => {
+    if (connected) return connected;
+    // a connection that failed is opened again, a moment later (PostgreSQL restarted, the network came back)
+    if (Date.now() - failedAt < RECONNECT_AFTER_MS) return Promise.resolve(false);
+    const fresh = new pg.Client({
+      connectionString,
+      application_name: 'milepost change clock',
+      connectionTimeoutMillis: 2_000,
+      query_timeout: CLOCK_TIMEOUT_MS,
+      keepAlive: true,
+    });
+    // a lost connection makes every reading unknown (the cache serves what it has), never a crash
+    fresh.on('error', () => client === fresh && drop());
+    client = fresh;
+    connected = fresh.connect().then(
       () => true,
-      () => false,
-    ));
-  client.on('error', () => {
-    // a lost connection makes every reading unknown (the cache is bypassed), never a crash
-    connected = Promise.resolve(false);
-  });
+      () => {
+        if (client === fresh) drop();
+        return false;
+      },
+    );
+    return connected;
+  };
   const query = async (): Promise<string | null> => {
-    if (!(await connect())) return null;
+    if (!(await connect()) || !client) return null;
     try {
       const { rows } = await client.query<{ snapshot: string }>('SELECT pg_current_snapshot()::text AS snapshot');
+      lost = false;
       return rows[0]!.snapshot;
     } catch {
+      drop();
       return null;
     }
   };
@@ -69,8 +105,12 @@ function postgresClock(connectionString: string): ChangeClock {
         });
       return pending;
     },
+    lost: () => lost,
     async close() {
-      if (connected && (await connected)) await client.end().catch(() => undefined);
+      failedAt = Number.POSITIVE_INFINITY;
+      const open = client;
+      client = null;
+      if (open && connected && (await connected)) await open.end().catch(() => undefined);
     },
   };
 }

@@ -100,6 +100,12 @@ interface Commits {
   written(): void;
 }
 
+/** PostgreSQL: the longest wait for a connection, and for a statement (the hot reads take milliseconds). */
+const CONNECT_TIMEOUT_MS = 3_000;
+const READ_STATEMENT_TIMEOUT_MS = 5_000;
+/** Writes include a 200,000-point track's (see TRACK_TRANSACTION). */
+const WRITE_STATEMENT_TIMEOUT_MS = 30_000;
+
 function createClient(database: DatabaseConfig, commits: Commits | null): LoggingPrisma {
   if (database.provider === 'sqlite') {
     if (database.file !== ':memory:') mkdirSync(path.dirname(database.file), { recursive: true });
@@ -113,8 +119,12 @@ function createClient(database: DatabaseConfig, commits: Commits | null): Loggin
     // named in pg_stat_activity, so that an operator (or a fault test) can tell this service's connections apart
     {
       connectionString: database.connectionString,
-      options: `-c search_path=${database.schema}`,
+      options: `-c search_path=${database.schema} -c statement_timeout=${WRITE_STATEMENT_TIMEOUT_MS}`,
       application_name: `milepost/${database.schema}`.slice(0, 63),
+      // bounded waits: a database away or a network blackhole answers 503 in seconds, never holds a request for minutes
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: WRITE_STATEMENT_TIMEOUT_MS + 1_000,
+      keepAlive: true,
     },
     { schema: database.schema, statementNameGenerator: statementName },
   );
@@ -270,10 +280,13 @@ const POSTGRES_READER_CONNECTIONS = 8;
 function createPostgresReader(database: Extract<DatabaseConfig, { provider: 'postgresql' }>): Reader {
   const pool = new pg.Pool({
     connectionString: database.connectionString,
-    options: `-c search_path=${database.schema}`,
+    options: `-c search_path=${database.schema} -c statement_timeout=${READ_STATEMENT_TIMEOUT_MS}`,
     application_name: `milepost/${database.schema}`.slice(0, 63),
     max: POSTGRES_READER_CONNECTIONS,
     idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: READ_STATEMENT_TIMEOUT_MS + 500,
+    keepAlive: true,
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === TIMESTAMP_OID ? storedDate : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,

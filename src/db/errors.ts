@@ -41,3 +41,20 @@ export async function retryingRead<T>(read: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+/**
+ * The database cannot be reached or did not answer in time (down, restarting, a network blackhole):
+ * the request is answered 503 with Retry-After, not 500, and not after minutes.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isTransient(error)) return true;
+  const code = codeOf(error);
+  if (typeof code === 'string' && ['P1001', 'P1002', 'P1008', 'P2024', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code))
+    return true;
+  return /timeout exceeded when trying to connect|Query read timeout|connection timeout|canceling statement due to statement timeout|Can't reach database server|Timed out fetching a new connection/i.test(
+    String((error as Error)?.message ?? ''),
+  );
+}
+
+/** Seconds a client is told to wait when the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;

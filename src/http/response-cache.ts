@@ -60,6 +60,12 @@ export class ResponseCache {
   ): Promise<Response> {
     const reading = await this.clock.read();
     if (reading === null) {
+      // the database cannot be reached: what was stored at the last reading still holds
+      const stale = this.clock.lost() ? this.entries.get(key) : undefined;
+      if (stale) {
+        this.stats.hits += 1;
+        return replay(request, stale);
+      }
       this.stats.bypassed += 1;
       return produce();
     }
@@ -102,7 +108,7 @@ export class ResponseCache {
    */
   async peek(key: string): Promise<Stored | null> {
     const reading = await this.clock.read();
-    if (reading === null) return null;
+    if (reading === null) return (this.clock.lost() && this.entries.get(key)) || null;
     return this.find(key, reading) ?? (await this.joined(key, reading));
   }
 

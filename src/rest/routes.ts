@@ -122,7 +122,7 @@ function dataOf<T>(result: ExecutionResult<T>): T {
     // an expected refusal with a status of its own (an Idempotency-Key conflict): the same status here
     const first = result.errors[0]!;
     const http = first.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
-    if (http?.status && http.status < 500)
+    if (http?.status && (http.status < 500 || http.status === 503))
       throw new RestError(http.status, String(first.extensions?.code ?? 'REFUSED'), first.message, undefined, http.headers);
     throw first;
   }
