@@ -8,11 +8,11 @@ import type { Events } from '../events/bus.ts';
 import type { MediaStore } from '../media/store.ts';
 import { createPopularRankings } from '../graphql/streams.ts';
 import type { Context } from '../graphql/context.ts';
+import { forwardedScheme } from '../http/forwarded.ts';
 
 /** The scheme of a request: its own, or what a trusted TLS proxy reports in X-Forwarded-Proto. */
 export function schemeOf(request: Request, trustProxy: number): string {
-  const forwarded = trustProxy > 0 ? request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() : undefined;
-  return forwarded ?? new URL(request.url).protocol.replace(':', '');
+  return forwardedScheme(request.headers.get('x-forwarded-proto'), trustProxy) ?? new URL(request.url).protocol.replace(':', '');
 }
 
 export interface RequestContexts {

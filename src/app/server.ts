@@ -304,7 +304,14 @@ export function createApp(config: Config, database: Database, options: AppOption
   if (cache) metrics.watchCache(() => cache.statistics());
   /** The key of an anonymous read, the same one node:http's fast path computes. */
   const cacheKey = (request: Request, serverContext: { req?: IncomingMessage }, body = '') =>
-    readKey(request.method, serverContext.req ? fullUrlOf(serverContext.req) : request.url, request.headers.get('accept'), body);
+    readKey(
+      request.method,
+      serverContext.req
+        ? fullUrlOf(serverContext.req, config.trustProxy)
+        : `${schemeOf(request, config.trustProxy)}:${request.url.slice(request.url.indexOf(':') + 1)}`,
+      request.headers.get('accept'),
+      body,
+    );
 
   // a JSON query answered without yoga's HTTP pipeline when it is the common case (direct-queries.ts)
   const direct = createDirectQueries(yoga, (request) => contexts.forRequest(request), fragments);
@@ -506,6 +513,7 @@ export function createApp(config: Config, database: Database, options: AppOption
           cache,
           admit,
           maxUrlLength: MAX_URL_LENGTH,
+          trustProxy: config.trustProxy,
           enabled: () => !config.maintenance,
           observe: (observation) => observe(observation),
         },

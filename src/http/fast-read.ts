@@ -15,6 +15,7 @@ import {
   varyOnEncoding,
 } from './compression.ts';
 import { alreadyHeld, readKey, type ResponseCache, type Stored } from './response-cache.ts';
+import { forwardedScheme } from './forwarded.ts';
 
 export interface Observation {
   requestId: string;
@@ -31,6 +32,8 @@ export interface FastReadOptions {
   /** The edge's admission rule, the same as the full way's (see createAdmission). */
   admit: (socketAddress: string, forwardedFor: string | null, recognizedToken: string | null) => Promise<Admission>;
   maxUrlLength: number;
+  /** TRUST_PROXY: hops whose X-Forwarded-Proto decides the scheme a request is cached under. */
+  trustProxy: number;
   /** False while in maintenance: every request then takes the full way. */
   enabled: () => boolean;
   observe: (observation: Observation) => void;
@@ -51,9 +54,13 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** The URL a request has on the fetch-API side (as @whatwg-node/server builds it), so both sides share cache keys. */
-export function fullUrlOf(req: IncomingMessage): string {
-  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+/**
+ * The URL a request is cached under: as @whatwg-node/server builds it, with the scheme a trusted proxy
+ * reports, since the answer's URLs carry that scheme (an https page must never be served to http).
+ */
+export function fullUrlOf(req: IncomingMessage, trustProxy = 0): string {
+  const forwarded = forwardedScheme(req.headers['x-forwarded-proto'] as string | undefined, trustProxy);
+  const protocol = forwarded ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
   return `${protocol}://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
 }
 
@@ -99,7 +106,7 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
       // the stream is spent: @whatwg-node/server takes a request's `body` field as its body instead
       (req as IncomingMessage & { body?: string }).body = body;
     }
-    const stored = await options.cache.peek(readKey(req.method!, fullUrlOf(req), req.headers.accept, body));
+    const stored = await options.cache.peek(readKey(req.method!, fullUrlOf(req, options.trustProxy), req.headers.accept, body));
     if (!stored) return fullWay(req, res);
     const requestId = requestIdOf(req.headers['x-request-id'] as string | undefined);
     // anonymous by construction: requests with a token never take this path

@@ -42,6 +42,23 @@ async function graphqlMessages(): Promise<{ messages: string[]; queries: number 
 }
 
 describe('the response cache', () => {
+  it('keeps https and http answers apart behind a trusted proxy, and believes the proxy’s own X-Forwarded-Proto', async () => {
+    const proxied = testApp(db, { TRUST_PROXY: '1' });
+    try {
+      const urlsOf = async (proto?: string) => {
+        const response = await proxied.fetch('/entries.json', proto ? { headers: { 'x-forwarded-proto': proto } } : {});
+        return ((await response.json()) as { entries: Array<{ url: string }> }).entries.map((e) => e.url.split(':')[0]);
+      };
+      expect(new Set(await urlsOf('https'))).toEqual(new Set(['https']));
+      expect(new Set(await urlsOf())).toEqual(new Set(['http']));
+      expect(new Set(await urlsOf('https'))).toEqual(new Set(['https']));
+      // one trusted hop: the value it appended, the last, not what the client sent first
+      expect(new Set(await urlsOf('https, http'))).toEqual(new Set(['http']));
+    } finally {
+      await proxied.app.close();
+    }
+  });
+
   it('answers a repeated anonymous read without SQL, with the same bytes and ETag', async () => {
     const first = await restMessages();
     const second = await restMessages();
