@@ -12,7 +12,7 @@ export abstract class DomainError extends Error {
 }
 
 export class ValidationError extends DomainError {
-  readonly code = 'VALIDATION_FAILED';
+  readonly code: string = 'VALIDATION_FAILED';
   constructor(readonly issues: FieldIssue[]) {
     super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
     this.name = 'ValidationError';
@@ -20,6 +20,18 @@ export class ValidationError extends DomainError {
 
   static field(path: string, message: string): ValidationError {
     return new ValidationError([{ path, message }]);
+  }
+}
+
+/**
+ * A document larger than its field allows: a ValidationError (GraphQL shows it as one, naming the
+ * field) whose code tells it apart, so that the REST layer answers 413 as documented, not 422.
+ */
+export class TooLargeError extends ValidationError {
+  override readonly code = 'TOO_LARGE';
+  constructor(path: string, maxBytes: number) {
+    super([{ path, message: `is larger than ${maxBytes} bytes` }]);
+    this.name = 'TooLargeError';
   }
 }
 

@@ -8,7 +8,7 @@
 //   loop after each, so a 20 MB document never holds it for long.
 // Every refusal is a ValidationError on the caller's field.
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { ValidationError } from './errors.ts';
+import { TooLargeError, ValidationError } from './errors.ts';
 
 export interface XmlLimits {
   /** The input field errors name (`gpx`, `file`). */
@@ -123,7 +123,7 @@ export async function readXml(
   };
 
   if (typeof source === 'string') {
-    if (Buffer.byteLength(source) > limits.maxBytes) fail(`is larger than ${limits.maxBytes} bytes`);
+    if (Buffer.byteLength(source) > limits.maxBytes) throw new TooLargeError(limits.field, limits.maxBytes);
     await write(source.replace(/^\uFEFF/, ''));
   } else {
     let decoder: TextDecoder | null = null;
@@ -151,7 +151,8 @@ export async function readXml(
     const chunks = source instanceof Uint8Array ? slices(source) : source;
     for await (const chunk of chunks) {
       bytes += chunk.byteLength;
-      if (bytes > limits.maxBytes) fail(`is larger than ${limits.maxBytes} bytes`);
+      // refused as soon as the bytes pass the bound, however they come (chunked, without a length)
+      if (bytes > limits.maxBytes) throw new TooLargeError(limits.field, limits.maxBytes);
       if (decoder) {
         await feed(chunk);
         continue;

@@ -32,6 +32,7 @@ export const notAuthorized = (message = 'this request needs an access token: oau
 export interface TypedFailure {
   __typename: string;
   message: string;
+  code?: string | null;
   issues?: Array<{ path: string; message: string }> | null;
   retryAfterSeconds?: number | null;
 }
@@ -47,6 +48,8 @@ export const TYPED_FAILURES = new Set(['ValidationError', 'NotFoundError', 'NotA
 export function failure(result: TypedFailure, viewer: boolean, fieldName: (graphqlPath: string) => string = (path) => path): RestError {
   switch (result.__typename) {
     case 'ValidationError':
+      // a track upload past its bound that declared no length (chunked): 413, as one that declared it
+      if (result.code === 'TOO_LARGE') return new RestError(413, 'TOO_LARGE', result.issues?.[0]?.message ?? 'the body is too large');
       return new RestError(
         422,
         'VALIDATION_FAILED',

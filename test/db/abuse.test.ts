@@ -288,7 +288,7 @@ describe('refused bodies over a real connection', () => {
   it.each([
     ['a DOCTYPE', Buffer.from(`<!DOCTYPE gpx><gpx>${' '.repeat(3_000_000)}</gpx>`), false, 422],
     ['a non-GPX root', Buffer.from(`<foo>${' '.repeat(3_000_000)}</foo>`), true, 422],
-    ['a chunked body over 20 MB', Buffer.alloc(21 * 1024 * 1024, 32), true, 422],
+    ['a chunked body over 20 MB', Buffer.alloc(21 * 1024 * 1024, 32), true, 413],
     ['a declared body over 20 MB', Buffer.alloc(21 * 1024 * 1024, 32), false, 413],
   ])(
     'answers %s with its status and JSON body, and the connection stays usable',
