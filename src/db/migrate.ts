@@ -124,9 +124,42 @@ function sqliteConnection(file: string): MigrationConnection {
   };
 }
 
-async function postgresConnection(connectionString: string, schema: string): Promise<MigrationConnection> {
+/**
+ * A database named in DATABASE_URL that does not exist is made when the role may (CREATE DATABASE, as
+ * `createdb` would); else the start stops with what to do, not a stack trace.
+ */
+async function connectCreating(connectionString: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString });
-  await client.connect();
+  try {
+    await client.connect();
+    return client;
+  } catch (error) {
+    if ((error as { code?: string }).code !== '3D000') throw error;
+  }
+  const url = new URL(connectionString);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  const admin = new URL(connectionString);
+  admin.pathname = '/postgres';
+  const maintenance = new pg.Client({ connectionString: admin.toString() });
+  try {
+    await maintenance.connect();
+    await maintenance.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  } catch (error) {
+    // another process made it meanwhile: fine
+    if ((error as { code?: string }).code !== '42P04')
+      throw new MigrationError(
+        `the PostgreSQL database "${name}" does not exist, and it could not be made (${(error as Error).message}): create it with \`createdb ${name}\` (or \`CREATE DATABASE "${name}"\`), or point DATABASE_URL at one that exists`,
+      );
+  } finally {
+    await maintenance.end().catch(() => undefined);
+  }
+  const created = new pg.Client({ connectionString });
+  await created.connect();
+  return created;
+}
+
+async function postgresConnection(connectionString: string, schema: string): Promise<MigrationConnection> {
+  const client = await connectCreating(connectionString);
   await client.query(`SET search_path TO "${schema}"`);
   return {
     async exec(script) {

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import { applyMigrations, migrationsDir, MigrationError, readMigrations } from '../../src/db/migrate.ts';
+import pg from 'pg';
+import { parseDatabaseUrl } from '../../src/config.ts';
 import { runCli } from '../support/cli.ts';
 import { freshDatabaseConfig, provider } from '../support/database.ts';
 
@@ -128,6 +130,44 @@ describe('applyMigrations', () => {
       expect(rows).toHaveLength(committed.length);
     } finally {
       await database.close();
+    }
+  });
+});
+
+describe.skipIf(provider !== 'postgresql')('a PostgreSQL database that does not exist', () => {
+  it('is made at the first start when the role may, and migrated', async () => {
+    const url = new URL(process.env.TEST_POSTGRES_URL!);
+    const name = `milepost_missing_${process.pid}_${Date.now().toString(36)}`;
+    url.pathname = `/${name}`;
+    const cleanup = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+    await cleanup.connect();
+    try {
+      const config = parseDatabaseUrl(url.toString());
+      const applied = await applyMigrations(config);
+      expect(applied.length).toBeGreaterThan(5);
+      const { rows } = await cleanup.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      expect(rows).toHaveLength(1);
+    } finally {
+      await cleanup.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+      await cleanup.end();
+    }
+  });
+
+  it('stops the start with what to do when the role may not make it', async () => {
+    const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+    await admin.connect();
+    const role = `milepost_nocreate_${process.pid}`;
+    try {
+      await admin.query(`CREATE ROLE ${role} LOGIN NOCREATEDB`).catch(() => undefined);
+      const url = new URL(process.env.TEST_POSTGRES_URL!);
+      url.pathname = '/milepost_never_made';
+      url.username = role;
+      const error = await applyMigrations(parseDatabaseUrl(url.toString())).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(MigrationError);
+      expect((error as Error).message).toMatch(/database "milepost_never_made" does not exist.*createdb milepost_never_made/);
+    } finally {
+      await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+      await admin.end();
     }
   });
 });
