@@ -2,6 +2,7 @@
 // its backup API; PostgreSQL through pg_dump and pg_restore (custom format, the service's schema only).
 import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, rmSync } from 'node:fs';
+import pg from 'pg';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { loadConfig, type DatabaseConfig } from '../config.ts';
@@ -24,11 +25,29 @@ function pgTool(tool: 'pg_dump' | 'pg_restore', args: string[]): number {
   return result.status ?? 1;
 }
 
-function postgresBackup(
+/** The refusal of a restore while a server holds the database: it would go on writing to what is replaced. */
+const IN_USE = 'the database is in use (a Milepost server is running on it): stop every server first, then restore';
+
+/** Connections of a Milepost server to this schema (the service names its connections: application_name). */
+async function postgresServers(database: Extract<DatabaseConfig, { provider: 'postgresql' }>): Promise<number> {
+  const client = new pg.Client({ connectionString: database.connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND application_name = $1`,
+      [`milepost/${database.schema}`.slice(0, 63)],
+    );
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+async function postgresBackup(
   database: Extract<DatabaseConfig, { provider: 'postgresql' }>,
   command: 'backup' | 'restore',
   target: string,
-): number {
+): Promise<number> {
   if (command === 'backup') {
     if (existsSync(target)) throw new UsageError(`${target} exists; choose a new file`);
     // one snapshot (pg_dump's own transaction), written beside the target and renamed when whole
@@ -50,6 +69,7 @@ function postgresBackup(
     return 0;
   }
   if (!existsSync(target)) throw new UsageError(`${target} does not exist`);
+  if ((await postgresServers(database)) > 0) throw new UsageError(IN_USE);
   // --clean --if-exists: the schema's tables are replaced by the backup's, in one transaction
   const status = pgTool('pg_restore', [
     '--clean',
@@ -86,7 +106,7 @@ export async function run(argv: string[], command: 'backup' | 'restore') {
   if (positionals.length !== 1) throw new UsageError(`expected one file\n\n${HELP}`);
   const target = path.resolve(positionals[0]!);
   const { database } = loadConfig();
-  if (database.provider === 'postgresql') return postgresBackup(database, command, target);
+  if (database.provider === 'postgresql') return await postgresBackup(database, command, target);
   const live = database.file;
   if (command === 'backup') {
     if (existsSync(target)) throw new UsageError(`${target} exists; choose a new file`);
@@ -99,12 +119,30 @@ export async function run(argv: string[], command: 'backup' | 'restore') {
     } finally {
       source.close();
     }
+    // the copy keeps the live database's WAL mode: made a single file, it leaves no -wal or -shm beside it
+    const copy = new Sqlite(partial);
+    copy.pragma('journal_mode = DELETE');
+    copy.close();
     check(partial);
+    for (const suffix of ['-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
     renameSync(partial, target);
     console.log(`backed up ${live} to ${target}`);
     return 0;
   }
   check(target);
+  // a WAL database leaves its journal mode only for a connection that is alone on it: a running server
+  // (or any other process) keeps it open, and would go on writing to the file the restore replaces
+  if (existsSync(live)) {
+    const sole = new Sqlite(live, { fileMustExist: true, timeout: 0 });
+    try {
+      sole.pragma('journal_mode = DELETE');
+    } catch (error) {
+      if (/locked|busy/i.test((error as Error).message)) throw new UsageError(IN_USE);
+      throw error;
+    } finally {
+      sole.close();
+    }
+  }
   const from = new Sqlite(target, { readonly: true, fileMustExist: true });
   const staging = `${live}.restoring`;
   try {

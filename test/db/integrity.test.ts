@@ -1,6 +1,6 @@
 // Data integrity: writes racing on the same rows end in a correct state on both databases, and on
 // SQLite an online backup taken during writes restores to a consistent copy.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -178,6 +178,23 @@ describe('racing writes', () => {
   });
 });
 
+describe.skipIf(provider !== 'postgresql')('restore (PostgreSQL)', () => {
+  it('is refused while a server holds the schema', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-restore-pg-'));
+    try {
+      const file = path.join(dir, 'dump.pgdump');
+      writeFileSync(file, 'not read: the refusal comes first');
+      // this process serves the schema (its connections carry the service's name)
+      await api.graphql('{ publicStream { __typename } }');
+      const refused = await runCli(['restore', file], { DATABASE_URL: db.config.url });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/in use .*stop every server first/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
   it('taken while writes run, restores to a consistent copy of what was acknowledged', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-backup-'));
@@ -204,6 +221,13 @@ describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
       await writer;
       expect(backup.stderr).toBe('');
       expect(backup.code).toBe(0);
+      // one file, nothing left beside it (no .partial, -wal or -shm)
+      expect(readdirSync(dir)).toEqual(['snapshot.db']);
+      // the server (this process) still holds the live database: a restore would be written under it
+      const refused = await runCli(['restore', path.join(dir, 'snapshot.db')], env);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/in use .*stop every server first/);
+      expect((await api.graphql('{ publicStream { __typename } }')).errors).toBeUndefined();
 
       const snapshot = new Sqlite(path.join(dir, 'snapshot.db'), { readonly: true });
       const saved = (
@@ -250,22 +274,32 @@ describe.skipIf(provider !== 'postgresql' || !existsSync('/usr/bin/pg_dump'))(
   () => {
     it('backs up the service’s schema and restores it, undoing what came after', async () => {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'milepost-pgbackup-'));
-      const env = { DATABASE_URL: db.config.url };
+      // a schema of its own, let go of before the restore: a restore is refused while a server holds it
+      const own = await createTestDatabase('pg_restore');
+      const env = { DATABASE_URL: own.config.url };
+      const person = await createPerson(own.prisma);
       try {
-        const kept = await createEntry(db.prisma, ids[0]!, { message: 'before the backup' });
+        const kept = await createEntry(own.prisma, person.id, { message: 'before the backup' });
         const backup = await runCli(['backup', path.join(dir, 'snapshot.dump')], env);
         expect(backup.stderr).toBe('');
         expect(backup.code).toBe(0);
-        const later = await createEntry(db.prisma, ids[0]!, { message: 'after the backup' });
-        await db.prisma.entry.delete({ where: { id: kept.id } });
+        const later = await createEntry(own.prisma, person.id, { message: 'after the backup' });
+        await own.prisma.entry.delete({ where: { id: kept.id } });
+        await own.close();
         const restore = await runCli(['restore', path.join(dir, 'snapshot.dump')], env);
         expect(restore.stderr).toBe('');
         expect(restore.code).toBe(0);
-        expect(await db.prisma.entry.count({ where: { id: kept.id } })).toBe(1);
-        expect(await db.prisma.entry.count({ where: { id: later.id } })).toBe(0);
+        const check = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+        await check.connect();
+        const schema = new URL(own.config.url).searchParams.get('schema')!;
+        const ids = (await check.query<{ id: number }>(`SELECT id FROM "${schema}"."Entry" ORDER BY id`)).rows.map((r) => r.id);
+        await check.end();
+        expect(ids).toContain(kept.id);
+        expect(ids).not.toContain(later.id);
         // the backup refuses to overwrite a file
         expect((await runCli(['backup', path.join(dir, 'snapshot.dump')], env)).code).toBe(2);
       } finally {
+        await own.destroy().catch(() => undefined);
         rmSync(dir, { recursive: true, force: true });
       }
     }, 60_000);
