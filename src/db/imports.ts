@@ -11,7 +11,8 @@ import type { Visibility } from '../domain/visibility.ts';
 import type { Prisma } from './database.ts';
 import { isUniqueViolation } from './errors.ts';
 import { recordEvent } from './outbox.ts';
-import { prepareTrack, TRACK_TRANSACTION, writeTrack } from './tracks.ts';
+import { type PreparedTrack, prepareTrack } from '../tracks/prepare.ts';
+import { TRACK_TRANSACTION, writeTrack } from './tracks.ts';
 
 export interface ImportOptions {
   authorId: number;
@@ -61,12 +62,12 @@ export async function insertImportedEntry(
   authorId: number,
   hash: string,
   row: ImportedRow,
-  track: ParsedGpx | null,
+  track: ParsedGpx | PreparedTrack | null,
   announce: boolean,
 ): Promise<ImportOutcome> {
   const { workout, ...fields } = row;
-  // computed before the transaction, which holds SQLite's one writer
-  const prepared = track?.points.length ? prepareTrack(track) : null;
+  // computed before the transaction, which holds SQLite's one writer (a FIT file's, on its thread)
+  const prepared = track && 'data' in track ? track : track?.points.length ? prepareTrack(track) : null;
   try {
     const entryId = await prisma.$transaction(async (tx) => {
       const entry = await tx.entry.create({
@@ -104,7 +105,7 @@ export async function insertImportedEntry(
 export async function createImportedEntry(
   prisma: Prisma,
   provider: 'sqlite' | 'postgresql',
-  activity: ImportedActivity,
+  activity: ImportedActivity & { prepared?: PreparedTrack | null },
   options: ImportOptions,
 ): Promise<ImportOutcome> {
   // callers look the hash up before they parse the file; a race between two imports ends at the unique key
@@ -113,10 +114,14 @@ export async function createImportedEntry(
     select: { units: true, defaultVisibility: true },
   });
   const units = storedValue(UNIT_PREFERENCES, person.units, 'Person.units');
-  const timed = activity.points.some((p) => p.time);
+  const { prepared } = activity;
+  const timed = prepared ? prepared.data.startedAt !== null : activity.points.some((p) => p.time);
   // totals the file did not give come from its track, as a GPX upload's do
-  const meters = activity.distanceMeters ?? (activity.points.length ? summarizeTrack(activity.points).distanceMeters : null);
-  const seconds = activity.durationSeconds ?? (timed ? trackEfforts(activity.points).movingSeconds : null);
+  const meters =
+    activity.distanceMeters ??
+    (prepared ? prepared.data.distanceMeters : activity.points.length ? summarizeTrack(activity.points).distanceMeters : null);
+  const seconds =
+    activity.durationSeconds ?? (timed ? (prepared ? prepared.data.movingSeconds : trackEfforts(activity.points).movingSeconds) : null);
   const visibility = options.visibility ?? person.defaultVisibility;
   const row: ImportedRow = {
     message: (options.message ?? activity.notes)?.trim().slice(0, 5000) || null,
@@ -131,6 +136,12 @@ export async function createImportedEntry(
       title: (options.title ?? activity.name)?.trim().slice(0, 200) || null,
     },
   };
-  const track = { name: activity.name, points: activity.points, routePoints: [], waypoints: activity.waypoints, repairs: activity.repairs };
+  const track = prepared ?? {
+    name: activity.name,
+    points: activity.points,
+    routePoints: [],
+    waypoints: activity.waypoints,
+    repairs: activity.repairs,
+  };
   return insertImportedEntry(prisma, provider, options.authorId, options.hash, row, track, options.announce);
 }

@@ -70,9 +70,8 @@ export function detectFormat(bytes: Uint8Array): ActivityFormat | null {
 const fileError = (message: string) => ValidationError.field('file', message);
 
 /** Refuses an activity that holds nothing a workout could be made of. */
-export function requireUsable(activity: ImportedActivity): ImportedActivity {
-  const usable =
-    activity.points.length > 0 || (activity.distanceMeters ?? 0) > 0 || (activity.durationSeconds ?? 0) > 0 || activity.startedAt !== null;
+export function requireUsable<A extends ImportedActivity>(activity: A, pointCount = activity.points.length): A {
+  const usable = pointCount > 0 || (activity.distanceMeters ?? 0) > 0 || (activity.durationSeconds ?? 0) > 0 || activity.startedAt !== null;
   if (!usable) throw fileError(`holds no usable data: no track points, distance, duration or start time`);
   return activity;
 }

@@ -15,12 +15,12 @@ import {
 import { ValidationError } from '../domain/errors.ts';
 import { parseGpx } from '../domain/gpx.ts';
 import { parseTcx } from '../domain/tcx.ts';
-import { decodeFitOffThread } from './fit-pool.ts';
+import { decodeFitOffThread, type ReadActivity } from './fit-pool.ts';
 
 const gunzipAsync = promisify(gunzip);
 
-export interface ReadActivity {
-  activity: ImportedActivity;
+export interface OpenedActivity {
+  activity: ReadActivity;
   /** SHA-256 of the uncompressed file: the same activity gzipped or not is the same import. */
   hash: string;
 }
@@ -50,17 +50,18 @@ export async function openActivityFile(bytes: Uint8Array): Promise<{ plain: Buff
 }
 
 /** Reads one FIT, TCX or GPX file (gzipped or not); every refusal is a ValidationError on `file`. */
-export async function readActivityFile(bytes: Uint8Array): Promise<ReadActivity> {
+export async function readActivityFile(bytes: Uint8Array): Promise<OpenedActivity> {
   const { plain, hash } = await openActivityFile(bytes);
   return { activity: await parseActivityFile(plain), hash };
 }
 
 /** Parses an opened (uncompressed) activity file. */
-export async function parseActivityFile(plain: Buffer): Promise<ImportedActivity> {
+export async function parseActivityFile(plain: Buffer): Promise<ReadActivity> {
   const format = detectFormat(plain);
   if (format === null) throw fileError('is not a FIT, TCX or GPX activity file (judged by its content, not its name)');
-  const activity = format === 'fit' ? await decodeFitOffThread(plain) : format === 'tcx' ? await parseTcx(plain) : await gpxActivity(plain);
-  return requireUsable(activity);
+  const activity: ReadActivity =
+    format === 'fit' ? await decodeFitOffThread(plain) : format === 'tcx' ? await parseTcx(plain) : await gpxActivity(plain);
+  return requireUsable(activity, activity.prepared ? activity.prepared.data.pointCount : activity.points.length);
 }
 
 async function gpxActivity(bytes: Uint8Array): Promise<ImportedActivity> {

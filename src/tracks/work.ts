@@ -2,7 +2,8 @@
 // points, and what a viewer that its owner hides part of from is shown of it. Pure functions of the
 // packed bytes and the privacy settings that apply (null: nothing hidden), run in place for small
 // tracks and on the track worker for big ones (pool.ts). No I/O.
-import { type GpxPoint, type GpxWaypoint, toGpx } from '../domain/gpx.ts';
+import { type GpxPoint, type GpxWaypoint, type PackedGpx, toGpx } from '../domain/gpx.ts';
+import { type PreparedTrack, prepareTrack } from './prepare.ts';
 import type { Point } from '../domain/geo.ts';
 import { type HiddenParts, hiddenParts, type PrivacySettings, trackEnds, visiblePoints } from '../domain/privacy-zones.ts';
 import { decodePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
@@ -21,7 +22,8 @@ export type TrackWork =
   | { kind: 'outline'; pointData: Uint8Array | null; settings: PrivacySettings | null; max: number }
   | { kind: 'points'; pointData: Uint8Array | null; settings: PrivacySettings | null; first: number }
   | { kind: 'shown'; pointData: Uint8Array | null; settings: PrivacySettings }
-  | { kind: 'hiddenParts'; pointData: Uint8Array | null; settings: PrivacySettings };
+  | { kind: 'hiddenParts'; pointData: Uint8Array | null; settings: PrivacySettings }
+  | { kind: 'prepare'; gpx: PackedGpx };
 
 /** What a viewer is shown of a track that its owner hides part of from them. */
 export interface Shown {
@@ -41,7 +43,9 @@ export type TrackWorkResult<K extends TrackWork['kind']> = K extends 'gpx'
     ? GpxPoint[]
     : K extends 'shown'
       ? Shown
-      : HiddenParts;
+      : K extends 'prepare'
+        ? PreparedTrack
+        : HiddenParts;
 
 /** The points a viewer is shown: all of them without settings. */
 const shownPoints = (pointData: Uint8Array | null, settings: PrivacySettings | null) =>
@@ -51,7 +55,7 @@ export function doTrackWork<W extends TrackWork>(work: W): TrackWorkResult<W['ki
   return run(work) as TrackWorkResult<W['kind']>;
 }
 
-function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | HiddenParts {
+function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | HiddenParts | PreparedTrack {
   switch (work.kind) {
     case 'gpx': {
       const gpx = toGpx({
@@ -85,5 +89,7 @@ function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | HiddenParts {
     }
     case 'hiddenParts':
       return hiddenParts(decodePoints(work.pointData), work.settings);
+    case 'prepare':
+      return prepareTrack(work.gpx);
   }
 }

@@ -14,7 +14,7 @@ import {
   packPoints,
   pointsAt,
 } from '../../src/domain/track-codec.ts';
-import { prepareTrack } from '../../src/db/tracks.ts';
+import { prepareTrack } from '../../src/tracks/prepare.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/gpx/${name}`, import.meta.url));
 

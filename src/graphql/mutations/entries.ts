@@ -3,7 +3,8 @@ import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { validateCreateEntry } from '../../domain/entry-input.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
-import { prepareTrack, replaceTrack } from '../../db/tracks.ts';
+import { replaceTrack } from '../../db/tracks.ts';
+import { prepareUpload } from '../../tracks/pool.ts';
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
@@ -168,7 +169,7 @@ builder.mutationFields((t) => ({
       if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(entryId));
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError("only the author may change this entry's track");
       if (entry.kind !== 'workout') throw ValidationError.field('entryId', 'is a note; GPS tracks belong to workouts');
-      await replaceTrack(context.prisma, context.provider, { entryId }, prepareTrack(await parsePackedGpx(gpxStream(gpx))));
+      await replaceTrack(context.prisma, context.provider, { entryId }, await prepareUpload(await parsePackedGpx(gpxStream(gpx))));
       return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: entryId } });
     },
   }),

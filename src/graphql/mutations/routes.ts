@@ -1,7 +1,8 @@
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
 import { validateRouteInput } from '../../domain/social.ts';
-import { prepareTrack, replaceTrack } from '../../db/tracks.ts';
+import { replaceTrack } from '../../db/tracks.ts';
+import { prepareUpload } from '../../tracks/pool.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
 import { ActivityTypeEnum } from '../types/enums.ts';
@@ -29,7 +30,7 @@ builder.mutationFields((t) => ({
       const route = await context.prisma.route.findUnique({ where: { id: routeId }, select: { ownerId: true } });
       if (!route) throw new NotFoundError('route', String(routeId));
       if (route.ownerId !== viewer.id) throw new NotAuthorizedError("only the owner may change this route's track");
-      await replaceTrack(context.prisma, context.provider, { routeId }, prepareTrack(await parsePackedGpx(gpxStream(gpx))));
+      await replaceTrack(context.prisma, context.provider, { routeId }, await prepareUpload(await parsePackedGpx(gpxStream(gpx))));
       return context.prisma.route.findUniqueOrThrow({ ...query, where: { id: routeId } });
     },
   }),
