@@ -32,7 +32,8 @@ const { values } = parseArgs({
     // only the targets whose name holds this text, and none of the later phases (a quick A/B);
     // `--only training` measures only the stats of a person with 10,000 workouts, `--only upload` only
     // the GPX upload, `--only fan-out` only the WebSocket fan-out, `--only mixed` only the reads under
-    // writes (each with the server's RSS)
+    // writes, `--only hostile` only the longest event-loop stall under hostile inputs (each with the
+    // server's RSS)
     only: { type: 'string', default: '' },
   },
 });
@@ -407,6 +408,82 @@ async function gpxUpload(base: string, url: string, child: ChildProcess) {
 }
 
 /**
+ * Issue 40: the longest the server's event loop is held while hostile or merely big requests run, seen
+ * from outside: /healthz is asked one request after another meanwhile, and its slowest answer is the
+ * stall (target < 50 ms). Each input runs four at once.
+ */
+async function hostileStalls(base: string, url: string) {
+  const token = await mintToken(base, url);
+  const created = await fetch(`${base}/routes.json`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench 200k' }),
+  });
+  const routeId = ((await created.json()) as { id: number }).id;
+  const upload = await fetch(`${base}/routes/${routeId}/track.json`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gpx+xml' },
+    body: bigGpx(),
+  });
+  if (upload.status !== 200) throw new Error(`hostile phase: the route's track was refused (${upload.status})`);
+  const entry = await graphql(
+    base,
+    token,
+    'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { ... on Entry { id } } }',
+  );
+  const entryId = entry.data.createEntry!.id as number;
+  await fetch(`${base}/entries/${entryId}/track.json`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gpx+xml' },
+    body: bigGpx(),
+  });
+  const attributes = `<gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg><trkpt lat="1" lon="2" ${Array.from({ length: 1_100_000 }, (_, i) => `a${i}="1"`).join(' ')}/></trkseg></trk></gpx>`;
+  const namespaces = `<gpx xmlns="http://www.topografix.com/GPX/1/1" ${Array.from({ length: 800_000 }, (_, i) => `xmlns:n${i}="u:${i}"`).join(' ')}></gpx>`;
+  let query = 0;
+  const inputs: Array<[string, () => Promise<unknown>]> = [
+    [
+      'GET /routes/<id>.gpx of 200k points, a new query string each',
+      () => fetch(`${base}/routes/${routeId}.gpx?q=${query++}`).then((r) => r.arrayBuffer()),
+    ],
+    [
+      'the page of an entry of 200k points',
+      () => fetch(`${base}/entries/${entryId}?q=${query++}`, { headers: { accept: 'text/html' } }).then((r) => r.text()),
+    ],
+    ['a GPX upload of one element with 1.1M attributes (19 MB)', () => putTrack(base, token, routeId, attributes)],
+    ['a GPX upload of 800,000 namespace declarations (17 MB)', () => putTrack(base, token, routeId, namespaces)],
+  ];
+  const stalls: Array<{ input: string; longestStallMs: number; ms: number }> = [];
+  for (const [input, request] of inputs) {
+    let probing = true;
+    let longest = 0;
+    const probe = (async () => {
+      while (probing) {
+        const started = performance.now();
+        await fetch(`${base}/healthz`).then((r) => r.arrayBuffer());
+        longest = Math.max(longest, performance.now() - started);
+      }
+    })();
+    const started = performance.now();
+    await Promise.all([request(), request(), request(), request()]);
+    const ms = performance.now() - started;
+    probing = false;
+    await probe;
+    stalls.push({ input, longestStallMs: Math.round(longest), ms: Math.round(ms) });
+    console.log(`${input}, four at once: ${Math.round(ms)} ms; longest /healthz answer meanwhile ${Math.round(longest)} ms`);
+  }
+  return stalls;
+}
+
+async function putTrack(base: string, token: string, routeId: number, body: string) {
+  const response = await fetch(`${base}/routes/${routeId}/track.json`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gpx+xml' },
+    body,
+  });
+  return response.arrayBuffer();
+}
+
+/**
  * Issue 22: a person with 10,000 workouts over five years (every 4.5 hours), and how long their year of
  * weekly totals, their records and their streak take to answer, one request at a time.
  */
@@ -596,6 +673,7 @@ const rss: Record<string, number> = { atStart: peakRssMb(child.pid!) };
 let upload: Awaited<ReturnType<typeof gpxUpload>> | null = null;
 let fanout: Awaited<ReturnType<typeof fanOut>> | null = null;
 let training: Awaited<ReturnType<typeof trainingStats>> | null = null;
+let hostile: Awaited<ReturnType<typeof hostileStalls>> | null = null;
 try {
   const token = await mintToken(base, url);
   const username = await firstUsername(base);
@@ -631,8 +709,9 @@ try {
     );
   }
   rss.afterStreamsAndWrites = peakRssMb(child.pid!);
-  if (values.only === 'upload' || values.only === 'fan-out') {
+  if (values.only === 'upload' || values.only === 'fan-out' || values.only === 'hostile') {
     if (values.only === 'upload') upload = await gpxUpload(base, url, child);
+    else if (values.only === 'hostile') hostile = await hostileStalls(base, url);
     else fanout = await fanOut(base, url);
     rss.afterPhase = peakRssMb(child.pid!);
     console.log(`server peak RSS: start ${rss.atStart} MB, after ${values.only} ${rss.afterPhase} MB`);
@@ -660,6 +739,8 @@ try {
     rss.afterGpxUpload = peakRssMb(child.pid!);
     fanout = await fanOut(base, url);
     rss.afterFanOut = peakRssMb(child.pid!);
+    hostile = await hostileStalls(base, url);
+    rss.afterHostile = peakRssMb(child.pid!);
   }
   // last: it writes 10,000 workouts through its own connection, and on SQLite a server still relaying the
   // events of the write targets then waits for the lock (two runs in a row lost every later phase to it)
@@ -697,6 +778,7 @@ try {
     gpxUpload200k: upload,
     fanOut1000: fanout,
     trainingStats10k: training,
+    hostileStalls: hostile,
   };
   console.table(
     rows.map(({ target, requestsPerSecond, p50Ms, p99Ms, errors, sqlPerRequest, ofCeiling, loadGenerator }) => ({
@@ -728,6 +810,8 @@ try {
     console.log(
       `200k-point GPX upload (${(upload.bytes / 1e6).toFixed(1)} MB, multipart): median ${upload.medianMs} ms, max ${upload.maxMs} ms; server peak RSS ${upload.serverPeakRssMbBefore} → ${upload.serverPeakRssMbAfter} MB`,
     );
+  if (hostile)
+    console.table(hostile.map(({ input, longestStallMs, ms }) => ({ input, 'longest stall ms': longestStallMs, 'four at once, ms': ms })));
   console.log(`server peak RSS: ${peak} MB (${JSON.stringify(rss)})`);
   const file = `${root}bench/results/${report.at.replace(/[:.]/g, '-')}-${values.db}.json`;
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
