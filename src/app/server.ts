@@ -678,13 +678,19 @@ function corsPreflight(request: Request): Response {
   });
 }
 
-export function listen(app: App, config: Config): Promise<Server> {
+/** How long a client may take to send its headers (slowloris). */
+export const HEADERS_TIMEOUT_MS = 20_000;
+
+export function listen(app: App, config: Config, bounds: { headersTimeoutMs?: number } = {}): Promise<Server> {
+  const headersTimeout = bounds.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const options = {
     // bounds for slow or oversized clients
     maxHeaderSize: 16 * 1024,
     requestTimeout: 120_000,
-    headersTimeout: 20_000,
+    headersTimeout,
     keepAliveTimeout: 5_000,
+    // node checks those timeouts every 30 s by default: a 20 s bound cut slow clients at 30-40 s
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout / 4),
   };
   const server = config.tls
     ? createHttpsServer({ ...options, cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, app.listener)

@@ -110,6 +110,30 @@ describe('the Host header', () => {
   });
 });
 
+describe('a client that never finishes its headers', () => {
+  it('is cut off at the headers timeout, not up to 30 s later (node checks it every second, not every 30)', async () => {
+    const config = testConfig(db.config, { PORT: '0', HOST: '127.0.0.1' });
+    const slowApp = createApp(config, db);
+    const slow = await listen(slowApp, config, { headersTimeoutMs: 1_000 });
+    try {
+      const slowPort = (slow.address() as AddressInfo).port;
+      const started = Date.now();
+      const closedAfter = await new Promise<number>((resolve) => {
+        const socket = connect({ port: slowPort, host: '127.0.0.1' }, () => socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '));
+        socket.on('data', () => {});
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(Date.now() - started));
+      });
+      // the default checking interval (30 s) would have let it hang on for up to 30 s more
+      expect(closedAfter).toBeLessThan(10_000);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+      await slowApp.close();
+    }
+  }, 20_000);
+});
+
 describe('bodies nobody reads', () => {
   it.each([
     ['POST', '/nonexistent'],
