@@ -454,25 +454,37 @@ async function hostileStalls(base: string, url: string) {
   ];
   const stalls: Array<{ input: string; longestStallMs: number; ms: number }> = [];
   for (const [input, request] of inputs) {
-    let probing = true;
-    let longest = 0;
-    const probe = (async () => {
-      while (probing) {
-        const started = performance.now();
-        await fetch(`${base}/healthz`).then((r) => r.arrayBuffer());
-        longest = Math.max(longest, performance.now() - started);
-      }
-    })();
+    // the probe runs in a process of its own: this one is busy sending and reading the big bodies
+    const probe = spawn(process.execPath, ['-e', HEALTH_PROBE, `${base}/healthz`], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let report = '';
+    probe.stdout.on('data', (chunk) => (report += String(chunk)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const started = performance.now();
     await Promise.all([request(), request(), request(), request()]);
     const ms = performance.now() - started;
-    probing = false;
-    await probe;
+    const ended = new Promise((resolve) => probe.once('exit', resolve));
+    probe.stdin.end();
+    await ended;
+    const longest = Number(report.trim());
     stalls.push({ input, longestStallMs: Math.round(longest), ms: Math.round(ms) });
     console.log(`${input}, four at once: ${Math.round(ms)} ms; longest /healthz answer meanwhile ${Math.round(longest)} ms`);
   }
   return stalls;
 }
+
+/** Asks a URL one request after another until its stdin closes, then prints the slowest answer's milliseconds. */
+const HEALTH_PROBE = `
+let longest = 0, going = true;
+process.stdin.on('end', () => { going = false; }).resume();
+(async () => {
+  while (going) {
+    const started = performance.now();
+    await fetch(process.argv[1]).then((r) => r.arrayBuffer()).catch(() => undefined);
+    longest = Math.max(longest, performance.now() - started);
+  }
+  console.log(Math.round(longest));
+})();
+`;
 
 async function putTrack(base: string, token: string, routeId: number, body: string) {
   const response = await fetch(`${base}/routes/${routeId}/track.json`, {

@@ -83,7 +83,11 @@ export class ResponseCache {
       const response = await produce();
       if (response.status !== 200 || response.headers.has('set-cookie') || !STORABLE.test(response.headers.get('content-type') ?? ''))
         return response;
-      const body = Buffer.from(await response.arrayBuffer());
+      // read up to what may be kept: a bigger body (a 19 MB GPX document) goes out as it streams,
+      // never gathered, hashed and written whole
+      const read = await readUpTo(response, this.maxBytes / 4);
+      if (read.rest) return read.rest;
+      const body = read.body;
       const stored: Stored = {
         status: response.status,
         headers: [...response.headers],
@@ -172,6 +176,35 @@ export function alreadyHeld(ifNoneMatch: string | null | undefined, etag: string
 /** The key of an anonymous read: what its response depends on besides the data. */
 export function readKey(method: string, url: string, accept: string | null | undefined, body = ''): string {
   return `${method === 'HEAD' ? 'GET' : method} ${url}\n${accept ?? ''}\n${body}`;
+}
+
+/** The body, whole, when it holds at most `limit` bytes; else the response again, streaming from where it was. */
+async function readUpTo(response: Response, limit: number): Promise<{ body: Buffer<ArrayBuffer>; rest?: undefined } | { rest: Response }> {
+  if (!response.body) return { body: Buffer.alloc(0) };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const next = await reader.read();
+    if (next.done) return { body: Buffer.concat(chunks) as Buffer<ArrayBuffer> };
+    chunks.push(next.value);
+    bytes += next.value.byteLength;
+    if (bytes > limit) break;
+  }
+  const rest = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+    },
+    async pull(controller) {
+      const next = await reader.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { rest: new Response(rest, { status: response.status, headers: response.headers }) };
 }
 
 /** A stored response as a new one, or 304 when the client already holds these bytes. */
