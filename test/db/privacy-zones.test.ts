@@ -7,7 +7,7 @@ import { cutCircle } from '../../src/domain/privacy-zones.ts';
 import { decodePolyline } from '../../src/domain/track.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { createPerson, createToken } from '../support/factories.ts';
+import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 
 /** A straight run north: 101 points 20 m apart (2 km), timed a second apart. */
 const START = { lat: 37.8, lon: -122.27 };
@@ -32,6 +32,7 @@ let db: TestDatabase;
 let api: ReturnType<typeof testApp>;
 let authorToken: string;
 let strangerToken: string;
+let friendToken: string;
 let entryId: number;
 let startEntryId: number;
 let routeId: number;
@@ -55,6 +56,10 @@ beforeAll(async () => {
   const stranger = await createPerson(db.prisma, { username: 'sam' });
   authorToken = await createToken(db.prisma, author.id);
   strangerToken = await createToken(db.prisma, stranger.id);
+  // a friend sees what the author shares with friends, never what their zones hide
+  const friend = await createPerson(db.prisma, { username: 'fay' });
+  await makeFriends(db.prisma, author.id, friend.id);
+  friendToken = await createToken(db.prisma, friend.id);
   const created = await asViewer<{ createEntry: { id: number } }>(
     authorToken,
     `mutation { createEntry(input: { message: "from home", lat: ${HOME.lat}, lon: ${HOME.lon}, workout: { activityType: RUNNING } }) { ... on Entry { id } } }`,
@@ -119,6 +124,7 @@ describe('what anyone but the author receives', () => {
   for (const [who, token] of [
     ['someone without a token', () => undefined],
     ['a stranger’s app', () => strangerToken],
+    ['a friend’s app', () => friendToken],
   ] as const) {
     it(`${who}: no point of the hidden ends or zone in points, outline, polyline or GPX`, async () => {
       const { entry } = await asViewer<{ entry: { geo: unknown; track: Track } }>(
