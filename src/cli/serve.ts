@@ -24,6 +24,8 @@ On an empty SQLite database the demo community is seeded, so a first start has s
 
 /** Seconds a stopping server waits for requests in flight before it gives up on them. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** After SIGTERM, connections still idle this much later are closed. */
+const DRAIN_IDLE_AFTER_MS = 1_000;
 
 export async function run(argv: string[]) {
   const { values } = parseOptions(argv, { 'no-seed': { type: 'boolean' }, workers: { type: 'string' } });
@@ -92,6 +94,9 @@ export async function run(argv: string[]) {
     // keep-alive timeout. http.Server#close would also close idle keep-alive connections at once, and a
     // client sending on one at that moment got a reset
     net.Server.prototype.close.call(server, () => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));
+    // a client at work has had its answer with Connection: close by then; one idle since goes now
+    // rather than at its keep-alive timeout
+    setTimeout(() => server.closeIdleConnections(), DRAIN_IDLE_AFTER_MS).unref();
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));

@@ -36,7 +36,11 @@ function startProxy(target: URL) {
       new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port))),
     set(next: typeof mode) {
       mode = next;
-      if (next === 'refuse') for (const [a, b] of pairs) a.destroy(), b.destroy();
+      if (next !== 'refuse') return;
+      for (const [a, b] of pairs) {
+        a.destroy();
+        b.destroy();
+      }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
