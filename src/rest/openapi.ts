@@ -317,6 +317,8 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         'Answers to requests without a token carry an `ETag`; send it back in `If-None-Match` to get 304 while nothing changed. ' +
         'Every answer carries `X-Request-Id` (yours, if you sent one) and the `X-RateLimit-*` headers. ' +
         'A browser (an `Accept` header naming `text/html`) at `/`, `/entries/{id}`, `/people/{username}` or `/routes/{id}` gets the web page instead of JSON. ' +
+        'Any path may answer 503 with `Retry-After`: past the rate limit (`RATE_LIMITED`), in maintenance (`MAINTENANCE`, no `Retry-After`), or while the database is unavailable (`DATABASE_UNAVAILABLE`). ' +
+        'A `Host` header that is not a host name or address with an optional port is a 400 `BAD_HOST`. ' +
         'New integrations may prefer GraphQL at `/graphql`.',
     },
     servers: [{ url: baseUrl }],
