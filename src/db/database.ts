@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { lockWaits, waitingForLocks } from './lock-waits.ts';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { clearLogs } from '@prisma/debug';
 import type { DatabaseConfig } from '../config.ts';
@@ -109,8 +110,9 @@ const WRITE_STATEMENT_TIMEOUT_MS = 30_000;
 function createClient(database: DatabaseConfig, commits: Commits | null): LoggingPrisma {
   if (database.provider === 'sqlite') {
     if (database.file !== ':memory:') mkdirSync(path.dirname(database.file), { recursive: true });
-    // timeout: concurrent writers wait for the lock instead of failing with SQLITE_BUSY
-    const connection = new PrismaBetterSqlite3({ url: database.file, timeout: 10_000 });
+    // no busy wait inside SQLite, which would hold the event loop: a statement refused for another
+    // process's lock is tried again on a timer, for a bounded time (db/lock-waits.ts)
+    const connection = lockWaits(new PrismaBetterSqlite3({ url: database.file, timeout: 0 }));
     // a file's commits are synced off the event loop, and reported done once synced (db/durable-commits.ts)
     const adapter = commits ? durableCommits(connection, logSync(database.file, commits.syncLog), commits.written) : connection;
     return new PrismaClient({ adapter, log: [...QUERY_LOG] });
@@ -318,7 +320,8 @@ const READER_STATEMENTS = 200;
  * last out: SQLite compiles a stream page's statement once, not on every request.
  */
 function createSqliteReader(file: string): Reader {
-  const connection = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: 10_000 });
+  // as the writer's: never a busy wait on the event loop (db/lock-waits.ts)
+  const connection = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: 0 });
   const statements = new Map<string, BetterSqlite3.Statement>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
@@ -331,7 +334,7 @@ function createSqliteReader(file: string): Reader {
     return statement;
   };
   return {
-    all: (query: Sql.Sql): unknown[] => prepared(query.sql).all(query.values.map(sqliteValue)),
+    all: (query: Sql.Sql) => waitingForLocks(() => prepared(query.sql).all(query.values.map(sqliteValue))),
     close: () => void connection.close(),
   };
 }

@@ -49,7 +49,8 @@ export async function retryingRead<T>(read: () => Promise<T>): Promise<T> {
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (isTransient(error)) return true;
   const code = codeOf(error);
-  if (typeof code === 'string' && ['P1001', 'P1002', 'P1008', 'P2024', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code))
+  // P2028: a transaction that could not start, or finish, in its time (another process's lock held past it)
+  if (typeof code === 'string' && ['P1001', 'P1002', 'P1008', 'P2024', 'P2028', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code))
     return true;
   return /timeout exceeded when trying to connect|Query read timeout|connection timeout|canceling statement due to statement timeout|Can't reach database server|Timed out fetching a new connection/i.test(
     String((error as Error)?.message ?? ''),

@@ -5,6 +5,9 @@
 // `milepost migrate` runs it to the end. A batch is computed outside any transaction, yielding to
 // the event loop between tracks, then written in one short transaction; a crash loses at most a
 // batch, and the next run goes on from there. A track written meanwhile carries the current version.
+// Several processes on one database share the work: each claims a batch (a lease on its tracks)
+// before computing it, so no track is computed twice, and a batch whose process stopped is taken up
+// by another once its lease has run out.
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { RECORDS_VERSION, trackEfforts, type TrackEfforts } from '../domain/records.ts';
 import { decodePoints } from '../domain/track-codec.ts';
@@ -12,41 +15,71 @@ import type { Prisma } from './database.ts';
 
 /** Tracks a batch: a batch of long tracks decodes some tens of megabytes at most. */
 const BATCH = 20;
+/** How long a claimed batch is its process's: far more than computing 20 tracks takes. */
+export const RECORDS_LEASE_MS = 5 * 60_000;
+
+/**
+ * Claims up to a batch of tracks still to compute, none claimed by a live lease: each by a conditional
+ * update, so that of two processes reaching for one track, one gets it. Answers the claimed ids.
+ */
+async function claimBatch(prisma: Prisma, after: number): Promise<number[]> {
+  const now = new Date();
+  const due = { recordsVersion: { lt: RECORDS_VERSION }, OR: [{ recordsClaimedUntil: null }, { recordsClaimedUntil: { lt: now } }] };
+  const candidates = await prisma.track.findMany({
+    where: { ...due, id: { gt: after } },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+    take: BATCH,
+  });
+  if (candidates.length === 0) return [];
+  const until = new Date(now.getTime() + RECORDS_LEASE_MS);
+  return prisma.$transaction(async (tx) => {
+    const claimed: number[] = [];
+    for (const { id } of candidates) {
+      const { count } = await tx.track.updateMany({ where: { ...due, id }, data: { recordsClaimedUntil: until } });
+      if (count === 1) claimed.push(id);
+    }
+    return claimed;
+  });
+}
 
 /** Recomputes the tracks left behind; answers how many it updated. */
 export async function backfillTrackRecords(prisma: Prisma): Promise<number> {
   let updated = 0;
   let after = 0;
   for (;;) {
+    const ids = await claimBatch(prisma, after);
+    // none left to claim: done, or the rest is another process's
+    if (ids.length === 0) return updated;
     const tracks = await prisma.track.findMany({
-      where: { recordsVersion: { lt: RECORDS_VERSION }, id: { gt: after } },
+      where: { id: { in: ids } },
       select: { id: true, pointData: true },
       orderBy: { id: 'asc' },
-      take: BATCH,
     });
-    if (tracks.length === 0) return updated;
     const computed: Array<TrackEfforts & { id: number }> = [];
     for (const track of tracks) {
       computed.push({ id: track.id, ...trackEfforts(decodePoints(track.pointData)) });
       await nextTick();
     }
     try {
-      await prisma.$transaction(async (tx) => {
+      updated += await prisma.$transaction(async (tx) => {
+        let written = 0;
         for (const { id, efforts, movingSeconds } of computed) {
           // only if no newer write replaced it meanwhile (that one computed its own)
           const current = await tx.track.updateMany({
             where: { id, recordsVersion: { lt: RECORDS_VERSION } },
-            data: { movingSeconds, recordsVersion: RECORDS_VERSION },
+            data: { movingSeconds, recordsVersion: RECORDS_VERSION, recordsClaimedUntil: null },
           });
           if (current.count === 0) continue;
           await tx.bestEffort.deleteMany({ where: { trackId: id } });
           if (efforts.length) await tx.bestEffort.createMany({ data: efforts.map((effort) => ({ trackId: id, ...effort })) });
+          written += 1;
         }
+        return written;
       });
-      updated += computed.length;
     } catch {
-      // another process deleted one of them meanwhile: these stay behind for the next run
+      // another process deleted one of them meanwhile: these stay behind, claimed until the lease ends, for the next run
     }
-    after = tracks.at(-1)!.id;
+    after = ids.at(-1)!;
   }
 }

@@ -78,6 +78,64 @@ describe('retries with an Idempotency-Key', () => {
     ]);
   });
 
+  /** Makes the database refuse to store any answer, as an outage right after the write's commit would. */
+  async function answersCannotBeStored(during: () => Promise<void>) {
+    if (provider === 'sqlite') {
+      await db.prisma.$executeRawUnsafe(
+        `CREATE TRIGGER "outage" BEFORE UPDATE OF "response" ON "IdempotencyKey" WHEN NEW."response" IS NOT NULL BEGIN SELECT RAISE(ABORT, 'database went away'); END`,
+      );
+    } else {
+      await db.prisma.$executeRawUnsafe(
+        `CREATE FUNCTION outage() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'database went away'; END $$ LANGUAGE plpgsql`,
+      );
+      await db.prisma.$executeRawUnsafe(
+        `CREATE TRIGGER outage BEFORE UPDATE OF "response" ON "IdempotencyKey" FOR EACH ROW WHEN (NEW."response" IS NOT NULL) EXECUTE FUNCTION outage()`,
+      );
+    }
+    try {
+      await during();
+    } finally {
+      await db.prisma.$executeRawUnsafe(provider === 'sqlite' ? 'DROP TRIGGER "outage"' : 'DROP TRIGGER outage ON "IdempotencyKey"');
+      if (provider === 'postgresql') await db.prisma.$executeRawUnsafe('DROP FUNCTION outage()');
+    }
+  }
+
+  it('a write committed whose answer was never stored (a crash, an outage) is replayed on retry, not made twice', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    let first: unknown;
+    await answersCannotBeStored(async () => {
+      const answer = await comment(entry.id, 'cut-off', 'committed once');
+      expect(answer.status).toBe(201);
+      first = await answer.json();
+    });
+    expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(1);
+    // within the minute a first attempt may still be running: the retry is told to wait
+    const early = await comment(entry.id, 'cut-off', 'committed once');
+    expect(early.status).toBe(409);
+    // once that lapses (as after kill -9), the retry answers as the first attempt did, with no second comment
+    await db.prisma.idempotencyKey.updateMany({ where: { key: 'cut-off' }, data: { lockedUntil: new Date(Date.now() - 1000) } });
+    const retried = await comment(entry.id, 'cut-off', 'committed once');
+    expect(retried.status).toBe(201);
+    expect(await retried.json()).toEqual(first);
+    expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(1);
+    // and that answer is now kept
+    expect(await (await comment(entry.id, 'cut-off', 'committed once')).json()).toEqual(first);
+  });
+
+  it('a first attempt that committed nothing is run again by the retry', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    expect((await comment(entry.id, 'died-early', 'written by the retry')).status).toBe(201);
+    // as if that process had died before its write: the key held, nothing committed, nothing recorded
+    await db.prisma.comment.deleteMany({ where: { entryId: entry.id } });
+    await db.prisma.idempotencyKey.updateMany({
+      where: { key: 'died-early' },
+      data: { response: null, phases: null, lockedUntil: new Date(Date.now() - 1000) },
+    });
+    const retried = await comment(entry.id, 'died-early', 'written by the retry');
+    expect(retried.status).toBe(201);
+    expect(await db.prisma.comment.count({ where: { entryId: entry.id } })).toBe(1);
+  });
+
   it('works for GraphQL mutations, with the header', async () => {
     const entry = await createEntry(db.prisma, ids[0]!);
     const send = () =>

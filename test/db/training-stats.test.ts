@@ -184,6 +184,22 @@ describe('records', () => {
     expect(await backfillTrackRecords(db.prisma)).toBe(0);
   });
 
+  it('leaves a track another process has claimed to it, and takes it up once that lease has run out', async () => {
+    const tracks = await db.prisma.track.findMany({ select: { id: true }, orderBy: { id: 'asc' } });
+    expect(tracks.length).toBeGreaterThan(1);
+    await db.prisma.track.updateMany({ data: { recordsVersion: 0 } });
+    const claimedElsewhere = tracks[0]!.id;
+    await db.prisma.track.update({ where: { id: claimedElsewhere }, data: { recordsClaimedUntil: new Date(Date.now() + 60_000) } });
+    // two processes at once share the rest: each track computed by one of them
+    const [a, b] = await Promise.all([backfillTrackRecords(db.prisma), backfillTrackRecords(db.prisma)]);
+    expect(a + b).toBe(tracks.length - 1);
+    expect((await db.prisma.track.findUniqueOrThrow({ where: { id: claimedElsewhere } })).recordsVersion).toBe(0);
+    // that process stopped: its lease runs out, and the next run computes the track
+    await db.prisma.track.update({ where: { id: claimedElsewhere }, data: { recordsClaimedUntil: new Date(Date.now() - 1000) } });
+    expect(await backfillTrackRecords(db.prisma)).toBe(1);
+    expect(await db.prisma.track.count({ where: { recordsVersion: 0 } })).toBe(0);
+  });
+
   it('fills them in with `milepost migrate` too (a server does it in the background once it listens)', async () => {
     const track = await db.prisma.track.findFirstOrThrow({ where: { entryId: evenRun }, select: { id: true } });
     await db.prisma.bestEffort.deleteMany({ where: { trackId: track.id } });

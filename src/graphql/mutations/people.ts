@@ -109,17 +109,17 @@ builder.mutationFields((t) => ({
     args: { username: t.arg.string({ required: true }) },
     resolve: async (_root, { username }, context) => {
       const { viewerId, personId } = await other(context, username);
-      await context.prisma.$transaction([
-        context.prisma.friendship.deleteMany({
+      await context.prisma.$transaction(async (tx) => {
+        await tx.friendship.deleteMany({
           where: {
             OR: [
               { personId: viewerId, friendId: personId },
               { personId, friendId: viewerId },
             ],
           },
-        }),
-        context.prisma.friendRequest.deleteMany({ where: { fromId: viewerId, toId: personId } }),
-      ]);
+        });
+        await tx.friendRequest.deleteMany({ where: { fromId: viewerId, toId: personId } });
+      });
       return { personId, status: 'none' as const };
     },
   }),
@@ -208,7 +208,10 @@ builder.mutationFields((t) => ({
         throw ValidationError.field('lat', `at most ${MAX_ZONES} privacy zones; remove one first`);
       // unpredictable: knowing the shift would give the centre back
       const shift = randomShift(zone.radiusMeters, () => randomInt(2 ** 32) / 2 ** 32);
-      return context.prisma.privacyZone.create({ ...query, data: { ...zone, ...shift, personId: viewer.id } });
+      const { id } = await context.prisma.$transaction((tx) =>
+        tx.privacyZone.create({ data: { ...zone, ...shift, personId: viewer.id }, select: { id: true } }),
+      );
+      return context.prisma.privacyZone.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   removePrivacyZone: t.prismaField({

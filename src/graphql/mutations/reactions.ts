@@ -23,13 +23,14 @@ builder.mutationFields((t) => ({
       const viewer = requireViewer(context);
       const text = validateCommentBody(body);
       await requireEntry(context, entryId);
-      const comment = await withOutboxEvent(
+      // the write returns only the id (what a retry under an Idempotency-Key replays); the answer is read after
+      const { id } = await withOutboxEvent(
         context.prisma,
-        (tx) => tx.comment.create({ ...query, data: { entryId, authorId: viewer.id, body: text } }),
+        (tx) => tx.comment.create({ data: { entryId, authorId: viewer.id, body: text }, select: { id: true } }),
         (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
       ).catch((e) => entryGone(e, entryId));
-      context.events.publish('commentAdded', { entryId, commentId: comment.id, authorId: viewer.id });
-      return comment;
+      context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
+      return context.prisma.comment.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 
@@ -45,13 +46,13 @@ builder.mutationFields((t) => ({
       const existing = await context.prisma.like.findUnique({ ...query, where });
       if (existing) return existing;
       try {
-        const like = await withOutboxEvent(
+        const { id } = await withOutboxEvent(
           context.prisma,
-          (tx) => tx.like.create({ ...query, data: { entryId, personId: viewer.id } }),
+          (tx) => tx.like.create({ data: { entryId, personId: viewer.id }, select: { id: true } }),
           (row) => ({ name: 'likeAdded', payload: { entryId, likeId: row.id, personId: viewer.id } }),
         );
-        context.events.publish('likeAdded', { entryId, likeId: like.id, personId: viewer.id });
-        return like;
+        context.events.publish('likeAdded', { entryId, likeId: id, personId: viewer.id });
+        return context.prisma.like.findUniqueOrThrow({ ...query, where: { id } });
       } catch (error) {
         // two likes at once: the unique index lets one in, and the other returns it
         if (isUniqueViolation(error)) return context.prisma.like.findUniqueOrThrow({ ...query, where });

@@ -16,7 +16,11 @@ builder.mutationFields((t) => ({
     args: { name: t.arg.string({ description: 'At most 100 characters.' }), activityType: t.arg({ type: ActivityTypeEnum }) },
     resolve: async (query, _root, args, context) => {
       const viewer = requireViewer(context);
-      return context.prisma.route.create({ ...query, data: { ...validateRouteInput(args), ownerId: viewer.id } });
+      // a transaction of its own, so that a retry under an Idempotency-Key replays it (graphql/idempotency.ts)
+      const { id } = await context.prisma.$transaction((tx) =>
+        tx.route.create({ data: { ...validateRouteInput(args), ownerId: viewer.id }, select: { id: true } }),
+      );
+      return context.prisma.route.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
 
