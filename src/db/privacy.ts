@@ -40,18 +40,31 @@ export async function readPrivacy(database: Pick<Database, 'read'>, personIds: r
   return settings;
 }
 
-/** Each track's owner (the entry's author or the route's), and its packed points, by track id. */
+/** Each track's owner (the entry's author or the route's) and point count, by track id. */
 export async function readTrackOwners(
   database: Pick<Database, 'read'>,
   trackIds: readonly number[],
-): Promise<Map<number, { ownerId: number; pointData: Uint8Array | null; pointCount: number }>> {
+): Promise<Map<number, { ownerId: number; pointCount: number }>> {
   if (trackIds.length === 0) return new Map();
-  const rows = await database.read<{ id: number; owner: number; pointData: Uint8Array | null; pointCount: number }>(
-    Sql.sql`SELECT t."id", COALESCE(e."authorId", r."ownerId") AS owner, t."pointData", t."pointCount" FROM "Track" t
+  const rows = await database.read<{ id: number; owner: number; pointCount: number }>(
+    Sql.sql`SELECT t."id", COALESCE(e."authorId", r."ownerId") AS owner, t."pointCount" FROM "Track" t
       LEFT JOIN "Entry" e ON e."id" = t."entryId" LEFT JOIN "Route" r ON r."id" = t."routeId"
       WHERE t."id" IN (${Sql.join([...new Set(trackIds)])})`,
   );
-  return new Map(
-    rows.map((row) => [Number(row.id), { ownerId: Number(row.owner), pointData: row.pointData, pointCount: Number(row.pointCount) }]),
+  return new Map(rows.map((row) => [Number(row.id), { ownerId: Number(row.owner), pointCount: Number(row.pointCount) }]));
+}
+
+/**
+ * Each track's packed points and planned route, by track id: megabytes for a long track, so read only
+ * when they are decoded, and by the raw reader (Prisma passes bytes through base64 and back).
+ */
+export async function readTrackPoints(
+  database: Pick<Database, 'read'>,
+  trackIds: readonly number[],
+): Promise<Map<number, { pointData: Uint8Array | null; routePointData: Uint8Array | null }>> {
+  if (trackIds.length === 0) return new Map();
+  const rows = await database.read<{ id: number; pointData: Uint8Array | null; routePointData: Uint8Array | null }>(
+    Sql.sql`SELECT "id", "pointData", "routePointData" FROM "Track" WHERE "id" IN (${Sql.join([...new Set(trackIds)])})`,
   );
+  return new Map(rows.map((row) => [Number(row.id), { pointData: row.pointData, routePointData: row.routePointData }]));
 }

@@ -5,7 +5,7 @@
 // gets them from one batched statement for all such entries of the operation.
 import DataLoader from 'dataloader';
 import { ALL_PARTS, type LoadedEntry, readEntriesById } from '../db/entry-pages.ts';
-import { readPrivacy, readTrackOwners } from '../db/privacy.ts';
+import { readPrivacy, readTrackOwners, readTrackPoints } from '../db/privacy.ts';
 import { readTrackSummaries, type TrackSummary } from '../db/tracks.ts';
 import { NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
 import type { Entry } from '../generated/prisma-sqlite/client.ts';
@@ -64,10 +64,14 @@ export const privacyOf = perContext<number, PrivacySettings>(async (context, ids
   return ids.map((id) => settings.get(id) ?? NO_PRIVACY);
 });
 
-/** A track's owner and packed points, for what its owner hides (read only for tracks someone else views). */
-export const trackOwner = perContext<number, { ownerId: number; pointData: Uint8Array | null; pointCount: number }>(
-  async (context, ids) => {
-    const owners = await readTrackOwners(context, ids);
-    return ids.map((id) => owners.get(id) ?? new Error(`track ${id} does not exist`));
-  },
-);
+/** A track's owner and point count (read only for tracks someone else views). */
+export const trackOwner = perContext<number, { ownerId: number; pointCount: number }>(async (context, ids) => {
+  const owners = await readTrackOwners(context, ids);
+  return ids.map((id) => owners.get(id) ?? new Error(`track ${id} does not exist`));
+});
+
+/** A track's packed points and planned route, read only when they are decoded. */
+export const trackPoints = perContext<number, { pointData: Uint8Array | null; routePointData: Uint8Array | null }>(async (context, ids) => {
+  const points = await readTrackPoints(context, ids);
+  return ids.map((id) => points.get(id) ?? new Error(`track ${id} does not exist`));
+});

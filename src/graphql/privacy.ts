@@ -7,7 +7,7 @@ import { hidesAnything, hidesPlace, insideZone, NO_PRIVACY, type PrivacySettings
 import { trackWork } from '../tracks/pool.ts';
 import type { Shown } from '../tracks/work.ts';
 import type { Context } from './context.ts';
-import { privacyOf, trackOfEntry, trackOwner } from './loaders.ts';
+import { privacyOf, trackOfEntry, trackOwner, trackPoints } from './loaders.ts';
 
 /** The settings that apply to what the viewer receives of `ownerId`'s places: none for the owner. */
 export async function privacyFor(context: Context, ownerId: number): Promise<PrivacySettings> {
@@ -45,7 +45,7 @@ export async function trackPrivacy(context: Context, track: OwnedTrack): Promise
 
 /** A track's packed points when its object was loaded without them (its polyline, drawn again without the hidden parts). */
 export async function pointDataOf(context: Context, track: OwnedTrack & { pointData?: Uint8Array | null }): Promise<Uint8Array | null> {
-  return track.pointData !== undefined ? track.pointData : (await trackOwner(context, track.id)).pointData;
+  return track.pointData !== undefined ? track.pointData : (await trackPoints(context, track.id)).pointData;
 }
 
 /** What a viewer receives of a track that its owner hides part of from them (tracks/work.ts). */

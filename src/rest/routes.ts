@@ -1,6 +1,7 @@
 // The legacy REST paths of SPEC 4.0, each a GraphQL operation (src/operations/rest.graphql) whose result takes the
 // shapes of COMPAT.md (shapes.ts). One wrapper gives every path the same formats, JSONP, token
 // handling, status codes and error body.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type ExecutionResult, getOperationAST } from 'graphql';
 // whatwg-node's Response: node:http gets a string body in one write, not through a web stream
 import { Response } from '@whatwg-node/fetch';
@@ -120,13 +121,17 @@ function ownerName(ctx: RequestContext, context: Context): string {
 /** Characters of a document sent at a time: a 19 MB GPX written whole held the event loop while the socket took it. */
 const SLICE_CHARACTERS = 256 * 1024;
 
-/** A document as a body: a big one in slices, each encoded and written in a turn of its own. */
+/**
+ * A document as a body: a big one in slices, each encoded in a turn of the event loop of its own (a
+ * reader pulling in a loop, as the response cache does, would otherwise encode megabytes in one turn).
+ */
 function textBody(text: string): string | ReadableStream<Uint8Array> {
   if (text.length <= SLICE_CHARACTERS) return text;
   const encoder = new TextEncoder();
   let at = 0;
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
+      if (at > 0) await nextTurn();
       controller.enqueue(encoder.encode(text.slice(at, at + SLICE_CHARACTERS)));
       at += SLICE_CHARACTERS;
       if (at >= text.length) controller.close();

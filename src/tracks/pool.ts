@@ -73,7 +73,8 @@ export function keptGpx(key: string, make: () => Promise<string>): Promise<strin
   made.then(
     (document) => {
       if (keptDocuments.get(key) !== made) return;
-      if (document.length > KEPT_GPX_CHARACTERS / 4) return void keptDocuments.delete(key);
+      // a 200,000-point track's is 19 million characters: kept, or every download makes it again
+      if (document.length > KEPT_GPX_CHARACTERS / 2) return void keptDocuments.delete(key);
       keptSizes.set(key, document.length);
       keptCharacters += document.length;
       for (const [oldest] of keptDocuments) {

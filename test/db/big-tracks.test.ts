@@ -43,9 +43,15 @@ describe('a track too big to work on in place', () => {
     const first = await (await api.fetch(`/routes/${routeId}.gpx?a=1`)).text();
     expect(workedOffThread()).toBe(before + 1);
     expect(first.match(/<trkpt /g)).toHaveLength(POINTS);
+    // asked again: the kept document, without reading the track's megabytes of packed points
+    const statements: string[] = [];
+    const stop = db.onQuery((_ms, sql) => statements.push(sql));
     const again = await (await api.fetch(`/routes/${routeId}.gpx?b=2`)).text();
+    stop();
     expect(again).toBe(first);
     expect(workedOffThread()).toBe(before + 1);
+    expect(statements.length).toBeGreaterThan(0);
+    expect(statements.filter((sql) => sql.includes('pointData') || sql.includes('routePointData'))).toEqual([]);
   });
 
   it('has its outline and points read on the track thread, and the same as in place', async () => {

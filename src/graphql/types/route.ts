@@ -3,7 +3,7 @@ import type { GpxPoint } from '../../domain/gpx.ts';
 import { decodePoints } from '../../domain/track-codec.ts';
 import { type HiddenParts, hidesPlace } from '../../domain/privacy-zones.ts';
 import { keptGpx, trackWork } from '../../tracks/pool.ts';
-import { privacyOf } from '../loaders.ts';
+import { privacyOf, trackPoints } from '../loaders.ts';
 import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
@@ -163,30 +163,23 @@ export const TrackRef = builder.prismaObject('Track', {
     }),
     gpx: t.string({
       description: 'The whole track as a GPX 1.1 document, with its waypoints and any planned route (`<rte>`) it was uploaded with.',
+      // not the packed points: a kept document (the usual case for a big track) needs none of its megabytes
       select: {
         name: true,
-        pointData: true,
         pointCount: true,
         updatedAt: true,
-        routePointData: true,
         waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
       },
       resolve: async (track, _args, context) => {
-        const shown = await shownTrack(context, track);
-        const settings = shown?.settings ?? null;
+        const settings = await trackPrivacy(context, track);
         // kept by version and by what is hidden: a download asked again (any query string) is not made again
         return keptGpx(`${track.id}:${track.updatedAt.getTime()}:${settings ? JSON.stringify(settings) : ''}`, async () => {
+          const { pointData, routePointData } = await trackPoints(context, track.id);
+          const shown = settings ? await shownTrack(context, { ...track, pointData }) : null;
           const waypoints = shown
             ? track.waypoints.filter((waypoint) => !hidesPlace(waypoint, shown.settings, shown.ends))
             : track.waypoints;
-          const work = {
-            kind: 'gpx',
-            name: track.name,
-            pointData: track.pointData,
-            routePointData: track.routePointData,
-            waypoints,
-            settings,
-          } as const;
+          const work = { kind: 'gpx', name: track.name, pointData, routePointData, waypoints, settings } as const;
           return Buffer.from(await trackWork(work, track.pointCount)).toString('utf8');
         });
       },
