@@ -80,7 +80,7 @@ builder.queryType({
 });
 builder.mutationType({
   description:
-    'Writes; each needs an access token. Expected failures come back as typed errors. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters) to make a retry safe: the same key with the same mutation answers as the first time, without a second write.',
+    'Writes; each needs an access token. Expected failures come back as typed errors. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters) to make a retry safe: the same key with the same mutation answers as the first time, without a second write, even after a first attempt cut off past its commit.',
 });
 builder.subscriptionType({
   description:

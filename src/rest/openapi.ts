@@ -89,7 +89,7 @@ const IDEMPOTENCY_KEY = {
   in: 'header',
   required: false,
   description:
-    'Makes the create safe to retry: the same key (per person, kept 24 hours) with the same request answers as the first time, without a second write.',
+    'Makes the create safe to retry: the same key (per person, kept 24 hours) with the same request answers as the first time, without a second write, even when the first attempt was cut off after its commit (its write records its result in the same transaction; a retry a minute later is answered from it).',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 /** What every create may also answer. */
