@@ -30,7 +30,8 @@ builder.mutationFields((t) => ({
         (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
       ).catch((e) => entryGone(e, entryId));
       context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
-      return context.prisma.comment.findUniqueOrThrow({ ...query, where: { id } });
+      // the entry deleted since (its comments with it): gone, as a write racing the deletion is told
+      return context.prisma.comment.findUniqueOrThrow({ ...query, where: { id } }).catch((e) => entryGone(e, entryId));
     },
   }),
 
@@ -52,7 +53,7 @@ builder.mutationFields((t) => ({
           (row) => ({ name: 'likeAdded', payload: { entryId, likeId: row.id, personId: viewer.id } }),
         );
         context.events.publish('likeAdded', { entryId, likeId: id, personId: viewer.id });
-        return context.prisma.like.findUniqueOrThrow({ ...query, where: { id } });
+        return context.prisma.like.findUniqueOrThrow({ ...query, where: { id } }).catch((e) => entryGone(e, entryId));
       } catch (error) {
         // two likes at once: the unique index lets one in, and the other returns it
         if (isUniqueViolation(error)) return context.prisma.like.findUniqueOrThrow({ ...query, where });
