@@ -47,7 +47,7 @@ export type PublicStreamQueryVariables = Exact<{
 
 
 export type PublicStreamQuery = { publicStream:
-    | { __typename: 'EntryConnection', edges: Array<{ node: { id: number, url: string, at: string, message: string | null, location: { name: string } | null, author: { username: string, displayName: string, photoUrl: string, url: string }, workout: { activityType: ActivityType, duration: number | null, felt: Felt | null, title: string | null, distance: { value: number, units: DistanceUnits } | null } | null, comments: Array<{ body: string, createdAt: string, author: { username: string } }>, likes: Array<{ person: { username: string } }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } }
+    | { __typename: 'EntryConnection', edges: Array<{ node: { id: string, url: string, at: string, message: string | null, location: { name: string } | null, author: { username: string, displayName: string, photoUrl: string, url: string }, workout: { activityType: ActivityType, duration: number | null, felt: Felt | null, title: string | null, distance: { value: number, units: DistanceUnits } | null } | null, comments: Array<{ body: string, createdAt: string, author: { username: string } }>, likes: Array<{ person: { username: string } }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } }
     | { __typename: 'ValidationError', issues: Array<{ path: string, message: string }> }
    };
 

@@ -71,6 +71,9 @@ export const builder = new SchemaBuilder<{
   relay: {
     cursorType: 'String',
     clientMutationId: 'omit',
+    // node and nodes are defined in graphql/global-ids.ts: a node is only what the viewer could reach by another path
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
   },
 });
 

@@ -1,5 +1,6 @@
 // Live updates: the events of events.ts, filtered to what the matching query would show the viewer,
 // then read once for all the subscribers of the event (see readOncePerEvent).
+import { namesObject, requireDatabaseId } from './global-ids.ts';
 import { filter, pipe } from 'graphql-yoga';
 import { ALL_PARTS, PERSON_COLUMNS, readEntriesById } from '../db/entry-pages.ts';
 import { distanceMiles } from '../domain/geo.ts';
@@ -126,8 +127,9 @@ builder.subscriptionFields((t) => ({
   entryComments: t.field({
     type: CommentRef,
     description: 'New comments on an entry.',
-    args: { entryId: t.arg.int({ required: true }) },
-    subscribe: async (_root, { entryId }, context) => {
+    args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
+    subscribe: async (_root, args, context) => {
+      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
       await requireEntry(context, entryId);
       return only(context, 'commentAdded', (p) => p.entryId === entryId && stillVisible(context, entryId));
     },
@@ -140,8 +142,9 @@ builder.subscriptionFields((t) => ({
   entryLikes: t.field({
     type: LikeRef,
     description: 'New likes on an entry.',
-    args: { entryId: t.arg.int({ required: true }) },
-    subscribe: async (_root, { entryId }, context) => {
+    args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
+    subscribe: async (_root, args, context) => {
+      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
       await requireEntry(context, entryId);
       return only(context, 'likeAdded', (p) => p.entryId === entryId && stillVisible(context, entryId));
     },

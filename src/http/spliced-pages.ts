@@ -40,6 +40,7 @@ const STREAMS = new Set(['publicStream', 'popularStream', 'friendsStream', 'pers
 const ENTRY_FIELDS: Record<string, Record<string, string | null>> = {
   Entry: {
     id: null,
+    databaseId: null,
     visibility: null,
     url: null,
     at: null,
@@ -55,7 +56,18 @@ const ENTRY_FIELDS: Record<string, Record<string, string | null>> = {
     media: 'Media',
     author: 'Person',
   },
-  Person: { username: null, displayName: null, url: null, photoUrl: null, location: null, timeZone: null, goal: null, units: null },
+  Person: {
+    id: null,
+    databaseId: null,
+    username: null,
+    displayName: null,
+    url: null,
+    photoUrl: null,
+    location: null,
+    timeZone: null,
+    goal: null,
+    units: null,
+  },
   Workout: {
     activityType: null,
     calories: null,
@@ -66,8 +78,8 @@ const ENTRY_FIELDS: Record<string, Record<string, string | null>> = {
     routeId: null,
     title: null,
   },
-  Comment: { id: null, body: null, createdAt: null, author: 'Person' },
-  Like: { id: null, createdAt: null, person: 'Person' },
+  Comment: { id: null, databaseId: null, body: null, createdAt: null, author: 'Person' },
+  Like: { id: null, databaseId: null, createdAt: null, person: 'Person' },
   Distance: { value: null, units: null },
   GeoPoint: { latitude: null, longitude: null, coordinates: null, type: null },
   Location: { name: null },
@@ -143,7 +155,7 @@ function withNodeSelections(document: DocumentNode, node: FieldNode, selections:
 const idField: FieldNode = {
   kind: Kind.FIELD,
   alias: { kind: Kind.NAME, value: ID_ALIAS },
-  name: { kind: Kind.NAME, value: 'id' },
+  name: { kind: Kind.NAME, value: 'databaseId' },
 };
 
 /** The plan of a query whose stream page may be put together; null for any other. */

@@ -28,6 +28,9 @@ const OWN_ONLY = new Set(['Person.defaultVisibility', 'Person.hiddenEndsMeters',
 
 /** Fields the view leaves out, and where the data is instead (the OpenAPI document says so). */
 export const LEFT_OUT: Record<string, string> = {
+  // any of several types: REST has a path for each kind of object, by its number
+  'Query.node': 'an object by its global id is GraphQL’s `node(id:)`; each kind has its own path here',
+  'Query.nodes': 'objects by their global ids are GraphQL’s `nodes(ids:)`; each kind has its own path here',
   'Person.entries': 'a person’s entries are `GET /api/v1/people/{username}/entries`',
   // aggregates over every workout of the person, with arguments a REST path cannot give a nested field
   'Person.stats': 'a person’s training totals are GraphQL’s `Person.stats(period:)`',

@@ -72,10 +72,10 @@ async function makeAthlete(username: string, bystander: { id: number; token: str
   await makeFriends(db.prisma, account.id, bystander.id);
   const entry = await graphql<{ createEntry: { id: number } }>(
     token,
-    'mutation { createEntry(input: { message: "a run", workout: { activityType: RUNNING, distance: { value: 5, units: KILOMETERS } } }) { ... on Entry { id } } }',
+    'mutation { createEntry(input: { message: "a run", workout: { activityType: RUNNING, distance: { value: 5, units: KILOMETERS } } }) { ... on Entry { id: databaseId } } }',
   );
   const entryId = entry.createEntry.id;
-  await graphql(token, 'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
+  await graphql(token, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
     id: entryId,
     gpx: GPX,
   });
@@ -85,14 +85,17 @@ async function makeAthlete(username: string, bystander: { id: number; token: str
   );
   const theirs = await graphql<{ createEntry: { id: number } }>(
     bystander.token,
-    'mutation { createEntry(input: { message: "mine" }) { ... on Entry { id } } }',
+    'mutation { createEntry(input: { message: "mine" }) { ... on Entry { id: databaseId } } }',
   );
   await graphql(
     token,
     `mutation { createComment(entryId: ${theirs.createEntry.id}, body: "great") { __typename } likeEntry(entryId: ${theirs.createEntry.id}) { __typename } }`,
   );
-  const route = await graphql<{ createRoute: { id: number } }>(token, 'mutation { createRoute(name: "loop") { ... on Route { id } } }');
-  await graphql(token, 'mutation ($id: Int!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
+  const route = await graphql<{ createRoute: { id: number } }>(
+    token,
+    'mutation { createRoute(name: "loop") { ... on Route { id: databaseId } } }',
+  );
+  await graphql(token, 'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
     id: route.createRoute.id,
     gpx: GPX,
   });

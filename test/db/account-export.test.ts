@@ -70,19 +70,19 @@ beforeAll(async () => {
   await makeFriends(db.prisma, account.id, friend.id);
   const entry = await graphql<{ createEntry: { id: number } }>(
     token,
-    'mutation { createEntry(input: { message: "tempo run", workout: { activityType: RUNNING, distance: { value: 6, units: KILOMETERS }, duration: 1800 } }) { ... on Entry { id } } }',
+    'mutation { createEntry(input: { message: "tempo run", workout: { activityType: RUNNING, distance: { value: 6, units: KILOMETERS }, duration: 1800 } }) { ... on Entry { id: databaseId } } }',
   );
   ids.entry = entry.createEntry.id;
-  await graphql(token, 'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
+  await graphql(token, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
     id: ids.entry,
     gpx: GPX,
   });
   const route = await graphql<{ createRoute: { id: number } }>(
     token,
-    'mutation { createRoute(name: "River loop", activityType: RUNNING) { ... on Route { id } } }',
+    'mutation { createRoute(name: "River loop", activityType: RUNNING) { ... on Route { id: databaseId } } }',
   );
   ids.route = route.createRoute.id;
-  await graphql(token, 'mutation ($id: Int!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
+  await graphql(token, 'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
     id: ids.route,
     gpx: GPX,
   });
@@ -99,7 +99,7 @@ beforeAll(async () => {
   photoName = path.basename(((await posted.json()) as { media: Array<{ content: { url: string } }> }).media[0]!.content.url);
   const other = await graphql<{ createEntry: { id: number } }>(
     friendToken,
-    'mutation { createEntry(input: { message: "fay’s" }) { ... on Entry { id } } }',
+    'mutation { createEntry(input: { message: "fay’s" }) { ... on Entry { id: databaseId } } }',
   );
   ids.otherEntry = other.createEntry.id;
   await graphql(

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
 import { API_BASE } from '../../src/rest/generated-api.ts';
+import { LEFT_OUT } from '../../src/rest/rest-view.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
@@ -77,7 +78,7 @@ describe('each kind of operation', () => {
     expect(me.json.friends.edges.map((edge: Answer) => edge.node.username)).toEqual(['ann']);
     // nested people are summaries: no collections of their own
     expect(Object.keys(me.json.friends.edges[0].node).sort()).toEqual(
-      ['displayName', 'goal', 'location', 'photoUrl', 'timeZone', 'units', 'url', 'username'].sort(),
+      ['databaseId', 'displayName', 'goal', 'id', 'location', 'photoUrl', 'timeZone', 'units', 'url', 'username'].sort(),
     );
   });
 
@@ -88,7 +89,8 @@ describe('each kind of operation', () => {
     const entry = await call(`/entries/${benEntry}`);
     expect(entry.status).toBe(200);
     expect(entry.json).toMatchObject({
-      id: benEntry,
+      databaseId: benEntry,
+      id: expect.any(String),
       message: 'Sunday long run',
       author: { username: 'ben' },
       workout: { activityType: 'RUNNING', distance: { value: 10, units: 'MILES' }, duration: 4800 },
@@ -220,9 +222,9 @@ describe('typed failures as statuses, in the one error body', () => {
   });
 
   it('422 for a parameter of the wrong type or a missing one, naming it; 400 for a body that is not JSON; 415 for another type', async () => {
-    const wrong = await call('/entries/abc');
-    expect(wrong.status).toBe(422);
-    expect(wrong.json.error.fields).toEqual([{ field: 'id', message: expect.stringMatching(/Int/) }]);
+    // an id is opaque (a global id, or the number): one naming nothing is a 404, not a type error
+    const unknown = await call('/entries/abc');
+    expect(unknown.status).toBe(404);
     const page = await call('/entries?first=many');
     expect(page.status).toBe(422);
     expect(page.json.error.fields[0].field).toBe('first');
@@ -263,7 +265,7 @@ describe('the rules of /graphql', () => {
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toMatch(/^application\/json/);
     // the GET after it still gets the whole answer
-    expect((await call(`/entries/${benEntry}`)).json.id).toBe(benEntry);
+    expect((await call(`/entries/${benEntry}`)).json.databaseId).toBe(benEntry);
     const wrong = await call(`/entries/${benEntry}`, { method: 'DELETE', token: benToken });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET, HEAD');
@@ -297,7 +299,9 @@ describe('the contract', () => {
       }
     }
     const fields = [
-      ...Object.keys(schema.getQueryType()!.getFields()).map((field) => ({ field, method: 'get' })),
+      ...Object.keys(schema.getQueryType()!.getFields())
+        .filter((field) => !(`Query.${field}` in LEFT_OUT))
+        .map((field) => ({ field, method: 'get' })),
       ...Object.keys(schema.getMutationType()!.getFields()).map((field) => ({ field, method: 'post' })),
     ];
     for (const { field, method } of fields) {

@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.destroy());
 
-const FEED = `edges { cursor node { id url at kind message location { name } geo { type coordinates latitude longitude }
+const FEED = `edges { cursor node { id: databaseId url at kind message location { name } geo { type coordinates latitude longitude }
   media { content { url } } author { username displayName url photoUrl units }
   workout { activityType completedAt distance { value units } duration felt title calories routeId }
   comments { id body createdAt author { username } } likes { createdAt person { username } } commentCount likeCount } }
@@ -52,18 +52,18 @@ const OPERATIONS: Array<[string, string, Record<string, unknown>]> = [
   ],
   [
     'an entry with its parts',
-    'query ($id: Int!) { entry(id: $id) { id comments { body } likes { person { username } } workout { title } commentCount likeCount } }',
+    'query ($id: ID!) { entry(id: $id) { id comments { body } likes { person { username } } workout { title } commentCount likeCount } }',
     {},
   ],
   [
     'a person stream',
-    'query ($u: String!) { personStream(username: $u) { ... on EntryConnection { edges { node { id } } } ... on NotFoundError { code } } }',
+    'query ($u: String!) { personStream(username: $u) { ... on EntryConnection { edges { node { id: databaseId } } } ... on NotFoundError { code } } }',
     {},
   ],
   ['an unknown person', '{ personStream(username: "nobody-here") { __typename ... on NotFoundError { code message } } }', {}],
   [
     'fields brought by fragments between others',
-    `query ($u: String!) { personStream(username: $u) { ... on EntryConnection { edges { node { id ...Told ... on Entry { at }
+    `query ($u: String!) { personStream(username: $u) { ... on EntryConnection { edges { node { id: databaseId ...Told ... on Entry { at }
       author { ...Who url } kind } } } } } fragment Told on Entry { message ...Where } fragment Where on Entry { location { name } }
       fragment Who on Person { username }`,
     {},
@@ -89,7 +89,7 @@ describe('compiled execution', () => {
 
   it('answers a mutation the same way compiled: each run writes', async () => {
     const mutation =
-      'mutation ($id: Int!) { createComment(entryId: $id, body: "again") { __typename ... on Comment { body author { username } } } }';
+      'mutation ($id: ID!) { createComment(entryId: $id, body: "again") { __typename ... on Comment { body author { username } } } }';
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await api.graphql(mutation, { id: entryId }, token));
     expect(answers.map((a) => a.data)).toEqual(

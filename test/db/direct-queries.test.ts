@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.destroy());
 
-const FEED = `{ publicStream { ... on EntryConnection { edges { node { id url at message author { username url }
+const FEED = `{ publicStream { ... on EntryConnection { edges { node { id: databaseId url at message author { username url }
   workout { activityType distance { value units } } comments { body author { username } } likes { person { username } } } } } } }`;
 
 interface Case {

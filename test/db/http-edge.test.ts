@@ -210,7 +210,8 @@ describe('compression', () => {
 
   it('compresses GraphQL answers too', async () => {
     const body = JSON.stringify({
-      query: '{ publicStream { ... on EntryConnection { edges { node { id message author { username displayName url photoUrl } } } } } }',
+      query:
+        '{ publicStream { ... on EntryConnection { edges { node { id: databaseId message author { username displayName url photoUrl } } } } } }',
     });
     const answer = await new Promise<Answer>((resolve, reject) => {
       const req = request(

@@ -143,7 +143,9 @@ describe('retries with an Idempotency-Key', () => {
         .fetch('http://milepost.test/graphql', {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[5]}`, 'idempotency-key': 'gql-1' },
-          body: JSON.stringify({ query: `mutation { createComment(entryId: ${entry.id}, body: "once") { ... on Comment { id } } }` }),
+          body: JSON.stringify({
+            query: `mutation { createComment(entryId: ${entry.id}, body: "once") { ... on Comment { id: databaseId } } }`,
+          }),
         })
         .then((r) => r.json());
     const [first, second] = [await send(), await send()];
@@ -263,7 +265,7 @@ describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
       const writer = (async () => {
         while (writing) {
           const result = await api.graphql<{ createEntry: { id: number } }>(
-            'mutation { createEntry(input: { message: "during backup" }) { ... on Entry { id } } }',
+            'mutation { createEntry(input: { message: "during backup" }) { ... on Entry { id: databaseId } } }',
             {},
             tokens[1],
           );
@@ -378,7 +380,7 @@ describe.skipIf(provider !== 'postgresql')('lost PostgreSQL connections', () => 
         await admin.query('BEGIN');
         await admin.query(`LOCK TABLE "${schema}"."Entry" IN ACCESS EXCLUSIVE MODE`);
         const reads = [1, 2, 3, 4].map(() =>
-          api.graphql(`{ publicStream { ... on EntryConnection { edges { node { id author { username } } } } } }`),
+          api.graphql(`{ publicStream { ... on EntryConnection { edges { node { id: databaseId author { username } } } } } }`),
         );
         for (let i = 0; i < 200; i++) {
           const waiting = await admin.query(

@@ -10,7 +10,7 @@ import { createEntry, createPerson, createPlacedWorkout, createToken, makeFriend
 
 const PERSON = 'username displayName location timeZone photoUrl goal units';
 const PAGE = `{ publicStream(first: 5) { ... on EntryConnection { edges { node {
-  id message visibility geo { latitude longitude } commentCount likeCount
+  id: databaseId message visibility geo { latitude longitude } commentCount likeCount
   author { ${PERSON} }
   workout { activityType duration title }
   comments { body author { ${PERSON} } }

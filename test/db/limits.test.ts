@@ -444,7 +444,7 @@ describe('GraphQL hardening', () => {
   it('costs the same document by the variables of each run: a cheap run does not open the way for a costly one', async () => {
     const api = testApp(db);
     const query =
-      'query ($n: Int!, $more: Boolean!) { publicStream(first: $n) { ... on EntryConnection { edges { node { id comments @include(if: $more) { author { friends(first: 50) { edges { node { username displayName } } } } } } } } } }';
+      'query ($n: Int!, $more: Boolean!) { publicStream(first: $n) { ... on EntryConnection { edges { node { id: databaseId comments @include(if: $more) { author { friends(first: 50) { edges { node { username displayName } } } } } } } } } }';
     const send = (variables: Record<string, unknown>) =>
       api
         .fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })

@@ -62,36 +62,36 @@ beforeAll(async () => {
   friendToken = await createToken(db.prisma, friend.id);
   const created = await asViewer<{ createEntry: { id: number } }>(
     authorToken,
-    `mutation { createEntry(input: { message: "from home", lat: ${HOME.lat}, lon: ${HOME.lon}, workout: { activityType: RUNNING } }) { ... on Entry { id } } }`,
+    `mutation { createEntry(input: { message: "from home", lat: ${HOME.lat}, lon: ${HOME.lon}, workout: { activityType: RUNNING } }) { ... on Entry { id: databaseId } } }`,
   );
   entryId = created.createEntry.id;
-  await asViewer(authorToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
+  await asViewer(authorToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
     id: entryId,
     gpx: GPX,
   });
   const route = await asViewer<{ createRoute: { id: number } }>(
     authorToken,
-    'mutation { createRoute(name: "Home loop") { ... on Route { id } } }',
+    'mutation { createRoute(name: "Home loop") { ... on Route { id: databaseId } } }',
   );
   routeId = route.createRoute.id;
-  await asViewer(authorToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
+  await asViewer(authorToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
     id: routeId,
     gpx: GPX,
   });
   await asViewer(authorToken, 'mutation { updateProfile(input: { hiddenEndsMeters: 200 }) { __typename } }');
   const zone = await asViewer<{ addPrivacyZone: { id: number } }>(
     authorToken,
-    `mutation { addPrivacyZone(lat: ${HOME.lat}, lon: ${HOME.lon}, radiusMeters: 100) { ... on PrivacyZone { id } } }`,
+    `mutation { addPrivacyZone(lat: ${HOME.lat}, lon: ${HOME.lon}, radiusMeters: 100) { ... on PrivacyZone { id: databaseId } } }`,
   );
   zoneId = zone.addPrivacyZone.id;
   cut = cutCircle(await db.prisma.privacyZone.findUniqueOrThrow({ where: { id: zoneId } }));
   // a workout posted where it began: its position is its track's hidden start
   const fromStart = await asViewer<{ createEntry: { id: number } }>(
     authorToken,
-    `mutation { createEntry(input: { message: "off I go", lat: ${START.lat}, lon: ${START.lon}, workout: { activityType: RUNNING } }) { ... on Entry { id } } }`,
+    `mutation { createEntry(input: { message: "off I go", lat: ${START.lat}, lon: ${START.lon}, workout: { activityType: RUNNING } }) { ... on Entry { id: databaseId } } }`,
   );
   startEntryId = fromStart.createEntry.id;
-  await asViewer(authorToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
+  await asViewer(authorToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
     id: startEntryId,
     gpx: GPX,
   });
@@ -197,13 +197,13 @@ describe('what anyone but the author receives', () => {
     expect(gpxWaypoints(entryGpx)).toEqual(['BRIDGE']);
     const note = await asViewer<{ createEntry: { id: number } }>(
       authorToken,
-      'mutation { createEntry(input: { message: "no track" }) { ... on Entry { id } } }',
+      'mutation { createEntry(input: { message: "no track" }) { ... on Entry { id: databaseId } } }',
     );
     expect((await api.fetch(`/entries/${note.createEntry.id}.gpx`)).status).toBe(404);
   });
 
   it('a place inside a zone matches no one else’s nearby search, and matches the author’s', async () => {
-    const query = `{ nearbyStream(lat: ${HOME.lat}, lon: ${HOME.lon}, radius: 1) { ... on EntryConnection { edges { node { id } } } } }`;
+    const query = `{ nearbyStream(lat: ${HOME.lat}, lon: ${HOME.lon}, radius: 1) { ... on EntryConnection { edges { node { id: databaseId } } } } }`;
     const ids = (data: { nearbyStream: { edges: Array<{ node: { id: number } }> } }) => data.nearbyStream.edges.map((e) => e.node.id);
     expect(ids(await asViewer(strangerToken, query))).toEqual([]);
     expect(ids(await asViewer(undefined, query))).toEqual([]);
@@ -241,7 +241,7 @@ describe('the author', () => {
     expect(me.me).toEqual({ hiddenEndsMeters: 200, privacyZones: [{ radiusMeters: 100 }] });
     const seen = await asViewer<{ person: { hiddenEndsMeters: unknown; privacyZones: unknown } }>(
       strangerToken,
-      '{ person(username: "zoe") { hiddenEndsMeters privacyZones { id } } }',
+      '{ person(username: "zoe") { hiddenEndsMeters privacyZones { id: databaseId } } }',
     );
     expect(seen.person).toEqual({ hiddenEndsMeters: null, privacyZones: null });
   });

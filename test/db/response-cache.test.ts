@@ -25,7 +25,7 @@ afterAll(async () => {
   await db.destroy();
 });
 
-const STREAM = '{ publicStream { ... on EntryConnection { edges { node { id message } } } } }';
+const STREAM = '{ publicStream { ... on EntryConnection { edges { node { id: databaseId message } } } } }';
 
 async function restMessages(): Promise<{ messages: string[]; etag: string | null; queries: number }> {
   const before = db.queryCount();
@@ -74,7 +74,7 @@ describe('the response cache', () => {
     await restMessages();
     await graphqlMessages();
     const created = await api.graphql<{ createEntry: { id: number } }>(
-      'mutation { createEntry(input: { message: "fresh via API" }) { ... on Entry { id } } }',
+      'mutation { createEntry(input: { message: "fresh via API" }) { ... on Entry { id: databaseId } } }',
       {},
       token,
     );
@@ -149,7 +149,7 @@ describe('the response cache', () => {
         .fetch('http://milepost.test/graphql', {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ query: 'mutation { createEntry(input: { message: "twice" }) { ... on Entry { id } } }' }),
+          body: JSON.stringify({ query: 'mutation { createEntry(input: { message: "twice" }) { ... on Entry { id: databaseId } } }' }),
         })
         .then((r) => r.json() as Promise<{ data: { createEntry: { id: number } } }>);
     const [a, b] = [await send(), await send()];
@@ -227,7 +227,7 @@ describe('cached reads over node:http (the fast path)', () => {
       const before = db.queryCount();
       expect(await post(STREAM)).toEqual(first);
       expect(db.queryCount()).toBe(before);
-      const created = await post('mutation { createEntry(input: { message: "posted over http" }) { ... on Entry { id } } }', {
+      const created = await post('mutation { createEntry(input: { message: "posted over http" }) { ... on Entry { id: databaseId } } }', {
         authorization: `Bearer ${token}`,
       });
       expect(created.data.createEntry!.id).toBeGreaterThan(0);

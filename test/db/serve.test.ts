@@ -44,7 +44,7 @@ describe('milepost serve', () => {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ publicStream { ... on EntryConnection { edges { node { id } } } } }' }),
+      body: JSON.stringify({ query: '{ publicStream { ... on EntryConnection { edges { node { id: databaseId } } } } }' }),
     });
     const body = (await response.json()) as { data: { publicStream: { edges: unknown[] } } };
     // SQLite gets the demo community on first start; PostgreSQL starts empty

@@ -26,7 +26,7 @@ beforeEach(async () => {
 });
 
 const PERSON = 'username displayName url photoUrl location timeZone goal units';
-const FEED = `edges { cursor node { id url at message visibility kind commentCount likeCount location { name }
+const FEED = `edges { cursor node { id: databaseId url at message visibility kind commentCount likeCount location { name }
   geo { latitude longitude coordinates type } media { content { type url } preview { url } }
   author { ${PERSON} } workout { activityType distance { value units } duration felt title calories routeId completedAt }
   comments { id body createdAt author { ${PERSON} } } likes { id createdAt person { ${PERSON} } } } }
@@ -42,8 +42,8 @@ const QUERIES = () => [
   `query Named($first: Int) { page: publicStream(first: $first) { ... on EntryConnection { items: edges { entry: node { ...Shown } } } } }
    fragment Shown on Entry { said: message ... on Entry { geo { latitude } } author { ...Who } comments { author { ...Who } } }
    fragment Who on Person { name: displayName url }`,
-  `{ publicStream { ... on EntryConnection { edges { node { id track { pointCount } } } } } }`,
-  `{ publicStream { ... on EntryConnection { edges { node { id author { entries(first: 2) { edges { node { message } } } } } } } } }`,
+  `{ publicStream { ... on EntryConnection { edges { node { id: databaseId track { pointCount } } } } } }`,
+  `{ publicStream { ... on EntryConnection { edges { node { id: databaseId author { entries(first: 2) { edges { node { message } } } } } } } } }`,
 ];
 
 const VARIABLES = { first: 5 };

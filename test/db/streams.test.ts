@@ -8,7 +8,7 @@ import { createTestDatabase, testConfig, type TestDatabase } from '../support/da
 import { createEntries, createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
 
 const PAGE = `
-  edges { cursor node { id message at author { username } } }
+  edges { cursor node { id: databaseId message at author { username } } }
   pageInfo { hasNextPage hasPreviousPage endCursor }
 `;
 const RESULT = `... on EntryConnection { ${PAGE} } ... on Error { __typename code message } ... on ValidationError { issues { path message } }`;

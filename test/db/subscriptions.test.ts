@@ -83,9 +83,13 @@ async function graphql(token: string, query: string, variables: Record<string, u
 
 const post = async (who: string, message: string, extra: Record<string, unknown> = {}) =>
   (
-    await graphql(people[who]!.token, 'mutation ($input: CreateEntryInput!) { createEntry(input: $input) { ... on Entry { id } } }', {
-      input: { message, ...extra },
-    })
+    await graphql(
+      people[who]!.token,
+      'mutation ($input: CreateEntryInput!) { createEntry(input: $input) { ... on Entry { id: databaseId } } }',
+      {
+        input: { message, ...extra },
+      },
+    )
   ).data.createEntry!.id as number;
 
 describe('over graphql-ws', () => {
@@ -161,7 +165,7 @@ describe('over graphql-ws', () => {
   });
 
   it("an event's subscribers with the same selection share one read of it, however many they are", async () => {
-    const selection = 'subscription { publicEntries { id message author { username } comments { body } } }';
+    const selection = 'subscription { publicEntries { id: databaseId message author { username } comments { body } } }';
     // statements run while an entry is posted and delivered, leaving out the token checks of live sockets
     const delivered = async (subscribers: number) => {
       const streams = Array.from({ length: subscribers }, () =>
@@ -194,7 +198,7 @@ describe('over graphql-ws', () => {
       c,
       `subscription { entryLikes(entryId: ${entryId}) { person { username } } }`,
     );
-    const deletions = collect<{ entryDeleted: { id: number } }>(c, 'subscription { entryDeleted { id } }');
+    const deletions = collect<{ entryDeleted: { id: number } }>(c, 'subscription { entryDeleted { id: databaseId } }');
     const requests = collect<{ friendRequests: { username: string } }>(c, 'subscription { friendRequests { username } }');
     await settle();
     await graphql(people.viewer!.token, `mutation { createComment(entryId: ${entryId}, body: "nice") { __typename } }`);
@@ -214,9 +218,15 @@ describe('over graphql-ws', () => {
     const hidden = await post('friend', 'only for me', { visibility: 'ONLY_ME' });
     const friendsOnly = await post('friend', 'for friends', { visibility: 'FRIENDS' });
     const open = await post('friend', 'for all');
-    const anonymous = collect<{ entryDeleted: { id: number } }>(client(), 'subscription { entryDeleted { id } }');
-    const stranger = collect<{ entryDeleted: { id: number } }>(client(people.stranger!.token), 'subscription { entryDeleted { id } }');
-    const friend = collect<{ entryDeleted: { id: number } }>(client(people.viewer!.token), 'subscription { entryDeleted { id } }');
+    const anonymous = collect<{ entryDeleted: { id: number } }>(client(), 'subscription { entryDeleted { id: databaseId } }');
+    const stranger = collect<{ entryDeleted: { id: number } }>(
+      client(people.stranger!.token),
+      'subscription { entryDeleted { id: databaseId } }',
+    );
+    const friend = collect<{ entryDeleted: { id: number } }>(
+      client(people.viewer!.token),
+      'subscription { entryDeleted { id: databaseId } }',
+    );
     await settle();
     for (const id of [hidden, friendsOnly, open]) await graphql(people.friend!.token, `mutation { deleteEntry(id: ${id}) { __typename } }`);
     await settle(500);
@@ -227,14 +237,16 @@ describe('over graphql-ws', () => {
 
   it('bounds the operations one socket holds, and frees a place when one completes', async () => {
     const c = client();
-    const held = Array.from({ length: MAX_SUBSCRIPTIONS_PER_SOCKET + 5 }, () => collect(c, 'subscription { publicEntries { id } }'));
+    const held = Array.from({ length: MAX_SUBSCRIPTIONS_PER_SOCKET + 5 }, () =>
+      collect(c, 'subscription { publicEntries { id: databaseId } }'),
+    );
     await settle(500);
     const refused = held.filter((h) => JSON.stringify(h.errors).includes('TOO_MANY_SUBSCRIPTIONS'));
     expect(refused).toHaveLength(5);
     expect(JSON.stringify(refused[0]!.errors)).toMatch(/at most 32 operations at once on one connection/);
     const kept = held.filter((h) => !refused.includes(h));
     kept[0]!.dispose();
-    const again = collect(c, 'subscription { publicEntries { id } }');
+    const again = collect(c, 'subscription { publicEntries { id: databaseId } }');
     await settle(300);
     expect(again.errors).toEqual([]);
     const id = await post('viewer', 'to every held subscription');
@@ -286,7 +298,8 @@ function rawClose(
 
 describe('the graphql-ws protocol', () => {
   const init = JSON.stringify({ type: 'connection_init' });
-  const subscribe = (id: string) => JSON.stringify({ id, type: 'subscribe', payload: { query: 'subscription { publicEntries { id } }' } });
+  const subscribe = (id: string) =>
+    JSON.stringify({ id, type: 'subscribe', payload: { query: 'subscription { publicEntries { id: databaseId } }' } });
 
   it.each<[string, number, (ws: WebSocket) => void, (string | null)?]>([
     ['no graphql-transport-ws subprotocol', 4406, () => {}, null],

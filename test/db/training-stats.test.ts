@@ -44,11 +44,11 @@ async function as<T>(token: string | undefined, query: string, variables: Record
 async function workout(workoutFields: string, options: { gpx?: string; visibility?: string } = {}): Promise<number> {
   const created = await as<{ createEntry: { id: number } }>(
     ana,
-    `mutation { createEntry(input: { ${options.visibility ? `visibility: ${options.visibility}, ` : ''}workout: { ${workoutFields} } }) { ... on Entry { id } } }`,
+    `mutation { createEntry(input: { ${options.visibility ? `visibility: ${options.visibility}, ` : ''}workout: { ${workoutFields} } }) { ... on Entry { id: databaseId } } }`,
   );
   const id = created.createEntry.id;
   if (options.gpx) {
-    await as(ana, 'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
+    await as(ana, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
       id,
       gpx: options.gpx,
     });
@@ -57,10 +57,10 @@ async function workout(workoutFields: string, options: { gpx?: string; visibilit
 }
 
 const RECORDS = `{ person(username: "ana") { records {
-  running { distance seconds at entry { id } }
-  longestRide { meters distance { value units } entry { id } }
-  biggestClimb { meters entry { id } }
-  longestSwim { meters entry { id } } } } }`;
+  running { distance seconds at entry { id: databaseId } }
+  longestRide { meters distance { value units } entry { id: databaseId } }
+  biggestClimb { meters entry { id: databaseId } }
+  longestSwim { meters entry { id: databaseId } } } } }`;
 type Records = {
   person: {
     records: {
@@ -158,7 +158,7 @@ describe('records', () => {
     });
     expect(running(await as<Records>(stranger, RECORDS), 'ONE_K')).toMatchObject({ seconds: expect.closeTo(180, 0), entry: { id } });
     // the same entry, a slower track: the record goes back to the 4:00 kilometer
-    await as(ana, 'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
+    await as(ana, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
       id,
       gpx: runGpx(1500, () => 420, new Date('2026-10-12T10:50:00Z')),
     });
@@ -341,7 +341,7 @@ describe('streaks and who may read them', () => {
     expect(refused.errors?.[0]?.message).toMatch(/^Query cost \d+ is over the limit/);
     // one person's, all three with their figures, is well inside it
     const one = await api.graphql(
-      '{ person(username: "ana") { stats(period: WEEK) { __typename } records { running { seconds entry { id } } longestRide { meters } } streak { currentDays } } }',
+      '{ person(username: "ana") { stats(period: WEEK) { __typename } records { running { seconds entry { id: databaseId } } longestRide { meters } } streak { currentDays } } }',
       {},
       stranger,
     );

@@ -44,24 +44,24 @@ beforeAll(async () => {
   tokens.stranger = await createToken(db.prisma, stranger.id);
   for (const visibility of VISIBILITIES) {
     const created = await api.graphql<{ createEntry: { id: number } }>(
-      `mutation ($input: CreateEntryInput!) { createEntry(input: $input) { ... on Entry { id } } }`,
+      `mutation ($input: CreateEntryInput!) { createEntry(input: $input) { ... on Entry { id: databaseId } } }`,
       { input: { message: `${visibility} run`, lat: HERE.lat, lon: HERE.lon, visibility, workout: { activityType: 'RUNNING' } } },
       tokens.author,
     );
     const id = created.data!.createEntry.id;
     await api.graphql(
-      'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }',
+      'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }',
       { id, gpx },
       tokens.author,
     );
     // the author's own comment and like: every viewer who may see the entry may see them
     const comment = await api.graphql<{ createComment: { id: number } }>(
-      'mutation ($id: Int!) { createComment(entryId: $id, body: "mine") { ... on Comment { id } } }',
+      'mutation ($id: ID!) { createComment(entryId: $id, body: "mine") { ... on Comment { id: databaseId } } }',
       { id },
       tokens.author,
     );
     const like = await api.graphql<{ likeEntry: { id: number } }>(
-      'mutation ($id: Int!) { likeEntry(entryId: $id) { ... on Like { id } } }',
+      'mutation ($id: ID!) { likeEntry(entryId: $id) { ... on Like { id: databaseId } } }',
       { id },
       tokens.author,
     );
@@ -113,7 +113,7 @@ const publicOnly = (): Visibility[] => ['EVERYONE'];
 const until = () => Math.floor(Date.now() / 1000) + 1;
 
 const edges = (connection: { edges: Array<{ node: { id: number } }> }) => connection.edges.map((edge) => edge.node);
-const STREAM = '{ edges { node { id } } }';
+const STREAM = '{ edges { node { id: databaseId } } }';
 
 /** Every read path: its name, the query fields it covers, and what it shows a viewer. */
 const READ_PATHS: Array<{
@@ -205,7 +205,7 @@ const READ_PATHS: Array<{
   { name: 'REST GET /entries/{id}.json', read: (v) => byId(v, (e) => `/entries/${e.id}.json`) },
   { name: 'REST GET /entries/{id}/comments/{id}', read: (v) => byId(v, (e) => `/entries/${e.id}/comments/${e.commentId}.json`) },
   { name: 'REST GET /entries/{id}/likes/{id}', read: (v) => byId(v, (e) => `/entries/${e.id}/likes/${e.likeId}.json`) },
-  { name: '/api/v1 GET /entries', read: async (v) => shown(edges((await json(v, '/api/v1/entries')).body).map((e) => e.id)) },
+  { name: '/api/v1 GET /entries', read: async (v) => shown(edges((await json(v, '/api/v1/entries')).body).map((e) => (e as unknown as { databaseId: number }).databaseId)) },
   { name: '/api/v1 GET /entries/{id}', read: (v) => byId(v, (e) => `/api/v1/entries/${e.id}`) },
 ];
 

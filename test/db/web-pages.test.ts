@@ -57,27 +57,27 @@ beforeAll(async () => {
   tokens.ann = annToken;
   const created = await graphql<{ createEntry: { id: number } }>(
     annToken,
-    'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { ... on Entry { id } } }',
+    'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { ... on Entry { id: databaseId } } }',
   );
   ids.entry = created.createEntry.id;
   // a timed track: the person page's records come from it
-  await graphql(annToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
+  await graphql(annToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
     id: ids.entry,
     gpx: GPX,
   });
   const hidden = await graphql<{ createEntry: { id: number } }>(
     annToken,
-    'mutation { createEntry(input: { message: "Just for my friends", visibility: FRIENDS }) { ... on Entry { id } } }',
+    'mutation { createEntry(input: { message: "Just for my friends", visibility: FRIENDS }) { ... on Entry { id: databaseId } } }',
   );
   ids.hidden = hidden.createEntry.id;
-  await graphql(bobToken, 'mutation ($id: Int!) { createComment(entryId: $id, body: "Strong finish!") { __typename } }', { id: ids.entry });
-  await graphql(bobToken, 'mutation ($id: Int!) { likeEntry(entryId: $id) { __typename } }', { id: ids.entry });
+  await graphql(bobToken, 'mutation ($id: ID!) { createComment(entryId: $id, body: "Strong finish!") { __typename } }', { id: ids.entry });
+  await graphql(bobToken, 'mutation ($id: ID!) { likeEntry(entryId: $id) { __typename } }', { id: ids.entry });
   const route = await graphql<{ createRoute: { id: number } }>(
     annToken,
-    'mutation { createRoute(name: "Lake loop", activityType: RUNNING) { ... on Route { id } } }',
+    'mutation { createRoute(name: "Lake loop", activityType: RUNNING) { ... on Route { id: databaseId } } }',
   );
   ids.route = route.createRoute.id;
-  await graphql(annToken, 'mutation ($id: Int!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
+  await graphql(annToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
     id: ids.route,
     gpx: GPX,
   });
@@ -208,7 +208,7 @@ describe.skipIf(!haveChromium)('the web pages', () => {
     const middle = [...GPX.matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)"/g)][20]!;
     const zone = await graphql<{ addPrivacyZone: { id: number } }>(
       tokens.ann,
-      `mutation { addPrivacyZone(lat: ${middle[1]}, lon: ${middle[2]}, radiusMeters: 50) { ... on PrivacyZone { id } } }`,
+      `mutation { addPrivacyZone(lat: ${middle[1]}, lon: ${middle[2]}, radiusMeters: 50) { ... on PrivacyZone { id: databaseId } } }`,
     );
     await tab.goto(`${base}/routes/${ids.route}`);
     expect(await tab.locator('svg.track-map path').count()).toBe(whole + 1);

@@ -62,7 +62,7 @@ const relay = () => relayOutbox(db.prisma, ORIGIN);
 
 async function post(token: string, message: string): Promise<number> {
   const result = await api.graphql<{ createEntry: { id: number } }>(
-    'mutation ($m: String) { createEntry(input: { message: $m }) { ... on Entry { id } } }',
+    'mutation ($m: String) { createEntry(input: { message: $m }) { ... on Entry { id: databaseId } } }',
     { m: message },
     token,
   );

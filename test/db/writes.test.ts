@@ -109,7 +109,7 @@ describe('createEntry', () => {
 });
 
 describe('deleteEntry', () => {
-  const DELETE = (id: number) => `deleteEntry(id: ${id}) { __typename ... on DeletedEntry { id } ${FAILURE} }`;
+  const DELETE = (id: number) => `deleteEntry(id: ${id}) { __typename ... on DeletedEntry { id: databaseId } ${FAILURE} }`;
 
   it('lets the author delete, taking comments, likes and track along', async () => {
     const entry = await createEntry(db.prisma, alice.id, { workout: { activityType: 'running' } });
@@ -141,7 +141,7 @@ describe('comments and likes', () => {
   const COMMENT = `createComment(entryId: $entryId, body: $body) { __typename ... on Comment { body author { username } } ${ERROR} }`;
   const comment = async (entryId: number, body: string) => {
     const result = await api.graphql<{ r: Result }>(
-      `mutation ($entryId: Int!, $body: String!) { r: ${COMMENT} }`,
+      `mutation ($entryId: ID!, $body: String!) { r: ${COMMENT} }`,
       { entryId, body },
       bob.token,
     );
@@ -243,7 +243,7 @@ describe('routes and tracks', () => {
   it('creates a route and attaches a Garmin track; a bad upload leaves the old track', async () => {
     const route = await mutate(
       alice.token,
-      `createRoute(name: "Lake loop", activityType: RUNNING) { __typename ... on Route { id name activityType owner { username } } ${ERROR} }`,
+      `createRoute(name: "Lake loop", activityType: RUNNING) { __typename ... on Route { id: databaseId name activityType owner { username } } ${ERROR} }`,
     );
     expect(route).toMatchObject({ __typename: 'Route', name: 'Lake loop', activityType: 'RUNNING', owner: { username: 'alice' } });
     const id = route.id as number;

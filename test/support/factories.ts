@@ -23,6 +23,8 @@ export interface EntryFields {
   lat?: number;
   lon?: number;
   placeName?: string;
+  /** "everyone" (the default), "friends" or "only_me" */
+  visibility?: string;
   workout?: { activityType: string; distanceValue?: number; distanceUnits?: string; duration?: number };
 }
 
@@ -35,6 +37,7 @@ export async function createEntry(prisma: Prisma, authorId: number, fields: Entr
       lat: fields.lat ?? null,
       lon: fields.lon ?? null,
       placeName: fields.placeName ?? null,
+      ...(fields.visibility ? { visibility: fields.visibility } : {}),
       createdAt: fields.at ?? new Date(),
       ...(fields.workout ? { workout: { create: fields.workout } } : {}),
     },

@@ -15,7 +15,7 @@ describe('spliced stream pages', () => {
     ],
     [
       'named and inline fragments below the entry',
-      '{ personStream(username: "ann") { ... on EntryConnection { edges { node { ...E } } } } } fragment E on Entry { ... on Entry { id } comments { author { ...P } } } fragment P on Person { url }',
+      '{ personStream(username: "ann") { ... on EntryConnection { edges { node { ...E } } } } } fragment E on Entry { ... on Entry { id: databaseId } comments { author { ...P } } } fragment P on Person { url }',
     ],
     ['variables of the stream', 'query ($u: String!) { personStream(username: $u) { ... on EntryConnection { edges { node { id } } } } }'],
   ])('puts together %s', (_name, query) => {
@@ -49,8 +49,8 @@ describe('spliced stream pages', () => {
     const planned = plan('query Feed { s: publicStream { ... on EntryConnection { edges { cursor n: node { message } } } } }', 'Feed')!;
     expect(planned.path).toEqual(['s', 'edges']);
     expect(planned.node).toBe('n');
-    expect(print(planned.ids)).toContain('n: node {\n          milepostSplicedEntryId: id\n        }');
-    expect(print(planned.whole)).toContain('n: node {\n          milepostSplicedEntryId: id\n          message\n        }');
+    expect(print(planned.ids)).toContain('n: node {\n          milepostSplicedEntryId: databaseId\n        }');
+    expect(print(planned.whole)).toContain('n: node {\n          milepostSplicedEntryId: databaseId\n          message\n        }');
     expect(print(planned.whole)).toContain('cursor');
   });
 });

@@ -1,4 +1,5 @@
 import { processImage } from '../../media/images.ts';
+import { databaseIdOf, namesObject, requireDatabaseId } from '../global-ids.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { validateCreateEntry } from '../../domain/entry-input.ts';
@@ -29,7 +30,7 @@ const WorkoutInput = builder.inputType('WorkoutInput', {
     felt: t.field({ type: FeltEnum }),
     calories: t.int({ description: '0 or more.' }),
     title: t.string({ description: 'At most 200 characters.' }),
-    routeId: t.int({ description: 'One of your routes.' }),
+    routeId: t.id({ description: `One of your routes: ${namesObject('Route')}` }),
   }),
 });
 
@@ -67,8 +68,11 @@ const UpdateEntryInput = builder.inputType('UpdateEntryInput', {
 });
 
 export const DeletedEntry = builder.objectRef<{ id: number }>('DeletedEntry').implement({
-  description: 'What remains of a deleted entry: its id.',
-  fields: (t) => ({ id: t.exposeInt('id') }),
+  description: 'What remains of a deleted entry: its ids, so that a client can drop it from what it keeps (Relay: `id @deleteRecord`).',
+  fields: (t) => ({
+    id: t.globalID({ description: 'The deleted entry’s global id.', resolve: (entry) => ({ type: 'Entry', id: entry.id }) }),
+    databaseId: t.exposeInt('id', { description: 'The deleted entry’s number in the database.' }),
+  }),
 });
 
 builder.mutationFields((t) => ({
@@ -83,7 +87,11 @@ builder.mutationFields((t) => ({
         where: { id: viewer.id },
         select: { units: true, defaultVisibility: true },
       });
-      const entry = validateCreateEntry(input, storedValue(UNIT_PREFERENCES, person.units, 'Person.units'));
+      const routeId = input.workout?.routeId;
+      const routeRow = routeId == null ? routeId : databaseIdOf(routeId, 'Route');
+      if (routeRow === null && routeId != null) throw ValidationError.field('workout.routeId', 'is not one of your routes');
+      const given = input.workout && { ...input.workout, routeId: routeRow };
+      const entry = validateCreateEntry({ ...input, workout: given }, storedValue(UNIT_PREFERENCES, person.units, 'Person.units'));
       if (input.media?.data) {
         // checked by its bytes, then stored before the entry that shows it exists (a stored photo
         // whose entry failed to commit is an orphan file, never a broken link)
@@ -121,9 +129,14 @@ builder.mutationFields((t) => ({
     type: 'Entry',
     description: "Changes one of the viewer's entries: who sees it.",
     errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateEntryInput, required: true }) },
-    resolve: async (query, _root, { id, input }, context) => {
+    args: {
+      id: t.arg.id({ required: true, description: namesObject('Entry') }),
+      input: t.arg({ type: UpdateEntryInput, required: true }),
+    },
+    resolve: async (query, _root, args, context) => {
+      const { input } = args;
       const viewer = requireViewer(context);
+      const id = requireDatabaseId(args.id, 'Entry', 'entry');
       const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
       if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may change this entry');
@@ -137,9 +150,10 @@ builder.mutationFields((t) => ({
     type: DeletedEntry,
     description: "Deletes one of the viewer's entries with its comments, likes and track.",
     errors: { types: [NotFoundError, NotAuthorizedError] },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: async (_root, { id }, context) => {
+    args: { id: t.arg.id({ required: true, description: namesObject('Entry') }) },
+    resolve: async (_root, args, context) => {
       const viewer = requireViewer(context);
+      const id = requireDatabaseId(args.id, 'Entry', 'entry');
       const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
       // an entry the viewer may not see is missing, never forbidden: a 403 would say it exists
       if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
@@ -159,9 +173,14 @@ builder.mutationFields((t) => ({
     type: 'Entry',
     description: "Creates or replaces the GPS track of one of the viewer's workouts from a GPX document.",
     errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
-    args: { entryId: t.arg.int({ required: true }), gpx: t.arg({ type: 'GpxDocument', required: true }) },
-    resolve: async (query, _root, { entryId, gpx }, context) => {
+    args: {
+      entryId: t.arg.id({ required: true, description: namesObject('Entry') }),
+      gpx: t.arg({ type: 'GpxDocument', required: true }),
+    },
+    resolve: async (query, _root, args, context) => {
+      const { gpx } = args;
       const viewer = requireViewer(context);
+      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
       const entry = await context.prisma.entry.findUnique({
         where: { id: entryId },
         select: { authorId: true, kind: true, visibility: true },

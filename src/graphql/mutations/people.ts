@@ -1,4 +1,5 @@
 // The viewer's profile and friendships: request, accept, decline, remove.
+import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { validateProfile, validateZone } from '../../domain/social.ts';
 import { randomInt } from 'node:crypto';
@@ -162,10 +163,11 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const PrivacyZoneRef = builder.prismaObject('PrivacyZone', {
+const PrivacyZoneRef = builder.prismaNode('PrivacyZone', {
+  id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
   description: 'A place whose track points nobody but its person receives, and where their entries show no position.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
     lat: t.exposeFloat('lat'),
     lon: t.exposeFloat('lon'),
     radiusMeters: t.exposeFloat('radiusMeters'),
@@ -218,9 +220,10 @@ builder.mutationFields((t) => ({
     type: 'PrivacyZone',
     description: 'Shows a hidden place again; answers the zone that was removed.',
     errors: { types: [NotFoundError, NotAuthorizedError] },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: async (query, _root, { id }, context) => {
+    args: { id: t.arg.id({ required: true, description: namesObject('PrivacyZone') }) },
+    resolve: async (query, _root, args, context) => {
       const viewer = requireViewer(context);
+      const id = requireDatabaseId(args.id, 'PrivacyZone', 'privacy zone');
       const zone = await context.prisma.privacyZone.findFirst({ ...query, where: { id, personId: viewer.id } });
       if (!zone) throw new NotFoundError('privacy zone', String(id));
       await context.prisma.privacyZone.delete({ where: { id }, select: { id: true } });

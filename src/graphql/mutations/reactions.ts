@@ -1,4 +1,5 @@
 // Comments and likes on entries.
+import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { validateCommentBody } from '../../domain/social.ts';
 import { isMissingRow, isUniqueViolation } from '../../db/errors.ts';
@@ -18,9 +19,14 @@ builder.mutationFields((t) => ({
     type: 'Comment',
     description: 'Comments on an entry as the viewer (SPEC 4.4): 1 to 510 characters after trimming.',
     errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
-    args: { entryId: t.arg.int({ required: true }), body: t.arg.string({ required: true }) },
-    resolve: async (query, _root, { entryId, body }, context) => {
+    args: {
+      entryId: t.arg.id({ required: true, description: namesObject('Entry') }),
+      body: t.arg.string({ required: true, description: 'The text: 1 to 510 characters after trimming.' }),
+    },
+    resolve: async (query, _root, args, context) => {
+      const { body } = args;
       const viewer = requireViewer(context);
+      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
       const text = validateCommentBody(body);
       await requireEntry(context, entryId);
       // the write returns only the id (what a retry under an Idempotency-Key replays); the answer is read after
@@ -39,9 +45,10 @@ builder.mutationFields((t) => ({
     type: 'Like',
     description: 'Likes an entry as the viewer. Liking twice is not an error: the first like stands.',
     errors: { types: [NotFoundError, NotAuthorizedError] },
-    args: { entryId: t.arg.int({ required: true }) },
-    resolve: async (query, _root, { entryId }, context) => {
+    args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
+    resolve: async (query, _root, args, context) => {
       const viewer = requireViewer(context);
+      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
       await requireEntry(context, entryId);
       const where = { entryId_personId: { entryId, personId: viewer.id } };
       const existing = await context.prisma.like.findUnique({ ...query, where });
@@ -66,9 +73,10 @@ builder.mutationFields((t) => ({
     type: 'Entry',
     description: "Takes back the viewer's like; not having liked is not an error.",
     errors: { types: [NotFoundError, NotAuthorizedError] },
-    args: { entryId: t.arg.int({ required: true }) },
-    resolve: async (query, _root, { entryId }, context) => {
+    args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
+    resolve: async (query, _root, args, context) => {
       const viewer = requireViewer(context);
+      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
       await requireEntry(context, entryId);
       await context.prisma.like.deleteMany({ where: { entryId, personId: viewer.id } });
       const entry = await context.prisma.entry.findUnique({ ...query, where: { id: entryId } });

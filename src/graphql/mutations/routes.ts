@@ -1,4 +1,5 @@
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
 import { validateRouteInput } from '../../domain/social.ts';
 import { replaceTrack } from '../../db/tracks.ts';
@@ -28,9 +29,14 @@ builder.mutationFields((t) => ({
     type: 'Route',
     description: "Creates or replaces the GPS track of one of the viewer's routes from a GPX document.",
     errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
-    args: { routeId: t.arg.int({ required: true }), gpx: t.arg({ type: 'GpxDocument', required: true }) },
-    resolve: async (query, _root, { routeId, gpx }, context) => {
+    args: {
+      routeId: t.arg.id({ required: true, description: namesObject('Route') }),
+      gpx: t.arg({ type: 'GpxDocument', required: true }),
+    },
+    resolve: async (query, _root, args, context) => {
+      const { gpx } = args;
       const viewer = requireViewer(context);
+      const routeId = requireDatabaseId(args.routeId, 'Route', 'route');
       const route = await context.prisma.route.findUnique({ where: { id: routeId }, select: { ownerId: true } });
       if (!route) throw new NotFoundError('route', String(routeId));
       if (route.ownerId !== viewer.id) throw new NotAuthorizedError("only the owner may change this route's track");

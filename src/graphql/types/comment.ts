@@ -1,19 +1,21 @@
 import { builder } from '../builder.ts';
 
 // `author` and `person` are added in person.ts, beside the Person type they return
-export const CommentRef = builder.prismaObject('Comment', {
+export const CommentRef = builder.prismaNode('Comment', {
+  id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
   description: 'A comment on an entry (SPEC 2.4).',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
     body: t.exposeString('body'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
-export const LikeRef = builder.prismaObject('Like', {
+export const LikeRef = builder.prismaNode('Like', {
+  id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
   description: 'A like on an entry; a person likes an entry at most once.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

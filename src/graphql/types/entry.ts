@@ -1,4 +1,5 @@
 import { ENTRY_KINDS, storedValue } from '../../domain/activity.ts';
+import { databaseIdOf, namesObject } from '../global-ids.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
 import { NotAuthorizedError, ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
@@ -57,10 +58,11 @@ const MediaRef = builder.objectRef<MediaItem>('Media').implement({
   }),
 });
 
-export const EntryRef = builder.prismaObject('Entry', {
+export const EntryRef = builder.prismaNode('Entry', {
+  id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
   description: 'A note or a workout, optionally with an image and a location (SPEC 2.2).',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
     visibility: t.field({
       type: VisibilityEnum,
       description: 'Who sees this entry.',
@@ -189,9 +191,11 @@ builder.queryFields((t) => ({
     type: 'Entry',
     nullable: true,
     description: 'An entry by id; null when there is none, or when the viewer may not see it (its `visibility`).',
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: namesObject('Entry') }) },
     resolve: async (query, _root, args, context) => {
-      const entry = await context.prisma.entry.findUnique({ ...query, where: { id: args.id } });
+      const id = databaseIdOf(args.id, 'Entry');
+      if (id === null) return null;
+      const entry = await context.prisma.entry.findUnique({ ...query, where: { id } });
       return entry && (await viewerMaySee(context, entry)) ? entry : null;
     },
   }),

@@ -12,9 +12,11 @@ import { VISIBILITIES } from '../../domain/visibility.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
 import { streamArgs } from './stream-args.ts';
 
-export const PersonRef = builder.prismaObject('Person', {
+export const PersonRef = builder.prismaNode('Person', {
+  id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
   description: 'An athlete (SPEC 2.1).',
   fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
     username: t.exposeString('username', { description: 'The handle used in paths; unique regardless of case.' }),
     displayName: t.exposeString('displayName'),
     url: t.string({

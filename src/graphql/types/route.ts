@@ -1,4 +1,5 @@
 import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
+import { databaseIdOf, namesObject } from '../global-ids.ts';
 import type { GpxPoint } from '../../domain/gpx.ts';
 import { decodePoints } from '../../domain/track-codec.ts';
 import { type HiddenParts, hidesPlace } from '../../domain/privacy-zones.ts';
@@ -11,10 +12,11 @@ import { ActivityTypeEnum } from './enums.ts';
 import { GeoPointRef } from './entry.ts';
 import { DistanceRef } from './workout.ts';
 
-export const RouteRef = builder.prismaObject('Route', {
+export const RouteRef = builder.prismaNode('Route', {
+  id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
   description: 'A named route, optionally with a GPS track (SPEC 2.4, 4.7).',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
     name: t.exposeString('name', { nullable: true }),
     activityType: t.field({
       type: ActivityTypeEnum,
@@ -238,7 +240,10 @@ builder.queryFields((t) => ({
     type: 'Route',
     nullable: true,
     description: 'A route by id; null when there is none.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, context) => context.prisma.route.findUnique({ ...query, where: { id: args.id } }),
+    args: { id: t.arg.id({ required: true, description: namesObject('Route') }) },
+    resolve: (query, _root, args, context) => {
+      const id = databaseIdOf(args.id, 'Route');
+      return id === null ? null : context.prisma.route.findUnique({ ...query, where: { id } });
+    },
   }),
 }));
