@@ -33,6 +33,12 @@ export interface Config {
   /** Answer every request with 503 (no Retry-After) while the service is being maintained. */
   readonly maintenance: boolean;
   readonly introspection: boolean;
+  /**
+   * Trusted documents: when set (TRUSTED_DOCUMENTS, a JSON file of id → operation text, as relay-compiler's
+   * `persistConfig` or codegen's persisted documents write it), only these operations run over HTTP, by
+   * their id; null lets any operation run, and automatic persisted queries register them.
+   */
+  readonly trustedDocuments: ReadonlyMap<string, string> | null;
   readonly tls: { readonly cert: string; readonly key: string } | null;
   /** Refuse requests that carry a token over plain HTTP (403). */
   readonly requireTls: boolean;
@@ -148,6 +154,25 @@ function parseRedisUrl(value: string | undefined): string | null {
   return value;
 }
 
+function parseTrustedDocuments(file: string | undefined): ReadonlyMap<string, string> | null {
+  if (!file) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ConfigError('TRUSTED_DOCUMENTS', `${file} is not a readable JSON file: ${(error as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new ConfigError('TRUSTED_DOCUMENTS', `${file} must hold one object of id → operation text`);
+  const documents = new Map<string, string>();
+  for (const [id, text] of Object.entries(parsed)) {
+    if (typeof text !== 'string' || !text.trim())
+      throw new ConfigError('TRUSTED_DOCUMENTS', `${file}: the operation of "${id}" must be its text`);
+    documents.set(id, text);
+  }
+  return documents;
+}
+
 function parseTls(cert: string | undefined, key: string | undefined): Config['tls'] {
   if (!cert && !key) return null;
   if (!cert || !key)
@@ -247,6 +272,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: parseInteger('TRUST_PROXY', env.TRUST_PROXY, 0, 0, 10),
     maintenance: parseBoolean('MAINTENANCE', env.MAINTENANCE, false),
     introspection: parseBoolean('INTROSPECTION', env.INTROSPECTION, nodeEnv !== 'production'),
+    trustedDocuments: parseTrustedDocuments(env.TRUSTED_DOCUMENTS),
     tls: parseTls(env.TLS_CERT, env.TLS_KEY),
     requireTls: parseBoolean('REQUIRE_TLS', env.REQUIRE_TLS, false),
     webhooks: {

@@ -7,7 +7,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import { createServer as createHttpsServer } from 'node:https';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { graphqlHardening } from '../http/graphql-hardening.ts';
-import { createAdmission, createRateLimiter, rateLimitKey, type RateDecision } from '../http/rate-limit.ts';
+import { boundedRedis, createAdmission, createRateLimiter, rateLimitKey, redisReady, type RateDecision } from '../http/rate-limit.ts';
 import { fullUrlOf, requestIdOf, withFastReads, type Observation } from '../http/fast-read.ts';
 import { isValidHost } from '../http/host.ts';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
@@ -33,6 +33,7 @@ import { createRequestContexts, schemeOf, type RequestContexts } from './request
 import { createEvents, type Events } from '../events/bus.ts';
 import { useCompiledExecution } from '../graphql/compiled-execution.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
+import { createPersistedQueryStore, usePersistedQueries } from '../graphql/persisted-queries.ts';
 import { schema } from '../graphql/schema.ts';
 import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
@@ -120,6 +121,9 @@ export function createApp(config: Config, database: Database, options: AppOption
     media,
     options.nearbyProbeRows ? { nearbyProbeRows: options.nearbyProbeRows } : {},
   );
+  // registered texts of automatic persisted queries, shared between processes through Redis
+  const persistedRedis = config.redisUrl ? boundedRedis(config.redisUrl) : null;
+  const persistedQueries = createPersistedQueryStore(persistedRedis, config.redisKeyPrefix);
   const yoga = createYoga<Record<string, never>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -162,6 +166,8 @@ export function createApp(config: Config, database: Database, options: AppOption
           graphql_envelop_request_time_summary: false,
         },
       }),
+      // automatic persisted queries, or only the trusted documents when TRUSTED_DOCUMENTS is set
+      ...usePersistedQueries(persistedQueries, config.trustedDocuments),
       {
         // PostgreSQL text cannot hold NUL: refuse it in any query or variable before it reaches a resolver
         onParams({ params }) {
@@ -314,7 +320,8 @@ export function createApp(config: Config, database: Database, options: AppOption
     );
 
   // a JSON query answered without yoga's HTTP pipeline when it is the common case (direct-queries.ts)
-  const direct = createDirectQueries(yoga, (request) => contexts.forRequest(request), fragments);
+  // not with trusted documents: that path runs any text, and only yoga's checks the ids
+  const direct = config.trustedDocuments ? null : createDirectQueries(yoga, (request) => contexts.forRequest(request), fragments);
   const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, anonymous: boolean): Promise<Response> => {
     const type = request.headers.get('content-type') ?? '';
     if (request.method === 'POST' && /^multipart\/form-data\b/i.test(type)) {
@@ -333,7 +340,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
     // the body is read: yoga gets a copy of the request that still holds it
     const replayed = () => yoga.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }));
-    const answer = async () => (await direct(request, body)) ?? replayed();
+    const answer = async () => (direct ? await direct(request, body) : null) ?? replayed();
     if (!cache || !anonymous || !isQueryOperation(body, parse)) return answer();
     // a result with errors (a bad variable, a masked failure) is answered but not kept
     return cache.serve(
@@ -554,11 +561,18 @@ export function createApp(config: Config, database: Database, options: AppOption
     logger,
     metrics,
     media,
-    ready: () => limiter.ready(),
+    ready: async () => (await Promise.all([limiter.ready(), redisReady(persistedRedis)])).every(Boolean),
     rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)),
     close: async () => {
       stopCountingQueries();
-      await Promise.all([limiter.close(), events.close(), clock?.close(), closeFitPool(), closeTrackPool()]);
+      await Promise.all([
+        limiter.close(),
+        events.close(),
+        persistedRedis?.quit().catch(() => undefined),
+        clock?.close(),
+        closeFitPool(),
+        closeTrackPool(),
+      ]);
     },
   };
 }

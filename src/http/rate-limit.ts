@@ -31,6 +31,37 @@ export interface RateLimiter {
 /** The longest a request waits for Redis before the in-memory limiter answers in its place. */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
+/**
+ * A Redis connection whose every command is bounded: no offline queue (while Redis is away, calls fail
+ * at once and the caller falls back), and no unbounded wait (a Redis that accepts but never answers,
+ * stopped or behind a network blackhole, held every request for 70 s and more). It reconnects by itself.
+ */
+export function boundedRedis(url: string): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: false,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    connectTimeout: 2_000,
+  });
+  redis.on('error', () => {
+    /* reconnects by itself; each caller covers the gap */
+  });
+  return redis;
+}
+
+/** Whether `redis` is connected within `timeoutMs` (true without one). */
+export function redisReady(redis: Redis | null, timeoutMs = 5_000): Promise<boolean> {
+  if (!redis || redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
 export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' | 'redisKeyPrefix'>): RateLimiter {
   const { points, windowSeconds: duration } = config.rateLimit;
   const keyPrefix = `${config.redisKeyPrefix}:rl`;
@@ -38,19 +69,8 @@ export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' 
   let limiter: RateLimiterAbstract = memory;
   let redis: Redis | null = null;
   if (config.redisUrl) {
-    // no offline queue: while Redis is away, calls fail at once and the insurance limiter answers; and
-    // no unbounded wait: a Redis that accepts but never answers (stopped, a network blackhole) held
-    // every request for 70 s and more
-    redis = new Redis(config.redisUrl, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      lazyConnect: false,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-      connectTimeout: 2_000,
-    });
-    redis.on('error', () => {
-      /* reconnects by itself; the insurance limiter covers the gap */
-    });
+    // while Redis is away or slow, the insurance limiter answers
+    redis = boundedRedis(config.redisUrl);
     limiter = new RateLimiterRedis({
       storeClient: redis,
       points,
@@ -109,17 +129,7 @@ export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' 
         return 'unavailable';
       }
     },
-    async ready(timeoutMs = 5_000) {
-      if (!redis || redis.status === 'ready') return true;
-      const client = redis;
-      return new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => resolve(false), timeoutMs);
-        client.once('ready', () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-      });
-    },
+    ready: (timeoutMs = 5_000) => redisReady(redis, timeoutMs),
     async close() {
       redis?.disconnect();
     },

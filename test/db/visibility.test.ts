@@ -205,7 +205,11 @@ const READ_PATHS: Array<{
   { name: 'REST GET /entries/{id}.json', read: (v) => byId(v, (e) => `/entries/${e.id}.json`) },
   { name: 'REST GET /entries/{id}/comments/{id}', read: (v) => byId(v, (e) => `/entries/${e.id}/comments/${e.commentId}.json`) },
   { name: 'REST GET /entries/{id}/likes/{id}', read: (v) => byId(v, (e) => `/entries/${e.id}/likes/${e.likeId}.json`) },
-  { name: '/api/v1 GET /entries', read: async (v) => shown(edges((await json(v, '/api/v1/entries')).body).map((e) => (e as unknown as { databaseId: number }).databaseId)) },
+  {
+    name: '/api/v1 GET /entries',
+    read: async (v) =>
+      shown(edges((await json(v, '/api/v1/entries')).body).map((e) => (e as unknown as { databaseId: number }).databaseId)),
+  },
   { name: '/api/v1 GET /entries/{id}', read: (v) => byId(v, (e) => `/api/v1/entries/${e.id}`) },
 ];
 

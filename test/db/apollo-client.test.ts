@@ -1,0 +1,107 @@
+// Apollo Client as a frontend team uses it, unconfigured: its InMemoryCache normalizes entries,
+// people and comments by their global ids (no type policies), a mutation's answer updates the cached
+// person, and its persisted-queries link (APQ) goes cold then warm.
+import { createHash } from 'node:crypto';
+import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createEntry, createPerson, createToken } from '../support/factories.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+let token = '';
+
+beforeAll(async () => {
+  db = await createTestDatabase('apollo');
+  api = testApp(db);
+  const author = await createPerson(db.prisma, { username: 'apollonia', displayName: 'Apollonia' });
+  token = await createToken(db.prisma, author.id);
+  const entry = await createEntry(db.prisma, author.id, { message: 'cached' });
+  await db.prisma.comment.create({ data: { entryId: entry.id, authorId: author.id, body: 'first' } });
+});
+afterAll(() => db.destroy());
+
+const FEED = gql`
+  query Feed {
+    publicStream {
+      ... on EntryConnection {
+        edges {
+          node {
+            id
+            message
+            author {
+              id
+              displayName
+            }
+            comments {
+              id
+              body
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+function client(server = api) {
+  const requests: Array<{ query: boolean; hash: boolean }> = [];
+  const fetch = async (url: RequestInfo | URL, init?: RequestInit) => {
+    const body = JSON.parse(String(init?.body)) as { query?: string; extensions?: { persistedQuery?: unknown } };
+    requests.push({ query: typeof body.query === 'string', hash: body.extensions?.persistedQuery !== undefined });
+    return server.app.fetch(String(url), init);
+  };
+  const link = new PersistedQueryLink({ sha256: (text: string) => createHash('sha256').update(text).digest('hex') }).concat(
+    new HttpLink({ uri: 'http://milepost.test/graphql', fetch, headers: { authorization: `Bearer ${token}` } }),
+  );
+  return { apollo: new ApolloClient({ link, cache: new InMemoryCache() }), requests };
+}
+
+describe('Apollo Client, unconfigured', () => {
+  it('normalizes entries, people and comments by their global ids', async () => {
+    const { apollo } = client();
+    await apollo.query({ query: FEED });
+    const cached = Object.keys(apollo.cache.extract() as object);
+    expect(cached.filter((key) => key.startsWith('Entry:'))).toHaveLength(1);
+    expect(cached.filter((key) => key.startsWith('Person:'))).toHaveLength(1);
+    expect(cached.filter((key) => key.startsWith('Comment:'))).toHaveLength(1);
+  });
+
+  it('a mutation answering the person updates it wherever the cache shows it', async () => {
+    const { apollo } = client();
+    await apollo.query({ query: FEED });
+    const result = await apollo.mutate({
+      mutation: gql`
+        mutation Rename {
+          updateProfile(input: { displayName: "Apollonia R." }) {
+            ... on Person {
+              id
+              displayName
+            }
+          }
+        }
+      `,
+    });
+    expect(result.error).toBeUndefined();
+    const again = await apollo.query({ query: FEED, fetchPolicy: 'cache-only' });
+    const edges = (again.data as { publicStream: { edges: Array<{ node: { author: { displayName: string } } }> } }).publicStream.edges;
+    expect(edges[0]!.node.author.displayName).toBe('Apollonia R.');
+  });
+
+  it('persisted queries: the first time the hash, then the text; after that the hash alone', async () => {
+    // a server that has not seen the query yet
+    const fresh = testApp(db);
+    const first = client(fresh);
+    await first.apollo.query({ query: FEED, fetchPolicy: 'network-only' });
+    expect(first.requests).toEqual([
+      { query: false, hash: true },
+      { query: true, hash: true },
+    ]);
+    const second = client(fresh);
+    await second.apollo.query({ query: FEED, fetchPolicy: 'network-only' });
+    expect(second.requests).toEqual([{ query: false, hash: true }]);
+    await fresh.app.close();
+  });
+});
