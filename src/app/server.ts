@@ -51,6 +51,7 @@ import { BodyTooLargeError, discardRest, hasNul, JSON_LIMIT_BYTES, MalformedBody
 import { readGraphQLMultipart, releaseUploads, useReadUploads } from '../http/multipart.ts';
 import { FORM_LIMIT_BYTES, htmlResponse, jsonResponse, routeOf, Router } from '../http/router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
+import { GRAPHIQL_ASSET_PATH, graphiqlAsset, renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
 query PublicStream {
@@ -128,6 +129,8 @@ export function createApp(config: Config, database: Database, options: AppOption
     schema,
     graphqlEndpoint: '/graphql',
     graphiql: config.graphiql ? { title: 'Milepost GraphQL', defaultQuery: DEFAULT_QUERY } : false,
+    // served from here, never from a CDN (http/graphiql.ts)
+    renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     maskedErrors: {
       isDev: config.exposeErrors,
@@ -166,6 +169,7 @@ export function createApp(config: Config, database: Database, options: AppOption
           graphql_envelop_request_time_summary: false,
         },
       }),
+      useGraphiQLPolicy(),
       // automatic persisted queries, or only the trusted documents when TRUSTED_DOCUMENTS is set
       ...usePersistedQueries(persistedQueries, config.trustedDocuments),
       {
@@ -230,6 +234,13 @@ export function createApp(config: Config, database: Database, options: AppOption
 
   const router = new Router();
   router.get('/healthz', () => jsonResponse(200, { status: 'ok' }));
+  if (config.graphiql)
+    router.get(
+      `${GRAPHIQL_ASSET_PATH}/:asset`,
+      async ({ params }) =>
+        (await graphiqlAsset(params.asset!)) ??
+        jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no GraphiQL asset ${params.asset}` } }),
+    );
   // ready to take traffic: the database answers, and Redis too when it is configured
   router.get('/readyz', async () => {
     // stopping: a load balancer takes this instance out while it finishes what it has

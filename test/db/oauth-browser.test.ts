@@ -122,6 +122,32 @@ afterAll(async () => {
 });
 
 describe.skipIf(!haveChromium)('in Chromium', () => {
+  it('GraphiQL runs a query with nothing fetched from outside Milepost, under its own Content-Security-Policy', async () => {
+    const page = await browser.newPage();
+    const elsewhere: string[] = [];
+    const refused: string[] = [];
+    // a machine without internet: any request leaving the origin fails, and is noted
+    await page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(milepostUrl) || url.startsWith('blob:') || url.startsWith('data:')) return route.continue();
+      elsewhere.push(url);
+      return route.abort();
+    });
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    const response = await page.goto(`${milepostUrl}/graphql`);
+    expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
+    await page.waitForSelector('.graphiql-container', { timeout: 30_000 });
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('publicStream'), undefined, {
+      timeout: 30_000,
+    });
+    expect(elsewhere).toEqual([]);
+    expect(refused).toEqual([]);
+    await page.close();
+  }, 90_000);
+
   it('sign up → register an app → authorize (code flow) → the app reads `me`; then the user-agent flow', async () => {
     const page = await browser.newPage();
     await page.goto(`${milepostUrl}/signup`);
