@@ -7,7 +7,15 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import { createServer as createHttpsServer } from 'node:https';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { graphqlHardening } from '../http/graphql-hardening.ts';
-import { boundedRedis, createAdmission, createRateLimiter, rateLimitKey, redisReady, type RateDecision } from '../http/rate-limit.ts';
+import {
+  boundedRedis,
+  createAdmission,
+  createRateLimiter,
+  rateLimitedReply,
+  rateLimitKey,
+  redisReady,
+  type RateDecision,
+} from '../http/rate-limit.ts';
 import { fullUrlOf, requestIdOf, withFastReads, type Observation } from '../http/fast-read.ts';
 import { isValidHost } from '../http/host.ts';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
@@ -52,6 +60,20 @@ import { readGraphQLMultipart, releaseUploads, useReadUploads } from '../http/mu
 import { FORM_LIMIT_BYTES, htmlResponse, jsonResponse, routeOf, Router } from '../http/router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset, renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
+
+/** Operations one batched request may hold. */
+export const MAX_BATCH_OPERATIONS = 10;
+
+/** How many operations a JSON body holds: the length of a batch's array, else one. */
+function batchSize(body: string): number {
+  if (!body.trimStart().startsWith('[')) return 1;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) ? Math.min(parsed.length, MAX_BATCH_OPERATIONS) : 1;
+  } catch {
+    return 1;
+  }
+}
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
 query PublicStream {
@@ -206,6 +228,8 @@ export function createApp(config: Config, database: Database, options: AppOption
       useReadUploads(),
     ],
     multipart: false,
+    // an array of operations in one POST (Apollo's BatchHttpLink), each costed and rate-limited as if alone
+    batching: { limit: MAX_BATCH_OPERATIONS },
     // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
     // whole context in; GraphQL requests get theirs from the request
     context: async (initial) => {
@@ -330,6 +354,9 @@ export function createApp(config: Config, database: Database, options: AppOption
       body,
     );
 
+  /** The rate-limit budget each admitted request spent, for the further operations of a batch. */
+  const budgets = new WeakMap<Request, string>();
+
   // a JSON query answered without yoga's HTTP pipeline when it is the common case (direct-queries.ts)
   // not with trusted documents: that path runs any text, and only yoga's checks the ids
   const direct = config.trustedDocuments ? null : createDirectQueries(yoga, (request) => contexts.forRequest(request), fragments);
@@ -349,6 +376,16 @@ export function createApp(config: Config, database: Database, options: AppOption
     // a declared length was checked at the edge (bodyTooLarge); a chunked body has none, so every
     // body is read here, under the limit
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
+    // a batch: each operation after the first spends the rate limit as if sent alone
+    const further = batchSize(body) - 1;
+    const budget = budgets.get(request);
+    if (further > 0 && budget !== undefined) {
+      const decision = await limiter.consume(budget, further);
+      if (!decision.allowed) {
+        const refusal = rateLimitedReply(decision, config.rateLimit.windowSeconds);
+        return jsonResponse(refusal.status, refusal.body, refusal.headers);
+      }
+    }
     // the body is read: yoga gets a copy of the request that still holds it
     const replayed = () => yoga.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }));
     const answer = async () => (direct ? await direct(request, body) : null) ?? replayed();
@@ -497,8 +534,14 @@ export function createApp(config: Config, database: Database, options: AppOption
       // a token we never issued spends the address's budget: random tokens open no budgets of their own
       const counted = token !== null && (await recognizeToken(token).catch(() => false)) ? token : null;
       const socketAddress = serverContext.req?.socket.remoteAddress ?? 'local';
-      const { clientAddress, headers: limitHeaders, refusal } = await admit(socketAddress, request.headers.get('x-forwarded-for'), counted);
+      const {
+        clientAddress,
+        key,
+        headers: limitHeaders,
+        refusal,
+      } = await admit(socketAddress, request.headers.get('x-forwarded-for'), counted);
       if (refusal) return jsonResponse(refusal.status, refusal.body, refusal.headers);
+      budgets.set(request, key);
       if (config.requireTls && token && schemeOf(request, config.trustProxy) !== 'https') {
         return withHeaders(
           jsonResponse(403, { error: { code: 'TLS_REQUIRED', message: 'requests with an access token must use HTTPS' } }),

@@ -18,7 +18,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  consume(key: string): Promise<RateDecision>;
+  /** Spends `points` (1) of `key`'s budget. */
+  consume(key: string, points?: number): Promise<RateDecision>;
   /** A counter of attempts under `rule`, kept where this limiter keeps its counts (memory or Redis). */
   attemptCounter(rule: ThrottleRule): AttemptCounter;
   /** Redis's state for /readyz: answers a PING, or not, or is not configured. */
@@ -110,9 +111,9 @@ export function createRateLimiter(config: Pick<Config, 'rateLimit' | 'redisUrl' 
         },
       };
     },
-    async consume(key) {
+    async consume(key, points = 1) {
       try {
-        return decision(await limiter.consume(key), true);
+        return decision(await limiter.consume(key, points), true);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decision(rejection, false);
         throw rejection;
@@ -182,6 +183,8 @@ export function rateLimitedReply(
 /** What the edge decided of a request before any handler runs: whose it is, and whether it may go on. */
 export interface Admission {
   clientAddress: string;
+  /** Whose budget the request spent (a batch of operations spends one more a further operation). */
+  key: string;
   /** The X-RateLimit-* headers every answer carries. */
   headers: Record<string, string>;
   /** The 503 to answer instead, when the limit is spent. */
@@ -200,9 +203,11 @@ export function createAdmission(options: {
 }): (socketAddress: string, forwardedFor: string | null, recognizedToken: string | null) => Promise<Admission> {
   return async (socketAddress, forwardedFor, recognizedToken) => {
     const clientAddress = clientAddressOf(socketAddress, forwardedFor, options.trustProxy);
-    const decision = await options.consume(rateLimitKey(recognizedToken, clientAddress));
+    const key = rateLimitKey(recognizedToken, clientAddress);
+    const decision = await options.consume(key);
     return {
       clientAddress,
+      key,
       headers: rateLimitHeaders(decision),
       refusal: decision.allowed ? null : rateLimitedReply(decision, options.windowSeconds),
     };
