@@ -8,6 +8,7 @@ import { entryPlaceHidden, privacyFor } from './privacy.ts';
 import { builder } from './builder.ts';
 import { requireViewer, type Context } from './context.ts';
 import { requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
+import { NotFoundError } from '../domain/errors.ts';
 import type { EventName, EventPayloads } from '../events/bus.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
 import { DeletedEntry } from './mutations/entries.ts';
@@ -34,6 +35,57 @@ const stillVisible = (context: Context, entryId: number) =>
     () => true,
     () => false,
   );
+
+/** What a single-entry subscription yields last: its entry was deleted, or is now hidden from the subscriber. */
+const GONE = Symbol('entry gone');
+type Gone = { [GONE]: number };
+
+/** Resolves once the entry is deleted or hidden from the subscriber (its visibility, a friendship ended); `stop` ends the watch. */
+function entryGone(context: Context, entryId: number): { gone: Promise<void>; stop: () => void } {
+  const watches = [
+    only(context, 'entryDeleted', (p) => p.entryId === entryId),
+    only(context, 'entryVisibilityChanged', async (p) => p.entryId === entryId && !(await stillVisible(context, entryId))),
+    only(
+      context,
+      'friendshipEnded',
+      async (p) =>
+        context.viewer !== null &&
+        (p.personId === context.viewer.id || p.friendId === context.viewer.id) &&
+        !(await stillVisible(context, entryId)),
+    ),
+  ];
+  const gone = Promise.race(watches.map(async (watch) => void (await watch.next())));
+  return { gone, stop: () => void Promise.all(watches.map((watch) => watch.return?.())) };
+}
+
+/**
+ * The events of `source` until the entry is gone; then one last `Gone`, and the end: the subscriber
+ * is told why it hears no more, and the subscription completes.
+ */
+async function* untilGone<T>(context: Context, entryId: number, source: AsyncIterator<T>): AsyncGenerator<T | Gone> {
+  const { gone, stop } = entryGone(context, entryId);
+  const ended = gone.then((): typeof GONE => GONE);
+  try {
+    for (;;) {
+      const next: IteratorResult<T> | typeof GONE = await Promise.race([source.next(), ended]);
+      if (typeof next === 'symbol') {
+        yield { [GONE]: entryId };
+        return;
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    stop();
+    await source.return?.();
+  }
+}
+
+/** The event's object, or the typed end of a subscription whose entry is gone. */
+function unlessGone<P extends object, T>(payload: P | Gone, read: (payload: P) => Promise<T>): Promise<T> {
+  if (GONE in payload) return Promise.reject(new NotFoundError('entry', String(payload[GONE])));
+  return readOncePerEvent(payload, read);
+}
 
 /**
  * What the subscribers of one event read, read once: every subscription to a topic receives the same
@@ -126,32 +178,40 @@ builder.subscriptionFields((t) => ({
 
   entryComments: t.field({
     type: CommentRef,
-    description: 'New comments on an entry.',
+    description:
+      'New comments on an entry. When the entry is deleted, or hidden from the subscriber, a last event carries a NOT_FOUND error naming it, and the subscription completes.',
     args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
     subscribe: async (_root, args, context) => {
       const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
       await requireEntry(context, entryId);
-      return only(context, 'commentAdded', (p) => p.entryId === entryId && stillVisible(context, entryId));
+      return untilGone(
+        context,
+        entryId,
+        only(context, 'commentAdded', (p) => p.entryId === entryId && stillVisible(context, entryId)),
+      );
     },
     resolve: (payload, _args, context) =>
-      readOncePerEvent(payload, ({ commentId }) =>
+      unlessGone(payload, ({ commentId }) =>
         context.prisma.comment.findUniqueOrThrow({ where: { id: commentId }, include: { author: PERSON } }),
       ),
   }),
 
   entryLikes: t.field({
     type: LikeRef,
-    description: 'New likes on an entry.',
+    description:
+      'New likes on an entry. When the entry is deleted, or hidden from the subscriber, a last event carries a NOT_FOUND error naming it, and the subscription completes.',
     args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
     subscribe: async (_root, args, context) => {
       const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
       await requireEntry(context, entryId);
-      return only(context, 'likeAdded', (p) => p.entryId === entryId && stillVisible(context, entryId));
+      return untilGone(
+        context,
+        entryId,
+        only(context, 'likeAdded', (p) => p.entryId === entryId && stillVisible(context, entryId)),
+      );
     },
     resolve: (payload, _args, context) =>
-      readOncePerEvent(payload, ({ likeId }) =>
-        context.prisma.like.findUniqueOrThrow({ where: { id: likeId }, include: { person: PERSON } }),
-      ),
+      unlessGone(payload, ({ likeId }) => context.prisma.like.findUniqueOrThrow({ where: { id: likeId }, include: { person: PERSON } })),
   }),
 
   entryDeleted: t.field({

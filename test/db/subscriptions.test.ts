@@ -63,11 +63,18 @@ function client(token?: string): Client {
 function collect<T>(c: Client, query: string, variables: Record<string, unknown> = {}) {
   const received: T[] = [];
   const errors: unknown[] = [];
+  const state = { completed: false };
   const dispose = c.subscribe<T>(
     { query, variables },
-    { next: (v) => (v.data ? received.push(v.data as T) : errors.push(v.errors)), error: (e) => errors.push(e), complete: () => {} },
+    {
+      next: (v) => (v.data ? received.push(v.data as T) : errors.push(v.errors)),
+      error: (e) => errors.push(e),
+      complete: () => {
+        state.completed = true;
+      },
+    },
   );
-  return { received, errors, dispose };
+  return { received, errors, dispose, completed: () => state.completed };
 }
 
 const settle = (ms = 250) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -188,6 +195,28 @@ describe('over graphql-ws', () => {
       return statements;
     };
     expect(await delivered(40)).toBe(await delivered(1));
+  });
+
+  it("an entry's own subscriptions are told when it is hidden from the subscriber or deleted, and complete", async () => {
+    const shared = await post('friend', 'for friends', { visibility: 'FRIENDS' });
+    const open = await post('friend', 'for everyone');
+    const c = client(people.viewer!.token);
+    const hidden = collect(c, `subscription { entryComments(entryId: ${shared}) { body } }`);
+    const deleted = collect(c, `subscription { entryLikes(entryId: ${open}) { person { username } } }`);
+    const unrelated = collect(c, `subscription { entryComments(entryId: ${open}) { body } }`);
+    await settle();
+    // the author makes it only theirs: the friend watching it may no longer see it
+    await graphql(people.friend!.token, `mutation { updateEntry(id: ${shared}, input: { visibility: ONLY_ME }) { __typename } }`);
+    await settle(500);
+    expect(hidden.errors).toEqual([[expect.objectContaining({ extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]]);
+    expect(hidden.completed()).toBe(true);
+    expect(unrelated.completed()).toBe(false);
+    await graphql(people.friend!.token, `mutation { deleteEntry(id: ${open}) { __typename } }`);
+    await settle(500);
+    expect(deleted.errors).toEqual([[expect.objectContaining({ message: expect.stringMatching(/entry .* does not exist/) })]]);
+    expect(deleted.completed()).toBe(true);
+    expect(unrelated.completed()).toBe(true);
+    for (const s of [hidden, deleted, unrelated]) s.dispose();
   });
 
   it('comments, likes and deletions of an entry; friend requests to the viewer only', async () => {

@@ -140,8 +140,10 @@ builder.mutationFields((t) => ({
       const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
       if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
       if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may change this entry');
-      if (input.visibility)
+      if (input.visibility && input.visibility !== entry.visibility) {
         await context.prisma.entry.update({ where: { id }, data: { visibility: input.visibility }, select: { id: true } });
+        context.events.publish('entryVisibilityChanged', { entryId: id, authorId: viewer.id, visibility: input.visibility });
+      }
       return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),

@@ -121,6 +121,7 @@ builder.mutationFields((t) => ({
         });
         await tx.friendRequest.deleteMany({ where: { fromId: viewerId, toId: personId } });
       });
+      context.events.publish('friendshipEnded', { personId: viewerId, friendId: personId });
       return { personId, status: 'none' as const };
     },
   }),
