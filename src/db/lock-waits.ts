@@ -52,15 +52,37 @@ function waitingAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
     queryRaw: (query) => waitingForLocks(() => adapter.queryRaw(query)),
     executeRaw: (query) => waitingForLocks(() => adapter.executeRaw(query)),
     executeScript: (script) => waitingForLocks(() => adapter.executeScript(script)),
-    startTransaction: async (isolationLevel) => waitingTransaction(await waitingForLocks(() => adapter.startTransaction(isolationLevel))),
+    startTransaction: async (isolationLevel) =>
+      waitingTransaction(await immediate(await waitingForLocks(() => adapter.startTransaction(isolationLevel)))),
     getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
     dispose: () => adapter.dispose(),
   };
 }
 
+const statement = (sql: string) => ({ sql, args: [], argTypes: [] });
+
 /**
- * Inside a transaction (deferred, as the adapter begins it) the first write takes the lock: a write
- * refused for it changed nothing and is tried again, with the transaction still open.
+ * The adapter begins a deferred transaction: it reads from a snapshot and takes the write lock at its
+ * first write. If another process committed in between, that write fails with SQLITE_BUSY_SNAPSHOT,
+ * which no retry of the statement can mend (the whole transaction would have to run again): a CLI
+ * command writing while the server did failed so. Begun IMMEDIATE instead, a transaction takes the
+ * lock before it reads anything, waiting for it (on timers) as any statement does.
+ */
+async function immediate(transaction: Transaction): Promise<Transaction> {
+  await transaction.executeRaw(statement('ROLLBACK'));
+  try {
+    await waitingForLocks(() => transaction.executeRaw(statement('BEGIN IMMEDIATE')));
+  } catch (error) {
+    // no transaction is open: let the connection go
+    await transaction.rollback();
+    throw error;
+  }
+  return transaction;
+}
+
+/**
+ * Inside a transaction, begun IMMEDIATE (see above), no statement waits for the lock; should one be
+ * refused for it all the same, it changed nothing and is tried again, with the transaction still open.
  */
 function waitingTransaction(transaction: Transaction): Transaction {
   return {

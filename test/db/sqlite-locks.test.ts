@@ -49,6 +49,25 @@ describe.skipIf(provider !== 'sqlite')('another connection holding the SQLite wr
     // the other connection's write stands too
     expect((await db.prisma.person.findFirstOrThrow({ where: { username: 'locked' } })).location).toBe('held');
   });
+
+  it('a transaction that reads, then writes, while another connection commits meanwhile: it goes through', async () => {
+    const other = new Sqlite((db.config as { file: string }).file);
+    other.exec('BEGIN IMMEDIATE');
+    other.exec(`UPDATE "Person" SET "goal" = 'from the shell' WHERE "username" = 'locked'`);
+    // the other writer commits while this transaction waits: begun deferred, its read would have kept
+    // a snapshot from before that commit, and its write would fail (SQLITE_BUSY_SNAPSHOT)
+    setTimeout(() => {
+      other.exec('COMMIT');
+      other.close();
+    }, 150);
+    const written = await db.prisma.$transaction(async (tx) => {
+      const person = await tx.person.findFirstOrThrow({ where: { username: 'locked' }, select: { id: true, goal: true } });
+      await tx.person.update({ where: { id: person.id }, data: { location: `after ${person.goal}` } });
+      return person.goal;
+    });
+    expect(written).toBe('from the shell');
+    expect((await db.prisma.person.findFirstOrThrow({ where: { username: 'locked' } })).location).toBe('after from the shell');
+  });
 });
 
 describe('waiting for a lock', () => {
