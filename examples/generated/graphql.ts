@@ -6,38 +6,67 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** The kind of workout (SPEC 2.3). */
 export type ActivityType =
+  /** Cross-country skiing; REST answers it as "Cc Skiing". */
   | 'CC_SKIING'
+  /** A ride or run to get somewhere. */
   | 'COMMUTE'
+  /** Core training. */
   | 'CORE_FITNESS'
+  /** CrossFit. */
   | 'CROSSFIT'
+  /** Cross-training. */
   | 'CROSS_TRAINING'
+  /** Cycling (SPEC). */
   | 'CYCLING'
+  /** The elliptical trainer. */
   | 'ELLIPTICAL'
+  /** Any other exercise (SPEC). */
   | 'FITNESS'
+  /** Hiking. */
   | 'HIKING'
+  /** Inline skating. */
   | 'INLINE_SKATING'
+  /** Rock climbing. */
   | 'ROCK_CLIMBING'
+  /** Rowing; its distances default to meters. */
   | 'ROWING'
+  /** Running (SPEC). */
   | 'RUNNING'
+  /** Indoor cycling. */
   | 'SPINNING'
+  /** Swimming (SPEC); its distances default to yards or meters. */
   | 'SWIMMING'
+  /** Walking (SPEC). */
   | 'WALKING'
+  /** Weight training. */
   | 'WEIGHTS'
+  /** Yoga. */
   | 'YOGA';
 
+/** The units of a distance. */
 export type DistanceUnits =
+  /** Kilometers. */
   | 'KILOMETERS'
+  /** Meters, for swims and rowing. */
   | 'METERS'
+  /** Statute miles (1,609.344 m). */
   | 'MILES'
+  /** Yards (0.9144 m), for swims. */
   | 'YARDS';
 
 /** How the workout felt. */
 export type Felt =
+  /** Alright. */
   | 'ALRIGHT'
+  /** Blah. */
   | 'BLAH'
+  /** Good. */
   | 'GOOD'
+  /** Great. */
   | 'GREAT'
+  /** Injured. */
   | 'INJURED'
+  /** Tired. */
   | 'TIRED';
 
 export type PublicStreamQueryVariables = Exact<{

@@ -56,6 +56,9 @@ export const builder = new SchemaBuilder<{
   errors: {
     // a failing field answers with the error object itself: `... on ValidationError { issues }`
     directResult: true,
+    defaultUnionOptions: {
+      description: 'What the field answers: its value, or one of the typed errors it may meet (each with a stable `code`).',
+    },
   },
   prisma: {
     client: (context) => context.prisma,
@@ -71,9 +74,30 @@ export const builder = new SchemaBuilder<{
   relay: {
     cursorType: 'String',
     clientMutationId: 'omit',
-    // node and nodes are defined in graphql/global-ids.ts: a node is only what the viewer could reach by another path
+    // node and nodes are defined in graphql/types/node.ts: a node is only what the viewer could reach by another path
     nodeQueryOptions: false,
     nodesQueryOptions: false,
+    nodeTypeOptions: {
+      description: 'An object with an identity: its `id` fetches it again through `node(id:)` (Relay object identification).',
+    },
+    idFieldOptions: { description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
+    pageInfoTypeOptions: {
+      description: 'Where a page stands in its list (Relay): whether more follow or precede, and the cursors to ask for them.',
+    },
+    hasNextPageFieldOptions: { description: 'Whether items follow this page: ask with `first` and `after: endCursor`.' },
+    hasPreviousPageFieldOptions: { description: 'Whether items precede this page: ask with `last` and `before: startCursor`.' },
+    startCursorFieldOptions: { description: 'The cursor of the first item of the page; null on an empty page.' },
+    endCursorFieldOptions: { description: 'The cursor of the last item of the page; null on an empty page.' },
+    defaultConnectionTypeOptions: { description: 'A page of a list (a Relay connection): its edges and where it stands.' },
+    defaultEdgeTypeOptions: { description: 'An item of a page, with the cursor to page from it.' },
+    edgesFieldOptions: { description: 'The items of the page, in the list’s order.' },
+    pageInfoFieldOptions: { description: 'Where the page stands, and the cursors to go on from.' },
+    cursorFieldOptions: { description: 'Opaque: pass it as `after` or `before` to page from this item.' },
+    nodeFieldOptions: { description: 'The item.' },
+    firstArgOptions: { description: 'How many items from the start of the list, or after `after`.' },
+    lastArgOptions: { description: 'How many items from the end of the list, or before `before`.' },
+    afterArgOptions: { description: 'A cursor: the items after this one.' },
+    beforeArgOptions: { description: 'A cursor: the items before this one.' },
   },
 });
 

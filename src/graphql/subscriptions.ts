@@ -127,7 +127,7 @@ builder.subscriptionFields((t) => ({
   personEntries: t.field({
     type: EntryRef,
     description: "A person's new entries.",
-    args: { username: t.arg.string({ required: true }) },
+    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
     subscribe: async (_root, { username }, context) => {
       const id = await requirePersonId(context, username);
       return newEntries(context, (p) => p.authorId === id);
@@ -153,7 +153,11 @@ builder.subscriptionFields((t) => ({
   nearbyEntries: t.field({
     type: EntryRef,
     description: 'New entries posted within `radius` miles (default 50) of a point.',
-    args: { lat: t.arg.float({ required: true }), lon: t.arg.float({ required: true }), radius: t.arg.float() },
+    args: {
+      lat: t.arg.float({ required: true, description: 'Latitude, -90 to 90.' }),
+      lon: t.arg.float({ required: true, description: 'Longitude, -180 to 180.' }),
+      radius: t.arg.float({ description: `Miles; default ${DEFAULT_NEARBY_RADIUS_MILES}.` }),
+    },
     subscribe: (_root, args, context) => {
       const center = { lat: args.lat, lon: args.lon };
       const radius = args.radius ?? DEFAULT_NEARBY_RADIUS_MILES;

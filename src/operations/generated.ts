@@ -5,23 +5,41 @@ export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' |
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
 /** The kind of workout (SPEC 2.3). */
 export type ActivityType =
+  /** Cross-country skiing; REST answers it as "Cc Skiing". */
   | 'CC_SKIING'
+  /** A ride or run to get somewhere. */
   | 'COMMUTE'
+  /** Core training. */
   | 'CORE_FITNESS'
+  /** CrossFit. */
   | 'CROSSFIT'
+  /** Cross-training. */
   | 'CROSS_TRAINING'
+  /** Cycling (SPEC). */
   | 'CYCLING'
+  /** The elliptical trainer. */
   | 'ELLIPTICAL'
+  /** Any other exercise (SPEC). */
   | 'FITNESS'
+  /** Hiking. */
   | 'HIKING'
+  /** Inline skating. */
   | 'INLINE_SKATING'
+  /** Rock climbing. */
   | 'ROCK_CLIMBING'
+  /** Rowing; its distances default to meters. */
   | 'ROWING'
+  /** Running (SPEC). */
   | 'RUNNING'
+  /** Indoor cycling. */
   | 'SPINNING'
+  /** Swimming (SPEC); its distances default to yards or meters. */
   | 'SWIMMING'
+  /** Walking (SPEC). */
   | 'WALKING'
+  /** Weight training. */
   | 'WEIGHTS'
+  /** Yoga. */
   | 'YOGA';
 
 /** A note, a workout, an image and/or a location (SPEC 4.3). At least one of them. */
@@ -30,6 +48,7 @@ export type CreateEntryInput = {
   lat: number | null | undefined;
   /** Longitude, -180 to 180; together with lat. */
   lon: number | null | undefined;
+  /** An image to attach. */
   media: MediaInput | null | undefined;
   /** The note, or how the workout went. At most 5000 characters. */
   message: string | null | undefined;
@@ -37,9 +56,11 @@ export type CreateEntryInput = {
   placeName: string | null | undefined;
   /** Who sees the entry; default: the author's `defaultVisibility`. */
   visibility: Visibility | null | undefined;
+  /** Makes the entry a workout; leave it out for a note. */
   workout: WorkoutInput | null | undefined;
 };
 
+/** A distance: a value in some units. */
 export type DistanceInput = {
   /** Default: the person's preferred units; for swims yards or meters. */
   units: DistanceUnits | null | undefined;
@@ -47,19 +68,30 @@ export type DistanceInput = {
   value: number;
 };
 
+/** The units of a distance. */
 export type DistanceUnits =
+  /** Kilometers. */
   | 'KILOMETERS'
+  /** Meters, for swims and rowing. */
   | 'METERS'
+  /** Statute miles (1,609.344 m). */
   | 'MILES'
+  /** Yards (0.9144 m), for swims. */
   | 'YARDS';
 
 /** How the workout felt. */
 export type Felt =
+  /** Alright. */
   | 'ALRIGHT'
+  /** Blah. */
   | 'BLAH'
+  /** Good. */
   | 'GOOD'
+  /** Great. */
   | 'GREAT'
+  /** Injured. */
   | 'INJURED'
+  /** Tired. */
   | 'TIRED';
 
 /** Where the viewer stands with another person. */
@@ -73,11 +105,13 @@ export type FriendshipStatus =
   /** The viewer asked; the other person has not answered. */
   | 'REQUESTED';
 
+/** An image to attach: a URL, or the file itself. */
 export type MediaInput = {
   /** The photo itself, instead of `url`: stored and served by Milepost with a preview, upright and without EXIF data (no GPS position). */
   data: unknown;
   /** An http(s) URL of a smaller version (made by the server for an upload). */
   previewUrl: string | null | undefined;
+  /** What it is: `IMAGE`. */
   type: MediaType;
   /** An http(s) URL of the photo; or upload it as `data`. */
   url: string | null | undefined;
@@ -85,10 +119,12 @@ export type MediaInput = {
 
 /** What is attached to an entry. */
 export type MediaType =
+  /** A photo (JPEG, PNG, WebP or GIF). */
   | 'IMAGE';
 
 /** A distance running records are kept for. */
 export type RecordDistance =
+  /** 5 kilometers. */
   | 'FIVE_K'
   /** 21,097.5 m. */
   | 'HALF_MARATHON'
@@ -98,30 +134,40 @@ export type RecordDistance =
   | 'ONE_K'
   /** 1 mile (1,609.344 m). */
   | 'ONE_MILE'
+  /** 10 kilometers. */
   | 'TEN_K';
 
 /** A calendar period of the person's own time zone. */
 export type StatsPeriod =
+  /** A calendar month. */
   | 'MONTH'
+  /** A week, from the first day of the person’s week. */
   | 'WEEK'
+  /** A calendar year. */
   | 'YEAR';
 
 /** Who sees an entry: EVERYONE (with or without a token), FRIENDS (the author and their friends), ONLY_ME (the author). To anyone else a hidden entry does not exist: every read leaves it out, and asking for it by id is "not found". */
 export type Visibility =
+  /** Everyone, with or without a token. */
   | 'EVERYONE'
+  /** The author and their friends. */
   | 'FRIENDS'
+  /** The author alone. */
   | 'ONLY_ME';
 
 /** A workout (SPEC 2.3). */
 export type WorkoutInput = {
+  /** The kind of workout. */
   activityType: ActivityType;
   /** 0 or more. */
   calories: number | null | undefined;
   /** ISO 8601 in UTC. */
   completedAt: string | null | undefined;
+  /** How far. */
   distance: DistanceInput | null | undefined;
   /** Seconds spent working out, 0 or more. */
   duration: number | null | undefined;
+  /** How it felt. */
   felt: Felt | null | undefined;
   /** One of your routes: The Route's global `id`, or its `databaseId`. */
   routeId: string | number | null | undefined;

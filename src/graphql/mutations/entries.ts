@@ -14,6 +14,7 @@ import { viewerMaySee } from '../lookups.ts';
 import { gpxStream } from './gpx-source.ts';
 
 const DistanceInput = builder.inputType('DistanceInput', {
+  description: 'A distance: a value in some units.',
   fields: (t) => ({
     value: t.float({ required: true, description: 'At least 0.' }),
     units: t.field({ type: DistanceUnitsEnum, description: "Default: the person's preferred units; for swims yards or meters." }),
@@ -23,11 +24,11 @@ const DistanceInput = builder.inputType('DistanceInput', {
 const WorkoutInput = builder.inputType('WorkoutInput', {
   description: 'A workout (SPEC 2.3).',
   fields: (t) => ({
-    activityType: t.field({ type: ActivityTypeEnum, required: true }),
+    activityType: t.field({ type: ActivityTypeEnum, required: true, description: 'The kind of workout.' }),
     completedAt: t.field({ type: 'DateTime', description: 'ISO 8601 in UTC.' }),
-    distance: t.field({ type: DistanceInput }),
+    distance: t.field({ type: DistanceInput, description: 'How far.' }),
     duration: t.int({ description: 'Seconds spent working out, 0 or more.' }),
-    felt: t.field({ type: FeltEnum }),
+    felt: t.field({ type: FeltEnum, description: 'How it felt.' }),
     calories: t.int({ description: '0 or more.' }),
     title: t.string({ description: 'At most 200 characters.' }),
     routeId: t.id({ description: `One of your routes: ${namesObject('Route')}` }),
@@ -35,8 +36,9 @@ const WorkoutInput = builder.inputType('WorkoutInput', {
 });
 
 const MediaInput = builder.inputType('MediaInput', {
+  description: 'An image to attach: a URL, or the file itself.',
   fields: (t) => ({
-    type: t.field({ type: MediaTypeEnum, required: true }),
+    type: t.field({ type: MediaTypeEnum, required: true, description: 'What it is: `IMAGE`.' }),
     url: t.string({ description: 'An http(s) URL of the photo; or upload it as `data`.' }),
     previewUrl: t.string({ description: 'An http(s) URL of a smaller version (made by the server for an upload).' }),
     data: t.field({
@@ -54,8 +56,8 @@ const CreateEntryInput = builder.inputType('CreateEntryInput', {
     lat: t.float({ description: 'Latitude, -90 to 90; together with lon.' }),
     lon: t.float({ description: 'Longitude, -180 to 180; together with lat.' }),
     placeName: t.string({ description: 'A name for the place, e.g. "Oakland, CA".' }),
-    workout: t.field({ type: WorkoutInput }),
-    media: t.field({ type: MediaInput }),
+    workout: t.field({ type: WorkoutInput, description: 'Makes the entry a workout; leave it out for a note.' }),
+    media: t.field({ type: MediaInput, description: 'An image to attach.' }),
     visibility: t.field({ type: VisibilityEnum, description: "Who sees the entry; default: the author's `defaultVisibility`." }),
   }),
 });
@@ -80,7 +82,7 @@ builder.mutationFields((t) => ({
     type: 'Entry',
     description: 'Posts an entry as the viewer.',
     errors: { types: [ValidationError, NotAuthorizedError] },
-    args: { input: t.arg({ type: CreateEntryInput, required: true }) },
+    args: { input: t.arg({ type: CreateEntryInput, required: true, description: 'The fields to write.' }) },
     resolve: async (query, _root, { input }, context) => {
       const viewer = requireViewer(context);
       const person = await context.prisma.person.findUniqueOrThrow({
@@ -131,7 +133,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
     args: {
       id: t.arg.id({ required: true, description: namesObject('Entry') }),
-      input: t.arg({ type: UpdateEntryInput, required: true }),
+      input: t.arg({ type: UpdateEntryInput, required: true, description: 'The fields to write.' }),
     },
     resolve: async (query, _root, args, context) => {
       const { input } = args;
@@ -177,7 +179,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
     args: {
       entryId: t.arg.id({ required: true, description: namesObject('Entry') }),
-      gpx: t.arg({ type: 'GpxDocument', required: true }),
+      gpx: t.arg({ type: 'GpxDocument', required: true, description: 'The GPX document: its text, or a file of a multipart request.' }),
     },
     resolve: async (query, _root, args, context) => {
       const { gpx } = args;

@@ -15,6 +15,7 @@ const ActivityImportRef = builder.objectRef<{ entryId: number; created: boolean 
     }),
     entry: t.prismaField({
       type: 'Entry',
+      description: 'The entry made from the file, or the one an earlier import of the same file made.',
       resolve: (query, parent, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: parent.entryId } }),
     }),
   }),
@@ -37,7 +38,7 @@ builder.mutationFields((t) => ({
       'imported again answers the first entry (`created: false`). One file at a time per person.',
     errors: { types: [ValidationError, NotAuthorizedError, TryAgainLaterError] },
     args: {
-      file: t.arg({ type: 'ActivityFile', required: true }),
+      file: t.arg({ type: 'ActivityFile', required: true, description: 'The FIT, TCX or GPX file, as a file of a multipart request.' }),
       message: t.arg.string({ description: 'The note of the entry; default: the notes the file holds (TCX `<Notes>`).' }),
       visibility: t.arg({ type: VisibilityEnum, description: "Who sees the entry; default: the viewer's `defaultVisibility`." }),
     },

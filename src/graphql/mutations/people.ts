@@ -23,9 +23,14 @@ type Status = 'none' | 'requested' | 'incoming' | 'friends';
 const FriendshipState = builder.objectRef<{ personId: number; status: Status }>('FriendshipState').implement({
   description: 'Where the viewer stands with a person after a friendship mutation.',
   fields: (t) => ({
-    status: t.field({ type: FriendshipStatusEnum, resolve: (state) => state.status }),
+    status: t.field({
+      type: FriendshipStatusEnum,
+      description: 'Where the viewer stands with them now.',
+      resolve: (state) => state.status,
+    }),
     person: t.prismaField({
       type: 'Person',
+      description: 'The other person.',
       resolve: (query, state, _args, context) => context.prisma.person.findUniqueOrThrow({ ...query, where: { id: state.personId } }),
     }),
   }),
@@ -45,7 +50,7 @@ builder.mutationFields((t) => ({
     type: FriendshipState,
     description: 'Asks a person to be friends. If they already asked the viewer, the two become friends at once.',
     errors,
-    args: { username: t.arg.string({ required: true }) },
+    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
     resolve: async (_root, { username }, context) => {
       const { viewerId, personId } = await other(context, username);
       const friends = await context.prisma.friendship.findUnique({
@@ -80,7 +85,7 @@ builder.mutationFields((t) => ({
     type: FriendshipState,
     description: "Accepts a person's pending request.",
     errors,
-    args: { username: t.arg.string({ required: true }) },
+    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
     resolve: async (_root, { username }, context) => {
       const { viewerId, personId } = await other(context, username);
       const request = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
@@ -94,7 +99,7 @@ builder.mutationFields((t) => ({
     type: FriendshipState,
     description: "Declines a person's pending request.",
     errors,
-    args: { username: t.arg.string({ required: true }) },
+    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
     resolve: async (_root, { username }, context) => {
       const { viewerId, personId } = await other(context, username);
       const { count } = await context.prisma.friendRequest.deleteMany({ where: { fromId: personId, toId: viewerId } });
@@ -107,7 +112,7 @@ builder.mutationFields((t) => ({
     type: FriendshipState,
     description: "Ends a friendship, or withdraws the viewer's own request. Not being friends is not an error.",
     errors,
-    args: { username: t.arg.string({ required: true }) },
+    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
     resolve: async (_root, { username }, context) => {
       const { viewerId, personId } = await other(context, username);
       await context.prisma.$transaction(async (tx) => {
@@ -135,7 +140,7 @@ const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
     timeZone: t.string({ description: 'A time zone name, at most 100 characters.' }),
     photoUrl: t.string({ description: 'An http(s) URL of the avatar picture.' }),
     goal: t.string({ description: 'At most 200 characters.' }),
-    units: t.field({ type: UnitPreferenceEnum }),
+    units: t.field({ type: UnitPreferenceEnum, description: 'The units to show distances in.' }),
     defaultVisibility: t.field({
       type: VisibilityEnum,
       description: 'Who sees the entries posted from now on without a `visibility` of their own.',
@@ -156,7 +161,7 @@ builder.mutationFields((t) => ({
     type: 'Person',
     description: "Changes the viewer's profile.",
     errors: { types: [ValidationError, NotAuthorizedError] },
-    args: { input: t.arg({ type: UpdateProfileInput, required: true }) },
+    args: { input: t.arg({ type: UpdateProfileInput, required: true, description: 'The fields to write.' }) },
     resolve: async (query, _root, { input }, context) => {
       const viewer = requireViewer(context);
       return context.prisma.person.update({ ...query, where: { id: viewer.id }, data: validateProfile(input) });
@@ -169,9 +174,9 @@ const PrivacyZoneRef = builder.prismaNode('PrivacyZone', {
   description: 'A place whose track points nobody but its person receives, and where their entries show no position.',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
-    lat: t.exposeFloat('lat'),
-    lon: t.exposeFloat('lon'),
-    radiusMeters: t.exposeFloat('radiusMeters'),
+    lat: t.exposeFloat('lat', { description: 'The centre’s latitude, as the person gave it.' }),
+    lon: t.exposeFloat('lon', { description: 'The centre’s longitude, as the person gave it.' }),
+    radiusMeters: t.exposeFloat('radiusMeters', { description: 'The radius hidden around the centre, in meters.' }),
   }),
 });
 
@@ -203,7 +208,11 @@ builder.mutationFields((t) => ({
     type: 'PrivacyZone',
     description: `Hides a place (a centre and ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters around it) of the viewer's tracks, waypoints and entries from everyone else, at once. The circle cut is centred a stable random 20-50% of the radius away from the centre, and wider by as much, so that the whole radius stays hidden while tracks cut at its edge do not point at the centre. At most ${MAX_ZONES} places.`,
     errors: { types: [ValidationError, NotAuthorizedError] },
-    args: { lat: t.arg.float({ required: true }), lon: t.arg.float({ required: true }), radiusMeters: t.arg.float({ required: true }) },
+    args: {
+      lat: t.arg.float({ required: true, description: 'The place’s latitude, -90 to 90.' }),
+      lon: t.arg.float({ required: true, description: 'The place’s longitude, -180 to 180.' }),
+      radiusMeters: t.arg.float({ required: true, description: 'How far around it to hide, in meters.' }),
+    },
     resolve: async (query, _root, args, context) => {
       const viewer = requireViewer(context);
       const zone = validateZone(args);

@@ -14,7 +14,10 @@ builder.mutationFields((t) => ({
     type: 'Route',
     description: 'Creates a route owned by the viewer (SPEC 4.7); attach a track with setRouteTrack.',
     errors: { types: [ValidationError, NotAuthorizedError] },
-    args: { name: t.arg.string({ description: 'At most 100 characters.' }), activityType: t.arg({ type: ActivityTypeEnum }) },
+    args: {
+      name: t.arg.string({ description: 'At most 100 characters.' }),
+      activityType: t.arg({ type: ActivityTypeEnum, description: 'What the route is for.' }),
+    },
     resolve: async (query, _root, args, context) => {
       const viewer = requireViewer(context);
       // a transaction of its own, so that a retry under an Idempotency-Key replays it (graphql/idempotency.ts)
@@ -31,7 +34,7 @@ builder.mutationFields((t) => ({
     errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
     args: {
       routeId: t.arg.id({ required: true, description: namesObject('Route') }),
-      gpx: t.arg({ type: 'GpxDocument', required: true }),
+      gpx: t.arg({ type: 'GpxDocument', required: true, description: 'The GPX document: its text, or a file of a multipart request.' }),
     },
     resolve: async (query, _root, args, context) => {
       const { gpx } = args;

@@ -6,8 +6,8 @@ export const CommentRef = builder.prismaNode('Comment', {
   description: 'A comment on an entry (SPEC 2.4).',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
-    body: t.exposeString('body'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    body: t.exposeString('body', { description: 'The text, 1 to 510 characters.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was written.' }),
   }),
 });
 
@@ -16,6 +16,6 @@ export const LikeRef = builder.prismaNode('Like', {
   description: 'A like on an entry; a person likes an entry at most once.',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was given.' }),
   }),
 });

@@ -30,31 +30,37 @@ interface MediaItem {
 
 const LocationRef = builder.objectRef<Location>('Location').implement({
   description: 'Where an entry was posted, as a place name.',
-  fields: (t) => ({ name: t.exposeString('name') }),
+  fields: (t) => ({ name: t.exposeString('name', { description: 'The place’s name, as the author gave it.' }) }),
 });
 
 export const GeoPointRef = builder.objectRef<GeoPoint>('GeoPoint').implement({
   description: 'A GeoJSON point.',
   fields: (t) => ({
-    type: t.string({ resolve: () => 'Point' }),
+    type: t.string({ description: 'GeoJSON’s type: always `Point`.', resolve: () => 'Point' }),
     coordinates: t.floatList({ description: 'GeoJSON order: `[longitude, latitude]`.', resolve: (p) => [p.lon, p.lat] }),
-    latitude: t.float({ resolve: (p) => p.lat }),
-    longitude: t.float({ resolve: (p) => p.lon }),
+    latitude: t.float({ description: 'Degrees north (WGS 84).', resolve: (p) => p.lat }),
+    longitude: t.float({ description: 'Degrees east (WGS 84).', resolve: (p) => p.lon }),
   }),
 });
 
 const MediaObjectRef = builder.objectRef<{ type: string; url: string }>('MediaObject').implement({
+  description: 'One file of an attached image.',
   fields: (t) => ({
     type: t.exposeString('type', { description: 'Always `image` for now.' }),
-    url: t.exposeString('url'),
+    url: t.exposeString('url', { description: 'Where to fetch it.' }),
   }),
 });
 
 const MediaRef = builder.objectRef<MediaItem>('Media').implement({
   description: 'An attached image and its optional preview.',
   fields: (t) => ({
-    content: t.field({ type: MediaObjectRef, resolve: (m) => m.content }),
-    preview: t.field({ type: MediaObjectRef, nullable: true, resolve: (m) => m.preview }),
+    content: t.field({ type: MediaObjectRef, description: 'The image.', resolve: (m) => m.content }),
+    preview: t.field({
+      type: MediaObjectRef,
+      nullable: true,
+      description: 'A 320-pixel preview; null when there is none.',
+      resolve: (m) => m.preview,
+    }),
   }),
 });
 
@@ -76,11 +82,20 @@ export const EntryRef = builder.prismaNode('Entry', {
       type: 'DateTime',
       description: 'When the entry was posted; whole seconds of it are the UNIX time `since` and `until` compare with.',
     }),
-    kind: t.field({ type: EntryKindEnum, resolve: (entry) => storedValue(ENTRY_KINDS, entry.kind, 'Entry.kind') }),
-    message: t.exposeString('message', { nullable: true }),
+    kind: t.field({
+      type: EntryKindEnum,
+      description: 'A note or a workout.',
+      resolve: (entry) => storedValue(ENTRY_KINDS, entry.kind, 'Entry.kind'),
+    }),
+    message: t.exposeString('message', { nullable: true, description: 'What the author wrote; null for none.' }),
     // the parts of an entry come with its stream page (one statement, db/entry-pages.ts), or else
     // batched for all entries of the operation (graphql/loaders.ts)
-    workout: t.field({ type: WorkoutRef, nullable: true, resolve: (entry, _args, context) => entryPart(context, entry, 'workout') }),
+    workout: t.field({
+      type: WorkoutRef,
+      nullable: true,
+      description: 'The workout, for an entry of that kind; null for a note.',
+      resolve: (entry, _args, context) => entryPart(context, entry, 'workout'),
+    }),
     comments: t.field({
       type: [CommentRef],
       description: 'Comments, oldest first.',
@@ -91,11 +106,18 @@ export const EntryRef = builder.prismaNode('Entry', {
       description: 'Likes, oldest first.',
       resolve: (entry, _args, context) => entryPart(context, entry, 'likes'),
     }),
-    commentCount: t.int({ resolve: (entry, _args, context) => entryPart(context, entry, 'commentCount') }),
-    likeCount: t.int({ resolve: (entry, _args, context) => entryPart(context, entry, 'likeCount') }),
+    commentCount: t.int({
+      description: 'How many comments it has.',
+      resolve: (entry, _args, context) => entryPart(context, entry, 'commentCount'),
+    }),
+    likeCount: t.int({
+      description: 'How many people like it.',
+      resolve: (entry, _args, context) => entryPart(context, entry, 'likeCount'),
+    }),
     location: t.field({
       type: LocationRef,
       nullable: true,
+      description: 'The place’s name, when the author gave one.',
       resolve: (entry) => (entry.placeName ? { name: entry.placeName } : null),
     }),
     geo: t.field({

@@ -11,8 +11,8 @@ import { builder } from '../builder.ts';
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
   description: 'An expected failure. `code` is stable and machine-readable; `message` is for people.',
   fields: (t) => ({
-    code: t.exposeString('code'),
-    message: t.exposeString('message'),
+    code: t.exposeString('code', { description: 'Stable and machine-readable: switch on it.' }),
+    message: t.exposeString('message', { description: 'For people: may change between releases.' }),
   }),
 });
 
@@ -20,7 +20,7 @@ const FieldIssueRef = builder.objectRef<FieldIssue>('FieldIssue').implement({
   description: 'One invalid input field.',
   fields: (t) => ({
     path: t.exposeString('path', { description: 'The field, as the client named it: `lat`, `workout.distance.value`.' }),
-    message: t.exposeString('message'),
+    message: t.exposeString('message', { description: 'What is wrong with the value, for people.' }),
   }),
 });
 
@@ -29,7 +29,9 @@ builder.objectType(ValidationError, {
   description: 'Some input was invalid or missing. REST answers 422.',
   interfaces: [ErrorInterface],
   isTypeOf: (value) => value instanceof ValidationError,
-  fields: (t) => ({ issues: t.field({ type: [FieldIssueRef], resolve: (error) => error.issues }) }),
+  fields: (t) => ({
+    issues: t.field({ type: [FieldIssueRef], description: 'Each invalid input, by its path.', resolve: (error) => error.issues }),
+  }),
 });
 
 builder.objectType(NotFoundError, {
@@ -37,7 +39,7 @@ builder.objectType(NotFoundError, {
   description: 'The addressed resource does not exist. REST answers 404.',
   interfaces: [ErrorInterface],
   isTypeOf: (value) => value instanceof NotFoundError,
-  fields: (t) => ({ resource: t.exposeString('resource') }),
+  fields: (t) => ({ resource: t.exposeString('resource', { description: 'The kind of thing that was not found: `entry`, `person`, …' }) }),
 });
 
 builder.objectType(NotAuthorizedError, {
@@ -53,5 +55,5 @@ builder.objectType(TryAgainLaterError, {
   description: 'The request cannot run now: another like it is still running. Retry after `retryAfterSeconds`. REST answers 429.',
   interfaces: [ErrorInterface],
   isTypeOf: (value) => value instanceof TryAgainLaterError,
-  fields: (t) => ({ retryAfterSeconds: t.exposeInt('retryAfterSeconds') }),
+  fields: (t) => ({ retryAfterSeconds: t.exposeInt('retryAfterSeconds', { description: 'Seconds to wait before trying again.' }) }),
 });

@@ -18,20 +18,30 @@ export const PersonRef = builder.prismaNode('Person', {
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
     username: t.exposeString('username', { description: 'The handle used in paths; unique regardless of case.' }),
-    displayName: t.exposeString('displayName'),
+    displayName: t.exposeString('displayName', { description: 'The name shown to people.' }),
     url: t.string({
       description: "Absolute URL of the person's profile page.",
       resolve: (person, _args, context) => `${context.baseUrl}/people/${encodeURIComponent(person.username)}`,
     }),
     location: t.exposeString('location', { nullable: true, description: 'Free-text location.' }),
-    timeZone: t.exposeString('timeZone', { nullable: true }),
+    timeZone: t.exposeString('timeZone', {
+      nullable: true,
+      description: 'An IANA time zone (`Europe/Paris`); their calendar periods follow it.',
+    }),
     photoUrl: t.string({
       description: 'URL of the avatar picture: the one the person set, or one generated from their initials.',
       resolve: (person, _args, context) => person.photoUrl ?? `${context.baseUrl}/people/${encodeURIComponent(person.username)}/avatar.svg`,
     }),
-    goal: t.exposeString('goal', { nullable: true }),
-    units: t.field({ type: UnitPreferenceEnum, resolve: (p) => storedValue(UNIT_PREFERENCES, p.units, 'Person.units') }),
-    routes: t.relation('routes', { query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }),
+    goal: t.exposeString('goal', { nullable: true, description: 'What they are training for, in their words.' }),
+    units: t.field({
+      type: UnitPreferenceEnum,
+      description: 'The units their distances are shown in.',
+      resolve: (p) => storedValue(UNIT_PREFERENCES, p.units, 'Person.units'),
+    }),
+    routes: t.relation('routes', {
+      description: 'Their routes, newest first.',
+      query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] },
+    }),
     entries: t.connection(
       {
         type: EntryRef,
@@ -104,7 +114,7 @@ builder.queryFields((t) => ({
     type: 'Person',
     nullable: true,
     description: 'A person by username (case-insensitive); null when there is none.',
-    args: { username: t.arg.string({ required: true }) },
+    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
     resolve: (query, _root, args, context) =>
       context.prisma.person.findUnique({ ...query, where: { usernameKey: args.username.toLowerCase() } }),
   }),
@@ -127,7 +137,7 @@ builder.queryFields((t) => ({
       type: EntryRef,
       description: "A person's stream (SPEC 4.2): their entries, newest first, 20 a page.",
       errors: { types: [ValidationError, NotFoundError] },
-      args: { username: t.arg.string({ required: true }), ...streamArgs },
+      args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }), ...streamArgs },
       resolve: async (_root, args, context, info) => {
         // the author is matched inside the page's query; only an empty page asks whether they exist
         const page = await entryStream(context, info, { kind: 'author', usernameKey: usernameKey(args.username) }, args);
@@ -143,11 +153,23 @@ builder.queryFields((t) => ({
 // here, beside the type they return; a stream page carries its people already (db/entry-pages.ts)
 const carried = (row: object, part: 'author' | 'person') => (row as { [part]?: Person })[part];
 builder.prismaObjectField('Entry', 'author', (t) =>
-  t.field({ type: PersonRef, resolve: (entry, _args, context) => carried(entry, 'author') ?? personById(context, entry.authorId) }),
+  t.field({
+    type: PersonRef,
+    description: 'Who posted it.',
+    resolve: (entry, _args, context) => carried(entry, 'author') ?? personById(context, entry.authorId),
+  }),
 );
 builder.prismaObjectField('Comment', 'author', (t) =>
-  t.field({ type: PersonRef, resolve: (comment, _args, context) => carried(comment, 'author') ?? personById(context, comment.authorId) }),
+  t.field({
+    type: PersonRef,
+    description: 'Who wrote it.',
+    resolve: (comment, _args, context) => carried(comment, 'author') ?? personById(context, comment.authorId),
+  }),
 );
 builder.prismaObjectField('Like', 'person', (t) =>
-  t.field({ type: PersonRef, resolve: (like, _args, context) => carried(like, 'person') ?? personById(context, like.personId) }),
+  t.field({
+    type: PersonRef,
+    description: 'Who liked the entry.',
+    resolve: (like, _args, context) => carried(like, 'person') ?? personById(context, like.personId),
+  }),
 );

@@ -17,15 +17,16 @@ export const RouteRef = builder.prismaNode('Route', {
   description: 'A named route, optionally with a GPS track (SPEC 2.4, 4.7).',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Its number in the database, as the REST paths and the original API name it.' }),
-    name: t.exposeString('name', { nullable: true }),
+    name: t.exposeString('name', { nullable: true, description: 'Its name, if it has one.' }),
     activityType: t.field({
+      description: 'What the route is for, if said.',
       type: ActivityTypeEnum,
       nullable: true,
       resolve: (r) => (r.activityType === null ? null : storedValue(ACTIVITY_TYPES, r.activityType, 'Route.activityType')),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    owner: t.relation('owner'),
-    track: t.relation('track', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    owner: t.relation('owner', { description: 'Whose route it is.' }),
+    track: t.relation('track', { nullable: true, description: 'Its GPS track; null until one is uploaded.' }),
     distance: t.field({
       type: DistanceRef,
       nullable: true,
@@ -66,11 +67,12 @@ export const RouteRef = builder.prismaNode('Route', {
 });
 
 const TrackPointRef = builder.objectRef<GpxPoint>('TrackPoint').implement({
+  description: 'A recorded point of a track.',
   fields: (t) => ({
-    lat: t.exposeFloat('lat'),
-    lon: t.exposeFloat('lon'),
+    lat: t.exposeFloat('lat', { description: 'Degrees north (WGS 84).' }),
+    lon: t.exposeFloat('lon', { description: 'Degrees east (WGS 84).' }),
     elevation: t.exposeFloat('elevation', { nullable: true, description: 'Meters above sea level.' }),
-    time: t.expose('time', { type: 'DateTime', nullable: true }),
+    time: t.expose('time', { type: 'DateTime', nullable: true, description: 'When it was recorded; null for an untimed point.' }),
     heartRate: t.exposeInt('heartRate', { nullable: true, description: 'Beats per minute.' }),
     cadence: t.exposeInt('cadence', { nullable: true, description: 'Revolutions or steps per minute.' }),
     power: t.int({
@@ -85,11 +87,11 @@ const TrackPointRef = builder.objectRef<GpxPoint>('TrackPoint').implement({
 const TrackWaypointRef = builder.prismaObject('TrackWaypoint', {
   description: 'A named point of the uploaded GPX document.',
   fields: (t) => ({
-    lat: t.exposeFloat('lat'),
-    lon: t.exposeFloat('lon'),
-    elevation: t.exposeFloat('elevation', { nullable: true }),
-    time: t.expose('time', { type: 'DateTime', nullable: true }),
-    name: t.exposeString('name', { nullable: true }),
+    lat: t.exposeFloat('lat', { description: 'Degrees north (WGS 84).' }),
+    lon: t.exposeFloat('lon', { description: 'Degrees east (WGS 84).' }),
+    elevation: t.exposeFloat('elevation', { nullable: true, description: 'Meters above sea level.' }),
+    time: t.expose('time', { type: 'DateTime', nullable: true, description: 'Its time, if the document gave one.' }),
+    name: t.exposeString('name', { nullable: true, description: 'Its name (`<name>`).' }),
   }),
 });
 
@@ -206,12 +208,12 @@ export const TrackRef = builder.prismaObject('Track', {
         return shown ? shown.summary.endedAt : track.endedAt;
       },
     }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the track was last uploaded.' }),
     outline: t.field({
       type: [TrackPointRef],
       description:
         'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
-      args: { max: t.arg.int({ required: false, defaultValue: 500 }) },
+      args: { max: t.arg.int({ required: false, defaultValue: 500, description: 'At most this many points.' }) },
       select: { pointData: true, pointCount: true },
       resolve: async (track, args, context) =>
         trackWork(
@@ -222,7 +224,7 @@ export const TrackRef = builder.prismaObject('Track', {
     points: t.field({
       type: [TrackPointRef],
       description: 'The points in order; `first` bounds how many come back (at most 100,000).',
-      args: { first: t.arg.int({ required: false, defaultValue: 10_000 }) },
+      args: { first: t.arg.int({ required: false, defaultValue: 10_000, description: 'The first this many points.' }) },
       select: { pointData: true, pointCount: true },
       resolve: async (track, args, context) => {
         const first = Math.max(0, Math.min(args.first ?? 10_000, 100_000));

@@ -3,7 +3,6 @@
 // is the person's `statsVisibility`, and each total counts only the workouts its reader may see.
 import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue, type ActivityType } from '../../domain/activity.ts';
 import {
-  STATS_PERIODS,
   calendarPeriods,
   calendarZone,
   defaultRange,
@@ -30,18 +29,20 @@ const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATUR
 
 export const WeekdayEnum = builder.enumType('Weekday', {
   description: 'A day of the week; a person chooses the one their weeks begin on (Monday unless they choose).',
-  values: Object.fromEntries(WEEKDAYS.map((day, i) => [day, { value: (i + 1) as Weekday }])) as Record<
-    (typeof WEEKDAYS)[number],
-    { value: Weekday }
-  >,
+  values: Object.fromEntries(
+    WEEKDAYS.map((day, i) => [
+      day,
+      { value: (i + 1) as Weekday, description: `${day[0]}${day.slice(1).toLowerCase()} (ISO day ${i + 1}).` },
+    ]),
+  ) as Record<(typeof WEEKDAYS)[number], { value: Weekday; description: string }>,
 });
 
 const StatsPeriodEnum = builder.enumType('StatsPeriod', {
   description: "A calendar period of the person's own time zone.",
-  values: Object.fromEntries(STATS_PERIODS.map((period) => [period.toUpperCase(), { value: period }])) as {
-    WEEK: { value: 'week' };
-    MONTH: { value: 'month' };
-    YEAR: { value: 'year' };
+  values: {
+    WEEK: { value: 'week' as const, description: 'A week, from the first day of the person’s week.' },
+    MONTH: { value: 'month' as const, description: 'A calendar month.' },
+    YEAR: { value: 'year' as const, description: 'A calendar year.' },
   },
 });
 
@@ -50,8 +51,8 @@ const RecordDistanceEnum = builder.enumType('RecordDistance', {
   values: {
     ONE_K: { value: '1k' as const, description: '1 kilometer.' },
     ONE_MILE: { value: '1mi' as const, description: '1 mile (1,609.344 m).' },
-    FIVE_K: { value: '5k' as const },
-    TEN_K: { value: '10k' as const },
+    FIVE_K: { value: '5k' as const, description: '5 kilometers.' },
+    TEN_K: { value: '10k' as const, description: '10 kilometers.' },
     HALF_MARATHON: { value: 'half' as const, description: '21,097.5 m.' },
     MARATHON: { value: 'marathon' as const, description: '42,195 m.' },
   },
@@ -327,10 +328,10 @@ builder.prismaObjectFields('Person', (t) => ({
       'Only the workouts the viewer may see are counted.',
     errors: { types: [ValidationError] },
     args: {
-      period: t.arg({ type: StatsPeriodEnum, required: true }),
-      from: t.arg({ type: 'DateTime' }),
-      to: t.arg({ type: 'DateTime' }),
-      activityType: t.arg({ type: ActivityTypeEnum }),
+      period: t.arg({ type: StatsPeriodEnum, required: true, description: 'The length of each period.' }),
+      from: t.arg({ type: 'DateTime', description: 'The first period is the one holding this moment.' }),
+      to: t.arg({ type: 'DateTime', description: 'The last period is the one holding this moment; default now.' }),
+      activityType: t.arg({ type: ActivityTypeEnum, description: 'Only workouts of this kind.' }),
     },
     select: SETTINGS,
     resolve: async (person, args, context) => {

@@ -10,8 +10,8 @@ export interface Distance {
 export const DistanceRef = builder.objectRef<Distance>('Distance').implement({
   description: 'A distance in the units it was entered in.',
   fields: (t) => ({
-    value: t.exposeFloat('value'),
-    units: t.expose('units', { type: DistanceUnitsEnum }),
+    value: t.exposeFloat('value', { description: 'How far, in `units`.' }),
+    units: t.expose('units', { type: DistanceUnitsEnum, description: 'The units of `value`.' }),
   }),
 });
 
@@ -20,12 +20,14 @@ export const WorkoutRef = builder.prismaObject('Workout', {
   fields: (t) => ({
     activityType: t.field({
       type: ActivityTypeEnum,
+      description: 'The kind of workout.',
       resolve: (w) => storedValue(ACTIVITY_TYPES, w.activityType, 'Workout.activityType'),
     }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it ended, if the athlete said.' }),
     distance: t.field({
       type: DistanceRef,
       nullable: true,
+      description: 'How far, in the units it was given in; null when not given.',
       resolve: (w) =>
         w.distanceValue !== null && w.distanceUnits !== null
           ? { value: w.distanceValue, units: storedValue(DISTANCE_UNITS, w.distanceUnits, 'Workout.distanceUnits') }
@@ -35,11 +37,12 @@ export const WorkoutRef = builder.prismaObject('Workout', {
     felt: t.field({
       type: FeltEnum,
       nullable: true,
+      description: 'How it felt; null when not said.',
       resolve: (w) => (w.felt === null ? null : storedValue(FEELINGS, w.felt, 'Workout.felt')),
     }),
-    calories: t.exposeInt('calories', { nullable: true }),
-    title: t.exposeString('title', { nullable: true }),
-    routeId: t.exposeInt('routeId', { nullable: true }),
-    route: t.relation('route', { nullable: true }),
+    calories: t.exposeInt('calories', { nullable: true, description: 'Kilocalories burnt, if said.' }),
+    title: t.exposeString('title', { nullable: true, description: 'Its title, if any.' }),
+    routeId: t.exposeInt('routeId', { nullable: true, description: 'The `databaseId` of the route it followed; null for none.' }),
+    route: t.relation('route', { nullable: true, description: 'The route it followed; null for none.' }),
   }),
 });
