@@ -1,0 +1,95 @@
+// urql with graphcache, unconfigured: it normalizes entries, people and comments by their global ids
+// (`__typename` and `id`, nothing set up), and a mutation answering a person updates every query
+// showing that person, with no refetch.
+import { Client, fetchExchange, gql } from '@urql/core';
+import { cacheExchange } from '@urql/exchange-graphcache';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createEntry, createPerson, createToken } from '../support/factories.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+let token = '';
+
+beforeAll(async () => {
+  db = await createTestDatabase('urql');
+  api = testApp(db);
+  const author = await createPerson(db.prisma, { username: 'urs', displayName: 'Urs' });
+  token = await createToken(db.prisma, author.id);
+  const entry = await createEntry(db.prisma, author.id, { message: 'cached by urql' });
+  await db.prisma.comment.create({ data: { entryId: entry.id, authorId: author.id, body: 'hi' } });
+});
+afterAll(() => db.destroy());
+
+const FEED = gql`
+  query Feed {
+    publicStream {
+      ... on EntryConnection {
+        edges {
+          node {
+            id
+            message
+            author {
+              id
+              displayName
+            }
+            comments {
+              id
+              body
+            }
+          }
+        }
+      }
+    }
+  }
+`;
+
+describe('urql with graphcache, unconfigured', () => {
+  it('normalizes by global id, and a mutation answering the person updates the cached feed', async () => {
+    let requests = 0;
+    const client = new Client({
+      url: 'http://milepost.test/graphql',
+      exchanges: [cacheExchange({}), fetchExchange],
+      fetch: (url, init) => {
+        requests += 1;
+        return api.app.fetch(String(url), init);
+      },
+      fetchOptions: { headers: { authorization: `Bearer ${token}` } },
+      // the cache answers, never the network, for the second read
+      requestPolicy: 'cache-first',
+    });
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args);
+    try {
+      const first = await client.query(FEED, {}).toPromise();
+      expect(first.error).toBeUndefined();
+      const renamed = await client
+        .mutation(
+          gql`
+            mutation Rename {
+              updateProfile(input: { displayName: "Urs B." }) {
+                ... on Person {
+                  id
+                  displayName
+                }
+              }
+            }
+          `,
+          {},
+        )
+        .toPromise();
+      expect(renamed.error).toBeUndefined();
+      const before = requests;
+      const again = await client.query(FEED, {}).toPromise();
+      expect(requests).toBe(before);
+      const edges = (again.data as { publicStream: { edges: Array<{ node: { author: { displayName: string } } }> } }).publicStream.edges;
+      expect(edges[0]!.node.author.displayName).toBe('Urs B.');
+    } finally {
+      console.warn = warn;
+    }
+    // graphcache warns of every object it cannot key (no id): there is none
+    expect(warnings).toEqual([]);
+  });
+});
