@@ -33,6 +33,7 @@ import { MediaPhotoDocument } from '../operations/generated.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { createMetrics, type Metrics } from '../http/metrics.ts';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { useSchemaChecks } from '../graphql/builder.ts';
@@ -192,6 +193,8 @@ export function createApp(config: Config, database: Database, options: AppOption
         },
       }),
       useGraphiQLPolicy(),
+      // @defer and @stream, answered in parts over multipart/mixed or server-sent events
+      useDeferStream(),
       // automatic persisted queries, or only the trusted documents when TRUSTED_DOCUMENTS is set
       ...usePersistedQueries(persistedQueries, config.trustedDocuments),
       {

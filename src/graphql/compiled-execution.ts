@@ -15,6 +15,7 @@
 //   spec's CollectFields) keeps them where the fragment stands: `{ a ...F c }` answered `a, c, b`
 //   compiled and `a, b, c` interpreted. The document is compiled with the fragments on object types
 //   spelled out in place (fieldsInPlace), so both answer in the order asked.
+import { deliversIncrementally } from './incremental.ts';
 import type { Plugin } from '@envelop/core';
 import {
   type DocumentNode,
@@ -63,6 +64,8 @@ export function useCompiledExecution(): Plugin {
     onExecute({ args, executeFn, setExecuteFn }) {
       const operation = getOperationAST(args.document, args.operationName)?.operation;
       if (operation !== 'query' && operation !== 'mutation') return;
+      // answered in parts: graphql-jit knows one answer only
+      if (deliversIncrementally(args.document)) return;
       const query = compiledFor(args);
       if (!query) return;
       setExecuteFn(async (run) => {

@@ -11,6 +11,7 @@
 // and a query whose result carries errors or extensions (run again there: a query has no effects).
 // A query that reads one stream page has the page put together from its entries' kept JSON when it
 // can (spliced-pages.ts).
+import { deliversIncrementally } from '../graphql/incremental.ts';
 import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -81,7 +82,7 @@ export function createDirectQueries(
     let document: DocumentNode;
     try {
       document = env.parse(params.query);
-      if (getOperationAST(document, params.operationName)?.operation !== 'query') return null;
+      if (getOperationAST(document, params.operationName)?.operation !== 'query' || deliversIncrementally(document)) return null;
       if (env.validate(env.schema, document).length > 0) return null;
     } catch {
       return null;

@@ -5,6 +5,7 @@
 // Misses are single-flight: lookups of a key that arrive while its answer is being computed, under the
 // same reading, wait for that one computation instead of each starting their own (after a commit,
 // every waiting reader would otherwise compute the same page at once).
+import { deliversIncrementally } from '../graphql/incremental.ts';
 import { createHash } from 'node:crypto';
 // whatwg-node's Response hands a Buffer body to node:http in one write, with its length
 import { Response } from '@whatwg-node/fetch';
@@ -231,9 +232,11 @@ export function isQueryOperation(body: string, parse: (query: string) => Documen
   if (!operationTypes.has(key)) {
     let type: string | null = null;
     try {
-      type =
-        getOperationAST(parse(params.query), typeof params.operationName === 'string' ? params.operationName : undefined)?.operation ??
-        null;
+      const document = parse(params.query);
+      // a query answered in parts (`@defer`, `@stream`) is not one body to keep
+      type = deliversIncrementally(document)
+        ? 'incremental'
+        : (getOperationAST(document, typeof params.operationName === 'string' ? params.operationName : undefined)?.operation ?? null);
     } catch {
       // a syntax error: yoga answers it, uncached
     }
