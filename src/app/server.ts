@@ -1,4 +1,5 @@
 // Assembles the HTTP service: GraphQL at /graphql, health at /healthz, JSON 404 elsewhere.
+import { hasSessionCookie } from '../auth/session.ts';
 import { MAX_ARCHIVE_UPLOAD_BYTES } from '../imports/upload.ts';
 import { closeFitPool } from '../imports/fit-pool.ts';
 import { closeTrackPool } from '../tracks/pool.ts';
@@ -237,6 +238,8 @@ export function createApp(config: Config, database: Database, options: AppOption
     // whole context in; GraphQL requests get theirs from the request
     context: async (initial) => {
       if ('viewer' in initial) return initial as unknown as Context;
+      const session = sessionViewers.get(initial.request);
+      if (session) return contexts.forViewer(initial.request, session);
       try {
         return await contexts.forRequest(initial.request);
       } catch (error) {
@@ -357,13 +360,42 @@ export function createApp(config: Config, database: Database, options: AppOption
       body,
     );
 
+  /**
+   * The athlete a GraphQL request without a token runs as when it carries their pages' log-in session
+   * (GraphiQL in their browser). Safe from other sites: a JSON POST from elsewhere needs a CORS
+   * preflight that /graphql never grants with credentials, the session cookie is SameSite, and yoga's
+   * CSRF rule refuses the requests a browser sends without a preflight (a GET, a form).
+   */
+  const sessionViewers = new WeakMap<Request, Viewer>();
+  const sessionViewerOf = async (request: Request): Promise<Viewer | null> => {
+    if (!hasSessionCookie(request.headers.get('cookie'))) return null;
+    const { viewer } = await pageSession(
+      { prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: contexts.baseUrl },
+      request,
+    );
+    return viewer && { id: viewer.id, username: viewer.username, clientId: null };
+  };
+
   /** The rate-limit budget each admitted request spent, for the further operations of a batch. */
   const budgets = new WeakMap<Request, string>();
 
   // a JSON query answered without yoga's HTTP pipeline when it is the common case (direct-queries.ts)
   // not with trusted documents: that path runs any text, and only yoga's checks the ids
-  const direct = config.trustedDocuments ? null : createDirectQueries(yoga, (request) => contexts.forRequest(request), fragments);
-  const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, anonymous: boolean): Promise<Response> => {
+  const direct = config.trustedDocuments
+    ? null
+    : createDirectQueries(
+        yoga,
+        (request) => {
+          const session = sessionViewers.get(request);
+          return session ? Promise.resolve(contexts.forViewer(request, session)) : contexts.forRequest(request);
+        },
+        fragments,
+      );
+  const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean): Promise<Response> => {
+    const session = tokenless ? await sessionViewerOf(request) : null;
+    if (session) sessionViewers.set(request, session);
+    // a logged-in session is a viewer: its reads are its own, never the anonymous cache's
+    const anonymous = tokenless && !session;
     const type = request.headers.get('content-type') ?? '';
     if (request.method === 'POST' && /^multipart\/form-data\b/i.test(type)) {
       const read = await readGraphQLMultipart(request).catch((error: unknown) => {
@@ -373,6 +405,7 @@ export function createApp(config: Config, database: Database, options: AppOption
         logger.error({ err: error, method: request.method, path: '/graphql' }, 'unexpected error');
         return { status: 500, body: { errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL' } }] } };
       });
+      if (read instanceof Request && session) sessionViewers.set(read, session);
       return read instanceof Request ? yoga.fetch(read) : jsonResponse(read.status, read.body);
     }
     if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(type)) return yoga.fetch(request);
@@ -390,7 +423,11 @@ export function createApp(config: Config, database: Database, options: AppOption
       }
     }
     // the body is read: yoga gets a copy of the request that still holds it
-    const replayed = () => yoga.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body }));
+    const replayed = () => {
+      const copy = new Request(request.url, { method: 'POST', headers: request.headers, body });
+      if (session) sessionViewers.set(copy, session);
+      return yoga.fetch(copy);
+    };
     const answer = async () => (direct ? await direct(request, body) : null) ?? replayed();
     if (!cache || !anonymous || !isQueryOperation(body, parse)) return answer();
     // a result with errors (a bad variable, a masked failure) is answered but not kept

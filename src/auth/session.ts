@@ -6,6 +6,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SESSION_COOKIE = 'milepost_session';
+
+const SESSION_IN_HEADER = new RegExp(`(^|;)\\s*${SESSION_COOKIE}=`);
+
+/** Whether a Cookie header carries the pages' log-in session (not whether it is valid). */
+export const hasSessionCookie = (cookieHeader: string | null | undefined): boolean => SESSION_IN_HEADER.test(cookieHeader ?? '');
 export const CSRF_COOKIE = 'milepost_csrf';
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 

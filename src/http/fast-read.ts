@@ -2,6 +2,7 @@
 // holds. It is answered on node:http directly, without building fetch-API objects, under the same
 // edge rules as every other request (rate limit and its headers, request id, log line, metrics).
 // Anything else, and any miss, goes the full way.
+import { hasSessionCookie } from '../auth/session.ts';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { prefersHtml } from './negotiation.ts';
@@ -90,6 +91,8 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
     const url = req.url ?? '/';
     if (!options.enabled() || req.headers.authorization !== undefined || url.length > options.maxUrlLength) return null;
     if (req.method === 'POST' && url === '/graphql' && /^application\/json\b/.test(req.headers['content-type'] ?? '')) {
+      // a logged-in athlete's own session (GraphiQL in their browser) asks as them, never from the anonymous cache
+      if (hasSessionCookie(req.headers.cookie)) return null;
       // a declared length bounds what is read here (node:http holds the body to it)
       const length = req.headers['content-length'];
       return length !== undefined && Number(length) <= MAX_GRAPHQL_BODY ? 'graphql' : null;
