@@ -27,7 +27,7 @@ describe('the REST view of the schema', () => {
       ['Like', 'person'],
       ['Route', 'owner'],
       ['Person', 'friendRequests'],
-      ['PersonFriendsConnectionEdge', 'node'],
+      ['PersonEdge', 'node'],
     ] as const) {
       expect(typeOf(type, field), `${type}.${field}`).toBe('PersonSummary');
     }

@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<66ec10b9cfb0acc900d7ff18d1806962>>
+ * @generated SignedSource<<a90aef3b93473e74ad8d8e2986b721ba>>
  * @lightSyntaxTransform
  */
 
@@ -135,7 +135,7 @@ return {
               {
                 "alias": null,
                 "args": (v4/*:: as any*/),
-                "concreteType": "PersonFriendsConnection",
+                "concreteType": "PersonConnection",
                 "kind": "LinkedField",
                 "name": "friends",
                 "plural": false,
@@ -143,7 +143,7 @@ return {
                   {
                     "alias": null,
                     "args": null,
-                    "concreteType": "PersonFriendsConnectionEdge",
+                    "concreteType": "PersonEdge",
                     "kind": "LinkedField",
                     "name": "edges",
                     "plural": true,

@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<520d875a5eb622314494e8bc0a7e23fe>>
+ * @generated SignedSource<<cc4cdac1f3ebd882287c8a5664fbc492>>
  * @lightSyntaxTransform
  */
 
@@ -108,7 +108,7 @@ return {
           {
             "alias": null,
             "args": (v4/*:: as any*/),
-            "concreteType": "PersonFriendsConnection",
+            "concreteType": "PersonConnection",
             "kind": "LinkedField",
             "name": "friends",
             "plural": false,
@@ -116,7 +116,7 @@ return {
               {
                 "alias": null,
                 "args": null,
-                "concreteType": "PersonFriendsConnectionEdge",
+                "concreteType": "PersonEdge",
                 "kind": "LinkedField",
                 "name": "edges",
                 "plural": true,

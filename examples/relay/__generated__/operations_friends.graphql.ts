@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<bcf03c623714158f2a4ec1092c4683b5>>
+ * @generated SignedSource<<7318a937e20fa7a5cad1b992ffff8b4a>>
  * @lightSyntaxTransform
  */
 
@@ -86,7 +86,7 @@ return {
     {
       "alias": "friends",
       "args": null,
-      "concreteType": "PersonFriendsConnection",
+      "concreteType": "PersonConnection",
       "kind": "LinkedField",
       "name": "__operations_friends_connection",
       "plural": false,
@@ -94,7 +94,7 @@ return {
         {
           "alias": null,
           "args": null,
-          "concreteType": "PersonFriendsConnectionEdge",
+          "concreteType": "PersonEdge",
           "kind": "LinkedField",
           "name": "edges",
           "plural": true,

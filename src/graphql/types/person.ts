@@ -68,13 +68,17 @@ const friendsPage = prismaConnectionHelpers(builder, 'Friendship', {
 });
 
 builder.prismaObjectField(PersonRef, 'friends', (t) =>
-  t.connection({
-    type: PersonRef,
-    description: `Accepted friends, longest-standing first: ${FRIENDS_PAGE.defaultSize} a page, \`first\` at most ${FRIENDS_PAGE.maxSize}.`,
-    args: friendsPage.getArgs(),
-    select: (args, context, nestedSelection) => ({ friendships: friendsPage.getQuery(args, context, nestedSelection) }),
-    resolve: (person, args, context) => friendsPage.resolve(person.friendships, args, context),
-  }),
+  t.connection(
+    {
+      type: PersonRef,
+      description: `Accepted friends, longest-standing first: ${FRIENDS_PAGE.defaultSize} a page, \`first\` at most ${FRIENDS_PAGE.maxSize}.`,
+      args: friendsPage.getArgs(),
+      select: (args, context, nestedSelection) => ({ friendships: friendsPage.getQuery(args, context, nestedSelection) }),
+      resolve: (person, args, context) => friendsPage.resolve(person.friendships, args, context),
+    },
+    { name: 'PersonConnection' },
+    { name: 'PersonEdge' },
+  ),
 );
 
 builder.prismaObjectField(PersonRef, 'defaultVisibility', (t) =>
