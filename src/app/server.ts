@@ -312,11 +312,17 @@ export function createApp(config: Config, database: Database, options: AppOption
   router.get('/people/:username/avatar.svg', ({ params }) => avatarSvg(params.username!));
   // a photo goes to whoever may see an entry that shows it: an app by its token, a browser by its session
   const runMedia = createOperationRunner(yoga);
-  const toViewer = (account: { id: number; username: string } | null): Viewer | null =>
-    account && { id: account.id, username: account.username, clientId: null };
+  /** The pages' session of a request (its log-in cookie), as the pages and the photos read it. */
+  const sessionOf = (request: Request) =>
+    pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: contexts.baseUrl }, request);
+  /** The athlete a request's log-in session belongs to, as a viewer; null without a valid one. */
+  const sessionViewerOf = async (request: Request): Promise<Viewer | null> => {
+    if (!hasSessionCookie(request.headers.get('cookie'))) return null;
+    const { viewer } = await sessionOf(request);
+    return viewer && { id: viewer.id, username: viewer.username, clientId: null };
+  };
   router.get('/media/:name', async ({ request, params }) => {
-    const session = () => pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: contexts.baseUrl }, request);
-    const viewer = (await viewerOfRequest(database, request)) ?? toViewer((await session()).viewer);
+    const viewer = (await viewerOfRequest(database, request)) ?? (await sessionViewerOf(request));
     const { data, errors } = await runMedia(MediaPhotoDocument, request, contexts.forViewer(request, viewer), { name: params.name! });
     if (errors?.length) throw new Error(`photo access failed: ${errors[0]!.message}`);
     return mediaFile(media, params.name!, request, data?.photo ?? null);
@@ -337,7 +343,7 @@ export function createApp(config: Config, database: Database, options: AppOption
   mountWebPages(pages, {
     run: createOperationRunner(yoga),
     context: (request) => contexts.forViewer(request, null),
-    session: (request) => pageSession({ prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: contexts.baseUrl }, request),
+    session: sessionOf,
   });
 
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
@@ -367,14 +373,6 @@ export function createApp(config: Config, database: Database, options: AppOption
    * CSRF rule refuses the requests a browser sends without a preflight (a GET, a form).
    */
   const sessionViewers = new WeakMap<Request, Viewer>();
-  const sessionViewerOf = async (request: Request): Promise<Viewer | null> => {
-    if (!hasSessionCookie(request.headers.get('cookie'))) return null;
-    const { viewer } = await pageSession(
-      { prisma: database.prisma, sessionSecret: config.sessionSecret, baseUrl: contexts.baseUrl },
-      request,
-    );
-    return viewer && { id: viewer.id, username: viewer.username, clientId: null };
-  };
 
   /** The rate-limit budget each admitted request spent, for the further operations of a batch. */
   const budgets = new WeakMap<Request, string>();
