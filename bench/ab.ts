@@ -33,8 +33,8 @@ const concurrency = Number(values.concurrency);
 const FEED = `edges { node { id url at message location { name } geo { coordinates }
   author { username displayName photoUrl url }
   workout { activityType distance { value units } duration felt title }
-  comments { body createdAt author { username displayName photoUrl url } }
-  likes { createdAt person { username displayName photoUrl url } } } }`;
+  comments { edges { node { body createdAt author { username displayName photoUrl url } } } }
+  likes { edges { node { createdAt person { username displayName photoUrl url } } } } } }`;
 const paths = values.paths ? readFileSync(values.paths, 'utf8').split('\n').filter(Boolean) : [values.path];
 const graphqlBody = JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` });
 

@@ -123,8 +123,8 @@ async function startServer(url: string): Promise<{ child: ChildProcess; base: st
 const FEED = `edges { node { id url at message location { name } geo { coordinates }
   author { username displayName photoUrl url }
   workout { activityType distance { value units } duration felt title }
-  comments { body createdAt author { username displayName photoUrl url } }
-  likes { createdAt person { username displayName photoUrl url } } } }`;
+  comments { edges { node { body createdAt author { username displayName photoUrl url } } } }
+  likes { edges { node { createdAt person { username displayName photoUrl url } } } } } }`;
 
 interface Target {
   name: string;

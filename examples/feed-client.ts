@@ -9,12 +9,11 @@ const response = await fetch(`${base}/graphql`, {
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ query: print(PublicStreamDocument), variables: { page: 1 } }),
 });
-const { data } = (await response.json()) as { data: PublicStreamQuery };
-if (data.publicStream.__typename === 'EntryConnection') {
-  for (const { node } of data.publicStream.edges) {
-    const what = node.workout
-      ? `${node.workout.activityType.toLowerCase()} ${node.workout.distance?.value ?? ''} ${node.workout.distance?.units.toLowerCase() ?? ''}`
-      : 'note';
-    console.log(`${node.at}  ${node.author.displayName.padEnd(12)} ${what.padEnd(24)} ${node.message ?? ''}`);
-  }
+const { data, errors } = (await response.json()) as { data: PublicStreamQuery | null; errors?: Array<{ message: string }> };
+if (errors?.length) console.error(errors.map((error) => error.message).join('\n'));
+for (const { node } of data?.publicStream?.edges ?? []) {
+  const what = node.workout
+    ? `${node.workout.activityType.toLowerCase()} ${node.workout.distance?.value ?? ''} ${node.workout.distance?.units.toLowerCase() ?? ''}`
+    : 'note';
+  console.log(`${node.at}  ${node.author.displayName.padEnd(12)} ${what.padEnd(24)} ${node.message ?? ''}`);
 }

@@ -80,19 +80,16 @@ function batchSize(body: string): number {
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
 query PublicStream {
   publicStream {
-    ... on EntryConnection {
-      edges {
-        node {
-          id url at message
-          author { username displayName }
-          workout { activityType distance { value units } duration felt title }
-          comments { body author { username } }
-          likes { person { username } }
-        }
+    edges {
+      node {
+        id url at message
+        author { username displayName }
+        workout { activityType distance { value units } duration felt title }
+        comments { totalCount edges { node { body author { username } } } }
+        likes { totalCount }
       }
-      pageInfo { hasNextPage endCursor }
     }
-    ... on ValidationError { issues { path message } }
+    pageInfo { hasNextPage endCursor }
   }
 }
 `;
@@ -158,11 +155,15 @@ export function createApp(config: Config, database: Database, options: AppOption
     landingPage: false,
     maskedErrors: {
       isDev: config.exposeErrors,
-      // expected failures keep their message and code where no typed error can carry them (a
-      // subscription refused at its start); everything else stays masked
+      // expected failures keep their message, code and typed error's fields where no union carries
+      // them (a stream's refused argument, a subscription refused at its start); the rest stays masked
       maskError: (error, message, isDev) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
-        if (original instanceof DomainError) return createGraphQLError(original.message, { extensions: { code: original.code } });
+        if (original instanceof DomainError)
+          return createGraphQLError(original.message, {
+            extensions: { ...original.extensions() },
+            ...(error instanceof GraphQLError ? { path: error.path, nodes: error.nodes } : {}),
+          });
         if (isDatabaseUnavailable(original))
           return createGraphQLError('the database is unavailable; try again shortly', {
             extensions: {

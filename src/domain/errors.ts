@@ -7,12 +7,34 @@ export interface FieldIssue {
   message: string;
 }
 
+/**
+ * A failure as GraphQL's `errors[].extensions` carry it where a field answers its object, not a union
+ * (the streams): `type` names the typed error the schema defines, and its fields come along.
+ */
+export interface ErrorExtensions {
+  code: string;
+  type: string;
+  issues?: FieldIssue[];
+  resource?: string;
+  retryAfterSeconds?: number;
+}
+
+/** The schema's typed errors, by name: what `ErrorExtensions.type` may be. */
+export const TYPED_ERRORS = new Set(['ValidationError', 'NotFoundError', 'NotAuthorizedError', 'TryAgainLaterError']);
+
 export abstract class DomainError extends Error {
   abstract readonly code: string;
+  /** The schema's typed error this is (`ValidationError`, …); `Error` for one the schema has no type of. */
+  readonly type: string = 'Error';
+
+  extensions(): ErrorExtensions {
+    return { code: this.code, type: this.type };
+  }
 }
 
 export class ValidationError extends DomainError {
   readonly code: string = 'VALIDATION_FAILED';
+  override readonly type = 'ValidationError';
   constructor(readonly issues: FieldIssue[]) {
     super(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
     this.name = 'ValidationError';
@@ -20,6 +42,10 @@ export class ValidationError extends DomainError {
 
   static field(path: string, message: string): ValidationError {
     return new ValidationError([{ path, message }]);
+  }
+
+  override extensions(): ErrorExtensions {
+    return { ...super.extensions(), issues: this.issues };
   }
 }
 
@@ -38,6 +64,7 @@ export class TooLargeError extends ValidationError {
 /** The request is fine but cannot run now (another like it is still running); retry after a while. */
 export class TryAgainLaterError extends DomainError {
   readonly code = 'TRY_AGAIN_LATER';
+  override readonly type = 'TryAgainLaterError';
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
@@ -45,10 +72,15 @@ export class TryAgainLaterError extends DomainError {
     super(message);
     this.name = 'TryAgainLaterError';
   }
+
+  override extensions(): ErrorExtensions {
+    return { ...super.extensions(), retryAfterSeconds: this.retryAfterSeconds };
+  }
 }
 
 export class NotFoundError extends DomainError {
   readonly code = 'NOT_FOUND';
+  override readonly type = 'NotFoundError';
   constructor(
     readonly resource: string,
     readonly key: string,
@@ -56,10 +88,15 @@ export class NotFoundError extends DomainError {
     super(`${resource} ${key} does not exist`);
     this.name = 'NotFoundError';
   }
+
+  override extensions(): ErrorExtensions {
+    return { ...super.extensions(), resource: this.resource };
+  }
 }
 
 export class NotAuthorizedError extends DomainError {
   readonly code = 'NOT_AUTHORIZED';
+  override readonly type = 'NotAuthorizedError';
   constructor(message = 'this operation needs an access token (oauth_token) of a person who may perform it') {
     super(message);
     this.name = 'NotAuthorizedError';

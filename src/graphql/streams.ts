@@ -54,7 +54,9 @@ export function entryPartsOf(info: GraphQLResolveInfo): EntryParts {
   const nodes = selectedFields(info, info.fieldNodes, ['edges', 'node']);
   const asks = (field: string) => selectedFields(info, nodes, [field]).length > 0;
   // the people of the page, wherever they appear in it: a column is read if any of them asks for it
-  const people = [['author'], ['comments', 'author'], ['likes', 'person']].flatMap((path) => selectedFields(info, nodes, path));
+  const people = [['author'], ['comments', 'edges', 'node', 'author'], ['likes', 'edges', 'node', 'person']].flatMap((path) =>
+    selectedFields(info, nodes, path),
+  );
   const personColumns = PERSON_COLUMNS.filter((column) => selectedFields(info, people, [column]).length > 0);
   return {
     author: asks('author'),

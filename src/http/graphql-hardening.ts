@@ -23,8 +23,9 @@ import type { Config } from '../config.ts';
 const { getComplexity } = createRequire(import.meta.url)('graphql-query-complexity') as { getComplexity: typeof GetComplexity };
 
 export const GRAPHQL_LIMITS = {
-  // a feed with comments' authors is 6 deep; the REST operations are within these too
-  maxDepth: 12,
+  // a feed with its comments' authors is 8 deep through connections (edges, node); graphql-armor
+  // counts fragment spreads too, and the REST operations' stream pages come to 14
+  maxDepth: 16,
   // one unit per field, lists multiplied by their size: a page of 100 entries with their comments
   // and likes is ~40,000; friends of friends of friends at 50 each ~10,000; a third level of friends is refused
   maxCost: 50_000,
@@ -63,7 +64,7 @@ export const listCost: ComplexityEstimator = ({ type, field, args, childComplexi
   if (isLeafType(named)) return 1;
   const sized = [args.first, args.last, args.max].find((n): n is number => typeof n === 'number');
   let items = 1;
-  // a connection, or a union holding one (the streams answer EntryConnection or ValidationError)
+  // a connection (one that takes `first`)
   if (field.args.some((arg) => arg.name === 'first')) items = sized ?? CONNECTION_PAGE;
   else if (type.name.endsWith('Connection') && field.name === 'edges') items = 1;
   else if (isListType(getNullableType(field.type))) items = sized ?? ASSUMED_LIST_SIZE;

@@ -1,5 +1,6 @@
 // The one error body of every REST path, legacy and generated: `{"error": {"code", "message", "fields"?}}`,
 // and the one table from the schema's typed failures to HTTP statuses.
+import { TYPED_ERRORS } from '../domain/errors.ts';
 import { jsonResponse } from '../http/router.ts';
 import type { FieldProblem } from './params.ts';
 
@@ -38,7 +39,23 @@ export interface TypedFailure {
 }
 
 /** The schema's typed failures, by name. */
-export const TYPED_FAILURES = new Set(['ValidationError', 'NotFoundError', 'NotAuthorizedError', 'TryAgainLaterError']);
+export const TYPED_FAILURES = TYPED_ERRORS;
+
+/**
+ * A typed failure that came as a GraphQL error (a stream answers its connection, so its refused
+ * argument is an error whose extensions name the typed error: see the server's maskError); null for
+ * any other error.
+ */
+export function failureOfError(
+  error: { message: string; extensions?: Record<string, unknown> },
+  viewer: boolean,
+  fieldName?: (graphqlPath: string) => string,
+): RestError | null {
+  const type = error.extensions?.type;
+  if (typeof type !== 'string' || !TYPED_FAILURES.has(type)) return null;
+  const { code, issues, retryAfterSeconds } = error.extensions as Partial<TypedFailure>;
+  return failure({ __typename: type, message: error.message, code, issues, retryAfterSeconds }, viewer, fieldName);
+}
 
 /**
  * Typed GraphQL failures to statuses: ValidationError 422 with its issues, NotFoundError 404,

@@ -29,7 +29,7 @@ import { readMultipartForm } from '../http/multipart.ts';
 import { hasNul } from '../http/body.ts';
 import { Router } from '../http/router.ts';
 import { MAX_IMAGE_BYTES } from '../media/images.ts';
-import { failure, notAuthorized, RestError, TYPED_FAILURES, type TypedFailure } from './errors.ts';
+import { failure, failureOfError, notAuthorized, RestError, TYPED_FAILURES, type TypedFailure } from './errors.ts';
 import type { RunOperation } from './execute.ts';
 import { LEFT_OUT, restViewSchema } from './rest-view.ts';
 
@@ -102,7 +102,11 @@ function takesFile(type: GraphQLInputType, seen = new Set<string>()): boolean {
 }
 
 /** Every query and mutation of `schema` with its method, path and success status. */
-export function generatedOperations(schema: GraphQLSchema): GeneratedOperation[] {
+/**
+ * The operations of the view; `declared` is the schema the view was cut from, whose fields keep their
+ * `extensions` (a stream declares there the typed errors it may end with, having no union to list them).
+ */
+export function generatedOperations(schema: GraphQLSchema, declared: GraphQLSchema = schema): GeneratedOperation[] {
   const operations: GeneratedOperation[] = [];
   for (const [kind, type] of [
     ['query', schema.getQueryType()],
@@ -123,7 +127,7 @@ export function generatedOperations(schema: GraphQLSchema): GeneratedOperation[]
               .getTypes()
               .map((member) => member.name)
               .filter((name) => TYPED_FAILURES.has(name))
-          : [],
+          : declaredFailures(declared, kind, field.name),
         nullable: isNullableType(field.type),
         hasArgs: field.args.length > 0,
         uploads: field.args.some((arg) => takesFile(arg.type)),
@@ -183,7 +187,7 @@ export function createGeneratedApi(options: {
   context: (request: Request) => Promise<Context>;
 }): GeneratedApi {
   const view = restViewSchema(options.schema);
-  const operations = generatedOperations(view);
+  const operations = generatedOperations(view, options.schema);
   /** What the edge knows of a request sofa is handed: its context, and its uploads. */
   const contexts = new WeakMap<Request, Context>();
   const uploads = new WeakMap<Request, Upload>();
@@ -318,6 +322,13 @@ export function createGeneratedApi(options: {
   };
 }
 
+/** The typed errors a root field that answers no union declares in its extensions (the streams). */
+function declaredFailures(schema: GraphQLSchema, kind: 'query' | 'mutation', name: string): string[] {
+  const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
+  const failures = root?.getFields()[name]?.extensions?.failures;
+  return Array.isArray(failures) ? failures.filter((failure): failure is string => TYPED_FAILURES.has(failure)) : [];
+}
+
 /** The result of a generated operation, or the RestError its typed failure or null answer maps to. */
 function outcome(
   result: {
@@ -329,6 +340,9 @@ function outcome(
 ): unknown {
   const error = result.errors?.[0];
   if (error) {
+    // a stream's refused argument: its typed error, in the extensions
+    const typedFailure = failureOfError(error, context.viewer !== null);
+    if (typedFailure) throw typedFailure;
     // nothing ran: a parameter did not fit its type, and GraphQL's message names it
     const variable = result.data ? undefined : /^Variable "\$(\w+)"/.exec(error.message)?.[1];
     if (variable) throw invalidParameter(variable, error.message.replace(/^Variable "\$\w+"\s*/, ''));

@@ -17,7 +17,7 @@ import { MAX_IMAGE_BYTES } from '../media/images.ts';
 import type { RunOperation } from './execute.ts';
 import { accepts } from '../http/negotiation.ts';
 import { jsonpBody, validCallback } from './jsonp.ts';
-import { failure, notAuthorized, RestError } from './errors.ts';
+import { failure, failureOfError, notAuthorized, RestError } from './errors.ts';
 import { createEntryInput, enumValue, nestBracketed, positiveId, restFieldName, variableProblems } from './params.ts';
 import {
   RestCreateCommentDocument,
@@ -139,10 +139,13 @@ function textBody(text: string): string | ReadableStream<Uint8Array> {
   });
 }
 
-function dataOf<T>(result: ExecutionResult<T>): T {
+function dataOf<T>(result: ExecutionResult<T>, viewer = true): T {
   if (result.errors?.length) {
-    // an expected refusal with a status of its own (an Idempotency-Key conflict): the same status here
     const first = result.errors[0]!;
+    // a stream's typed failure
+    const typed = failureOfError(first, viewer, restFieldName);
+    if (typed) throw typed;
+    // an expected refusal with a status of its own (an Idempotency-Key conflict): the same status here
     const http = first.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
     if (http?.status && (http.status < 500 || http.status === 503))
       throw new RestError(http.status, String(first.extensions?.code ?? 'REFUSED'), first.message, undefined, http.headers);
@@ -151,19 +154,26 @@ function dataOf<T>(result: ExecutionResult<T>): T {
   return result.data!;
 }
 
-/** The typed result of a mutation or stream (`result`/`stream`) when it is `expected`; else its failure's status. */
+/** The typed result of a mutation (`result`) when it is `expected`; else its failure's status. */
 function outcome<D, K extends keyof D, N extends string>(
   result: ExecutionResult<D>,
   field: K,
   expected: N,
   viewer: boolean,
 ): Extract<D[K], { __typename: N }> {
-  const value = dataOf(result)[field] as D[K] & { __typename: string };
+  const value = dataOf(result, viewer)[field] as D[K] & { __typename: string };
   if (value.__typename !== expected) {
     const failed = value as unknown as { __typename: string; errorMessage: string; issues?: Array<{ path: string; message: string }> };
     throw failure({ ...failed, message: failed.errorMessage }, viewer, restFieldName);
   }
   return value as Extract<D[K], { __typename: N }>;
+}
+
+/** A stream's page; its refused argument (a GraphQL error naming the typed failure) as that failure's status. */
+function streamOf<P>(result: ExecutionResult<{ stream?: P | null }>, viewer: boolean): P {
+  const page = dataOf(result, viewer).stream;
+  if (!page) throw new RestError(500, 'INTERNAL', 'a stream answered no page');
+  return page;
 }
 
 /** Stream parameters as sent; GraphQL's coercion names any that is not a number. */
@@ -312,12 +322,12 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
         context.baseUrl,
         async () => {
           const reading = recordingVersions(context);
-          const listed = outcome(await run<StreamIdsQuery>(ids, ctx.request, reading.context, asked), 'stream', 'EntryConnection', viewer);
+          const listed = streamOf(await run<StreamIdsQuery>(ids, ctx.request, reading.context, asked), viewer);
           return { rest: null, ids: listed.edges.map((edge) => edge.node.id), versions: reading.versions };
         },
         async () => {
           const reading = recordingVersions(context);
-          const read = outcome(await run<StreamQuery>(operation, ctx.request, reading.context, asked), 'stream', 'EntryConnection', viewer);
+          const read = streamOf(await run<StreamQuery>(operation, ctx.request, reading.context, asked), viewer);
           const entries = read.edges.map(({ node }) => ({ id: node.id, json: () => JSON.stringify(entryJson(node)) }));
           return { rest: null, entries, versions: reading.versions };
         },
@@ -450,7 +460,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       const missing = new RestError(404, 'NOT_FOUND', `no ${what} ${ctx.params.itemId} on entry ${ctx.params.id}`);
       if (itemId === null) throw missing;
       const data = dataOf(await run(RestEntryDocument, ctx.request, context, { id }));
-      const item = (data.entry?.[part] as Array<{ id: number }> | undefined)?.find((candidate) => candidate.id === itemId);
+      const item = (data.entry?.[part].edges as Array<{ node: { id: number } }> | undefined)?.find(({ node }) => node.id === itemId)?.node;
       if (!item) throw missing;
       return { status: 200, body: shape(item as never) };
     };
@@ -487,7 +497,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     const name = ownerName(ctx, context);
     const data = dataOf(await run(RestRoutesDocument, ctx.request, context, { username: name }));
     if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
-    return { status: 200, body: { routes: data.person.routes.map(routeJson) } };
+    return { status: 200, body: { routes: data.person.routes.edges.map((edge) => routeJson(edge.node)) } };
   });
 
   // routes and tracks (SPEC 4.7)

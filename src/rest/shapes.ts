@@ -60,11 +60,11 @@ export function friendshipJson(state: RestFriendshipFragment) {
   return { status: lower(state.status), person: friendJson(state.person) };
 }
 
-export function commentJson(comment: GqlEntry['comments'][number]) {
+export function commentJson(comment: GqlEntry['comments']['edges'][number]['node']) {
   return { body: comment.body, created_at: comment.createdAt, user: userJson(comment.author) };
 }
 
-export function likeJson(like: GqlEntry['likes'][number]) {
+export function likeJson(like: GqlEntry['likes']['edges'][number]['node']) {
   return { created_at: like.createdAt, user: userJson(like.person) };
 }
 
@@ -83,8 +83,8 @@ function workoutJson(workout: NonNullable<GqlEntry['workout']>) {
 export function entryJson(entry: GqlEntry) {
   const out: Record<string, unknown> = { id: entry.id, url: entry.url, at: entry.at };
   if (entry.message) out.message = entry.message;
-  out.comments = entry.comments.map(commentJson);
-  out.likes = entry.likes.map(likeJson);
+  out.comments = entry.comments.edges.map((edge) => commentJson(edge.node));
+  out.likes = entry.likes.edges.map((edge) => likeJson(edge.node));
   if (entry.location) out.location = { name: entry.location.name };
   if (entry.geo) out.geo = point(entry.geo);
   out.user = userJson(entry.author);

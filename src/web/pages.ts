@@ -133,11 +133,11 @@ function trackFigures(track: PageTrack, title: string): string {
 }
 
 export function entryPage(visitor: Visitor, entry: EntryDetail): string {
-  const comments = entry.comments.length
-    ? `<ul class="plain">${entry.comments.map((c) => `<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${e(c.body)}</p></li>`).join('')}</ul>`
+  const comments = entry.comments.edges.length
+    ? `<ul class="plain">${entry.comments.edges.map(({ node: c }) => `<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${e(c.body)}</p></li>`).join('')}</ul>`
     : '<p>No comments yet.</p>';
-  const likes = entry.likes.length
-    ? `<ul class="plain people">${entry.likes.map((l) => `<li>${avatar(l.person, '')}${personLink(l.person)}</li>`).join('')}</ul>`
+  const likes = entry.likes.edges.length
+    ? `<ul class="plain people">${entry.likes.edges.map(({ node: l }) => `<li>${avatar(l.person, '')}${personLink(l.person)}</li>`).join('')}</ul>`
     : '<p>No likes yet.</p>';
   return page(
     visitor,
@@ -154,10 +154,10 @@ export function personPage(visitor: Visitor, person: PagePersonDetail, entries: 
   const friends = person.friends.edges.length
     ? `<ul class="plain people">${person.friends.edges.map(({ node: f }) => `<li>${avatar(f, '')}${personLink(f)}</li>`).join('')}</ul>`
     : '<p>No friends yet.</p>';
-  const routes = person.routes.length
-    ? `<ul class="plain">${person.routes
+  const routes = person.routes.edges.length
+    ? `<ul class="plain">${person.routes.edges
         .map(
-          (r) =>
+          ({ node: r }) =>
             `<li><a href="/routes/${r.id}">${e(r.name ?? `Route ${r.id}`)}</a>${r.activityType ? ` · ${e(lower(r.activityType))}` : ''}${r.distance ? ` · ${distance(r.distance)}` : ''}</li>`,
         )
         .join('')}</ul>`

@@ -6,6 +6,7 @@ import { htmlResponse, type Router } from '../http/router.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import { positiveId } from '../rest/params.ts';
 import { ACTIVITY_TYPES, SPEC_ACTIVITY_TYPES } from '../domain/activity.ts';
+import { TYPED_ERRORS } from '../domain/errors.ts';
 import {
   PageEntryDetailDocument,
   PageFeedDocument,
@@ -56,13 +57,15 @@ function statsFilter(url: URL): StatsFilter {
   };
 }
 
+/** The data; a typed failure (a stream's person who does not exist) leaves its field null, anything else fails the page. */
 function dataOf<T>(result: ExecutionResult<T>): T {
-  if (result.errors?.length) throw new Error(`page operation failed: ${result.errors[0]!.message}`);
-  return result.data!;
+  const unexpected = result.errors?.find((error) => !TYPED_ERRORS.has(String(error.extensions?.type)));
+  if (unexpected || !result.data) throw new Error(`page operation failed: ${(unexpected ?? result.errors?.[0])?.message}`);
+  return result.data;
 }
 
-/** The entries of a stream's answer (an error answer has none). */
-type Stream = { __typename: string; edges?: Array<{ node: PageEntry }>; pageInfo?: { hasNextPage: boolean } };
+/** The entries of a stream's answer (none when it was refused). */
+type Stream = { edges: Array<{ node: PageEntry }>; pageInfo: { hasNextPage: boolean } } | null | undefined;
 
 export function mountWebPages(router: Router, options: WebOptions): void {
   const { run } = options;
@@ -78,7 +81,7 @@ export function mountWebPages(router: Router, options: WebOptions): void {
     respond(request, async (visitor) => {
       const page = pageNumber(url);
       const stream: Stream = dataOf(await run(PageFeedDocument, request, options.context(request), { page })).stream;
-      return [200, feedPage(visitor, stream.edges?.map((edge) => edge.node) ?? [], page, stream.pageInfo?.hasNextPage ?? false)];
+      return [200, feedPage(visitor, stream?.edges.map((edge) => edge.node) ?? [], page, stream?.pageInfo.hasNextPage ?? false)];
     }),
   );
 
@@ -99,7 +102,7 @@ export function mountWebPages(router: Router, options: WebOptions): void {
       if (!data.person) return [404, notFoundPage(visitor, `Nobody called ${params.username}`)];
       return [
         200,
-        personPage(visitor, data.person, stream.edges?.map((edge) => edge.node) ?? [], page, stream.pageInfo?.hasNextPage ?? false),
+        personPage(visitor, data.person, stream?.edges.map((edge) => edge.node) ?? [], page, stream?.pageInfo.hasNextPage ?? false),
       ];
     }),
   );

@@ -36,8 +36,12 @@ const FEED = gql`
               displayName
             }
             comments {
-              id
-              body
+              edges {
+                node {
+                  id
+                  body
+                }
+              }
             }
           }
         }

@@ -37,7 +37,7 @@ describe('batched operations', () => {
 
   it('costs each operation alone: one too costly is refused, the others answer', async () => {
     const api = testApp(db);
-    const costly = `{ ${Array.from({ length: 12 }, (_, i) => `s${i}: publicStream(first: 100) { ... on EntryConnection { edges { node { comments { author { friends { edges { node { username } } } } } } } } }`).join(' ')} }`;
+    const costly = `{ ${Array.from({ length: 12 }, (_, i) => `s${i}: publicStream(first: 100) { ... on EntryConnection { edges { node { comments { edges { node { author { friends { edges { node { username } } } } } } } } } } }`).join(' ')} }`;
     const results = (await (await batch(api, [{ query: '{ __typename }' }, { query: costly }])).json()) as Array<{
       data?: unknown;
       errors?: Array<{ message: string }>;

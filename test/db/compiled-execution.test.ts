@@ -34,7 +34,7 @@ afterAll(() => db.destroy());
 const FEED = `edges { cursor node { id: databaseId url at kind message location { name } geo { type coordinates latitude longitude }
   media { content { url } } author { username displayName url photoUrl units }
   workout { activityType completedAt distance { value units } duration felt title calories routeId }
-  comments { id body createdAt author { username } } likes { createdAt person { username } } commentCount likeCount } }
+  comments { edges { node { id body createdAt author { username } } } } likes { edges { node { createdAt person { username } } } } commentCount likeCount } }
   pageInfo { hasNextPage hasPreviousPage startCursor endCursor }`;
 
 const OPERATIONS: Array<[string, string, Record<string, unknown>]> = [
@@ -52,7 +52,7 @@ const OPERATIONS: Array<[string, string, Record<string, unknown>]> = [
   ],
   [
     'an entry with its parts',
-    'query ($id: ID!) { entry(id: $id) { id comments { body } likes { person { username } } workout { title } commentCount likeCount } }',
+    'query ($id: ID!) { entry(id: $id) { id comments { edges { node { body } } } likes { edges { node { person { username } } } } workout { title } commentCount likeCount } }',
     {},
   ],
   [

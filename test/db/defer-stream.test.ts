@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.destroy());
 
-const DEFERRED = `{ publicStream(first: 3) { ... on EntryConnection { edges { node { message ... @defer(label: "comments") { comments { body } } } } } } }`;
+const DEFERRED = `{ publicStream(first: 3) { ... on EntryConnection { edges { node { message ... @defer(label: "comments") { comments { edges { node { body } } } } } } } } }`;
 
 /** The JSON parts of a multipart/mixed answer, in order. */
 function parts(body: string): Array<Record<string, unknown>> {
@@ -54,7 +54,9 @@ describe('incremental delivery', () => {
     const response = await api.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: '{ person(username: "dee") { routes @stream(initialCount: 0) { name } displayName } }' }),
+      body: JSON.stringify({
+        query: '{ person(username: "dee") { routes { edges @stream(initialCount: 0) { node { name } } } displayName } }',
+      }),
     });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const text = await response.text();

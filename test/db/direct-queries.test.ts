@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => db.destroy());
 
 const FEED = `{ publicStream { ... on EntryConnection { edges { node { id: databaseId url at message author { username url }
-  workout { activityType distance { value units } } comments { body author { username } } likes { person { username } } } } } } }`;
+  workout { activityType distance { value units } } comments { edges { node { body author { username } } } } likes { edges { node { person { username } } } } } } } } }`;
 
 interface Case {
   name: string;
@@ -91,8 +91,8 @@ const HANDED_TO_YOGA: Case[] = [
   },
   {
     name: 'too costly',
-    body: body(`{ publicStream(first: 100) { ... on EntryConnection { edges { node { comments { author { friends(first: 50) { edges { node {
-      friends(first: 50) { edges { node { username } } } } } } } } } } } } }`),
+    body: body(`{ publicStream(first: 100) { ... on EntryConnection { edges { node { comments { edges { node { author { friends(first: 50) { edges { node {
+      friends(first: 50) { edges { node { username } } } } } } } } } } } } } } }`),
   },
   { name: 'a token never issued', body: body('{ me { username } }'), headers: { authorization: 'Bearer not-a-token' } },
 ];

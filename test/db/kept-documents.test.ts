@@ -13,8 +13,8 @@ const PAGE = `{ publicStream(first: 5) { ... on EntryConnection { edges { node {
   id: databaseId message visibility geo { latitude longitude } commentCount likeCount
   author { ${PERSON} }
   workout { activityType duration title }
-  comments { body author { ${PERSON} } }
-  likes { person { ${PERSON} } }
+  comments { edges { node { body author { ${PERSON} } } } }
+  likes { edges { node { person { ${PERSON} } } } }
 } } } } }`;
 
 interface Shown {
@@ -58,7 +58,10 @@ beforeEach(async () => {
 async function shown(token = readerToken): Promise<Shown | undefined> {
   const result = await api.graphql<{ publicStream: { edges: Array<{ node: Shown }> } }>(PAGE, {}, token);
   expect(result.errors).toBeUndefined();
-  return result.data!.publicStream.edges.map((edge) => edge.node).find((node) => node.id === entryId);
+  const node = result.data!.publicStream.edges.map((edge) => edge.node).find((candidate) => candidate.id === entryId);
+  // the entry's comments and likes come as connections; this file compares their items
+  const items = <T>(list: unknown) => (list as { edges: Array<{ node: T }> }).edges.map((edge) => edge.node);
+  return node && { ...node, comments: items(node.comments), likes: items(node.likes) };
 }
 
 /**

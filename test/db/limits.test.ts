@@ -433,18 +433,18 @@ describe('GraphQL hardening', () => {
 
   it('refuses deep queries, costly queries and alias bombs', async () => {
     const api = testApp(db);
-    const deep = `{ publicStream { ... on EntryConnection { edges { node { author { friends(first: 1) { edges { node { friends(first: 1) { edges { node { friends(first: 1) { edges { node { username } } } } } } } } } } } } } } }`;
+    const deep = `{ publicStream { edges { node { author { friends(first: 1) { edges { node { friends(first: 1) { edges { node { friends(first: 1) { edges { node { friends(first: 1) { edges { node { username } } } } } } } } } } } } } } } } }`;
     expect((await post(api, deep)).errors?.[0]?.message).toMatch(/depth/i);
     const aliases = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: me { username }`).join(' ')} }`;
     expect((await post(api, aliases)).errors?.[0]?.message).toMatch(/alias/i);
-    const costly = `{ ${Array.from({ length: 12 }, (_, i) => `s${i}: publicStream(first: 100) { ... on EntryConnection { edges { node { comments { author { friends { edges { node { username } } } } } } } } }`).join(' ')} }`;
+    const costly = `{ ${Array.from({ length: 12 }, (_, i) => `s${i}: publicStream(first: 100) { ... on EntryConnection { edges { node { comments { edges { node { author { friends { edges { node { username } } } } } } } } } } }`).join(' ')} }`;
     expect((await post(api, costly)).errors?.map((e) => e.message).join(' ')).toMatch(/cost|alias/i);
   });
 
   it('costs the same document by the variables of each run: a cheap run does not open the way for a costly one', async () => {
     const api = testApp(db);
     const query =
-      'query ($n: Int!, $more: Boolean!) { publicStream(first: $n) { ... on EntryConnection { edges { node { id: databaseId comments @include(if: $more) { author { friends(first: 50) { edges { node { username displayName } } } } } } } } } }';
+      'query ($n: Int!, $more: Boolean!) { publicStream(first: $n) { ... on EntryConnection { edges { node { id: databaseId comments @include(if: $more) { edges { node { author { friends(first: 50) { edges { node { username displayName } } } } } } } } } } } }';
     const send = (variables: Record<string, unknown>) =>
       api
         .fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })

@@ -9,8 +9,8 @@ const FEED = `
     id url at message location { name } geo { coordinates } media { content { url } }
     author { username displayName url photoUrl }
     workout { activityType distance { value units } duration felt title }
-    comments { body createdAt author { username displayName url } }
-    likes { createdAt person { username url } }
+    comments { edges { node { body createdAt author { username displayName url } } } }
+    likes { edges { node { createdAt person { username url } } } }
   } }
 `;
 
@@ -116,11 +116,12 @@ describe('a stream page of entries with authors, workouts, comments and likes', 
   });
 
   it('returns a full page, so the comparison above covers 20 entries', async () => {
-    const result = await api.graphql<{ publicStream: { edges: Array<{ node: { comments: unknown[]; likes: unknown[] } }> } }>(
+    type List = { edges: unknown[] };
+    const result = await api.graphql<{ publicStream: { edges: Array<{ node: { comments: List; likes: List } }> } }>(
       `{ publicStream { ... on EntryConnection { ${FEED} } } }`,
     );
     expect(result.data!.publicStream.edges).toHaveLength(20);
-    expect(result.data!.publicStream.edges[0]!.node.comments).toHaveLength(8);
-    expect(result.data!.publicStream.edges[0]!.node.likes).toHaveLength(10);
+    expect(result.data!.publicStream.edges[0]!.node.comments.edges).toHaveLength(8);
+    expect(result.data!.publicStream.edges[0]!.node.likes.edges).toHaveLength(10);
   });
 });

@@ -29,7 +29,7 @@ const PERSON = 'username displayName url photoUrl location timeZone goal units';
 const FEED = `edges { cursor node { id: databaseId url at message visibility kind commentCount likeCount location { name }
   geo { latitude longitude coordinates type } media { content { type url } preview { url } }
   author { ${PERSON} } workout { activityType distance { value units } duration felt title calories routeId completedAt }
-  comments { id body createdAt author { ${PERSON} } } likes { id createdAt person { ${PERSON} } } } }
+  comments { totalCount edges { node { id body createdAt author { ${PERSON} } } } } likes { edges { node { id createdAt person { ${PERSON} } } } } } }
   pageInfo { hasNextPage endCursor }`;
 
 /** Queries whose pages are put together, and two whose are not (a track; a person's own entries). */
@@ -40,7 +40,7 @@ const QUERIES = () => [
   `{ nearbyStream(lat: 40.0, lon: -105.0) { ... on EntryConnection { ${FEED} } } }`,
   `{ popularStream { ... on EntryConnection { ${FEED} } } }`,
   `query Named($first: Int) { page: publicStream(first: $first) { ... on EntryConnection { items: edges { entry: node { ...Shown } } } } }
-   fragment Shown on Entry { said: message ... on Entry { geo { latitude } } author { ...Who } comments { author { ...Who } } }
+   fragment Shown on Entry { said: message ... on Entry { geo { latitude } } author { ...Who } comments { edges { node { author { ...Who } } } } }
    fragment Who on Person { name: displayName url }`,
   `{ publicStream { ... on EntryConnection { edges { node { id: databaseId track { pointCount } } } } } }`,
   `{ publicStream { ... on EntryConnection { edges { node { id: databaseId author { entries(first: 2) { edges { node { message } } } } } } } } }`,
@@ -90,7 +90,9 @@ const entryOf = (answer: Record<string, unknown>) =>
 describe('a GraphQL stream page after a write to one of its entries', () => {
   it('shows a comment added and a like taken back', async () => {
     const commented = await afterWrite(() => db.prisma.comment.create({ data: { entryId, authorId: author.id, body: 'Thanks!' } }));
-    expect((entryOf(commented)!.comments as Array<{ body: string }>).map((c) => c.body)).toEqual(['first!', 'Thanks!']);
+    const comments = entryOf(commented)!.comments as { totalCount: number; edges: Array<{ node: { body: string } }> };
+    expect(comments.edges.map(({ node }) => node.body)).toEqual(['first!', 'Thanks!']);
+    expect(comments.totalCount).toBe(2);
     const unliked = await afterWrite(() => db.prisma.like.deleteMany({ where: { entryId } }));
     expect(entryOf(unliked)!.likeCount).toBe(0);
   });
@@ -100,7 +102,9 @@ describe('a GraphQL stream page after a write to one of its entries', () => {
     expect(entryOf(edited)!.message).toBe('edited later');
     await afterWrite(() => db.prisma.workout.update({ where: { entryId }, data: { duration: 2400 } }));
     const renamed = await afterWrite(() => db.prisma.person.update({ where: { id: reader.id }, data: { displayName: 'Renamed Reader' } }));
-    expect((entryOf(renamed)!.comments as Array<{ author: { displayName: string } }>)[0]!.author.displayName).toBe('Renamed Reader');
+    expect(
+      (entryOf(renamed)!.comments as { edges: Array<{ node: { author: { displayName: string } } }> }).edges[0]!.node.author.displayName,
+    ).toBe('Renamed Reader');
   });
 
   it('hides a place inside a new privacy zone, for the author as for others', async () => {

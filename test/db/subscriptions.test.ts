@@ -177,7 +177,7 @@ describe('over graphql-ws', () => {
   });
 
   it("an event's subscribers with the same selection share one read of it, however many they are", async () => {
-    const selection = 'subscription { publicEntries { id: databaseId message author { username } comments { body } } }';
+    const selection = 'subscription { publicEntries { id: databaseId message author { username } comments { edges { node { body } } } } }';
     // statements run while an entry is posted and delivered, leaving out the token checks of live sockets
     const delivered = async (subscribers: number) => {
       const streams = Array.from({ length: subscribers }, () =>
@@ -194,7 +194,9 @@ describe('over graphql-ws', () => {
       await settle(100);
       stop();
       for (const s of streams)
-        expect(s.received).toEqual([{ publicEntries: { id, message: `to ${subscribers}`, author: { username: 'friend' }, comments: [] } }]);
+        expect(s.received).toEqual([
+          { publicEntries: { id, message: `to ${subscribers}`, author: { username: 'friend' }, comments: { edges: [] } } },
+        ]);
       expect(other.received).toEqual([{ publicEntries: { message: `to ${subscribers}` } }]);
       for (const s of [...streams, other]) s.dispose();
       return statements;

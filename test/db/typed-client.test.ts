@@ -52,9 +52,8 @@ async function run<Result, Variables>(document: TypedDocumentNode<Result, Variab
 describe('the generated typed documents', () => {
   it('type the public stream as the schema has it', async () => {
     const data = await run(PublicStreamDocument, { page: 1 });
-    expect(data.publicStream.__typename).toBe('EntryConnection');
-    if (data.publicStream.__typename !== 'EntryConnection') return;
-    const [first] = data.publicStream.edges;
+    // the stream answers its connection itself (no union to switch on), so a normalizing cache reaches it
+    const [first] = data.publicStream!.edges;
     // each of these reads is checked by tsc against the generated types
     const workout: { activityType: string; distance?: { value: number; units: string } | null } | null | undefined = first!.node.workout;
     expect(first!.node.message).toBe('typed hello');

@@ -35,8 +35,12 @@ const FEED = gql`
               displayName
             }
             comments {
-              id
-              body
+              edges {
+                node {
+                  id
+                  body
+                }
+              }
             }
           }
         }

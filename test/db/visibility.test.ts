@@ -169,13 +169,13 @@ const READ_PATHS: Array<{
     read: async (v) => {
       const found: Visibility[] = [];
       for (const visibility of VISIBILITIES) {
-        const result = await api.graphql<{ entry: { id: number; comments: unknown[]; likes: unknown[] } | null }>(
-          `{ entry(id: ${entries[visibility].id}) { id comments { id } likes { id } } }`,
+        const result = await api.graphql<{ entry: { id: number; comments: { edges: unknown[] }; likes: { edges: unknown[] } } | null }>(
+          `{ entry(id: ${entries[visibility].id}) { id comments { edges { node { id } } } likes { edges { node { id } } } } }`,
           {},
           v === 'anonymous' ? undefined : tokens[v],
         );
         if (result.data?.entry) {
-          expect(result.data.entry.comments).toHaveLength(1);
+          expect(result.data.entry.comments.edges).toHaveLength(1);
           found.push(visibility);
         }
       }

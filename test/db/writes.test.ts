@@ -192,14 +192,14 @@ describe('friends', () => {
       person: { username: 'dave' },
     });
     expect(await act(carol.token, 'requestFriend', 'dave')).toMatchObject({ status: 'REQUESTED' });
-    const pending = await api.graphql<{ me: { friendRequests: Array<{ username: string }> } }>(
-      '{ me { friendRequests { username } } }',
+    const pending = await api.graphql<{ me: { friendRequests: unknown } }>(
+      '{ me { friendRequests { totalCount edges { node { username } } } } }',
       {},
       dave.token,
     );
-    expect(pending.data!.me.friendRequests).toEqual([{ username: 'carol' }]);
+    expect(pending.data!.me.friendRequests).toEqual({ totalCount: 1, edges: [{ node: { username: 'carol' } }] });
     const seenByOthers = await api.graphql<{ person: { friendRequests: unknown } }>(
-      '{ person(username: "dave") { friendRequests { username } } }',
+      '{ person(username: "dave") { friendRequests { edges { node { username } } } } }',
       {},
       carol.token,
     );

@@ -26,7 +26,7 @@ describe('the REST view of the schema', () => {
       ['Comment', 'author'],
       ['Like', 'person'],
       ['Route', 'owner'],
-      ['Person', 'friendRequests'],
+      // friends and friend requests: PersonConnection
       ['PersonEdge', 'node'],
     ] as const) {
       expect(typeOf(type, field), `${type}.${field}`).toBe('PersonSummary');

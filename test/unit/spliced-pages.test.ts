@@ -15,7 +15,7 @@ describe('spliced stream pages', () => {
     ],
     [
       'named and inline fragments below the entry',
-      '{ personStream(username: "ann") { ... on EntryConnection { edges { node { ...E } } } } } fragment E on Entry { ... on Entry { id: databaseId } comments { author { ...P } } } fragment P on Person { url }',
+      '{ personStream(username: "ann") { ... on EntryConnection { edges { node { ...E } } } } } fragment E on Entry { ... on Entry { id: databaseId } comments { edges { node { author { ...P } } } } } fragment P on Person { url }',
     ],
     ['variables of the stream', 'query ($u: String!) { personStream(username: $u) { ... on EntryConnection { edges { node { id } } } } }'],
   ])('puts together %s', (_name, query) => {

@@ -1,4 +1,5 @@
 import { builder } from '../builder.ts';
+import { countedConnection } from './lists.ts';
 
 // `author` and `person` are added in person.ts, beside the Person type they return
 export const CommentRef = builder.prismaNode('Comment', {
@@ -19,3 +20,6 @@ export const LikeRef = builder.prismaNode('Like', {
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was given.' }),
   }),
 });
+
+export const CommentConnection = countedConnection(CommentRef, 'Comment', 'comments');
+export const LikeConnection = countedConnection(LikeRef, 'Like', 'likes');

@@ -1,7 +1,7 @@
 import { ENTRY_KINDS, storedValue } from '../../domain/activity.ts';
 import { databaseIdOf, namesObject } from '../global-ids.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
-import { NotAuthorizedError, ValidationError } from '../../domain/errors.ts';
+import { NotAuthorizedError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 import { entryPart, trackOfEntry } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
@@ -9,10 +9,11 @@ import { entryPlaceHidden, entryPrivacy } from '../privacy.ts';
 import type { LoadedEntry } from '../../db/entry-pages.ts';
 import { POPULAR_DAYS } from '../../domain/paging.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream, popularStream } from '../streams.ts';
-import { CommentRef, LikeRef } from './comment.ts';
+import { CommentConnection, CommentRef, LikeConnection, LikeRef } from './comment.ts';
 import { EntryKindEnum, VisibilityEnum } from './enums.ts';
 import { TrackRef } from './route.ts';
-import { streamArgs } from './stream-args.ts';
+import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
+import { listConnection, wholeListDescription } from './lists.ts';
 import { WorkoutRef } from './workout.ts';
 import { MEDIA_PATH } from '../../media/store.ts';
 
@@ -96,16 +97,22 @@ export const EntryRef = builder.prismaNode('Entry', {
       description: 'The workout, for an entry of that kind; null for a note.',
       resolve: (entry, _args, context) => entryPart(context, entry, 'workout'),
     }),
-    comments: t.field({
-      type: [CommentRef],
-      description: 'Comments, oldest first.',
-      resolve: (entry, _args, context) => entryPart(context, entry, 'comments'),
-    }),
-    likes: t.field({
-      type: [LikeRef],
-      description: 'Likes, oldest first.',
-      resolve: (entry, _args, context) => entryPart(context, entry, 'likes'),
-    }),
+    comments: t.connection(
+      {
+        type: CommentRef,
+        description: wholeListDescription('Comments, oldest first.'),
+        resolve: async (entry, args, context) => listConnection(await entryPart(context, entry, 'comments'), args),
+      },
+      CommentConnection,
+    ),
+    likes: t.connection(
+      {
+        type: LikeRef,
+        description: wholeListDescription('Likes, oldest first.'),
+        resolve: async (entry, args, context) => listConnection(await entryPart(context, entry, 'likes'), args),
+      },
+      LikeConnection,
+    ),
     commentCount: t.int({
       description: 'How many comments it has.',
       resolve: (entry, _args, context) => entryPart(context, entry, 'commentCount'),
@@ -224,49 +231,52 @@ builder.queryFields((t) => ({
   publicStream: t.connection(
     {
       type: EntryRef,
-      description: "Everyone's entries, newest first, 20 a page (SPEC 4.2).",
-      errors: { types: [ValidationError] },
+      ...streamField("Everyone's entries, newest first, 20 a page (SPEC 4.2).", ['ValidationError']),
       args: streamArgs,
-      resolve: (_root, args, context, info) => entryStream(context, info, { kind: 'everyone' }, args),
+      resolve: refusingAsErrors((_root, args, context, info) => entryStream(context, info, { kind: 'everyone' }, args)),
     },
     EntryConnection,
   ),
   popularStream: t.connection(
     {
       type: EntryRef,
-      description: `The most liked and commented entries of the ${POPULAR_DAYS} days before a moment, 20 a page: likes and comments count as received by that moment, ties newest first. The moment is \`until\` when given, else the start of the current hour, so pages read within the hour rank alike; a cursor keeps its moment. Ranked, not in time order: page with \`page\` or \`first\`/\`after\` (\`last\`/\`before\` are refused).`,
-      errors: { types: [ValidationError] },
+      ...streamField(
+        `The most liked and commented entries of the ${POPULAR_DAYS} days before a moment, 20 a page: likes and comments count as received by that moment, ties newest first. The moment is \`until\` when given, else the start of the current hour, so pages read within the hour rank alike; a cursor keeps its moment. Ranked, not in time order: page with \`page\` or \`first\`/\`after\` (\`last\`/\`before\` are refused).`,
+        ['ValidationError'],
+      ),
       args: streamArgs,
-      resolve: (_root, args, context, info) => popularStream(context, info, args),
+      resolve: refusingAsErrors((_root, args, context, info) => popularStream(context, info, args)),
     },
     EntryConnection,
   ),
   friendsStream: t.connection(
     {
       type: EntryRef,
-      description: "The viewer's and their friends' entries, newest first. Needs an access token.",
-      errors: { types: [ValidationError, NotAuthorizedError] },
+      ...streamField("The viewer's and their friends' entries, newest first. Needs an access token.", [
+        'ValidationError',
+        'NotAuthorizedError',
+      ]),
       args: streamArgs,
-      resolve: (_root, args, context, info) => {
+      resolve: refusingAsErrors((_root, args, context, info) => {
         if (!context.viewer) throw new NotAuthorizedError();
         return entryStream(context, info, { kind: 'friendsOf', personId: context.viewer.id }, args);
-      },
+      }),
     },
     EntryConnection,
   ),
   nearbyStream: t.connection(
     {
       type: EntryRef,
-      description: 'Entries posted within `radius` miles of a point, newest first.',
-      errors: { types: [ValidationError] },
+      ...streamField('Entries posted within `radius` miles of a point, newest first.', ['ValidationError']),
       args: {
         lat: t.arg.float({ required: true, description: 'Latitude, -90 to 90.' }),
         lon: t.arg.float({ required: true, description: 'Longitude, -180 to 180.' }),
         radius: t.arg.float({ required: false, description: `Miles; default ${DEFAULT_NEARBY_RADIUS_MILES}.` }),
         ...streamArgs,
       },
-      resolve: (_root, args, context, info) =>
+      resolve: refusingAsErrors((_root, args, context, info) =>
         nearbyStream(context, info, { lat: args.lat, lon: args.lon }, args.radius ?? DEFAULT_NEARBY_RADIUS_MILES, args),
+      ),
     },
     EntryConnection,
   ),

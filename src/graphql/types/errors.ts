@@ -6,6 +6,7 @@ import {
   ValidationError,
   type FieldIssue,
 } from '../../domain/errors.ts';
+import { createGraphQLError } from 'graphql-yoga';
 import { builder } from '../builder.ts';
 
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({
@@ -57,3 +58,10 @@ builder.objectType(TryAgainLaterError, {
   isTypeOf: (value) => value instanceof TryAgainLaterError,
   fields: (t) => ({ retryAfterSeconds: t.exposeInt('retryAfterSeconds', { description: 'Seconds to wait before trying again.' }) }),
 });
+
+/**
+ * A typed failure of a field that answers its object, not a union (a stream, a list's page): a GraphQL
+ * error whose `extensions` carry the typed error (`type`, `code`, its fields). Expected, so neither
+ * masked nor logged as a fault.
+ */
+export const typedGraphQLError = (error: DomainError) => createGraphQLError(error.message, { extensions: { ...error.extensions() } });

@@ -1,6 +1,5 @@
 import { usernameKey } from '../../domain/accounts.ts';
 import { UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
-import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import type { Person, Prisma } from '../../generated/prisma-sqlite/client.ts';
 import { builder } from '../builder.ts';
@@ -10,7 +9,8 @@ import { entryStream } from '../streams.ts';
 import { UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
-import { streamArgs } from './stream-args.ts';
+import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
+import { countedConnection, listConnection, wholeListDescription } from './lists.ts';
 
 export const PersonRef = builder.prismaNode('Person', {
   id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
@@ -38,10 +38,6 @@ export const PersonRef = builder.prismaNode('Person', {
       description: 'The units their distances are shown in.',
       resolve: (p) => storedValue(UNIT_PREFERENCES, p.units, 'Person.units'),
     }),
-    routes: t.relation('routes', {
-      description: 'Their routes, newest first.',
-      query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] },
-    }),
     entries: t.connection(
       {
         type: EntryRef,
@@ -67,6 +63,8 @@ const friendsPage = prismaConnectionHelpers(builder, 'Friendship', {
   ...FRIENDS_PAGE,
 });
 
+export const PersonConnection = countedConnection(PersonRef, 'Person', 'people');
+
 builder.prismaObjectField(PersonRef, 'friends', (t) =>
   t.connection(
     {
@@ -74,10 +72,12 @@ builder.prismaObjectField(PersonRef, 'friends', (t) =>
       description: `Accepted friends, longest-standing first: ${FRIENDS_PAGE.defaultSize} a page, \`first\` at most ${FRIENDS_PAGE.maxSize}.`,
       args: friendsPage.getArgs(),
       select: (args, context, nestedSelection) => ({ friendships: friendsPage.getQuery(args, context, nestedSelection) }),
-      resolve: (person, args, context) => friendsPage.resolve(person.friendships, args, context),
+      resolve: (person, args, context) => ({
+        ...friendsPage.resolve(person.friendships, args, context),
+        totalCount: () => context.prisma.friendship.count({ where: { personId: person.id } }),
+      }),
     },
-    { name: 'PersonConnection' },
-    { name: 'PersonEdge' },
+    PersonConnection,
   ),
 );
 
@@ -101,16 +101,29 @@ builder.prismaObjectField(PersonRef, 'defaultVisibility', (t) =>
 );
 
 builder.prismaObjectField(PersonRef, 'friendRequests', (t) =>
-  t.field({
-    type: [PersonRef],
-    nullable: true,
-    description:
-      'People waiting for this person to accept their friend request, oldest first. Only a person sees their own; null for anyone else.',
-    select: (_args, _context, nestedSelection) => ({
-      requestsReceived: { orderBy: [{ createdAt: 'asc' }, { fromId: 'asc' }], select: { from: nestedSelection(true) } },
-    }),
-    resolve: (person, _args, context) => (context.viewer?.id === person.id ? person.requestsReceived.map((request) => request.from) : null),
-  }),
+  t.connection(
+    {
+      type: PersonRef,
+      nullable: true,
+      description: wholeListDescription(
+        'People waiting for this person to accept their friend request, oldest first. Only a person sees their own; null for anyone else.',
+      ),
+      select: (_args, _context, nestedSelection) => ({
+        requestsReceived: {
+          orderBy: [{ createdAt: 'asc' }, { fromId: 'asc' }],
+          select: { from: nestedSelection(true, ['edges', 'node']) },
+        },
+      }),
+      resolve: (person, args, context) =>
+        context.viewer?.id === person.id
+          ? listConnection(
+              person.requestsReceived.map((request) => request.from),
+              args,
+            )
+          : null,
+    },
+    PersonConnection,
+  ),
 );
 
 builder.queryFields((t) => ({
@@ -139,15 +152,14 @@ builder.queryFields((t) => ({
   personStream: t.connection(
     {
       type: EntryRef,
-      description: "A person's stream (SPEC 4.2): their entries, newest first, 20 a page.",
-      errors: { types: [ValidationError, NotFoundError] },
+      ...streamField("A person's stream (SPEC 4.2): their entries, newest first, 20 a page.", ['ValidationError', 'NotFoundError']),
       args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }), ...streamArgs },
-      resolve: async (_root, args, context, info) => {
+      resolve: refusingAsErrors(async (_root, args, context, info) => {
         // the author is matched inside the page's query; only an empty page asks whether they exist
         const page = await entryStream(context, info, { kind: 'author', usernameKey: usernameKey(args.username) }, args);
         if (page.edges.length === 0) await requirePersonId(context, args.username);
         return page;
-      },
+      }),
     },
     EntryConnection,
   ),

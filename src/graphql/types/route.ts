@@ -11,6 +11,7 @@ import { builder } from '../builder.ts';
 import { ActivityTypeEnum } from './enums.ts';
 import { GeoPointRef } from './entry.ts';
 import { DistanceRef } from './workout.ts';
+import { countedConnection, listConnection, wholeListDescription } from './lists.ts';
 
 export const RouteRef = builder.prismaNode('Route', {
   id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
@@ -236,6 +237,23 @@ export const TrackRef = builder.prismaObject('Track', {
     }),
   }),
 });
+
+export const RouteConnection = countedConnection(RouteRef, 'Route', 'routes');
+
+// a person's routes live here, beside the type they return
+builder.prismaObjectField('Person', 'routes', (t) =>
+  t.connection(
+    {
+      type: RouteRef,
+      description: wholeListDescription('Their routes, newest first.'),
+      select: (_args, _context, nestedSelection) => ({
+        routes: nestedSelection({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }, ['edges', 'node']),
+      }),
+      resolve: (person, args) => listConnection(person.routes, args),
+    },
+    RouteConnection,
+  ),
+);
 
 builder.queryFields((t) => ({
   route: t.prismaField({
