@@ -72,8 +72,8 @@ describe('each kind of operation', () => {
     expect(me.json).toMatchObject({
       username: 'ben',
       displayName: 'Ben W.',
-      friendRequests: [],
-      routes: [{ name: 'Lake loop', track: null }],
+      friendRequests: { totalCount: 0, edges: [], pageInfo: { hasNextPage: false, startCursor: null, endCursor: null } },
+      routes: { totalCount: 1, edges: [{ node: { name: 'Lake loop', track: null } }] },
     });
     expect(me.json.friends.edges.map((edge: Answer) => edge.node.username)).toEqual(['ann']);
     // nested people are summaries: no collections of their own
@@ -113,7 +113,7 @@ describe('each kind of operation', () => {
     expect(form.status).toBe(201);
     expect(form.json).toMatchObject({ body: 'Easy does it', author: { username: 'ann' } });
     const entry = await call(`/entries/${created.json.id}`);
-    expect(entry.json.comments.map((c: Answer) => c.body)).toEqual(['Easy does it']);
+    expect(entry.json.comments.edges.map((edge: Answer) => edge.node.body)).toEqual(['Easy does it']);
   });
 
   it('a paged connection: GET /entries with first and after', async () => {
@@ -188,7 +188,7 @@ describe('auth', () => {
     expect(liked.status).toBe(200);
     const unliked = await call('/unlike-entry', { token: annToken, json: { entryId: benEntry } });
     expect(unliked.status).toBe(200);
-    expect(unliked.json.likes).toEqual([]);
+    expect(unliked.json.likes).toMatchObject({ totalCount: 0, edges: [] });
   });
 });
 
@@ -282,7 +282,7 @@ describe('the rules of /graphql', () => {
     const before = await call(`/entries/${benEntry}`);
     await call('/create-comment', { token: annToken, json: { entryId: benEntry, body: 'Fresh comment' } });
     const after = await call(`/entries/${benEntry}`);
-    expect(after.json.comments.length).toBe(before.json.comments.length + 1);
+    expect(after.json.comments.totalCount).toBe(before.json.comments.totalCount + 1);
   });
 });
 

@@ -36,7 +36,10 @@ export function listConnection<T>(list: readonly T[], args: ListArgs) {
   ];
   if (issues.length) throw typedGraphQLError(new ValidationError(issues));
   const size = Math.max(list.length, 1);
-  return resolveArrayConnection({ args, defaultSize: size, maxSize: size }, list);
+  const page = resolveArrayConnection({ args, defaultSize: size, maxSize: size }, list);
+  // an empty page has no cursors (Pothos would name offsets that hold nothing)
+  if (page.edges.length > 0) return page;
+  return { ...page, pageInfo: { ...page.pageInfo, startCursor: null, endCursor: null } };
 }
 
 /** The description of such a list's connection field. */
