@@ -48,6 +48,7 @@ export function createRequestContexts(
     events,
     media,
     popularRankings,
+    subscription: { resumeAfter: request.headers?.get('last-event-id') ?? null, eventId: null },
     ...tuning,
   });
   return {

@@ -27,6 +27,8 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/error
 import { isQueryOperation, readKey, ResponseCache } from '../http/response-cache.ts';
 import { createGraphQLError, createYoga, maskError, type YogaServerInstance } from 'graphql-yoga';
 import { DomainError } from '../domain/errors.ts';
+import { useEventIds } from '../graphql/event-ids.ts';
+import { withEventIds } from '../http/sse-ids.ts';
 import { GuessThrottle } from '../auth/throttle.ts';
 import { clientOfRequest, createTokenRecognizer, tokenFromRequest, tokenRefusal, viewerOfRequest } from '../auth/tokens.ts';
 import type { Viewer } from '../auth/viewer.ts';
@@ -178,6 +180,8 @@ export function createApp(config: Config, database: Database, options: AppOption
       // after the transports have read theirs (the WebSocket's enveloped functions), the root value is this server's settings
       useSchemaChecks({ strict: config.env !== 'production' }),
       useCompiledExecution(),
+      // a subscription result names the event it came from (SSE ids, Last-Event-ID)
+      useEventIds(),
       ...graphqlHardening(config),
       // a create retried with the same Idempotency-Key answers as the first time (REST runs through here too)
       useIdempotencyKeys(),
@@ -390,7 +394,13 @@ export function createApp(config: Config, database: Database, options: AppOption
         },
         fragments,
       );
+  /** GraphQL's answer; a stream of server-sent events with each event's `id:` (http/sse-ids.ts). */
   const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean): Promise<Response> => {
+    const response = await graphqlAnswer(request, serverContext, tokenless);
+    if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+    return new Response(withEventIds(response.body), { status: response.status, headers: response.headers });
+  };
+  const graphqlAnswer = async (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean): Promise<Response> => {
     const session = tokenless ? await sessionViewerOf(request) : null;
     if (session) sessionViewers.set(request, session);
     // a logged-in session is a viewer: its reads are its own, never the anonymous cache's

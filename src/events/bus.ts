@@ -25,7 +25,11 @@ export type EventName = keyof EventPayloads;
 
 export interface Events {
   publish<K extends EventName>(name: K, payload: EventPayloads[K]): void;
-  subscribe<K extends EventName>(name: K): AsyncIterableIterator<EventPayloads[K]>;
+  /**
+   * The events of `name` from now on; with `after` (the id of the last event a client saw, SSE's
+   * Last-Event-ID), first those published after it that are still kept (REPLAY_WINDOW_MS).
+   */
+  subscribe<K extends EventName>(name: K, options?: { after?: string | null }): AsyncIterableIterator<EventPayloads[K]>;
   /** Subscriptions ended because their consumer fell too far behind. */
   dropped(): number;
   /** Events (or subscriptions) that could not reach Redis. */
@@ -35,6 +39,64 @@ export interface Events {
 
 /** Events a subscriber may have waiting; past this it is too slow and its subscription ends. */
 export const MAX_PENDING_EVENTS = 256;
+
+/** How long events are kept for a subscriber that comes back with the id of the last one it saw. */
+export const REPLAY_WINDOW_MS = 5 * 60_000;
+/** Events kept at most, whatever their age: a burst does not hold memory without bound. */
+export const REPLAY_MAX_EVENTS = 10_000;
+
+/** An event as the target carries it: its id (`<milliseconds>-<sequence>`, ordered) and its payload. */
+interface Envelope {
+  id: string;
+  payload: unknown;
+}
+
+/** A kept event, for replay. */
+interface Logged extends Envelope {
+  name: string;
+}
+
+/** Whether `id` is an event id as this bus issues them. */
+export const isEventId = (id: string): boolean => /^\d{1,15}-\d{1,15}$/.test(id);
+
+/** Orders two event ids. */
+function compareIds(a: string, b: string): number {
+  const [am, as] = a.split('-').map(Number) as [number, number];
+  const [bm, bs] = b.split('-').map(Number) as [number, number];
+  return am - bm || as - bs;
+}
+
+/** The id each delivered payload came with: the payload object is what subscriptions pass on. */
+const eventIds = new WeakMap<object, string>();
+
+/** The id of the event that delivered `payload`, if it came from this bus. */
+export const eventIdOf = (payload: unknown): string | null =>
+  typeof payload === 'object' && payload !== null ? (eventIds.get(payload) ?? null) : null;
+
+/** The events of the last REPLAY_WINDOW_MS in this process, for a bus without Redis. */
+function localLog() {
+  const kept: Array<Logged & { at: number }> = [];
+  let lastMs = 0;
+  let sequence = 0;
+  return {
+    append(name: string, payload: unknown): string {
+      const now = Date.now();
+      // ids stay ordered even if the clock steps back
+      if (now > lastMs) [lastMs, sequence] = [now, 0];
+      else sequence += 1;
+      const id = `${lastMs}-${sequence}`;
+      kept.push({ id, name, payload, at: now });
+      let stale = 0;
+      while (stale < kept.length && (kept.length - stale > REPLAY_MAX_EVENTS || kept[stale]!.at < now - REPLAY_WINDOW_MS)) stale++;
+      if (stale > 0) kept.splice(0, stale);
+      return id;
+    },
+    async after(name: string, id: string): Promise<Envelope[]> {
+      const oldest = Date.now() - REPLAY_WINDOW_MS;
+      return kept.filter((event) => event.name === name && event.at >= oldest && compareIds(event.id, id) > 0);
+    },
+  };
+}
 
 export class SlowSubscriberError extends DomainError {
   readonly code = 'SLOW_SUBSCRIBER';
@@ -88,6 +150,11 @@ function fanOut(target: Target): Target {
  * subscription with SlowSubscriberError instead of making the server hold every event for it.
  */
 function boundedSubscription<T>(target: Target, topic: string, onDrop: () => void): AsyncIterableIterator<T> {
+  const unwrap = (event: Event): T => {
+    const { id, payload } = (event as CustomEvent<Envelope>).detail;
+    if (typeof payload === 'object' && payload !== null) eventIds.set(payload, id);
+    return payload as T;
+  };
   const queue: T[] = [];
   let waiting: ((result: IteratorResult<T>) => void) | null = null;
   let failed: Error | null = null;
@@ -98,7 +165,7 @@ function boundedSubscription<T>(target: Target, topic: string, onDrop: () => voi
   };
   function listener(event: Event) {
     if (done) return;
-    const payload = (event as CustomEvent<T>).detail;
+    const payload = unwrap(event);
     if (waiting) {
       const resolve = waiting;
       waiting = null;
@@ -133,6 +200,30 @@ function boundedSubscription<T>(target: Target, topic: string, onDrop: () => voi
 }
 
 /**
+ * The events kept after `after`, then the live ones (subscribed to first, so that none falls between):
+ * a live event already replayed is passed over.
+ */
+async function* resumed<T>(live: AsyncIterableIterator<T>, kept: Promise<Envelope[]>): AsyncGenerator<T> {
+  let last: string | null = null;
+  try {
+    for (const { id, payload } of await kept) {
+      if (typeof payload === 'object' && payload !== null) eventIds.set(payload, id);
+      last = id;
+      yield payload as T;
+    }
+    for (;;) {
+      const next = await live.next();
+      if (next.done) return;
+      const id = eventIdOf(next.value);
+      if (last !== null && id !== null && compareIds(id, last) <= 0) continue;
+      yield next.value;
+    }
+  } finally {
+    await live.return?.();
+  }
+}
+
+/**
  * The two Redis connections of the event target, with every command's failure handled: the library
  * leaves PUBLISH's promise unhandled, and a write made while Redis was away killed the process once
  * the queued command gave up. No offline queue either: an event is refused at once, not held for
@@ -155,12 +246,37 @@ function redisClients(url: string, onFailure: (error: unknown) => void) {
     };
   // only the methods createRedisEventTarget calls
   const publishClient = { publish: soft((channel: string, message: string) => publisher.publish(channel, message)) };
+  /**
+   * The events of every process, kept REPLAY_WINDOW_MS in a Redis stream whose entry ids are the
+   * events' ids; a fault of Redis loses the replay, never the event's delivery in this process.
+   */
+  const log = (key: string) => ({
+    // trimmed by count as it grows (XADD takes one trimming rule); read by age
+    append: (name: string, payload: unknown): Promise<string> =>
+      publisher
+        .xadd(key, 'MAXLEN', '~', String(REPLAY_MAX_EVENTS), '*', 'name', name, 'payload', JSON.stringify(payload))
+        .then((id) => id ?? Promise.reject(new Error('XADD answered no id'))),
+    after: async (name: string, id: string): Promise<Envelope[]> => {
+      const oldest = `${Date.now() - REPLAY_WINDOW_MS}-0`;
+      const from = compareIds(id, oldest) > 0 ? `(${id}` : oldest;
+      const entries = await publisher.xrange(key, from, '+', 'COUNT', REPLAY_MAX_EVENTS);
+      return entries.flatMap(([entryId, fields]) => {
+        const field = (wanted: string) => fields[fields.indexOf(wanted) + 1];
+        return field('name') === name ? [{ id: entryId, payload: JSON.parse(field('payload') ?? 'null') as unknown }] : [];
+      });
+    },
+  });
+  // a SUBSCRIBE sent while the connection was still being set up was answered, then lost: the first
+  // subscription of a process that had just started heard nothing (seen by the resume test)
+  const ready = (): Promise<unknown> =>
+    subscriber.status === 'ready' ? Promise.resolve() : new Promise((resolve) => subscriber.once('ready', resolve));
   const subscribeClient = {
     on: (event: 'message', listener: (channel: string, message: string) => void) => subscriber.on(event, listener),
-    subscribe: soft((topic: string) => subscriber.subscribe(topic)),
+    subscribe: soft((topic: string) => ready().then(() => subscriber.subscribe(topic))),
     unsubscribe: soft((topic: string) => subscriber.unsubscribe(topic)),
   };
   return {
+    log,
     connections: [publisher, subscriber],
     publishClient: publishClient as unknown as Redis,
     subscribeClient: subscribeClient as unknown as Redis,
@@ -176,14 +292,18 @@ export function createEvents(options: {
   let clients: Redis[] = [];
   let eventTarget: ReturnType<typeof createRedisEventTarget> | undefined;
   let failed = 0;
+  const fail = (error: unknown) => {
+    failed += 1;
+    options.onFailure?.(error);
+  };
+  let shared: ReturnType<ReturnType<typeof redisClients>['log']> | null = null;
   if (options.redisUrl) {
-    const redis = redisClients(options.redisUrl, (error) => {
-      failed += 1;
-      options.onFailure?.(error);
-    });
+    const redis = redisClients(options.redisUrl, fail);
     clients = redis.connections;
     eventTarget = createRedisEventTarget({ publishClient: redis.publishClient, subscribeClient: redis.subscribeClient });
+    shared = redis.log(`${options.prefix}:events`);
   }
+  const kept = shared ? null : localLog();
   const local = eventTarget ? null : new EventTarget();
   // one listener per subscription: thousands are expected, not a leak
   if (local) setMaxListeners(0, local);
@@ -195,10 +315,19 @@ export function createEvents(options: {
   const topic = (name: string) => `${options.prefix}:${name}`;
   return {
     publish(name, payload) {
-      pubsub.publish(topic(name), payload);
+      // the id comes from the log the event is kept in: this process's, or Redis's stream for all of them
+      if (kept) pubsub.publish(topic(name), { id: kept.append(name, payload), payload } satisfies Envelope);
+      else shared!.append(name, payload).then((id) => pubsub.publish(topic(name), { id, payload } satisfies Envelope), fail);
     },
-    subscribe(name) {
-      return boundedSubscription(subscribers, topic(name), () => (dropped += 1));
+    subscribe(name, { after = null } = {}) {
+      const live = boundedSubscription<EventPayloads[typeof name]>(subscribers, topic(name), () => (dropped += 1));
+      if (after === null || !isEventId(after)) return live;
+      // a replay Redis cannot give (an outage) is lost; the live events still come
+      const missed = (kept ?? shared!).after(name, after).catch((error: unknown) => {
+        fail(error);
+        return [];
+      });
+      return resumed(live, missed);
     },
     dropped: () => dropped,
     failed: () => failed,

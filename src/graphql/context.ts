@@ -31,6 +31,11 @@ export interface Context {
    * the stream pages of REST and GraphQL keep each entry's JSON per version (http/entry-fragments.ts).
    */
   readonly entryVersions?: Map<number, string>;
+  /**
+   * A subscription's place in the events (events/bus.ts): `resumeAfter` is the id of the last event
+   * the client saw (SSE's Last-Event-ID), `eventId` the id of the event the latest result came from.
+   */
+  readonly subscription?: { readonly resumeAfter: string | null; eventId: string | null };
 }
 
 /** The viewer, or the typed NotAuthorizedError every write answers without a token. */

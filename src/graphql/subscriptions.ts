@@ -1,7 +1,7 @@
 // Live updates: the events of events.ts, filtered to what the matching query would show the viewer,
 // then read once for all the subscribers of the event (see readOncePerEvent).
 import { namesObject, requireDatabaseId } from './global-ids.ts';
-import { filter, pipe } from 'graphql-yoga';
+import { filter, map, pipe } from 'graphql-yoga';
 import { ALL_PARTS, PERSON_COLUMNS, readEntriesById } from '../db/entry-pages.ts';
 import { distanceMiles } from '../domain/geo.ts';
 import { entryPlaceHidden, privacyFor } from './privacy.ts';
@@ -9,20 +9,38 @@ import { builder } from './builder.ts';
 import { requireViewer, type Context } from './context.ts';
 import { requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
 import { NotFoundError } from '../domain/errors.ts';
-import type { EventName, EventPayloads } from '../events/bus.ts';
+import { eventIdOf, type EventName, type EventPayloads } from '../events/bus.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
 import { DeletedEntry } from './mutations/entries.ts';
 import { CommentRef, LikeRef } from './types/comment.ts';
 import { EntryRef } from './types/entry.ts';
 import { PersonRef } from './types/person.ts';
 
+/** The events of `name` the subscriber may hear of (`keep`). */
 function only<K extends EventName>(context: Context, name: K, keep: (payload: EventPayloads[K]) => boolean | Promise<boolean>) {
   return pipe(context.events.subscribe(name) as AsyncIterable<EventPayloads[K]> & AsyncIterator<EventPayloads[K]>, filter(keep));
 }
 
+/**
+ * A subscription's own events: resumed after the client's Last-Event-ID, and each noted as the one
+ * the next result comes from, so that the result carries its id (`extensions.eventId`, SSE's `id:`).
+ * (The watches of a single-entry subscription are `only`: they neither resume nor name a result.)
+ */
+function delivered<K extends EventName>(context: Context, name: K, keep: (payload: EventPayloads[K]) => boolean | Promise<boolean>) {
+  const source = context.events.subscribe(name, { after: context.subscription?.resumeAfter ?? null });
+  return pipe(
+    source as AsyncIterable<EventPayloads[K]> & AsyncIterator<EventPayloads[K]>,
+    filter(keep),
+    map((payload) => {
+      if (context.subscription) context.subscription.eventId = eventIdOf(payload);
+      return payload;
+    }),
+  );
+}
+
 /** New entries the subscriber may see (their visibility, asked per event) that also pass `keep`. */
 function newEntries(context: Context, keep: (payload: EventPayloads['entryCreated']) => boolean | Promise<boolean> = () => true) {
-  return only(
+  return delivered(
     context,
     'entryCreated',
     async (p) => (await keep(p)) && viewerMaySee(context, { authorId: p.authorId, visibility: p.visibility }),
@@ -191,7 +209,7 @@ builder.subscriptionFields((t) => ({
       return untilGone(
         context,
         entryId,
-        only(context, 'commentAdded', (p) => p.entryId === entryId && stillVisible(context, entryId)),
+        delivered(context, 'commentAdded', (p) => p.entryId === entryId && stillVisible(context, entryId)),
       );
     },
     resolve: (payload, _args, context) =>
@@ -211,7 +229,7 @@ builder.subscriptionFields((t) => ({
       return untilGone(
         context,
         entryId,
-        only(context, 'likeAdded', (p) => p.entryId === entryId && stillVisible(context, entryId)),
+        delivered(context, 'likeAdded', (p) => p.entryId === entryId && stillVisible(context, entryId)),
       );
     },
     resolve: (payload, _args, context) =>
@@ -223,7 +241,7 @@ builder.subscriptionFields((t) => ({
     description: 'Ids of deleted entries the subscriber could see, so that clients can drop them from what they show.',
     // a hidden entry's deletion would tell that it existed, and when its author acted
     subscribe: (_root, _args, context) =>
-      only(context, 'entryDeleted', (p) => viewerMaySee(context, { authorId: p.authorId, visibility: p.visibility })),
+      delivered(context, 'entryDeleted', (p) => viewerMaySee(context, { authorId: p.authorId, visibility: p.visibility })),
     resolve: (payload) => ({ id: payload.entryId }),
   }),
 
@@ -232,7 +250,7 @@ builder.subscriptionFields((t) => ({
     description: 'People asking the viewer to be friends. Needs an access token.',
     subscribe: (_root, _args, context) => {
       const viewer = requireViewer(context);
-      return only(context, 'friendRequested', (p) => p.toId === viewer.id);
+      return delivered(context, 'friendRequested', (p) => p.toId === viewer.id);
     },
     resolve: (payload, _args, context) =>
       readOncePerEvent(payload, ({ fromId }) => context.prisma.person.findUniqueOrThrow({ where: { id: fromId } })),
