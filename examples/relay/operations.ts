@@ -57,3 +57,51 @@ export const Comments = graphql`
     }
   }
 `;
+
+/**
+ * The public stream as a feed: the stream is the connection (no result union), so Relay pages it
+ * with @connection, and each entry's comments too (FeedComments).
+ */
+export const Feed = graphql`
+  fragment operations_feed on Query
+  @refetchable(queryName: "operationsFeedPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 2 }, cursor: { type: "String" }) {
+    publicStream(first: $count, after: $cursor) @connection(key: "operations_feed_publicStream") {
+      edges {
+        node {
+          id
+          message
+          author {
+            id
+            displayName
+          }
+          ...operations_feedComments
+        }
+      }
+    }
+  }
+`;
+
+/** An entry's comments in the feed, two at a time, paged on their own through `node(id:)`. */
+export const FeedComments = graphql`
+  fragment operations_feedComments on Entry
+  @refetchable(queryName: "operationsFeedCommentsPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 2 }, cursor: { type: "String" }) {
+    comments(first: $count, after: $cursor) @connection(key: "operations_feedComments_comments") {
+      totalCount
+      edges {
+        node {
+          id
+          body
+        }
+      }
+    }
+  }
+`;
+
+/** The feed's first page. */
+export const FeedPage = graphql`
+  query operationsFeedQuery {
+    ...operations_feed
+  }
+`;

@@ -1,24 +1,30 @@
 // Relay as a frontend team uses it: relay-compiler compiles examples/relay/operations.ts against the
-// committed schema (a fragment paged with @connection, fragments @refetchable through `node(id:)`, a
-// subscription), and relay-runtime runs the compiled operations against the server and normalizes
-// the answers into its store, by global id.
+// committed schema (fragments paged with @connection, the public stream among them; fragments
+// @refetchable through `node(id:)`; a subscription), and relay-runtime runs the compiled operations
+// against the server (the subscription over server-sent events) and normalizes the answers into its
+// store, by global id.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Environment, fetchQuery, Network, RecordSource, Store } from 'relay-runtime';
+import { Environment, fetchQuery, Network, Observable, RecordSource, requestSubscription, Store } from 'relay-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import CommentsSubscription from '../../examples/relay/__generated__/operationsCommentsSubscription.graphql.ts';
 import EntryQuery from '../../examples/relay/__generated__/operationsEntryQuery.graphql.ts';
+import FeedCommentsPaginationQuery from '../../examples/relay/__generated__/operationsFeedCommentsPaginationQuery.graphql.ts';
+import FeedPaginationQuery from '../../examples/relay/__generated__/operationsFeedPaginationQuery.graphql.ts';
+import FeedQuery from '../../examples/relay/__generated__/operationsFeedQuery.graphql.ts';
 import EntryRefetchQuery from '../../examples/relay/__generated__/operationsEntryRefetchQuery.graphql.ts';
 import FriendsPaginationQuery from '../../examples/relay/__generated__/operationsFriendsPaginationQuery.graphql.ts';
 import PersonQuery from '../../examples/relay/__generated__/operationsPersonQuery.graphql.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { createEntry, createPerson, makeFriends } from '../support/factories.ts';
+import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
 
 const examples = fileURLToPath(new URL('../../examples/relay/', import.meta.url));
 const compiler = fileURLToPath(new URL('../../node_modules/.bin/relay-compiler', import.meta.url));
 let db: TestDatabase;
 let api: ReturnType<typeof testApp>;
 let entryId = 0;
+let ritaToken = '';
 
 beforeAll(async () => {
   db = await createTestDatabase('relay');
@@ -26,21 +32,59 @@ beforeAll(async () => {
   const rita = await createPerson(db.prisma, { username: 'rita', displayName: 'Rita' });
   for (const name of ['ann', 'bo', 'cy']) await makeFriends(db.prisma, rita.id, (await createPerson(db.prisma, { username: name })).id);
   entryId = (await createEntry(db.prisma, rita.id, { message: 'relayed' })).id;
+  ritaToken = await createToken(db.prisma, rita.id);
+  // the feed: three newer entries, the newest with three comments
+  for (const message of ['feed 1', 'feed 2', 'feed 3']) await createEntry(db.prisma, rita.id, { message });
+  const newest = await db.prisma.entry.findFirstOrThrow({ where: { message: 'feed 3' } });
+  for (const body of ['c1', 'c2', 'c3']) await db.prisma.comment.create({ data: { entryId: newest.id, authorId: rita.id, body } });
 });
 afterAll(() => db.destroy());
 
+/** Server-sent events of a subscription, as relay-runtime's network layer hands them on. */
+function sseSubscribe(text: string, variables: Record<string, unknown>) {
+  return Observable.create<Record<string, unknown>>((sink) => {
+    const controller = new AbortController();
+    void (async () => {
+      const response = await api.app.fetch('http://milepost.test/graphql', {
+        method: 'POST',
+        signal: controller.signal,
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${ritaToken}` },
+        body: JSON.stringify({ query: text, variables }),
+      });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffered = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return sink.complete();
+        buffered += decoder.decode(value, { stream: true });
+        for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+          const block = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = /^data: (.+)$/m.exec(block)?.[1];
+          if (block.startsWith('event: next') && data) sink.next(JSON.parse(data));
+        }
+      }
+    })().catch(() => sink.complete());
+    return () => controller.abort();
+  });
+}
+
 function environment() {
   const answers: Array<Record<string, unknown>> = [];
-  const network = Network.create(async (params, variables) => {
-    const response = await api.app.fetch('http://milepost.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: params.text, variables }),
-    });
-    const answer = (await response.json()) as Record<string, unknown>;
-    answers.push(answer);
-    return answer as never;
-  });
+  const network = Network.create(
+    async (params, variables) => {
+      const response = await api.app.fetch('http://milepost.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: params.text, variables }),
+      });
+      const answer = (await response.json()) as Record<string, unknown>;
+      answers.push(answer);
+      return answer as never;
+    },
+    (params, variables) => sseSubscribe(params.text!, variables) as never,
+  );
   return { env: new Environment({ network, store: new Store(new RecordSource()) }), answers };
 }
 
@@ -84,5 +128,53 @@ describe('Relay', () => {
     await fetchQuery(env, EntryRefetchQuery, { id: entry.__id as string }).toPromise();
     expect(answers[1]).not.toHaveProperty('errors');
     expect(records(env).find((record) => record.__id === entry.__id)?.likeCount).toBe(1);
+  });
+
+  it("pages the public stream with @connection (the stream is the connection), and an entry's comments too", async () => {
+    const { env, answers } = environment();
+    await fetchQuery(env, FeedQuery, {}).toPromise();
+    type Page = { edges: Array<{ node: { id: string; message: string } }>; pageInfo: { endCursor: string; hasNextPage: boolean } };
+    const first = (answers[0] as { data: { publicStream: Page } }).data.publicStream;
+    expect(first.edges.map((edge) => edge.node.message)).toEqual(['feed 3', 'feed 2']);
+    expect(first.pageInfo.hasNextPage).toBe(true);
+    await fetchQuery(env, FeedPaginationQuery, { count: 2, cursor: first.pageInfo.endCursor }).toPromise();
+    expect(answers[1]).not.toHaveProperty('errors');
+    const messages = () =>
+      records(env)
+        .filter((record) => record.__typename === 'Entry')
+        .map((record) => record.message)
+        .sort();
+    expect(messages()).toEqual(['feed 1', 'feed 2', 'feed 3', 'relayed']);
+    // the newest entry's comments: two, then the third through node(id:), counted the same on every page
+    const newest = first.edges[0]!.node as unknown as { id: string; comments: Page & { totalCount: number } };
+    expect(newest.comments.totalCount).toBe(3);
+    await fetchQuery(env, FeedCommentsPaginationQuery, { id: newest.id, count: 2, cursor: newest.comments.pageInfo.endCursor }).toPromise();
+    expect(answers[2]).not.toHaveProperty('errors');
+    const bodies = records(env)
+      .filter((record) => record.__typename === 'Comment')
+      .map((record) => record.body)
+      .sort();
+    expect(bodies).toEqual(['c1', 'c2', 'c3']);
+  });
+
+  it('runs a subscription: a new comment reaches the store, normalized by its global id', async () => {
+    const { env } = environment();
+    const received: unknown[] = [];
+    const subscription = requestSubscription(env, {
+      subscription: CommentsSubscription,
+      variables: { entryId: String(entryId) },
+      onNext: (response) => received.push(response),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const posted = await api.fetch(`/entries/${entryId}/comments.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ritaToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ body: 'live through Relay' }),
+    });
+    expect(posted.status).toBe(201);
+    for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    subscription.dispose();
+    const comment = records(env).find((record) => record.__typename === 'Comment' && record.body === 'live through Relay');
+    expect(comment?.__id).toMatch(/^[A-Za-z0-9_-]+={0,2}$/);
   });
 });
