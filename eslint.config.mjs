@@ -1,0 +1,54 @@
+// The schema as frontend teams read it: graphql-eslint's schema-recommended and Relay rules over the
+// printed schema (schema/schema.graphql), in `npm test`. TypeScript and JavaScript are Biome's.
+import graphqlPlugin from '@graphql-eslint/eslint-plugin';
+
+/**
+ * Types without an identity of their own: values (a distance, a point, a page's position), parts
+ * read only through their owner (an entry's workout, a track, its points), aggregates computed per
+ * request (stats, records), and results. None can be fetched again by an id, so none has one.
+ */
+const VALUE_TYPES = [
+  'ActivityImport',
+  'ActivityTotals',
+  'Distance',
+  'FieldIssue',
+  'FriendshipState',
+  'GeoPoint',
+  'Location',
+  'MeasureRecord',
+  'Media',
+  'MediaObject',
+  'PageInfo',
+  'PeriodTotals',
+  'PersonRecords',
+  'Photo',
+  'RunningRecord',
+  'Streak',
+  'Totals',
+  'Track',
+  'TrackHiddenParts',
+  'TrackPoint',
+  'TrackWaypoint',
+  'TrainingStats',
+  'Workout',
+];
+
+export default [
+  {
+    files: ['schema/schema.graphql'],
+    languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: 'schema/schema.graphql' } } },
+    plugins: { '@graphql-eslint': graphqlPlugin },
+    rules: {
+      ...graphqlPlugin.configs['flat/schema-recommended'].rules,
+      ...graphqlPlugin.configs['flat/schema-relay'].rules,
+      '@graphql-eslint/strict-id-in-types': [
+        'error',
+        { acceptedIdNames: ['id'], acceptedIdTypes: ['ID'], exceptions: { suffixes: ['Connection', 'Edge', 'Error'], types: VALUE_TYPES } },
+      ],
+      // every list that grows is a connection; the plain lists left are bounded by what holds them: a
+      // track's points (`max`), a period's totals (210 at most), the distances records are kept at,
+      // an entry's one image, a person's privacy zones, a refusal's issues, `nodes(ids:)` (100)
+      '@graphql-eslint/relay-edge-types': ['error', { listTypeCanWrapOnlyEdgeType: false }],
+    },
+  },
+];
