@@ -141,7 +141,7 @@ export function generatedOperations(schema: GraphQLSchema, declared: GraphQLSche
 /** JSON Schemas of the scalars for the OpenAPI document. */
 const SCALARS = {
   DateTime: { type: 'string', format: 'date-time' },
-  UnixTime: { type: 'integer', description: 'Seconds since 1970-01-01 UTC.' },
+  UnixTime: { type: 'number', description: 'Seconds since 1970-01-01 UTC; a decimal is floored to its second.' },
   GpxDocument: { type: 'string', description: 'The GPX document: its text in JSON, or a file part of a multipart body.' },
   ImageFile: { type: 'string', format: 'binary', description: 'A file part of a multipart body.' },
   ActivityFile: {

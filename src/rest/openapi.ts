@@ -61,15 +61,15 @@ const streamParams = [
     name: 'since',
     in: 'query',
     required: false,
-    description: 'Only entries with `at` later than this UNIX time.',
-    schema: { type: 'integer', minimum: 0 },
+    description: 'Only entries with `at` later than this UNIX time: whole seconds, or a decimal floored to its second (`1795102588.0`).',
+    schema: { type: 'number', minimum: 0 },
   },
   {
     name: 'until',
     in: 'query',
     required: false,
-    description: 'Only entries with `at` at or before this UNIX time.',
-    schema: { type: 'integer', minimum: 0 },
+    description: 'Only entries with `at` at or before this UNIX time: whole seconds, or a decimal floored to its second.',
+    schema: { type: 'number', minimum: 0 },
   },
 ];
 /** Activity types as requests may send them: SPEC's spelling, in any case, with spaces or underscores. */
@@ -441,11 +441,11 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         },
         Friend: {
           type: 'object',
-          required: ['username', 'display_name', 'photo_url', 'url', 'location', 'time_zone'],
+          required: ['username', 'display_name', 'photo_url', 'url', 'location'],
+          additionalProperties: false,
           properties: {
             ...user.properties,
             location: { type: ['string', 'null'], description: '`null` when the person gave none.' },
-            time_zone: { type: 'string', description: '`UTC` when the person chose none.' },
           },
         },
         Friendship: {

@@ -11,6 +11,7 @@ import {
   buildASTSchema,
   type DefinitionNode,
   getNamedType,
+  GraphQLScalarType,
   type GraphQLSchema,
   isLeafType,
   Kind,
@@ -90,5 +91,13 @@ export function restViewSchema(schema: GraphQLSchema): GraphQLSchema {
       return ROOTS.has(owner) ? undefined : { ...node, type: summarized(node.type) };
     },
   });
-  return buildASTSchema({ ...cut, definitions: [...cut.definitions, ...summaries] }, { assumeValidSDL: false });
+  const view = buildASTSchema({ ...cut, definitions: [...cut.definitions, ...summaries] }, { assumeValidSDL: false });
+  // sofa reads a query parameter through the view's scalar (`serialize`): a UNIX time arrives as the
+  // number its text writes (`since=1795102588.0`), as Int's and Float's do; anything else as sent,
+  // for the real scalar to refuse by name
+  const unixTime = view.getType('UnixTime');
+  if (unixTime instanceof GraphQLScalarType) {
+    unixTime.serialize = (value: unknown) => (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value);
+  }
+  return view;
 }

@@ -176,13 +176,17 @@ function streamOf<P>(result: ExecutionResult<{ stream?: P | null }>, viewer: boo
   return page;
 }
 
+/** A number as a query string writes it: whole (`page`), or decimal too for a UNIX time (`since=1795102588.0`). */
+const WHOLE = /^-?\d+$/;
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
 /** Stream parameters as sent; GraphQL's coercion names any that is not a number. */
 function pageVariables(url: URL) {
   const variables: Record<string, unknown> = {};
   for (const name of ['page', 'since', 'until']) {
     const value = url.searchParams.get(name);
     if (value === null || value === '') continue;
-    variables[name] = /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+    variables[name] = (name === 'page' ? WHOLE : DECIMAL).test(value.trim()) ? Number(value) : value;
   }
   return variables;
 }

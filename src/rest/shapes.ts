@@ -47,9 +47,9 @@ export function personJson(person: GqlPerson) {
   return out;
 }
 
-/** A person in a friend list: the four keys of a nested person, then `location` and `time_zone`, always. */
+/** A person in a friend list: the four keys of a nested person, then `location`, always (COMPAT's five keys). */
 export function friendJson(person: GqlPerson) {
-  return { ...userJson(person), location: person.location || null, time_zone: person.timeZone || DEFAULT_TIME_ZONE };
+  return { ...userJson(person), location: person.location || null };
 }
 
 /**

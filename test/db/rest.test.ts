@@ -152,10 +152,12 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
           photo_url: `${BASE}/people/ann/avatar.svg`,
           url: `${BASE}/people/ann`,
           location: null,
-          time_zone: 'UTC',
         },
       ],
     });
+    // the five keys clients read (COMPAT), no more: a friend's time zone is on their own resource
+    const friends = (await call('/people/ben/friends.json')).json as { friends: object[] };
+    expect(Object.keys(friends.friends[0]!)).toEqual(['username', 'display_name', 'photo_url', 'url', 'location']);
     expect((await call('/people/ben/routes.json')).json).toEqual({
       routes: [{ id: routeId, name: 'Lake loop', activity_type: 'Running' }],
     });
@@ -304,7 +306,6 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
           photo_url: `${BASE}/people/cy/avatar.svg`,
           url: `${BASE}/people/cy`,
           location: null,
-          time_zone: 'UTC',
         },
       });
     }
@@ -312,7 +313,7 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
     // cy asks ben back, as a form with oauth_token: that accepts, and both are friends
     const accepted = await call('/people/ben/friends.json', { method: 'POST', ...form({ oauth_token: cyToken }) });
     expect(accepted.status).toBe(201);
-    expect(accepted.json).toMatchObject({ status: 'friends', person: { username: 'ben', time_zone: 'Pacific Time (US & Canada)' } });
+    expect(accepted.json).toMatchObject({ status: 'friends', person: { username: 'ben', location: 'San Francisco, CA' } });
     expect((await call('/people/ben/friends.json')).json.friends).toContainEqual(expect.objectContaining({ username: 'cy' }));
     expect((await call('/people/cy/friends.json')).json.friends).toContainEqual(expect.objectContaining({ username: 'ben' }));
     // ben ends it; ending it again is not an error

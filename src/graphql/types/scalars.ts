@@ -44,18 +44,24 @@ builder.scalarType('DateTime', {
   parseLiteral: (ast) => parseDateTime(ast.kind === Kind.STRING ? ast.value : null),
 });
 
+/**
+ * A UNIX time as clients send it: whole seconds, or a decimal (Python's `time.mktime()` gives
+ * `1795102588.0`), floored to its second. Anything but a finite number is refused; the range is the
+ * streams' to check (`since: -5` names the field).
+ */
+function unixTime(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new GraphQLError('UnixTime must be a number of seconds');
+  return Math.floor(value);
+}
+
 builder.scalarType('UnixTime', {
-  description: 'Whole seconds since 1970-01-01T00:00:00Z (a UNIX timestamp), as used by `since` and `until`.',
+  description:
+    'Seconds since 1970-01-01T00:00:00Z (a UNIX timestamp), as used by `since` and `until`. A decimal is accepted and floored to its whole second.',
   serialize: (value) => value,
-  parseValue: (value) => {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-      throw new GraphQLError('UnixTime must be a whole number of seconds');
-    }
-    return value;
-  },
+  parseValue: unixTime,
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.INT) throw new GraphQLError('UnixTime must be a whole number of seconds');
-    return Number(ast.value);
+    if (ast.kind !== Kind.INT && ast.kind !== Kind.FLOAT) throw new GraphQLError('UnixTime must be a number of seconds');
+    return unixTime(Number(ast.value));
   },
 });
 
