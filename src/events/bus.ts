@@ -44,6 +44,12 @@ export const MAX_PENDING_EVENTS = 256;
 export const REPLAY_WINDOW_MS = 5 * 60_000;
 /** Events kept at most, whatever their age: a burst does not hold memory without bound. */
 export const REPLAY_MAX_EVENTS = 10_000;
+/**
+ * Events one resumed subscription is given at most, the newest: each passes the subscription's filter
+ * (some read the database), so a client that comes back far behind, or claims to, costs a bounded
+ * amount; one further behind misses the older ones.
+ */
+export const REPLAY_MAX_DELIVERED = 1_000;
 
 /** An event as the target carries it: its id (`<milliseconds>-<sequence>`, ordered) and its payload. */
 interface Envelope {
@@ -259,7 +265,8 @@ function redisClients(url: string, onFailure: (error: unknown) => void) {
     after: async (name: string, id: string): Promise<Envelope[]> => {
       const oldest = `${Date.now() - REPLAY_WINDOW_MS}-0`;
       const from = compareIds(id, oldest) > 0 ? `(${id}` : oldest;
-      const entries = await publisher.xrange(key, from, '+', 'COUNT', REPLAY_MAX_EVENTS);
+      // the newest first, so that a bound keeps the latest; then in order
+      const entries = (await publisher.xrevrange(key, '+', from, 'COUNT', REPLAY_MAX_EVENTS)).reverse();
       return entries.flatMap(([entryId, fields]) => {
         const field = (wanted: string) => fields[fields.indexOf(wanted) + 1];
         return field('name') === name ? [{ id: entryId, payload: JSON.parse(field('payload') ?? 'null') as unknown }] : [];
@@ -323,10 +330,13 @@ export function createEvents(options: {
       const live = boundedSubscription<EventPayloads[typeof name]>(subscribers, topic(name), () => (dropped += 1));
       if (after === null || !isEventId(after)) return live;
       // a replay Redis cannot give (an outage) is lost; the live events still come
-      const missed = (kept ?? shared!).after(name, after).catch((error: unknown) => {
-        fail(error);
-        return [];
-      });
+      const missed = (kept ?? shared!).after(name, after).then(
+        (events) => events.slice(-REPLAY_MAX_DELIVERED),
+        (error: unknown) => {
+          fail(error);
+          return [];
+        },
+      );
       return resumed(live, missed);
     },
     dropped: () => dropped,
