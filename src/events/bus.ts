@@ -253,24 +253,21 @@ function redisClients(url: string, onFailure: (error: unknown) => void) {
   // only the methods createRedisEventTarget calls
   const publishClient = { publish: soft((channel: string, message: string) => publisher.publish(channel, message)) };
   /**
-   * The events of every process, kept REPLAY_WINDOW_MS in a Redis stream whose entry ids are the
-   * events' ids; a fault of Redis loses the replay, never the event's delivery in this process.
+   * The events of every process, kept REPLAY_WINDOW_MS in a Redis stream a topic whose entry ids are
+   * the events' ids; a fault of Redis loses the replay, never the event's delivery in this process.
    */
   const log = (key: string) => ({
-    // trimmed by count as it grows (XADD takes one trimming rule); read by age
+    // a stream a topic, trimmed by count as it grows (XADD takes one trimming rule) and read by age
     append: (name: string, payload: unknown): Promise<string> =>
       publisher
-        .xadd(key, 'MAXLEN', '~', String(REPLAY_MAX_EVENTS), '*', 'name', name, 'payload', JSON.stringify(payload))
+        .xadd(`${key}:${name}`, 'MAXLEN', '~', String(REPLAY_MAX_EVENTS), '*', 'payload', JSON.stringify(payload))
         .then((id) => id ?? Promise.reject(new Error('XADD answered no id'))),
     after: async (name: string, id: string): Promise<Envelope[]> => {
       const oldest = `${Date.now() - REPLAY_WINDOW_MS}-0`;
       const from = compareIds(id, oldest) > 0 ? `(${id}` : oldest;
-      // the newest first, so that a bound keeps the latest; then in order
-      const entries = (await publisher.xrevrange(key, '+', from, 'COUNT', REPLAY_MAX_EVENTS)).reverse();
-      return entries.flatMap(([entryId, fields]) => {
-        const field = (wanted: string) => fields[fields.indexOf(wanted) + 1];
-        return field('name') === name ? [{ id: entryId, payload: JSON.parse(field('payload') ?? 'null') as unknown }] : [];
-      });
+      // the newest first, as many as a resumed subscription is given; then in order
+      const entries = await publisher.xrevrange(`${key}:${name}`, '+', from, 'COUNT', REPLAY_MAX_DELIVERED);
+      return entries.reverse().map(([entryId, fields]) => ({ id: entryId, payload: JSON.parse(fields[1] ?? 'null') as unknown }));
     },
   });
   // a SUBSCRIBE sent while the connection was still being set up was answered, then lost: the first
