@@ -182,3 +182,8 @@ export function variableProblems(schema: GraphQLSchema, document: DocumentNode, 
   // one problem per parameter, in the order they were found
   return problems.filter((p, i) => problems.findIndex((q) => q.field === p.field) === i);
 }
+
+/** A number as a query string writes it, whole or decimal (`since=1795102588.0`); null for anything else. */
+export function decimalParam(value: string): number | null {
+  return /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : null;
+}

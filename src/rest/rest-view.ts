@@ -20,6 +20,7 @@ import {
   type TypeNode,
   visit,
 } from 'graphql';
+import { decimalParam } from './params.ts';
 
 /** Types summarized where another type holds them: name → the summary's name. */
 const SUMMARIES: Record<string, string> = { Person: 'PersonSummary' };
@@ -97,7 +98,7 @@ export function restViewSchema(schema: GraphQLSchema): GraphQLSchema {
   // for the real scalar to refuse by name
   const unixTime = view.getType('UnixTime');
   if (unixTime instanceof GraphQLScalarType) {
-    unixTime.serialize = (value: unknown) => (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value);
+    unixTime.serialize = (value: unknown) => (typeof value === 'string' ? (decimalParam(value) ?? value) : value);
   }
   return view;
 }

@@ -18,7 +18,7 @@ import type { RunOperation } from './execute.ts';
 import { accepts } from '../http/negotiation.ts';
 import { jsonpBody, validCallback } from './jsonp.ts';
 import { failure, failureOfError, notAuthorized, RestError } from './errors.ts';
-import { createEntryInput, enumValue, nestBracketed, positiveId, restFieldName, variableProblems } from './params.ts';
+import { createEntryInput, decimalParam, enumValue, nestBracketed, positiveId, restFieldName, variableProblems } from './params.ts';
 import {
   RestCreateCommentDocument,
   RestCreateEntryDocument,
@@ -176,17 +176,15 @@ function streamOf<P>(result: ExecutionResult<{ stream?: P | null }>, viewer: boo
   return page;
 }
 
-/** A number as a query string writes it: whole (`page`), or decimal too for a UNIX time (`since=1795102588.0`). */
-const WHOLE = /^-?\d+$/;
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
 /** Stream parameters as sent; GraphQL's coercion names any that is not a number. */
 function pageVariables(url: URL) {
   const variables: Record<string, unknown> = {};
   for (const name of ['page', 'since', 'until']) {
     const value = url.searchParams.get(name);
     if (value === null || value === '') continue;
-    variables[name] = (name === 'page' ? WHOLE : DECIMAL).test(value.trim()) ? Number(value) : value;
+    // `page` is whole; a UNIX time may be a decimal
+    const number = name === 'page' && !/^-?\d+$/.test(value.trim()) ? null : decimalParam(value);
+    variables[name] = number ?? value;
   }
   return variables;
 }
