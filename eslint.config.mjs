@@ -8,7 +8,6 @@ import graphqlPlugin from '@graphql-eslint/eslint-plugin';
  * request (stats, records), and results. None can be fetched again by an id, so none has one.
  */
 const VALUE_TYPES = [
-  'ActivityImport',
   'ActivityTotals',
   'Distance',
   'FieldIssue',
@@ -43,7 +42,11 @@ export default [
       ...graphqlPlugin.configs['flat/schema-relay'].rules,
       '@graphql-eslint/strict-id-in-types': [
         'error',
-        { acceptedIdNames: ['id'], acceptedIdTypes: ['ID'], exceptions: { suffixes: ['Connection', 'Edge', 'Error'], types: VALUE_TYPES } },
+        {
+          acceptedIdNames: ['id'],
+          acceptedIdTypes: ['ID'],
+          exceptions: { suffixes: ['Connection', 'Edge', 'Error', 'Payload'], types: VALUE_TYPES },
+        },
       ],
       // every list that grows is a connection; the plain lists left are bounded by what holds them: a
       // track's points (`max`), a period's totals (210 at most), the distances records are kept at,

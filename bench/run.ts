@@ -375,9 +375,9 @@ async function gpxUpload(base: string, url: string, child: ChildProcess) {
   const created = await graphql(
     base,
     token,
-    'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { ... on Entry { id } } }',
+    'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { entry { id: databaseId } } }',
   );
-  const entryId = created.data.createEntry!.id as number;
+  const entryId = (created.data.createEntry!.entry as { id: number }).id;
   const document = bigGpx();
   const rssBefore = peakRssMb(child.pid!);
   const times: number[] = [];
@@ -386,7 +386,7 @@ async function gpxUpload(base: string, url: string, child: ChildProcess) {
     form.set(
       'operations',
       JSON.stringify({
-        query: `mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: ${entryId}, gpx: $gpx) { __typename ... on Entry { track { pointCount } } } }`,
+        query: `mutation ($gpx: GpxDocument!) { setEntryTrack(input: { entryId: ${entryId}, gpx: $gpx }) { entry { track { pointCount } } } }`,
         variables: { gpx: null },
       }),
     );
@@ -394,9 +394,9 @@ async function gpxUpload(base: string, url: string, child: ChildProcess) {
     form.set('0', new Blob([document], { type: 'application/gpx+xml' }), 'big.gpx');
     const started = performance.now();
     const response = await fetch(`${base}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    const body = (await response.json()) as { data?: { setEntryTrack?: { track?: { pointCount: number } } } };
+    const body = (await response.json()) as { data?: { setEntryTrack?: { entry?: { track?: { pointCount: number } } } } };
     times.push(performance.now() - started);
-    if (body.data?.setEntryTrack?.track?.pointCount !== 200_000)
+    if (body.data?.setEntryTrack?.entry?.track?.pointCount !== 200_000)
       throw new Error(`GPX upload failed: ${JSON.stringify(body).slice(0, 300)}`);
   }
   times.sort((a, b) => a - b);
@@ -431,9 +431,9 @@ async function hostileStalls(base: string, url: string) {
   const entry = await graphql(
     base,
     token,
-    'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { ... on Entry { id } } }',
+    'mutation { createEntry(input: { workout: { activityType: RUNNING } }) { entry { id: databaseId } } }',
   );
-  const entryId = entry.data.createEntry!.id as number;
+  const entryId = (entry.data.createEntry!.entry as { id: number }).id;
   await fetch(`${base}/entries/${entryId}/track.json`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/gpx+xml' },
@@ -619,8 +619,8 @@ async function fanOut(base: string, url: string) {
   const toAll: number[] = [];
   for (let i = 0; i < 20; i++) {
     const started = performance.now();
-    const created = await graphql(base, token, 'mutation { createEntry(input: { message: "fan-out" }) { ... on Entry { id } } }');
-    const id = created.data.createEntry!.id as number;
+    const created = await graphql(base, token, 'mutation { createEntry(input: { message: "fan-out" }) { entry { id: databaseId } } }');
+    const id = (created.data.createEntry!.entry as { id: number }).id;
     for (let wait = 0; wait < 200 && (arrivals.get(id)?.length ?? 0) < subscribers; wait++)
       await new Promise((resolve) => setTimeout(resolve, 10));
     const times = (arrivals.get(id) ?? []).map((t) => t - started);

@@ -105,3 +105,54 @@ export const FeedPage = graphql`
     ...operations_feed
   }
 `;
+
+/**
+ * Posting: the payload's `entryEdge` goes to the top of the feeds the client names (@prependEdge). A
+ * refused post answers `error` and a null edge, so nothing but an entry ever reaches a feed.
+ */
+export const Post = graphql`
+  mutation operationsPostMutation($input: CreateEntryInput!, $connections: [ID!]!) {
+    createEntry(input: $input) {
+      clientMutationId
+      entryEdge @prependEdge(connections: $connections) {
+        cursor
+        node {
+          id
+          message
+          author {
+            id
+            displayName
+          }
+        }
+      }
+      error {
+        __typename
+        ... on ValidationError {
+          issues {
+            path
+            message
+          }
+        }
+      }
+    }
+  }
+`;
+
+/** Commenting: the new comment joins the end of the entry's comments (@appendEdge), and the entry its new count. */
+export const AddComment = graphql`
+  mutation operationsAddCommentMutation($input: CreateCommentInput!, $connections: [ID!]!) {
+    createComment(input: $input) {
+      commentEdge @appendEdge(connections: $connections) {
+        cursor
+        node {
+          id
+          body
+        }
+      }
+      entry {
+        id
+        commentCount
+      }
+    }
+  }
+`;

@@ -107,7 +107,7 @@ builder.queryType({
 });
 builder.mutationType({
   description:
-    'Writes; each needs an access token. Expected failures come back as typed errors. Send an `Idempotency-Key` header (1 to 255 visible ASCII characters) to make a retry safe: the same key with the same mutation answers as the first time, without a second write, even after a first attempt cut off past its commit.',
+    'Writes; each needs an access token. Each takes one `input` object (with an optional `clientMutationId`, handed back) and answers a payload: what changed, with the edge a new item joins its list with, or `error`, a typed error with a stable `code` (an expected failure is data, never a GraphQL error). Send an `Idempotency-Key` header (1 to 255 visible ASCII characters) to make a retry safe: the same key with the same mutation answers as the first time, without a second write, even after a first attempt cut off past its commit.',
 });
 builder.subscriptionType({
   description:

@@ -87,6 +87,11 @@ export interface GeneratedOperation {
   hasArgs: boolean;
   /** It takes a file (an upload scalar somewhere in its arguments): multipart bodies carry it. */
   uploads: boolean;
+  /**
+   * A mutation whose one argument is its `input` object: the body holds the input's fields (or, as
+   * GraphQL names it, `{ "input": {…} }`).
+   */
+  takesInput: boolean;
 }
 
 /** Scalars whose values are files in a multipart body. */
@@ -131,6 +136,7 @@ export function generatedOperations(schema: GraphQLSchema, declared: GraphQLSche
         nullable: isNullableType(field.type),
         hasArgs: field.args.length > 0,
         uploads: field.args.some((arg) => takesFile(arg.type)),
+        takesInput: kind === 'mutation' && field.args.length === 1 && field.args[0]!.name === 'input',
       });
     }
   }
@@ -157,7 +163,7 @@ export interface GeneratedDescription {
 
 export interface OpenApiOperation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema: unknown; description?: string }>;
-  requestBody?: { content: Record<string, { schema: unknown }> };
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
   responses: Record<string, { content?: Record<string, { schema: { $ref?: string; oneOf?: Array<{ $ref: string }> } }> }>;
 }
 
@@ -173,6 +179,7 @@ export interface GeneratedApi {
 /** The one field a generated operation selects. */
 interface RootField {
   field: string;
+  kind: 'query' | 'mutation';
   hasArgs: boolean;
 }
 
@@ -268,11 +275,16 @@ export function createGeneratedApi(options: {
               ? { ...selection, alias: { kind: Kind.NAME, value: 'errorMessage' } }
               : selection,
           );
-          return { ...node, selectionSet: { ...node.selectionSet, selections } };
+          // a payload's `error` is told by its type
+          const typename: FieldNode = { kind: Kind.FIELD, name: { kind: Kind.NAME, value: '__typename' } };
+          return { ...node, selectionSet: { ...node.selectionSet, selections: [typename, ...selections] } };
         },
       },
     });
-    const entry = { document: rewritten, operation: { field: field.name, hasArgs: field.args.length > 0 } };
+    const entry = {
+      document: rewritten,
+      operation: { field: field.name, kind: definition.operation as RootField['kind'], hasArgs: field.args.length > 0 },
+    };
     runnable.set(document, entry);
     return entry;
   };
@@ -294,7 +306,8 @@ export function createGeneratedApi(options: {
     patternFor: (pathname) => router.patternFor(pathname),
     describe: () => ({ document: sofaRouter.openAPIDocument as never, operations }),
     async handle(request, clientAddress) {
-      if (!router.patternFor(new URL(request.url).pathname)) return null;
+      const pattern = router.patternFor(new URL(request.url).pathname);
+      if (!pattern) return null;
       try {
         // the one method that writes (any other is the router's 405)
         if (request.method === 'POST' && unpreflighted(request)) {
@@ -304,7 +317,8 @@ export function createGeneratedApi(options: {
             `a ${request.method} with this content type must carry Authorization or one of ${CSRF_HEADERS.slice(0, 3).join(', ')} (a browser sends those only after a CORS preflight)`,
           );
         }
-        const forwarded = await withReadBody(request, uploads, bodies);
+        const takesInput = operations.some((operation) => operation.takesInput && `${API_BASE}${operation.path}` === pattern);
+        const forwarded = await withReadBody(request, uploads, bodies, takesInput);
         const context = await options.context(request).catch((error: unknown) => {
           const refusal = tokenRefusal(error);
           if (!refusal) throw error;
@@ -344,7 +358,12 @@ function outcome(
     const typedFailure = failureOfError(error, context.viewer !== null);
     if (typedFailure) throw typedFailure;
     // nothing ran: a parameter did not fit its type, and GraphQL's message names it
-    const variable = result.data ? undefined : /^Variable "\$(\w+)"/.exec(error.message)?.[1];
+    // (within the input object, the field it names: `at "input.body"`)
+    const variable = result.data
+      ? undefined
+      : (/^Variable "\$input" got invalid value .* at "input\.([\w.]+)"/.exec(error.message)?.[1] ??
+        /^Variable "\$input" .*Field "(\w+)" of required type/.exec(error.message)?.[1] ??
+        /^Variable "\$(\w+)"/.exec(error.message)?.[1]);
     if (variable) throw invalidParameter(variable, error.message.replace(/^Variable "\$\w+"\s*/, ''));
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
     // an expected refusal with a status of its own (an Idempotency-Key conflict, a cost over the limit)
@@ -360,12 +379,15 @@ function outcome(
     throw new RestError(404, 'NOT_FOUND', `nothing matches ${operation.field}'s parameters`);
   }
   const { __typename, ...rest } = value;
-  if (__typename && TYPED_FAILURES.has(__typename)) {
+  // a mutation's payload: its typed `error`, or what it changed (without the null error)
+  const failed = (operation.kind === 'mutation' ? rest.error : value) as (Record<string, unknown> & { __typename?: string }) | null;
+  if (failed?.__typename && TYPED_FAILURES.has(failed.__typename)) {
     throw failure(
-      { __typename, message: String(rest.errorMessage), issues: rest.issues as TypedFailure['issues'] },
+      { __typename: failed.__typename, message: String(failed.errorMessage), issues: failed.issues as TypedFailure['issues'] },
       context.viewer !== null,
     );
   }
+  if (operation.kind === 'mutation') delete rest.error;
   return rest;
 }
 
@@ -402,6 +424,7 @@ async function withReadBody(
   request: Request,
   uploads: WeakMap<Request, Upload>,
   bodies: WeakMap<Request, Record<string, unknown>>,
+  takesInput: boolean,
 ): Promise<Request> {
   if (request.method === 'GET' || request.method === 'HEAD') return request;
   const type = request.headers.get('content-type')?.toLowerCase() ?? '';
@@ -409,8 +432,11 @@ async function withReadBody(
   headers.set('content-type', 'application/json');
   headers.delete('content-length');
   const forward = (body: Record<string, unknown>) => {
-    const forwarded = new Request(request.url, { method: request.method, headers, body: JSON.stringify(body) });
-    bodies.set(forwarded, body);
+    // the input's fields, or the input itself as GraphQL names it
+    const named = Object.keys(body).length === 1 && typeof body.input === 'object' && body.input !== null;
+    const sent = takesInput && !named ? { input: body } : body;
+    const forwarded = new Request(request.url, { method: request.method, headers, body: JSON.stringify(sent) });
+    bodies.set(forwarded, named ? (body.input as Record<string, unknown>) : body);
     return forwarded;
   };
   if (type.startsWith('multipart/form-data')) {

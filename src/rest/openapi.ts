@@ -246,7 +246,9 @@ function generatedPaths({ document, operations }: GeneratedDescription) {
     const success = generated.responses[String(operation.status)]?.content?.['application/json']?.schema ?? {};
     const results = (success.oneOf ?? [success]).filter((member) => !operation.failures.some((name) => member.$ref?.endsWith(`/${name}`)));
     const pathParams = (generated.parameters ?? []).filter((parameter) => operation.method === 'GET' || parameter.in === 'path');
-    const body = generated.requestBody?.content['application/json']?.schema;
+    const sent = generated.requestBody?.content['application/json']?.schema;
+    // a mutation's body is its input's fields (`{ "input": {…} }` is taken too)
+    const body = operation.takesInput ? (sent?.properties?.input ?? sent) : sent;
     const codes: Array<keyof typeof ERRORS> = ['400', '401'];
     if (operation.failures.includes('NotAuthorizedError')) codes.push('403');
     if (operation.failures.includes('NotFoundError') || (operation.nullable && operation.hasArgs)) codes.push('404');
@@ -274,7 +276,7 @@ function generatedPaths({ document, operations }: GeneratedDescription) {
                 ...(operation.uploads
                   ? {
                       description:
-                        'A file goes in a multipart body: each parameter a part, a file a part named by its parameter or by a dotted path into one (`input.photo.data`).',
+                        'A file goes in a multipart body: each field a part, a file a part named by its field or by a dotted path into one (`media.data`).',
                     }
                   : {}),
                 content: {

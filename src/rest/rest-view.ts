@@ -46,6 +46,18 @@ export const LEFT_OUT: Record<string, string> = {
   'Track.privacy': 'what a privacy zone hides of a track is GraphQL’s `Track.privacy`',
   // a page of 20 entries would read every route, its owner and its track: 12 statements, not 3
   'Workout.route': 'a workout’s route is `GET /api/v1/routes/{routeId}`',
+  // a write's edge is for a GraphQL client's cache (its cursor pages a connection); the object is beside it
+  ...Object.fromEntries(
+    [
+      'CreateEntryPayload.entryEdge',
+      'ImportActivityPayload.entryEdge',
+      'CreateCommentPayload.commentEdge',
+      'LikeEntryPayload.likeEdge',
+      'CreateRoutePayload.routeEdge',
+      'RequestFriendPayload.friendEdge',
+      'AcceptFriendPayload.friendEdge',
+    ].map((field) => [field, 'a write’s new edge (for a GraphQL client’s connection) is GraphQL’s; the object it holds is in the answer']),
+  ),
 };
 
 const ROOTS = new Set(['Query', 'Mutation']);

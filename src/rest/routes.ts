@@ -154,19 +154,26 @@ function dataOf<T>(result: ExecutionResult<T>, viewer = true): T {
   return result.data!;
 }
 
-/** The typed result of a mutation (`result`) when it is `expected`; else its failure's status. */
-function outcome<D, K extends keyof D, N extends string>(
+/** A typed error as a payload's `error` selects it (the `RestFailure` fragment). */
+interface PayloadFailure {
+  __typename: string;
+  errorMessage: string;
+  issues?: Array<{ path: string; message: string }>;
+}
+
+/**
+ * What a mutation (aliased `result`) changed: its payload's `part`; its typed `error` as that error's
+ * status; a part gone since the write (the entry deleted under a new comment) as 404.
+ */
+function outcome<D extends { result: { error?: PayloadFailure | null } }, P extends Exclude<keyof D['result'], 'error' | '__typename'>>(
   result: ExecutionResult<D>,
-  field: K,
-  expected: N,
-  viewer: boolean,
-): Extract<D[K], { __typename: N }> {
-  const value = dataOf(result, viewer)[field] as D[K] & { __typename: string };
-  if (value.__typename !== expected) {
-    const failed = value as unknown as { __typename: string; errorMessage: string; issues?: Array<{ path: string; message: string }> };
-    throw failure({ ...failed, message: failed.errorMessage }, viewer, restFieldName);
-  }
-  return value as Extract<D[K], { __typename: N }>;
+  part: P,
+): NonNullable<D['result'][P]> {
+  const payload = dataOf(result).result;
+  if (payload.error) throw failure({ ...payload.error, message: payload.error.errorMessage }, true, restFieldName);
+  const value = (payload as D['result'])[part];
+  if (value === null || value === undefined) throw new RestError(404, 'NOT_FOUND', `the ${String(part)} was deleted meanwhile`);
+  return value as NonNullable<D['result'][P]>;
 }
 
 /** A stream's page; its refused argument (a GraphQL error naming the typed failure) as that failure's status. */
@@ -394,7 +401,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   // entries
   route('POST', '/entries', { auth: true, body: true }, async ({ ctx, context, params }) => {
     const result = await run(RestCreateEntryDocument, ctx.request, context, { input: createEntryInput(params) });
-    const entry = outcome(result, 'result', 'Entry', true);
+    const entry = outcome(result, 'entry');
     return { status: 201, body: entryJson(entry), headers: { location: entry.url } };
   });
   // issue 23: a FIT, TCX or GPX file (gzipped or not) as a workout entry; the same file again answers
@@ -411,11 +418,12 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       ...(typeof params.message === 'string' ? { message: params.message } : {}),
       ...(params.visibility !== undefined && params.visibility !== '' ? { visibility: enumValue(params.visibility) } : {}),
     };
-    const imported = outcome(await run(RestImportActivityDocument, ctx.request, context, variables), 'result', 'ActivityImport', true);
+    const imported = await run(RestImportActivityDocument, ctx.request, context, variables);
+    const entry = outcome(imported, 'entry');
     return {
-      status: imported.created ? 201 : 200,
-      body: entryJson(imported.entry),
-      headers: { location: imported.entry.url },
+      status: imported.data?.result.created ? 201 : 200,
+      body: entryJson(entry),
+      headers: { location: entry.url },
     };
   });
   route('GET', '/entries/:id', { formats: ['json', 'gpx'] }, async ({ ctx, context, format }) => {
@@ -431,7 +439,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   });
   route('DELETE', '/entries/:id', { auth: true, body: true }, async ({ ctx, context }) => {
     const id = entryId(ctx);
-    outcome(await run(RestDeleteEntryDocument, ctx.request, context, { id }), 'result', 'DeletedEntry', true);
+    outcome(await run(RestDeleteEntryDocument, ctx.request, context, { id }), 'deletedEntry');
     return { status: 200, body: { id, deleted: true } };
   });
   route('POST', '/entries/:id/comments', { auth: true, body: true }, async ({ ctx, context, params }) => {
@@ -443,13 +451,13 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
         : typeof params.body === 'number' || typeof params.body === 'boolean'
           ? String(params.body)
           : params.body;
-    const comment = outcome(await run(RestCreateCommentDocument, ctx.request, context, { entryId: id, body }), 'result', 'Comment', true);
+    const comment = outcome(await run(RestCreateCommentDocument, ctx.request, context, { entryId: id, body }), 'comment');
     // clients read the new id off the end of Location (`.*/[0-9]+$`), and a GET there answers the comment
     return { status: 201, body: commentJson(comment), headers: { location: `${context.baseUrl}/entries/${id}/comments/${comment.id}` } };
   });
   route('POST', '/entries/:id/likes', { auth: true, body: true }, async ({ ctx, context }) => {
     const id = entryId(ctx);
-    const like = outcome(await run(RestLikeEntryDocument, ctx.request, context, { entryId: id }), 'result', 'Like', true);
+    const like = outcome(await run(RestLikeEntryDocument, ctx.request, context, { entryId: id }), 'like');
     return { status: 201, body: likeJson(like), headers: { location: `${context.baseUrl}/entries/${id}/likes/${like.id}` } };
   });
   /** A comment or like of an entry, by its id (where a create's Location points): as the entry shows it. */
@@ -488,12 +496,12 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
   // friend requests: asking someone who already asked you makes you friends at once
   route('POST', '/people/:username/friends', { auth: true, body: true }, async ({ ctx, context }) => {
     const result = await run(RestRequestFriendDocument, ctx.request, context, { username: ownerName(ctx, context) });
-    const state = outcome(result, 'result', 'FriendshipState', true);
+    const state = outcome(result, 'friendship');
     return { status: 201, body: friendshipJson(state), headers: { location: state.person.url } };
   });
   route('DELETE', '/people/:username/friends', { auth: true, body: true }, async ({ ctx, context }) => {
     const result = await run(RestRemoveFriendDocument, ctx.request, context, { username: ownerName(ctx, context) });
-    return { status: 200, body: friendshipJson(outcome(result, 'result', 'FriendshipState', true)) };
+    return { status: 200, body: friendshipJson(outcome(result, 'friendship')) };
   });
   route('GET', '/people/:username/routes', {}, async ({ ctx, context }) => {
     const name = ownerName(ctx, context);
@@ -509,7 +517,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     if (params.activity_type !== undefined && params.activity_type !== '') {
       variables.activityType = enumValue(params.activity_type);
     }
-    const created = outcome(await run(RestCreateRouteDocument, ctx.request, context, variables), 'result', 'Route', true);
+    const created = outcome(await run(RestCreateRouteDocument, ctx.request, context, variables), 'route');
     return { status: 201, body: routeJson(created), headers: { location: `${context.baseUrl}/routes/${created.id}.gpx` } };
   });
   route('GET', '/routes/:id', { formats: ['gpx', 'json'] }, async ({ ctx, context, format }) => {
@@ -541,7 +549,10 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
       // the body streams into the parser, which stops at the size limit
       const gpx = { stream: () => (ctx.request.body ? drainedOnCancel(ctx.request.body) : new Blob([]).stream()) };
       const data = await run<RestSetEntryTrackMutation | RestSetRouteTrackMutation>(operation, ctx.request, context, { id, gpx });
-      const result = outcome(data, 'result', what === 'entry' ? 'Entry' : 'Route', true);
+      const result =
+        what === 'entry'
+          ? outcome(data as ExecutionResult<RestSetEntryTrackMutation>, 'entry')
+          : outcome(data as ExecutionResult<RestSetRouteTrackMutation>, 'route');
       return { status: 200, body: { id: result.id, track: trackJson(result.track!) } };
     };
   route('PUT', '/entries/:id/track', { auth: true }, trackUpload(RestSetEntryTrackDocument, 'entry'));

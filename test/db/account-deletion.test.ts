@@ -70,36 +70,44 @@ async function makeAthlete(username: string, bystander: { id: number; token: str
   const account = await createAccount(db.prisma, { username, password: PASSWORD, displayName: username });
   const token = await createToken(db.prisma, account.id);
   await makeFriends(db.prisma, account.id, bystander.id);
-  const entry = await graphql<{ createEntry: { id: number } }>(
+  const entry = await graphql<{ createEntry: { entry: { id: number } } }>(
     token,
-    'mutation { createEntry(input: { message: "a run", workout: { activityType: RUNNING, distance: { value: 5, units: KILOMETERS } } }) { ... on Entry { id: databaseId } } }',
+    'mutation { createEntry(input: { message: "a run", workout: { activityType: RUNNING, distance: { value: 5, units: KILOMETERS } } }) { entry { id: databaseId } } }',
   );
-  const entryId = entry.createEntry.id;
-  await graphql(token, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
-    id: entryId,
-    gpx: GPX,
-  });
-  await graphql(
-    bystander.token,
-    `mutation { createComment(entryId: ${entryId}, body: "nice") { __typename } likeEntry(entryId: ${entryId}) { __typename } }`,
-  );
-  const theirs = await graphql<{ createEntry: { id: number } }>(
-    bystander.token,
-    'mutation { createEntry(input: { message: "mine" }) { ... on Entry { id: databaseId } } }',
-  );
+  const entryId = entry.createEntry.entry.id;
   await graphql(
     token,
-    `mutation { createComment(entryId: ${theirs.createEntry.id}, body: "great") { __typename } likeEntry(entryId: ${theirs.createEntry.id}) { __typename } }`,
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(input: { entryId: $id, gpx: $gpx }) { error { __typename } } }',
+    {
+      id: entryId,
+      gpx: GPX,
+    },
   );
-  const route = await graphql<{ createRoute: { id: number } }>(
+  await graphql(
+    bystander.token,
+    `mutation { createComment(input: { entryId: ${entryId}, body: "nice" }) { error { __typename } } likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`,
+  );
+  const theirs = await graphql<{ createEntry: { entry: { id: number } } }>(
+    bystander.token,
+    'mutation { createEntry(input: { message: "mine" }) { entry { id: databaseId } } }',
+  );
+  await graphql(
     token,
-    'mutation { createRoute(name: "loop") { ... on Route { id: databaseId } } }',
+    `mutation { createComment(input: { entryId: ${theirs.createEntry.entry.id}, body: "great" }) { error { __typename } } likeEntry(input: { entryId: ${theirs.createEntry.entry.id} }) { error { __typename } } }`,
   );
-  await graphql(token, 'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
-    id: route.createRoute.id,
-    gpx: GPX,
-  });
-  await graphql(token, 'mutation { addPrivacyZone(lat: 40, lon: -74, radiusMeters: 100) { __typename } }');
+  const route = await graphql<{ createRoute: { route: { id: number } } }>(
+    token,
+    'mutation { createRoute(input: { name: "loop" }) { route { id: databaseId } } }',
+  );
+  await graphql(
+    token,
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(input: { routeId: $id, gpx: $gpx }) { error { __typename } } }',
+    {
+      id: route.createRoute.route.id,
+      gpx: GPX,
+    },
+  );
+  await graphql(token, 'mutation { addPrivacyZone(input: { lat: 40, lon: -74, radiusMeters: 100 }) { error { __typename } } }');
   const stranger = await createPerson(db.prisma);
   await db.prisma.friendRequest.create({ data: { fromId: account.id, toId: stranger.id } });
   const app = await createApp(db.prisma, account.id, {
@@ -114,7 +122,7 @@ async function makeAthlete(username: string, bystander: { id: number; token: str
   await db.prisma.oAuthAccessToken.create({
     data: { tokenHash: hashToken(grantedByBystander), clientId: appRow.id, personId: bystander.id },
   });
-  return { account, token, entryId, routeId: route.createRoute.id, strangerId: stranger.id, grantedByBystander };
+  return { account, token, entryId, routeId: route.createRoute.route.id, strangerId: stranger.id, grantedByBystander };
 }
 
 /** The rows makeAthlete leaves that are not the athlete's: the bystander's entry, the stranger, the test's token app. */

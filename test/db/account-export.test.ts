@@ -68,26 +68,34 @@ beforeAll(async () => {
   const friend = await createPerson(db.prisma, { username: 'fay' });
   const friendToken = await createToken(db.prisma, friend.id);
   await makeFriends(db.prisma, account.id, friend.id);
-  const entry = await graphql<{ createEntry: { id: number } }>(
+  const entry = await graphql<{ createEntry: { entry: { id: number } } }>(
     token,
-    'mutation { createEntry(input: { message: "tempo run", workout: { activityType: RUNNING, distance: { value: 6, units: KILOMETERS }, duration: 1800 } }) { ... on Entry { id: databaseId } } }',
+    'mutation { createEntry(input: { message: "tempo run", workout: { activityType: RUNNING, distance: { value: 6, units: KILOMETERS }, duration: 1800 } }) { entry { id: databaseId } } }',
   );
-  ids.entry = entry.createEntry.id;
-  await graphql(token, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
-    id: ids.entry,
-    gpx: GPX,
-  });
-  const route = await graphql<{ createRoute: { id: number } }>(
+  ids.entry = entry.createEntry.entry.id;
+  await graphql(
     token,
-    'mutation { createRoute(name: "River loop", activityType: RUNNING) { ... on Route { id: databaseId } } }',
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(input: { entryId: $id, gpx: $gpx }) { error { __typename } } }',
+    {
+      id: ids.entry,
+      gpx: GPX,
+    },
   );
-  ids.route = route.createRoute.id;
-  await graphql(token, 'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
-    id: ids.route,
-    gpx: GPX,
-  });
+  const route = await graphql<{ createRoute: { route: { id: number } } }>(
+    token,
+    'mutation { createRoute(input: { name: "River loop", activityType: RUNNING }) { route { id: databaseId } } }',
+  );
+  ids.route = route.createRoute.route.id;
+  await graphql(
+    token,
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(input: { routeId: $id, gpx: $gpx }) { error { __typename } } }',
+    {
+      id: ids.route,
+      gpx: GPX,
+    },
+  );
   // a privacy zone hides part of her tracks from others, never from her export
-  await graphql(token, 'mutation { addPrivacyZone(lat: 40.005, lon: -74, radiusMeters: 100) { __typename } }');
+  await graphql(token, 'mutation { addPrivacyZone(input: { lat: 40.005, lon: -74, radiusMeters: 100 }) { error { __typename } } }');
   const bytes = await sharp({ create: { width: 50, height: 40, channels: 3, background: '#c0ffee' } })
     .jpeg()
     .toBuffer();
@@ -97,16 +105,19 @@ beforeAll(async () => {
   form.set('media[data]', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'photo.jpg');
   const posted = await api.fetch('/entries.json', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   photoName = path.basename(((await posted.json()) as { media: Array<{ content: { url: string } }> }).media[0]!.content.url);
-  const other = await graphql<{ createEntry: { id: number } }>(
+  const other = await graphql<{ createEntry: { entry: { id: number } } }>(
     friendToken,
-    'mutation { createEntry(input: { message: "fay’s" }) { ... on Entry { id: databaseId } } }',
+    'mutation { createEntry(input: { message: "fay’s" }) { entry { id: databaseId } } }',
   );
-  ids.otherEntry = other.createEntry.id;
+  ids.otherEntry = other.createEntry.entry.id;
   await graphql(
     token,
-    `mutation { createComment(entryId: ${ids.otherEntry}, body: "well done") { __typename } likeEntry(entryId: ${ids.otherEntry}) { __typename } }`,
+    `mutation { createComment(input: { entryId: ${ids.otherEntry}, body: "well done" }) { error { __typename } } likeEntry(input: { entryId: ${ids.otherEntry} }) { error { __typename } } }`,
   );
-  await graphql(friendToken, `mutation { createComment(entryId: ${ids.entry}, body: "not Eve's words") { __typename } }`);
+  await graphql(
+    friendToken,
+    `mutation { createComment(input: { entryId: ${ids.entry}, body: "not Eve's words" }) { error { __typename } } }`,
+  );
 });
 afterAll(async () => {
   await db.destroy();

@@ -98,20 +98,34 @@ describe('each kind of operation', () => {
     expect(entry.json).not.toHaveProperty('__typename');
   });
 
-  it('a mutation with an input: POST /create-entry as JSON, and the same as a form', async () => {
+  it('a mutation with an input: POST /create-entry as JSON, and the same as a form; the answer is its payload', async () => {
     const created = await call('/create-entry', {
       token: benToken,
-      json: { input: { message: 'Recovery jog', workout: { activityType: 'RUNNING', distance: { value: 3, units: 'MILES' } } } },
+      json: {
+        message: 'Recovery jog',
+        workout: { activityType: 'RUNNING', distance: { value: 3, units: 'MILES' } },
+        clientMutationId: 'm1',
+      },
     });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ message: 'Recovery jog', author: { username: 'ben' }, workout: { distance: { value: 3 } } });
+    expect(created.json).toMatchObject({
+      clientMutationId: 'm1',
+      entry: { message: 'Recovery jog', author: { username: 'ben' }, workout: { distance: { value: 3 } } },
+    });
+    // no null `error` beside a success, and no edge (a GraphQL client's cursor)
+    expect(Object.keys(created.json).sort()).toEqual(['clientMutationId', 'entry']);
+    // the input as GraphQL names it is taken too
+    const named = await call('/create-entry', { token: benToken, json: { input: { message: 'Named input' } } });
+    expect(named.status).toBe(201);
+    expect(named.json.entry.message).toBe('Named input');
+    created.json = created.json.entry;
     const form = await call('/create-comment', {
       token: annToken,
       body: new URLSearchParams({ entryId: String(created.json.id), body: 'Easy does it' }),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(form.status).toBe(201);
-    expect(form.json).toMatchObject({ body: 'Easy does it', author: { username: 'ann' } });
+    expect(form.json.comment).toMatchObject({ body: 'Easy does it', author: { username: 'ann' } });
     const entry = await call(`/entries/${created.json.id}`);
     expect(entry.json.comments.edges.map((edge: Answer) => edge.node.body)).toEqual(['Easy does it']);
   });
@@ -135,10 +149,10 @@ describe('each kind of operation', () => {
     form.set('gpx', new File([gpx], 'run.gpx', { type: 'application/gpx+xml' }));
     const uploaded = await call('/set-entry-track', { token: benToken, body: form });
     expect(uploaded.status).toBe(200);
-    expect(uploaded.json.track.pointCount).toBeGreaterThan(10);
-    expect(uploaded.json.track.polyline).toMatch(/\S/);
+    expect(uploaded.json.entry.track.pointCount).toBeGreaterThan(10);
+    expect(uploaded.json.entry.track.polyline).toMatch(/\S/);
     // the points themselves are the GPX download, never a megabyte of JSON here
-    expect(uploaded.json.track).not.toHaveProperty('points');
+    expect(uploaded.json.entry.track).not.toHaveProperty('points');
     // a file inside an input object: the part is named by its path
     const photo = new FormData();
     photo.set('input', JSON.stringify({ message: 'Lunch ride', media: { type: 'IMAGE' } }));
@@ -148,7 +162,18 @@ describe('each kind of operation', () => {
     photo.set('input.media.data', new File([new Uint8Array(jpeg)], 'ride.jpg', { type: 'image/jpeg' }));
     const withPhoto = await call('/create-entry', { token: benToken, body: photo });
     expect(withPhoto.status).toBe(201);
-    expect(withPhoto.json.media[0].content.url).toMatch(/\/media\/\w+\.jpg$/);
+    expect(withPhoto.json.entry.media[0].content.url).toMatch(/\/media\/\w+\.jpg$/);
+    // or the input's fields as parts, the file named by its path in the input
+    const flat = new FormData();
+    flat.set('message', 'Second lunch ride');
+    flat.set('media', JSON.stringify({ type: 'IMAGE' }));
+    flat.set('media.data', new File([new Uint8Array(jpeg)], 'ride.jpg', { type: 'image/jpeg' }));
+    const flatPhoto = await call('/create-entry', { token: benToken, body: flat });
+    expect(flatPhoto.status).toBe(201);
+    expect(flatPhoto.json.entry).toMatchObject({
+      message: 'Second lunch ride',
+      media: [{ content: { url: expect.stringMatching(/\.jpg$/) } }],
+    });
     const text = await call('/set-entry-track', { token: benToken, json: { entryId: benEntry, gpx: '<gpx' } });
     expect(text.status).toBe(422);
     expect(text.json.error.fields[0].field).toBe('gpx');
@@ -188,7 +213,7 @@ describe('auth', () => {
     expect(liked.status).toBe(200);
     const unliked = await call('/unlike-entry', { token: annToken, json: { entryId: benEntry } });
     expect(unliked.status).toBe(200);
-    expect(unliked.json.likes).toMatchObject({ totalCount: 0, edges: [] });
+    expect(unliked.json.entry.likes).toMatchObject({ totalCount: 0, edges: [] });
   });
 });
 

@@ -79,12 +79,10 @@ describe('Apollo Client, unconfigured', () => {
     const result = await apollo.mutate({
       mutation: gql`
         mutation Rename {
-          updateProfile(input: { displayName: "Apollonia R." }) {
-            ... on Person {
+          updateProfile(input: { displayName: "Apollonia R." }) { person {
               id
               displayName
-            }
-          }
+            } }
         }
       `,
     });

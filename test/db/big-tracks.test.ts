@@ -67,7 +67,7 @@ describe('a track too big to work on in place', () => {
   });
 
   it('has what a privacy zone leaves of it worked on the track thread too', async () => {
-    await api.graphql('mutation { updateProfile(input: { hiddenEndsMeters: 500 }) { __typename } }', {}, token);
+    await api.graphql('mutation { updateProfile(input: { hiddenEndsMeters: 500 }) { error { __typename } } }', {}, token);
     const before = workedOffThread();
     const { data } = await api.graphql<{ route: { start: { latitude: number }; track: { pointCount: number } } }>(
       `{ route(id: ${routeId}) { start { latitude } track { pointCount } } }`,

@@ -89,11 +89,11 @@ describe('compiled execution', () => {
 
   it('answers a mutation the same way compiled: each run writes', async () => {
     const mutation =
-      'mutation ($id: ID!) { createComment(entryId: $id, body: "again") { __typename ... on Comment { body author { username } } } }';
+      'mutation ($id: ID!) { createComment(input: { entryId: $id, body: "again" }) { comment { body author { username } } error { __typename } } }';
     const answers = [];
     for (let i = 0; i < 3; i++) answers.push(await api.graphql(mutation, { id: entryId }, token));
     expect(answers.map((a) => a.data)).toEqual(
-      Array(3).fill({ createComment: { __typename: 'Comment', body: 'again', author: { username } } }),
+      Array(3).fill({ createComment: { comment: { body: 'again', author: { username } }, error: null } }),
     );
     expect(await db.prisma.comment.count({ where: { entryId, body: 'again' } })).toBe(3);
   });

@@ -93,7 +93,7 @@ describe('FIT cut short', () => {
     form.set(
       'operations',
       JSON.stringify({
-        query: `mutation ($file: ActivityFile!) { importActivity(file: $file) { __typename ... on ActivityImport { entry { workout { duration } track { pointCount repairs } } } ... on Error { message } } }`,
+        query: `mutation ($file: ActivityFile!) { importActivity(input: { file: $file }) { entry { workout { duration } track { pointCount repairs } } error { __typename ... on Error { message } } } }`,
         variables: { file: null },
       }),
     );
@@ -102,10 +102,10 @@ describe('FIT cut short', () => {
     const response = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     const body = (await response.json()) as {
       data: {
-        importActivity: { __typename: string; entry: { workout: { duration: number }; track: { pointCount: number; repairs: string[] } } };
+        importActivity: { error: unknown; entry: { workout: { duration: number }; track: { pointCount: number; repairs: string[] } } };
       };
     };
-    expect(body.data.importActivity.__typename).toBe('ActivityImport');
+    expect(body.data.importActivity.error).toBeNull();
     const { track, workout } = body.data.importActivity.entry;
     expect(track.pointCount).toBeGreaterThan(500);
     expect(track.pointCount).toBeLessThan(2000);

@@ -97,18 +97,18 @@ describe('global ids', () => {
     expect(byNumber.data!.entry).toEqual({ message: 'open' });
     const wrongType = await api.graphql<{ entry: unknown }>(`{ entry(id: "${encodeGlobalID('Comment', ids.open)}") { message } }`);
     expect(wrongType.data!.entry).toBeNull();
-    const liked = await api.graphql<{ likeEntry: { __typename: string } }>(
-      `mutation { likeEntry(entryId: "${encodeGlobalID('Entry', ids.open)}") { __typename } }`,
+    const liked = await api.graphql<{ likeEntry: { error: { __typename: string } | null } }>(
+      `mutation { likeEntry(input: { entryId: "${encodeGlobalID('Entry', ids.open)}" }) { error { __typename } } }`,
       {},
       tokens.stranger,
     );
-    expect(liked.data!.likeEntry.__typename).toBe('Like');
-    const refused = await api.graphql<{ createComment: { __typename: string } }>(
-      `mutation { createComment(entryId: "${encodeGlobalID('Person', ids.open)}", body: "x") { __typename } }`,
+    expect(liked.data!.likeEntry.error).toBeNull();
+    const refused = await api.graphql<{ createComment: { error: { __typename: string } | null } }>(
+      `mutation { createComment(input: { entryId: "${encodeGlobalID('Person', ids.open)}", body: "x" }) { error { __typename } } }`,
       {},
       tokens.stranger,
     );
-    expect(refused.data!.createComment.__typename).toBe('NotFoundError');
+    expect(refused.data!.createComment.error?.__typename).toBe('NotFoundError');
   });
 
   it('the REST paths keep their numbers', async () => {

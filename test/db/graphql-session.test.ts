@@ -49,7 +49,7 @@ describe('GraphQL with a log-in session', () => {
     const form = await api.fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session() },
-      body: new URLSearchParams({ query: 'mutation { updateProfile(input: { displayName: "pwned" }) { __typename } }' }),
+      body: new URLSearchParams({ query: 'mutation { updateProfile(input: { displayName: "pwned" }) { error { __typename } } }' }),
     });
     expect(form.status).toBe(403);
     expect((await db.prisma.person.findFirstOrThrow({ where: { username: 'gina' } })).displayName).not.toBe('pwned');

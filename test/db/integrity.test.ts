@@ -144,7 +144,7 @@ describe('retries with an Idempotency-Key', () => {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[5]}`, 'idempotency-key': 'gql-1' },
           body: JSON.stringify({
-            query: `mutation { createComment(entryId: ${entry.id}, body: "once") { ... on Comment { id: databaseId } } }`,
+            query: `mutation { createComment(input: { entryId: ${entry.id}, body: "once" }) { comment { id: databaseId } } }`,
           }),
         })
         .then((r) => r.json());
@@ -159,8 +159,8 @@ describe('racing writes', () => {
     const entry = await createEntry(db.prisma, ids[0]!);
     await Promise.all(
       tokens.flatMap((t) => [
-        gql(t, `mutation { likeEntry(entryId: ${entry.id}) { __typename } }`),
-        gql(t, `mutation { likeEntry(entryId: ${entry.id}) { __typename } }`),
+        gql(t, `mutation { likeEntry(input: { entryId: ${entry.id} }) { error { __typename } } }`),
+        gql(t, `mutation { likeEntry(input: { entryId: ${entry.id} }) { error { __typename } } }`),
       ]),
     );
     expect(await db.prisma.like.count({ where: { entryId: entry.id } })).toBe(tokens.length);
@@ -170,8 +170,10 @@ describe('racing writes', () => {
     for (let round = 0; round < 5; round++) {
       const entry = await createEntry(db.prisma, ids[0]!);
       const results = await Promise.all([
-        ...tokens.slice(1).map((t) => gql(t, `mutation { createComment(entryId: ${entry.id}, body: "race") { __typename } }`)),
-        gql(tokens[0]!, `mutation { deleteEntry(id: ${entry.id}) { __typename } }`),
+        ...tokens
+          .slice(1)
+          .map((t) => gql(t, `mutation { createComment(input: { entryId: ${entry.id}, body: "race" }) { error { __typename } } }`)),
+        gql(tokens[0]!, `mutation { deleteEntry(input: { id: ${entry.id} }) { error { __typename } } }`),
       ]);
       for (const r of results) expect(r.errors).toBeUndefined();
       expect(await db.prisma.entry.count({ where: { id: entry.id } })).toBe(0);
@@ -185,8 +187,8 @@ describe('racing writes', () => {
       await db.prisma.friendship.deleteMany({ where: { OR: [{ personId: ids[a!] }, { friendId: ids[a!] }] } });
       await db.prisma.friendRequest.deleteMany({});
       const results = await Promise.all([
-        gql(tokens[a!]!, `mutation { requestFriend(username: "racer${b}") { ... on FriendshipState { status } } }`),
-        gql(tokens[b!]!, `mutation { requestFriend(username: "racer${a}") { ... on FriendshipState { status } } }`),
+        gql(tokens[a!]!, `mutation { requestFriend(input: { username: "racer${b}" }) { friendship { status } } }`),
+        gql(tokens[b!]!, `mutation { requestFriend(input: { username: "racer${a}" }) { friendship { status } } }`),
       ]);
       for (const r of results) expect(r.errors).toBeUndefined();
       // each request is committed before its sender looks again, so at least one sees the other's
@@ -218,11 +220,18 @@ describe('racing writes', () => {
       await db.prisma.friendRequest.create({ data: { fromId: ids[b]!, toId: ids[a]! } });
       const results = await Promise.all(
         [1, 2, 3, 4].map(() =>
-          gql(tokens[a]!, `mutation { acceptFriend(username: "racer${b}") { __typename ... on FriendshipState { status } } }`),
+          gql(
+            tokens[a]!,
+            `mutation { acceptFriend(input: { username: "racer${b}" }) { friendship { __typename status } error { __typename } } }`,
+          ),
         ),
       );
       for (const r of results) expect(r.errors).toBeUndefined();
-      const states = results.map((r) => (r.data as { acceptFriend: { __typename: string } }).acceptFriend.__typename);
+      type Answer = { acceptFriend: { friendship: { __typename: string } | null; error: { __typename: string } | null } };
+      const states = results.map((r) => {
+        const payload = (r.data as Answer).acceptFriend;
+        return (payload.friendship ?? payload.error)!.__typename;
+      });
       expect(states).toContain('FriendshipState');
       expect(await db.prisma.friendship.count({ where: { personId: ids[a]!, friendId: ids[b]! } })).toBe(1);
       expect(await db.prisma.friendship.count({ where: { personId: ids[b]!, friendId: ids[a]! } })).toBe(1);
@@ -231,8 +240,15 @@ describe('racing writes', () => {
 
   it('deleting an entry twice at once: one deletes, the other is told it is gone', async () => {
     const entry = await createEntry(db.prisma, ids[0]!);
-    const results = await Promise.all([1, 2, 3].map(() => gql(tokens[0]!, `mutation { deleteEntry(id: ${entry.id}) { __typename } }`)));
-    const types = results.map((r) => (r.data as { deleteEntry: { __typename: string } }).deleteEntry.__typename).sort();
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        gql(tokens[0]!, `mutation { deleteEntry(input: { id: ${entry.id} }) { deletedEntry { __typename } error { __typename } } }`),
+      ),
+    );
+    type Answer = { deleteEntry: { deletedEntry: { __typename: string } | null; error: { __typename: string } | null } };
+    const types = results
+      .map((r) => ((r.data as Answer).deleteEntry.deletedEntry ?? (r.data as Answer).deleteEntry.error)!.__typename)
+      .sort();
     expect(types.filter((t) => t === 'DeletedEntry')).toHaveLength(1);
     expect(types.filter((t) => t === 'NotFoundError')).toHaveLength(2);
   });
@@ -264,12 +280,12 @@ describe.skipIf(provider !== 'sqlite')('online backup (SQLite)', () => {
       const acknowledged: number[] = [];
       const writer = (async () => {
         while (writing) {
-          const result = await api.graphql<{ createEntry: { id: number } }>(
-            'mutation { createEntry(input: { message: "during backup" }) { ... on Entry { id: databaseId } } }',
+          const result = await api.graphql<{ createEntry: { entry: { id: number } } }>(
+            'mutation { createEntry(input: { message: "during backup" }) { entry { id: databaseId } } }',
             {},
             tokens[1],
           );
-          acknowledged.push(result.data!.createEntry.id);
+          acknowledged.push(result.data!.createEntry.entry.id);
           // in-process SQLite answers in microtasks only: let timers and the child process's I/O run
           await new Promise((resolve) => setImmediate(resolve));
         }

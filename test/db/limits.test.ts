@@ -270,7 +270,7 @@ describe('multipart uploads', () => {
     part(
       'operations',
       JSON.stringify({
-        query: 'mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: 1, gpx: $gpx) { __typename } }',
+        query: 'mutation ($gpx: GpxDocument!) { setEntryTrack(input: { entryId: 1, gpx: $gpx }) { error { __typename } } }',
         variables: { gpx: null },
       }),
     ) + part('map', JSON.stringify(map));
@@ -324,7 +324,7 @@ describe('multipart uploads', () => {
     );
     expect(response.status).toBe(200);
     // no entry 1 of this viewer's: the operation ran, with the file
-    expect(await response.json()).toMatchObject({ data: { setEntryTrack: { __typename: 'NotFoundError' } } });
+    expect(await response.json()).toMatchObject({ data: { setEntryTrack: { error: { __typename: 'NotFoundError' } } } });
     expect(whileSending).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(uploads()).toEqual([]);

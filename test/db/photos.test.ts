@@ -111,12 +111,12 @@ describe('photo uploads', () => {
     const stranger = await createToken(db.prisma, (await createPerson(db.prisma)).id);
     const fetchAs = (path: string, who?: string) => api.fetch(path, who ? { headers: { authorization: `Bearer ${who}` } } : {});
     for (const path of paths) expect((await fetchAs(path)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const hidden = await api.graphql<{ updateEntry: { __typename: string } }>(
-      `mutation { updateEntry(id: ${created.json.id}, input: { visibility: ONLY_ME }) { __typename } }`,
+    const hidden = await api.graphql<{ updateEntry: { error: { __typename: string } | null } }>(
+      `mutation { updateEntry(input: { id: ${created.json.id}, visibility: ONLY_ME }) { error { __typename } } }`,
       {},
       token,
     );
-    expect(hidden.data!.updateEntry.__typename).toBe('Entry');
+    expect(hidden.data!.updateEntry.error).toBeNull();
     for (const path of paths) {
       expect((await fetchAs(path)).status).toBe(404);
       expect((await fetchAs(path, stranger)).status).toBe(404);
@@ -212,15 +212,17 @@ describe('photo uploads', () => {
       'operations',
       JSON.stringify({
         query:
-          'mutation ($photo: ImageFile!) { createEntry(input: { media: { type: IMAGE, data: $photo } }) { __typename ... on Entry { media { content { url } preview { url } } } ... on ValidationError { issues { path message } } } }',
+          'mutation ($photo: ImageFile!) { createEntry(input: { media: { type: IMAGE, data: $photo } }) { entry { media { content { url } preview { url } } } error { __typename ... on ValidationError { issues { path message } } } } }',
         variables: { photo: null },
       }),
     );
     form.set('map', JSON.stringify({ 0: ['variables.photo'] }));
     form.set('0', new Blob([new Uint8Array(jpegWithGps)], { type: 'image/jpeg' }), 'run.jpg');
     const response = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    const result = (await response.json()) as { data: { createEntry: { __typename: string; media: Array<{ content: { url: string } }> } } };
-    expect(result.data.createEntry.__typename).toBe('Entry');
-    expect(result.data.createEntry.media[0]!.content.url).toMatch(new RegExp(`^${BASE}/media/[0-9a-f]{64}\\.jpg$`));
+    const result = (await response.json()) as {
+      data: { createEntry: { error: unknown; entry: { media: Array<{ content: { url: string } }> } } };
+    };
+    expect(result.data.createEntry.error).toBeNull();
+    expect(result.data.createEntry.entry.media[0]!.content.url).toMatch(new RegExp(`^${BASE}/media/[0-9a-f]{64}\\.jpg$`));
   });
 });

@@ -60,41 +60,53 @@ beforeAll(async () => {
   const friend = await createPerson(db.prisma, { username: 'fay' });
   await makeFriends(db.prisma, author.id, friend.id);
   friendToken = await createToken(db.prisma, friend.id);
-  const created = await asViewer<{ createEntry: { id: number } }>(
+  const created = await asViewer<{ createEntry: { entry: { id: number } } }>(
     authorToken,
-    `mutation { createEntry(input: { message: "from home", lat: ${HOME.lat}, lon: ${HOME.lon}, workout: { activityType: RUNNING } }) { ... on Entry { id: databaseId } } }`,
+    `mutation { createEntry(input: { message: "from home", lat: ${HOME.lat}, lon: ${HOME.lon}, workout: { activityType: RUNNING } }) { entry { id: databaseId } } }`,
   );
-  entryId = created.createEntry.id;
-  await asViewer(authorToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
-    id: entryId,
-    gpx: GPX,
-  });
-  const route = await asViewer<{ createRoute: { id: number } }>(
+  entryId = created.createEntry.entry.id;
+  await asViewer(
     authorToken,
-    'mutation { createRoute(name: "Home loop") { ... on Route { id: databaseId } } }',
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(input: { entryId: $id, gpx: $gpx }) { error { __typename } } }',
+    {
+      id: entryId,
+      gpx: GPX,
+    },
   );
-  routeId = route.createRoute.id;
-  await asViewer(authorToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
-    id: routeId,
-    gpx: GPX,
-  });
-  await asViewer(authorToken, 'mutation { updateProfile(input: { hiddenEndsMeters: 200 }) { __typename } }');
-  const zone = await asViewer<{ addPrivacyZone: { id: number } }>(
+  const route = await asViewer<{ createRoute: { route: { id: number } } }>(
     authorToken,
-    `mutation { addPrivacyZone(lat: ${HOME.lat}, lon: ${HOME.lon}, radiusMeters: 100) { ... on PrivacyZone { id: databaseId } } }`,
+    'mutation { createRoute(input: { name: "Home loop" }) { route { id: databaseId } } }',
   );
-  zoneId = zone.addPrivacyZone.id;
+  routeId = route.createRoute.route.id;
+  await asViewer(
+    authorToken,
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(input: { routeId: $id, gpx: $gpx }) { error { __typename } } }',
+    {
+      id: routeId,
+      gpx: GPX,
+    },
+  );
+  await asViewer(authorToken, 'mutation { updateProfile(input: { hiddenEndsMeters: 200 }) { error { __typename } } }');
+  const zone = await asViewer<{ addPrivacyZone: { privacyZone: { id: number } } }>(
+    authorToken,
+    `mutation { addPrivacyZone(input: { lat: ${HOME.lat}, lon: ${HOME.lon}, radiusMeters: 100 }) { privacyZone { id: databaseId } } }`,
+  );
+  zoneId = zone.addPrivacyZone.privacyZone.id;
   cut = cutCircle(await db.prisma.privacyZone.findUniqueOrThrow({ where: { id: zoneId } }));
   // a workout posted where it began: its position is its track's hidden start
-  const fromStart = await asViewer<{ createEntry: { id: number } }>(
+  const fromStart = await asViewer<{ createEntry: { entry: { id: number } } }>(
     authorToken,
-    `mutation { createEntry(input: { message: "off I go", lat: ${START.lat}, lon: ${START.lon}, workout: { activityType: RUNNING } }) { ... on Entry { id: databaseId } } }`,
+    `mutation { createEntry(input: { message: "off I go", lat: ${START.lat}, lon: ${START.lon}, workout: { activityType: RUNNING } }) { entry { id: databaseId } } }`,
   );
-  startEntryId = fromStart.createEntry.id;
-  await asViewer(authorToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
-    id: startEntryId,
-    gpx: GPX,
-  });
+  startEntryId = fromStart.createEntry.entry.id;
+  await asViewer(
+    authorToken,
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(input: { entryId: $id, gpx: $gpx }) { error { __typename } } }',
+    {
+      id: startEntryId,
+      gpx: GPX,
+    },
+  );
 });
 afterAll(() => db.destroy());
 
@@ -195,11 +207,11 @@ describe('what anyone but the author receives', () => {
     expect(gpxPoints(entryGpx).filter(hidden)).toEqual([]);
     expect(gpxPoints(entryGpx).length).toBeGreaterThan(40);
     expect(gpxWaypoints(entryGpx)).toEqual(['BRIDGE']);
-    const note = await asViewer<{ createEntry: { id: number } }>(
+    const note = await asViewer<{ createEntry: { entry: { id: number } } }>(
       authorToken,
-      'mutation { createEntry(input: { message: "no track" }) { ... on Entry { id: databaseId } } }',
+      'mutation { createEntry(input: { message: "no track" }) { entry { id: databaseId } } }',
     );
-    expect((await api.fetch(`/entries/${note.createEntry.id}.gpx`)).status).toBe(404);
+    expect((await api.fetch(`/entries/${note.createEntry.entry.id}.gpx`)).status).toBe(404);
   });
 
   it('a place inside a zone matches no one else’s nearby search, and matches the author’s', async () => {
@@ -247,29 +259,29 @@ describe('the author', () => {
   });
 
   it('refuses a zone or a stretch out of bounds, naming the field', async () => {
-    const small = await api.graphql<{ addPrivacyZone: { __typename: string; issues: Array<{ path: string }> } }>(
-      'mutation { addPrivacyZone(lat: 37.8, lon: -122.27, radiusMeters: 5) { __typename ... on ValidationError { issues { path } } } }',
+    const small = await api.graphql<{ addPrivacyZone: { error: { __typename: string; issues: Array<{ path: string }> } | null } }>(
+      'mutation { addPrivacyZone(input: { lat: 37.8, lon: -122.27, radiusMeters: 5 }) { error { __typename ... on ValidationError { issues { path } } } } }',
       {},
       authorToken,
     );
-    expect(small.data!.addPrivacyZone.issues.map((i) => i.path)).toEqual(['radiusMeters']);
-    const far = await api.graphql<{ updateProfile: { __typename: string; issues: Array<{ path: string }> } }>(
-      'mutation { updateProfile(input: { hiddenEndsMeters: 99999 }) { __typename ... on ValidationError { issues { path } } } }',
+    expect(small.data!.addPrivacyZone.error!.issues.map((i) => i.path)).toEqual(['radiusMeters']);
+    const far = await api.graphql<{ updateProfile: { error: { __typename: string; issues: Array<{ path: string }> } | null } }>(
+      'mutation { updateProfile(input: { hiddenEndsMeters: 99999 }) { error { __typename ... on ValidationError { issues { path } } } } }',
       {},
       authorToken,
     );
-    expect(far.data!.updateProfile.issues.map((i) => i.path)).toEqual(['hiddenEndsMeters']);
-    const someone = await api.graphql<{ removePrivacyZone: { __typename: string } }>(
-      `mutation { removePrivacyZone(id: ${zoneId}) { __typename } }`,
+    expect(far.data!.updateProfile.error!.issues.map((i) => i.path)).toEqual(['hiddenEndsMeters']);
+    const someone = await api.graphql<{ removePrivacyZone: { error: { __typename: string } | null } }>(
+      `mutation { removePrivacyZone(input: { id: ${zoneId} }) { error { __typename } } }`,
       {},
       strangerToken,
     );
-    expect(someone.data!.removePrivacyZone.__typename).toBe('NotFoundError');
+    expect(someone.data!.removePrivacyZone.error?.__typename).toBe('NotFoundError');
   });
 
   it('a change takes effect at once: without the zone and the hidden ends, everyone sees the whole track', async () => {
-    await asViewer(authorToken, `mutation { removePrivacyZone(id: ${zoneId}) { __typename } }`);
-    await asViewer(authorToken, 'mutation { updateProfile(input: { hiddenEndsMeters: 0 }) { __typename } }');
+    await asViewer(authorToken, `mutation { removePrivacyZone(input: { id: ${zoneId} }) { error { __typename } } }`);
+    await asViewer(authorToken, 'mutation { updateProfile(input: { hiddenEndsMeters: 0 }) { error { __typename } } }');
     const { entry } = await asViewer<{ entry: { geo: { latitude: number }; track: { points: unknown[]; polyline: string } } }>(
       undefined,
       `{ entry(id: ${entryId}) { geo { latitude } track { points { lat } polyline } } }`,

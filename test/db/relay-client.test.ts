@@ -5,8 +5,21 @@
 // store, by global id.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Environment, fetchQuery, Network, Observable, RecordSource, requestSubscription, Store } from 'relay-runtime';
+import {
+  commitMutation,
+  ConnectionHandler,
+  Environment,
+  fetchQuery,
+  Network,
+  Observable,
+  RecordSource,
+  ROOT_ID,
+  requestSubscription,
+  Store,
+} from 'relay-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import AddCommentMutation from '../../examples/relay/__generated__/operationsAddCommentMutation.graphql.ts';
+import PostMutation from '../../examples/relay/__generated__/operationsPostMutation.graphql.ts';
 import CommentsSubscription from '../../examples/relay/__generated__/operationsCommentsSubscription.graphql.ts';
 import EntryQuery from '../../examples/relay/__generated__/operationsEntryQuery.graphql.ts';
 import FeedCommentsPaginationQuery from '../../examples/relay/__generated__/operationsFeedCommentsPaginationQuery.graphql.ts';
@@ -70,13 +83,13 @@ function sseSubscribe(text: string, variables: Record<string, unknown>) {
   });
 }
 
-function environment() {
+function environment(token?: string) {
   const answers: Array<Record<string, unknown>> = [];
   const network = Network.create(
     async (params, variables) => {
       const response = await api.app.fetch('http://milepost.test/graphql', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify({ query: params.text, variables }),
       });
       const answer = (await response.json()) as Record<string, unknown>;
@@ -176,5 +189,52 @@ describe('Relay', () => {
     subscription.dispose();
     const comment = records(env).find((record) => record.__typename === 'Comment' && record.body === 'live through Relay');
     expect(comment?.__id).toMatch(/^[A-Za-z0-9_-]+={0,2}$/);
+  });
+
+  it('posts with @prependEdge and comments with @appendEdge: the payload’s edges join the connections; a refused post adds nothing', async () => {
+    const { env, answers } = environment(ritaToken);
+    await fetchQuery(env, FeedQuery, {}).toPromise();
+    const feed = ConnectionHandler.getConnectionID(ROOT_ID, 'operations_feed_publicStream');
+    const source = env.getStore().getSource();
+    /** The records a connection's edges point at, in order. */
+    const nodesOf = (connection: string) => {
+      const edges = (source.get(connection)?.edges as { __refs: string[] } | undefined)?.__refs ?? [];
+      return edges.map((edge) => source.get((source.get(edge)!.node as { __ref: string }).__ref)!);
+    };
+    const before = nodesOf(feed).map((node) => node.message);
+    const mutate = <R>(mutation: typeof PostMutation | typeof AddCommentMutation, variables: Record<string, unknown>) =>
+      new Promise<R>((resolve, reject) =>
+        commitMutation(env, { mutation: mutation as never, variables, onCompleted: (response) => resolve(response as R), onError: reject }),
+      );
+
+    const refused = await mutate<{ createEntry: { entryEdge: unknown; error: { __typename: string } } }>(PostMutation, {
+      input: { lat: 91, lon: 0 },
+      connections: [feed],
+    });
+    expect(refused.createEntry).toMatchObject({ entryEdge: null, error: { __typename: 'ValidationError' } });
+    expect(nodesOf(feed).map((node) => node.message)).toEqual(before);
+
+    const posted = await mutate<{ createEntry: { clientMutationId: string; entryEdge: { node: { id: string } } } }>(PostMutation, {
+      input: { message: 'posted through Relay', clientMutationId: 'relay-1' },
+      connections: [feed],
+    });
+    expect(posted.createEntry.clientMutationId).toBe('relay-1');
+    expect(nodesOf(feed).map((node) => node.message)).toEqual(['posted through Relay', ...before]);
+    expect(nodesOf(feed)[0]!.__typename).toBe('Entry');
+
+    // the newest entry of the first page holds the comments the feed fragment paged
+    const newest = nodesOf(feed)[1]!;
+    const comments = ConnectionHandler.getConnectionID(String(newest.__id), 'operations_feedComments_comments');
+    const shown = nodesOf(comments).length;
+    expect(shown).toBeGreaterThan(0);
+    await mutate(AddCommentMutation, { input: { entryId: newest.__id, body: 'appended by Relay' }, connections: [comments] });
+    expect(
+      nodesOf(comments)
+        .map((node) => node.body)
+        .at(-1),
+    ).toBe('appended by Relay');
+    expect(nodesOf(comments)).toHaveLength(shown + 1);
+    expect(source.get(String(newest.__id))?.commentCount).toBe(4);
+    for (const answer of answers) expect(answer).not.toHaveProperty('errors');
   });
 });

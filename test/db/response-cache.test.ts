@@ -73,12 +73,12 @@ describe('the response cache', () => {
   it('shows a write through the API in the very next read, on both interfaces', async () => {
     await restMessages();
     await graphqlMessages();
-    const created = await api.graphql<{ createEntry: { id: number } }>(
-      'mutation { createEntry(input: { message: "fresh via API" }) { ... on Entry { id: databaseId } } }',
+    const created = await api.graphql<{ createEntry: { entry: { id: number } } }>(
+      'mutation { createEntry(input: { message: "fresh via API" }) { entry { id: databaseId } } }',
       {},
       token,
     );
-    expect(created.data!.createEntry.id).toBeGreaterThan(0);
+    expect(created.data!.createEntry.entry.id).toBeGreaterThan(0);
     expect((await restMessages()).messages[0]).toBe('fresh via API');
     expect((await graphqlMessages()).messages[0]).toBe('fresh via API');
   });
@@ -103,7 +103,7 @@ describe('the response cache', () => {
     };
     expect((await read()).status).toBe(200);
     for (const message of ['computed one', 'computed two']) {
-      await api.graphql(`mutation { createEntry(input: { message: "${message}" }) { __typename } }`, {}, token);
+      await api.graphql(`mutation { createEntry(input: { message: "${message}" }) { error { __typename } } }`, {}, token);
       expect((await read()).body.entries[0]!.message).toBe(message);
     }
     // a commit by another connection (the CLI revoking it) is seen by the very next request
@@ -112,9 +112,9 @@ describe('the response cache', () => {
   });
 
   it('computes a read once for all the readers waiting on it after a commit, each seeing the commit', async () => {
-    await api.graphql('mutation { createEntry(input: { message: "before the crowd" }) { __typename } }', {}, token);
+    await api.graphql('mutation { createEntry(input: { message: "before the crowd" }) { error { __typename } } }', {}, token);
     const alone = (await restMessages()).queries;
-    await api.graphql('mutation { createEntry(input: { message: "seen by the crowd" }) { __typename } }', {}, token);
+    await api.graphql('mutation { createEntry(input: { message: "seen by the crowd" }) { error { __typename } } }', {}, token);
     const before = db.queryCount();
     const crowd = await Promise.all(Array.from({ length: 16 }, () => api.fetch('/entries.json').then((r) => r.json())));
     // sixteen readers of one page after a commit: one computation, not sixteen
@@ -127,7 +127,7 @@ describe('the response cache', () => {
     const unchanged = await api.fetch('/entries.json', { headers: { 'if-none-match': etag! } });
     expect(unchanged.status).toBe(304);
     expect(await unchanged.text()).toBe('');
-    await api.graphql('mutation { createEntry(input: { message: "after the etag" }) { __typename } }', {}, token);
+    await api.graphql('mutation { createEntry(input: { message: "after the etag" }) { error { __typename } } }', {}, token);
     const changed = await api.fetch('/entries.json', { headers: { 'if-none-match': etag! } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
@@ -149,11 +149,11 @@ describe('the response cache', () => {
         .fetch('http://milepost.test/graphql', {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ query: 'mutation { createEntry(input: { message: "twice" }) { ... on Entry { id: databaseId } } }' }),
+          body: JSON.stringify({ query: 'mutation { createEntry(input: { message: "twice" }) { entry { id: databaseId } } }' }),
         })
-        .then((r) => r.json() as Promise<{ data: { createEntry: { id: number } } }>);
+        .then((r) => r.json() as Promise<{ data: { createEntry: { entry: { id: number } } } }>);
     const [a, b] = [await send(), await send()];
-    expect(b.data.createEntry.id).not.toBe(a.data.createEntry.id);
+    expect(b.data.createEntry.entry.id).not.toBe(a.data.createEntry.entry.id);
   });
 });
 
@@ -215,7 +215,7 @@ describe('cached reads over node:http (the fast path)', () => {
     const server = await listen(app, config);
     const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
     // what these tests read of the answers: an id, and a page's messages
-    type Shape = { id: number; edges: Array<{ node: { message: string } }> };
+    type Shape = { entry: { id: number }; edges: Array<{ node: { message: string } }> };
     const post = (query: string, headers: Record<string, string> = {}) =>
       fetch(`${base}/graphql`, {
         method: 'POST',
@@ -227,10 +227,10 @@ describe('cached reads over node:http (the fast path)', () => {
       const before = db.queryCount();
       expect(await post(STREAM)).toEqual(first);
       expect(db.queryCount()).toBe(before);
-      const created = await post('mutation { createEntry(input: { message: "posted over http" }) { ... on Entry { id: databaseId } } }', {
+      const created = await post('mutation { createEntry(input: { message: "posted over http" }) { entry { id: databaseId } } }', {
         authorization: `Bearer ${token}`,
       });
-      expect(created.data.createEntry!.id).toBeGreaterThan(0);
+      expect(created.data.createEntry!.entry.id).toBeGreaterThan(0);
       const after = await post(STREAM);
       expect(after.data.publicStream!.edges[0]!.node.message).toBe('posted over http');
       // a malformed body still gets the full way's answer

@@ -236,12 +236,12 @@ describe('every endpoint answers its success case in the COMPAT.md shape', () =>
       ...form({ oauth_token: token, name: 'Ridge', activity_type: 'Cross Training' }),
     });
     expect(route.json).toEqual({ id: expect.any(Number), name: 'Ridge', activity_type: 'Cross Training' });
-    const graphql = await api.graphql<{ createEntry: { workout: { activityType: string } } }>(
-      'mutation { createEntry(input: { workout: { activityType: CC_SKIING } }) { ... on Entry { workout { activityType } } } }',
+    const graphql = await api.graphql<{ createEntry: { entry: { workout: { activityType: string } } } }>(
+      'mutation { createEntry(input: { workout: { activityType: CC_SKIING } }) { entry { workout { activityType } } } }',
       {},
       token,
     );
-    expect(graphql.data!.createEntry.workout.activityType).toBe('CC_SKIING');
+    expect(graphql.data!.createEntry.entry.workout.activityType).toBe('CC_SKIING');
   });
 
   it('POST /entries/<id>/comments.json and likes.json: 201 with the comment or like; liking twice is fine', async () => {

@@ -117,7 +117,7 @@ describe('NUL characters', () => {
     });
     expect(json.status).toBe(400);
     const graphql = await api.graphql(
-      'mutation ($m: String) { createEntry(input: { message: $m }) { __typename } }',
+      'mutation ($m: String) { createEntry(input: { message: $m }) { error { __typename } } }',
       { m: 'a\u0000b' },
       token,
     );

@@ -95,14 +95,16 @@ async function graphql(token: string, query: string, variables: Record<string, u
 
 const post = async (who: string, message: string, extra: Record<string, unknown> = {}) =>
   (
-    await graphql(
-      people[who]!.token,
-      'mutation ($input: CreateEntryInput!) { createEntry(input: $input) { ... on Entry { id: databaseId } } }',
-      {
-        input: { message, ...extra },
-      },
-    )
-  ).data.createEntry!.id as number;
+    (
+      await graphql(
+        people[who]!.token,
+        'mutation ($input: CreateEntryInput!) { createEntry(input: $input) { entry { id: databaseId } } }',
+        {
+          input: { message, ...extra },
+        },
+      )
+    ).data.createEntry!.entry as { id: number }
+  ).id;
 
 describe('over graphql-ws', () => {
   it('each stream carries exactly what its query would show', async () => {
@@ -167,10 +169,19 @@ describe('over graphql-ws', () => {
       `subscription { entryComments(entryId: ${entryId}) { body } }`,
     );
     await settle();
-    await graphql(people.viewer!.token, `mutation { createComment(entryId: ${entryId}, body: "seen") { __typename } }`);
+    await graphql(
+      people.viewer!.token,
+      `mutation { createComment(input: { entryId: ${entryId}, body: "seen" }) { error { __typename } } }`,
+    );
     await settle(300);
-    await graphql(people.viewer!.token, `mutation { updateEntry(id: ${entryId}, input: { visibility: ONLY_ME }) { __typename } }`);
-    await graphql(people.viewer!.token, `mutation { createComment(entryId: ${entryId}, body: "unseen") { __typename } }`);
+    await graphql(
+      people.viewer!.token,
+      `mutation { updateEntry(input: { id: ${entryId}, visibility: ONLY_ME }) { error { __typename } } }`,
+    );
+    await graphql(
+      people.viewer!.token,
+      `mutation { createComment(input: { entryId: ${entryId}, body: "unseen" }) { error { __typename } } }`,
+    );
     await settle(500);
     expect(comments.received).toEqual([{ entryComments: { body: 'seen' } }]);
     comments.dispose();
@@ -213,12 +224,12 @@ describe('over graphql-ws', () => {
     const unrelated = collect(c, `subscription { entryComments(entryId: ${open}) { body } }`);
     await settle();
     // the author makes it only theirs: the friend watching it may no longer see it
-    await graphql(people.friend!.token, `mutation { updateEntry(id: ${shared}, input: { visibility: ONLY_ME }) { __typename } }`);
+    await graphql(people.friend!.token, `mutation { updateEntry(input: { id: ${shared}, visibility: ONLY_ME }) { error { __typename } } }`);
     await until(() => hidden.completed());
     expect(hidden.errors).toEqual([[expect.objectContaining({ extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]]);
     expect(hidden.completed()).toBe(true);
     expect(unrelated.completed()).toBe(false);
-    await graphql(people.friend!.token, `mutation { deleteEntry(id: ${open}) { __typename } }`);
+    await graphql(people.friend!.token, `mutation { deleteEntry(input: { id: ${open} }) { error { __typename } } }`);
     await until(() => deleted.completed() && unrelated.completed());
     expect(deleted.errors).toEqual([[expect.objectContaining({ message: expect.stringMatching(/entry .* does not exist/) })]]);
     expect(deleted.completed()).toBe(true);
@@ -237,12 +248,15 @@ describe('over graphql-ws', () => {
     const deletions = collect<{ entryDeleted: { id: number } }>(c, 'subscription { entryDeleted { id: databaseId } }');
     const requests = collect<{ friendRequests: { username: string } }>(c, 'subscription { friendRequests { username } }');
     await settle();
-    await graphql(people.viewer!.token, `mutation { createComment(entryId: ${entryId}, body: "nice") { __typename } }`);
-    await graphql(people.stranger!.token, `mutation { likeEntry(entryId: ${entryId}) { __typename } }`);
-    await graphql(people.stranger!.token, `mutation { likeEntry(entryId: ${entryId}) { __typename } }`);
-    await graphql(people.stranger!.token, 'mutation { requestFriend(username: "viewer") { __typename } }');
-    await graphql(people.stranger!.token, 'mutation { requestFriend(username: "friend") { __typename } }');
-    await graphql(people.friend!.token, `mutation { deleteEntry(id: ${entryId}) { __typename } }`);
+    await graphql(
+      people.viewer!.token,
+      `mutation { createComment(input: { entryId: ${entryId}, body: "nice" }) { error { __typename } } }`,
+    );
+    await graphql(people.stranger!.token, `mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
+    await graphql(people.stranger!.token, `mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
+    await graphql(people.stranger!.token, 'mutation { requestFriend(input: { username: "viewer" }) { error { __typename } } }');
+    await graphql(people.stranger!.token, 'mutation { requestFriend(input: { username: "friend" }) { error { __typename } } }');
+    await graphql(people.friend!.token, `mutation { deleteEntry(input: { id: ${entryId} }) { error { __typename } } }`);
     await settle(500);
     expect(comments.received).toEqual([{ entryComments: { body: 'nice' } }]);
     expect(likes.received).toEqual([{ entryLikes: { person: { username: 'stranger' } } }]);
@@ -264,7 +278,8 @@ describe('over graphql-ws', () => {
       'subscription { entryDeleted { id: databaseId } }',
     );
     await settle();
-    for (const id of [hidden, friendsOnly, open]) await graphql(people.friend!.token, `mutation { deleteEntry(id: ${id}) { __typename } }`);
+    for (const id of [hidden, friendsOnly, open])
+      await graphql(people.friend!.token, `mutation { deleteEntry(input: { id: ${id} }) { error { __typename } } }`);
     await settle(500);
     expect(anonymous.received).toEqual([{ entryDeleted: { id: open } }]);
     expect(stranger.received).toEqual([{ entryDeleted: { id: open } }]);
@@ -487,7 +502,7 @@ describe.skipIf(!redisUrl)('across processes through Redis', () => {
       await fetch(`http://127.0.0.1:${a.port}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${people.viewer!.token}` },
-        body: JSON.stringify({ query: 'mutation { createEntry(input: { message: "from process A" }) { __typename } }' }),
+        body: JSON.stringify({ query: 'mutation { createEntry(input: { message: "from process A" }) { error { __typename } } }' }),
       });
       for (let i = 0; i < 40 && received.length === 0; i++) await settle(100);
       expect(received).toEqual(['from process A']);

@@ -42,16 +42,20 @@ async function as<T>(token: string | undefined, query: string, variables: Record
 }
 
 async function workout(workoutFields: string, options: { gpx?: string; visibility?: string } = {}): Promise<number> {
-  const created = await as<{ createEntry: { id: number } }>(
+  const created = await as<{ createEntry: { entry: { id: number } } }>(
     ana,
-    `mutation { createEntry(input: { ${options.visibility ? `visibility: ${options.visibility}, ` : ''}workout: { ${workoutFields} } }) { ... on Entry { id: databaseId } } }`,
+    `mutation { createEntry(input: { ${options.visibility ? `visibility: ${options.visibility}, ` : ''}workout: { ${workoutFields} } }) { entry { id: databaseId } } }`,
   );
-  const id = created.createEntry.id;
+  const id = created.createEntry.entry.id;
   if (options.gpx) {
-    await as(ana, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
-      id,
-      gpx: options.gpx,
-    });
+    await as(
+      ana,
+      'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(input: { entryId: $id, gpx: $gpx }) { error { __typename } } }',
+      {
+        id,
+        gpx: options.gpx,
+      },
+    );
   }
   return id;
 }
@@ -158,12 +162,16 @@ describe('records', () => {
     });
     expect(running(await as<Records>(stranger, RECORDS), 'ONE_K')).toMatchObject({ seconds: expect.closeTo(180, 0), entry: { id } });
     // the same entry, a slower track: the record goes back to the 4:00 kilometer
-    await as(ana, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
-      id,
-      gpx: runGpx(1500, () => 420, new Date('2026-10-12T10:50:00Z')),
-    });
+    await as(
+      ana,
+      'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(input: { entryId: $id, gpx: $gpx }) { error { __typename } } }',
+      {
+        id,
+        gpx: runGpx(1500, () => 420, new Date('2026-10-12T10:50:00Z')),
+      },
+    );
     expect(running(await as<Records>(stranger, RECORDS), 'ONE_K')!.entry.id).toBe(fastKm);
-    await as(ana, `mutation { deleteEntry(id: ${fastKm}) { __typename } }`);
+    await as(ana, `mutation { deleteEntry(input: { id: ${fastKm} }) { error { __typename } } }`);
     const after = await as<Records>(stranger, RECORDS);
     expect(running(after, 'ONE_K')).toMatchObject({ seconds: expect.closeTo(300, 0), entry: { id: evenRun } });
     expect(await db.prisma.bestEffort.count({ where: { track: { entryId: fastKm } } })).toBe(0);
@@ -351,7 +359,7 @@ describe('streaks and who may read them', () => {
   it('keeps stats, records and streaks to whom the athlete chooses', async () => {
     const query =
       '{ person(username: "ana") { statsVisibility weekStart records { __typename } streak { __typename } stats(period: YEAR) { __typename } } }';
-    await as(ana, 'mutation { updateProfile(input: { statsVisibility: FRIENDS, weekStart: SUNDAY }) { __typename } }');
+    await as(ana, 'mutation { updateProfile(input: { statsVisibility: FRIENDS, weekStart: SUNDAY }) { error { __typename } } }');
     const hidden = { statsVisibility: null, weekStart: null, records: null, streak: null, stats: null };
     expect((await as<{ person: unknown }>(stranger, query)).person).toEqual(hidden);
     expect((await as<{ person: unknown }>(undefined, query)).person).toEqual(hidden);
@@ -360,8 +368,8 @@ describe('streaks and who may read them', () => {
     expect(own.person.statsVisibility).toBe('FRIENDS');
     const weeks = await as<Stats>(ana, STATS, { period: 'WEEK', from: '2026-11-25T12:00:00Z', to: '2026-11-25T12:00:00Z' });
     expect(weeks.person.stats!.periods![0]!.firstDay).toBe('2026-11-22');
-    await as(ana, 'mutation { updateProfile(input: { statsVisibility: ONLY_ME }) { __typename } }');
+    await as(ana, 'mutation { updateProfile(input: { statsVisibility: ONLY_ME }) { error { __typename } } }');
     expect((await as<{ person: unknown }>(friend, query)).person).toEqual(hidden);
-    await as(ana, 'mutation { updateProfile(input: { statsVisibility: EVERYONE, weekStart: MONDAY }) { __typename } }');
+    await as(ana, 'mutation { updateProfile(input: { statsVisibility: EVERYONE, weekStart: MONDAY }) { error { __typename } } }');
   });
 });

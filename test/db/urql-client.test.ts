@@ -73,12 +73,10 @@ describe('urql with graphcache, unconfigured', () => {
         .mutation(
           gql`
             mutation Rename {
-              updateProfile(input: { displayName: "Urs B." }) {
-                ... on Person {
+              updateProfile(input: { displayName: "Urs B." }) { person {
                   id
                   displayName
-                }
-              }
+                } }
             }
           `,
           {},

@@ -43,29 +43,29 @@ beforeAll(async () => {
   tokens.friend = await createToken(db.prisma, friend.id);
   tokens.stranger = await createToken(db.prisma, stranger.id);
   for (const visibility of VISIBILITIES) {
-    const created = await api.graphql<{ createEntry: { id: number } }>(
-      `mutation ($input: CreateEntryInput!) { createEntry(input: $input) { ... on Entry { id: databaseId } } }`,
+    const created = await api.graphql<{ createEntry: { entry: { id: number } } }>(
+      `mutation ($input: CreateEntryInput!) { createEntry(input: $input) { entry { id: databaseId } } }`,
       { input: { message: `${visibility} run`, lat: HERE.lat, lon: HERE.lon, visibility, workout: { activityType: 'RUNNING' } } },
       tokens.author,
     );
-    const id = created.data!.createEntry.id;
+    const id = created.data!.createEntry.entry.id;
     await api.graphql(
-      'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }',
+      'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(input: { entryId: $id, gpx: $gpx }) { error { __typename } } }',
       { id, gpx },
       tokens.author,
     );
     // the author's own comment and like: every viewer who may see the entry may see them
-    const comment = await api.graphql<{ createComment: { id: number } }>(
-      'mutation ($id: ID!) { createComment(entryId: $id, body: "mine") { ... on Comment { id: databaseId } } }',
+    const comment = await api.graphql<{ createComment: { comment: { id: number } } }>(
+      'mutation ($id: ID!) { createComment(input: { entryId: $id, body: "mine" }) { comment { id: databaseId } } }',
       { id },
       tokens.author,
     );
-    const like = await api.graphql<{ likeEntry: { id: number } }>(
-      'mutation ($id: ID!) { likeEntry(entryId: $id) { ... on Like { id: databaseId } } }',
+    const like = await api.graphql<{ likeEntry: { like: { id: number } } }>(
+      'mutation ($id: ID!) { likeEntry(input: { entryId: $id }) { like { id: databaseId } } }',
       { id },
       tokens.author,
     );
-    entries[visibility] = { id, commentId: comment.data!.createComment.id, likeId: like.data!.likeEntry.id };
+    entries[visibility] = { id, commentId: comment.data!.createComment.comment.id, likeId: like.data!.likeEntry.like.id };
   }
 });
 afterAll(() => db.destroy());
@@ -260,15 +260,19 @@ describe('writes never reveal a hidden entry', () => {
   it('a stranger’s comment, like, unlike, delete or track on a hidden entry is “not found”, never “forbidden”', async () => {
     const id = entries.ONLY_ME.id;
     for (const mutation of [
-      `createComment(entryId: ${id}, body: "hi") { __typename }`,
-      `likeEntry(entryId: ${id}) { __typename }`,
-      `unlikeEntry(entryId: ${id}) { __typename }`,
-      `deleteEntry(id: ${id}) { __typename }`,
-      `updateEntry(id: ${id}, input: { visibility: EVERYONE }) { __typename }`,
-      `setEntryTrack(entryId: ${id}, gpx: "<gpx/>") { __typename }`,
+      `createComment(input: { entryId: ${id}, body: "hi" }) { error { __typename } }`,
+      `likeEntry(input: { entryId: ${id} }) { error { __typename } }`,
+      `unlikeEntry(input: { entryId: ${id} }) { error { __typename } }`,
+      `deleteEntry(input: { id: ${id} }) { error { __typename } }`,
+      `updateEntry(input: { id: ${id}, visibility: EVERYONE }) { error { __typename } }`,
+      `setEntryTrack(input: { entryId: ${id}, gpx: "<gpx/>" }) { error { __typename } }`,
     ]) {
-      const result = await api.graphql<Record<string, { __typename: string }>>(`mutation { ${mutation} }`, {}, tokens.stranger);
-      expect(Object.values(result.data!)[0]!.__typename, mutation).toBe('NotFoundError');
+      const result = await api.graphql<Record<string, { error: { __typename: string } | null }>>(
+        `mutation { ${mutation} }`,
+        {},
+        tokens.stranger,
+      );
+      expect(Object.values(result.data!)[0]!.error?.__typename, mutation).toBe('NotFoundError');
     }
     const rest = await api.fetch(`/entries/${id}/comments.json`, {
       method: 'POST',
@@ -280,44 +284,44 @@ describe('writes never reveal a hidden entry', () => {
 
   it('a friend may comment on a friends-only entry; the author changes who sees it, and it takes effect at once', async () => {
     const id = entries.FRIENDS.id;
-    const comment = await api.graphql<{ createComment: { __typename: string } }>(
-      `mutation { createComment(entryId: ${id}, body: "nice") { __typename } }`,
+    const comment = await api.graphql<{ createComment: { error: { __typename: string } | null } }>(
+      `mutation { createComment(input: { entryId: ${id}, body: "nice" }) { error { __typename } } }`,
       {},
       tokens.friend,
     );
-    expect(comment.data!.createComment.__typename).toBe('Comment');
-    const forbidden = await api.graphql<{ updateEntry: { __typename: string } }>(
-      `mutation { updateEntry(id: ${id}, input: { visibility: EVERYONE }) { __typename } }`,
+    expect(comment.data!.createComment.error).toBeNull();
+    const forbidden = await api.graphql<{ updateEntry: { error: { __typename: string } | null } }>(
+      `mutation { updateEntry(input: { id: ${id}, visibility: EVERYONE }) { error { __typename } } }`,
       {},
       tokens.friend,
     );
-    expect(forbidden.data!.updateEntry.__typename).toBe('NotAuthorizedError');
-    const opened = await api.graphql<{ updateEntry: { visibility: string } }>(
-      `mutation { updateEntry(id: ${id}, input: { visibility: EVERYONE }) { ... on Entry { visibility } } }`,
+    expect(forbidden.data!.updateEntry.error?.__typename).toBe('NotAuthorizedError');
+    const opened = await api.graphql<{ updateEntry: { entry: { visibility: string } } }>(
+      `mutation { updateEntry(input: { id: ${id}, visibility: EVERYONE }) { entry { visibility } } }`,
       {},
       tokens.author,
     );
-    expect(opened.data!.updateEntry.visibility).toBe('EVERYONE');
+    expect(opened.data!.updateEntry.entry.visibility).toBe('EVERYONE');
     expect((await json('anonymous', `/entries/${id}.json`)).status).toBe(200);
-    await api.graphql(`mutation { updateEntry(id: ${id}, input: { visibility: FRIENDS }) { __typename } }`, {}, tokens.author);
+    await api.graphql(`mutation { updateEntry(input: { id: ${id}, visibility: FRIENDS }) { error { __typename } } }`, {}, tokens.author);
     expect((await json('anonymous', `/entries/${id}.json`)).status).toBe(404);
   });
 });
 
 describe('defaults', () => {
   it('an entry posted without a visibility takes the person’s default; REST takes `visibility` as a form field', async () => {
-    const me = await api.graphql<{ updateProfile: { defaultVisibility: string } }>(
-      'mutation { updateProfile(input: { defaultVisibility: FRIENDS }) { ... on Person { defaultVisibility } } }',
+    const me = await api.graphql<{ updateProfile: { person: { defaultVisibility: string } } }>(
+      'mutation { updateProfile(input: { defaultVisibility: FRIENDS }) { person { defaultVisibility } } }',
       {},
       tokens.stranger,
     );
-    expect(me.data!.updateProfile.defaultVisibility).toBe('FRIENDS');
-    const posted = await api.graphql<{ createEntry: { visibility: string } }>(
-      'mutation { createEntry(input: { message: "by default" }) { ... on Entry { visibility } } }',
+    expect(me.data!.updateProfile.person.defaultVisibility).toBe('FRIENDS');
+    const posted = await api.graphql<{ createEntry: { entry: { visibility: string } } }>(
+      'mutation { createEntry(input: { message: "by default" }) { entry { visibility } } }',
       {},
       tokens.stranger,
     );
-    expect(posted.data!.createEntry.visibility).toBe('FRIENDS');
+    expect(posted.data!.createEntry.entry.visibility).toBe('FRIENDS');
     const form = await api.fetch('/entries.json', {
       method: 'POST',
       headers: { ...auth('stranger'), 'content-type': 'application/x-www-form-urlencoded' },

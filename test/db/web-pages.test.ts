@@ -55,32 +55,44 @@ beforeAll(async () => {
   await makeFriends(db.prisma, ann.id, bob.id);
   const [annToken, bobToken] = [await createToken(db.prisma, ann.id), await createToken(db.prisma, bob.id)];
   tokens.ann = annToken;
-  const created = await graphql<{ createEntry: { id: number } }>(
+  const created = await graphql<{ createEntry: { entry: { id: number } } }>(
     annToken,
-    'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { ... on Entry { id: databaseId } } }',
+    'mutation { createEntry(input: { message: "Hill repeats at dawn", placeName: "Oakland, CA", workout: { activityType: RUNNING, distance: { value: 8.2, units: KILOMETERS }, duration: 2710, felt: GREAT } }) { entry { id: databaseId } } }',
   );
-  ids.entry = created.createEntry.id;
+  ids.entry = created.createEntry.entry.id;
   // a timed track: the person page's records come from it
-  await graphql(annToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(entryId: $id, gpx: $gpx) { __typename } }', {
-    id: ids.entry,
-    gpx: GPX,
-  });
-  const hidden = await graphql<{ createEntry: { id: number } }>(
+  await graphql(
     annToken,
-    'mutation { createEntry(input: { message: "Just for my friends", visibility: FRIENDS }) { ... on Entry { id: databaseId } } }',
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(input: { entryId: $id, gpx: $gpx }) { error { __typename } } }',
+    {
+      id: ids.entry,
+      gpx: GPX,
+    },
   );
-  ids.hidden = hidden.createEntry.id;
-  await graphql(bobToken, 'mutation ($id: ID!) { createComment(entryId: $id, body: "Strong finish!") { __typename } }', { id: ids.entry });
-  await graphql(bobToken, 'mutation ($id: ID!) { likeEntry(entryId: $id) { __typename } }', { id: ids.entry });
-  const route = await graphql<{ createRoute: { id: number } }>(
+  const hidden = await graphql<{ createEntry: { entry: { id: number } } }>(
     annToken,
-    'mutation { createRoute(name: "Lake loop", activityType: RUNNING) { ... on Route { id: databaseId } } }',
+    'mutation { createEntry(input: { message: "Just for my friends", visibility: FRIENDS }) { entry { id: databaseId } } }',
   );
-  ids.route = route.createRoute.id;
-  await graphql(annToken, 'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(routeId: $id, gpx: $gpx) { __typename } }', {
-    id: ids.route,
-    gpx: GPX,
-  });
+  ids.hidden = hidden.createEntry.entry.id;
+  await graphql(
+    bobToken,
+    'mutation ($id: ID!) { createComment(input: { entryId: $id, body: "Strong finish!" }) { error { __typename } } }',
+    { id: ids.entry },
+  );
+  await graphql(bobToken, 'mutation ($id: ID!) { likeEntry(input: { entryId: $id }) { error { __typename } } }', { id: ids.entry });
+  const route = await graphql<{ createRoute: { route: { id: number } } }>(
+    annToken,
+    'mutation { createRoute(input: { name: "Lake loop", activityType: RUNNING }) { route { id: databaseId } } }',
+  );
+  ids.route = route.createRoute.route.id;
+  await graphql(
+    annToken,
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setRouteTrack(input: { routeId: $id, gpx: $gpx }) { error { __typename } } }',
+    {
+      id: ids.route,
+      gpx: GPX,
+    },
+  );
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   noScript = await browser.newContext({ javaScriptEnabled: false });
   // a phone; CSP bypassed only so that the test can inject axe-core
@@ -191,13 +203,13 @@ describe.skipIf(!haveChromium)('the web pages', () => {
   });
 
   it('shows no stats to anyone when the athlete keeps them to themselves', async () => {
-    await graphql(tokens.ann, 'mutation { updateProfile(input: { statsVisibility: ONLY_ME }) { __typename } }');
+    await graphql(tokens.ann, 'mutation { updateProfile(input: { statsVisibility: ONLY_ME }) { error { __typename } } }');
     const tab = await noScript.newPage();
     await tab.goto(`${base}/people/ann`);
     expect(await tab.locator('#training-heading').count()).toBe(0);
     await tab.goto(`${base}/people/ann/stats`);
     expect(await tab.locator('main').innerText()).toContain('These stats are private.');
-    await graphql(tokens.ann, 'mutation { updateProfile(input: { statsVisibility: EVERYONE }) { __typename } }');
+    await graphql(tokens.ann, 'mutation { updateProfile(input: { statsVisibility: EVERYONE }) { error { __typename } } }');
     await tab.close();
   });
 
@@ -206,14 +218,17 @@ describe.skipIf(!haveChromium)('the web pages', () => {
     await tab.goto(`${base}/routes/${ids.route}`);
     const whole = await tab.locator('svg.track-map path').count();
     const middle = [...GPX.matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)"/g)][20]!;
-    const zone = await graphql<{ addPrivacyZone: { id: number } }>(
+    const zone = await graphql<{ addPrivacyZone: { privacyZone: { id: number } } }>(
       tokens.ann,
-      `mutation { addPrivacyZone(lat: ${middle[1]}, lon: ${middle[2]}, radiusMeters: 50) { ... on PrivacyZone { id: databaseId } } }`,
+      `mutation { addPrivacyZone(input: { lat: ${middle[1]}, lon: ${middle[2]}, radiusMeters: 50 }) { privacyZone { id: databaseId } } }`,
     );
     await tab.goto(`${base}/routes/${ids.route}`);
     expect(await tab.locator('svg.track-map path').count()).toBe(whole + 1);
     await tab.screenshot({ path: `${ARTIFACTS}route-with-privacy-zone.png`, fullPage: true });
-    await graphql(tokens.ann, `mutation { removePrivacyZone(id: ${zone.addPrivacyZone.id}) { __typename } }`);
+    await graphql(
+      tokens.ann,
+      `mutation { removePrivacyZone(input: { id: ${zone.addPrivacyZone.privacyZone.id} }) { error { __typename } } }`,
+    );
     await tab.goto(`${base}/routes/${ids.route}`);
     expect(await tab.locator('svg.track-map path').count()).toBe(whole);
     await tab.close();

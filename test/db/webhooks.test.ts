@@ -61,12 +61,12 @@ const queued = () => db.prisma.webhookDelivery.count();
 const relay = () => relayOutbox(db.prisma, ORIGIN);
 
 async function post(token: string, message: string): Promise<number> {
-  const result = await api.graphql<{ createEntry: { id: number } }>(
-    'mutation ($m: String) { createEntry(input: { message: $m }) { ... on Entry { id: databaseId } } }',
+  const result = await api.graphql<{ createEntry: { entry: { id: number } } }>(
+    'mutation ($m: String) { createEntry(input: { message: $m }) { entry { id: databaseId } } }',
     { m: message },
     token,
   );
-  return result.data!.createEntry.id;
+  return result.data!.createEntry.entry.id;
 }
 
 describe('webhooks', () => {
@@ -188,8 +188,8 @@ describe('webhooks', () => {
 
   it('comments and likes on the person’s entries are events too', async () => {
     const entryId = await post(authorToken, 'comment on me');
-    await api.graphql(`mutation { createComment(entryId: ${entryId}, body: "nice") { __typename } }`, {}, otherToken);
-    await api.graphql(`mutation { likeEntry(entryId: ${entryId}) { __typename } }`, {}, otherToken);
+    await api.graphql(`mutation { createComment(input: { entryId: ${entryId}, body: "nice" }) { error { __typename } } }`, {}, otherToken);
+    await api.graphql(`mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`, {}, otherToken);
     await relay();
     expect(await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })).toBe(3);
     await worker.tick();

@@ -14,8 +14,9 @@ let alice: { id: number; username: string; token: string };
 let bob: { id: number; username: string; token: string };
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/gpx/${name}`, import.meta.url), 'utf8');
 
-const FAILURE = '... on Error { __typename code errorMessage: message }';
-const ERROR = `${FAILURE} ... on ValidationError { issues { path message } }`;
+const FAILED = '__typename ... on Error { code errorMessage: message }';
+const FAILURE = `error { ${FAILED} }`;
+const ERROR = `error { ${FAILED} ... on ValidationError { issues { path message } } }`;
 
 async function person(username: string, units = 'miles') {
   const row = await createPerson(db.prisma, { username, units });
@@ -27,7 +28,15 @@ async function mutate(token: string | undefined, query: string, variables: Recor
   const declarations = variables.input ? '($input: CreateEntryInput!)' : variables.gpx ? '($gpx: GpxDocument!)' : '';
   const result = await api.graphql<Record<string, Result>>(`mutation ${declarations} { r: ${query} }`, variables, token);
   expect(result.errors).toBeUndefined();
-  return result.data!.r!;
+  return unwrapped(result.data!.r!);
+}
+
+/** A payload as what it holds: its typed error, or the one object it changed (each selects `__typename`). */
+function unwrapped(payload: Result): Result {
+  const { error, clientMutationId: _, ...changed } = payload;
+  if (error) return error as Result;
+  const values = Object.values(changed);
+  return (values.length === 1 ? values[0] : changed) as Result;
 }
 
 beforeAll(async () => {
@@ -38,7 +47,7 @@ beforeAll(async () => {
 });
 afterAll(() => db.destroy());
 
-const CREATE = `createEntry(input: $input) { __typename ... on Entry { id kind message geo { coordinates } location { name } workout { activityType distance { value units } duration felt calories title routeId } media { content { type url } } } ${ERROR} }`;
+const CREATE = `createEntry(input: $input) { entry { __typename id kind message geo { coordinates } location { name } workout { activityType distance { value units } duration felt calories title routeId } media { content { type url } } } ${ERROR} }`;
 
 describe('createEntry', () => {
   it('posts a workout with defaults from the person: distance in their units', async () => {
@@ -81,7 +90,7 @@ describe('createEntry', () => {
 
   it('refuses an unknown activity type before anything runs', async () => {
     const result = await api.graphql(
-      `mutation ($input: CreateEntryInput!) { createEntry(input: $input) { __typename } }`,
+      `mutation ($input: CreateEntryInput!) { createEntry(input: $input) { error { __typename } } }`,
       { input: { workout: { activityType: 'KAYAKING' } } },
       alice.token,
     );
@@ -109,7 +118,7 @@ describe('createEntry', () => {
 });
 
 describe('deleteEntry', () => {
-  const DELETE = (id: number) => `deleteEntry(id: ${id}) { __typename ... on DeletedEntry { id: databaseId } ${FAILURE} }`;
+  const DELETE = (id: number) => `deleteEntry(input: { id: ${id} }) { deletedEntry { __typename id: databaseId } ${FAILURE} }`;
 
   it('lets the author delete, taking comments, likes and track along', async () => {
     const entry = await createEntry(db.prisma, alice.id, { workout: { activityType: 'running' } });
@@ -138,14 +147,14 @@ describe('deleteEntry', () => {
 });
 
 describe('comments and likes', () => {
-  const COMMENT = `createComment(entryId: $entryId, body: $body) { __typename ... on Comment { body author { username } } ${ERROR} }`;
+  const COMMENT = `createComment(input: { entryId: $entryId, body: $body }) { comment { __typename body author { username } } ${ERROR} }`;
   const comment = async (entryId: number, body: string) => {
     const result = await api.graphql<{ r: Result }>(
       `mutation ($entryId: ID!, $body: String!) { r: ${COMMENT} }`,
       { entryId, body },
       bob.token,
     );
-    return result.data!.r;
+    return unwrapped(result.data!.r);
   };
 
   it('takes 510 characters after trimming, not 511', async () => {
@@ -162,20 +171,22 @@ describe('comments and likes', () => {
 
   it('likes are idempotent both ways, even when sent at once', async () => {
     const entry = await createEntry(db.prisma, alice.id);
-    const like = `likeEntry(entryId: ${entry.id}) { __typename ... on Like { person { username } } ${FAILURE} }`;
+    const like = `likeEntry(input: { entryId: ${entry.id} }) { like { __typename person { username } } ${FAILURE} }`;
     const results = await Promise.all(Array.from({ length: 5 }, () => mutate(bob.token, like)));
     for (const r of results) expect(r).toEqual({ __typename: 'Like', person: { username: 'bob' } });
     expect(await db.prisma.like.count({ where: { entryId: entry.id } })).toBe(1);
-    const unlike = `unlikeEntry(entryId: ${entry.id}) { __typename ... on Entry { likeCount } ${FAILURE} }`;
+    const unlike = `unlikeEntry(input: { entryId: ${entry.id} }) { entry { __typename likeCount } ${FAILURE} }`;
     expect(await mutate(bob.token, unlike)).toEqual({ __typename: 'Entry', likeCount: 0 });
     expect(await mutate(bob.token, unlike)).toEqual({ __typename: 'Entry', likeCount: 0 });
-    expect(await mutate(bob.token, `likeEntry(entryId: 99999999) { __typename }`)).toEqual({ __typename: 'NotFoundError' });
+    expect(await mutate(bob.token, `likeEntry(input: { entryId: 99999999 }) { error { __typename } }`)).toEqual({
+      __typename: 'NotFoundError',
+    });
   });
 });
 
 describe('friends', () => {
   const act = (token: string, verb: string, username: string) =>
-    mutate(token, `${verb}(username: "${username}") { __typename ... on FriendshipState { status person { username } } ${ERROR} }`);
+    mutate(token, `${verb}(input: { username: "${username}" }) { friendship { __typename status person { username } } ${ERROR} }`);
   const friendsOf = async (username: string) =>
     (
       await api.graphql<{ person: { friends: { edges: Array<{ node: { username: string } }> } } }>(
@@ -238,16 +249,16 @@ describe('friends', () => {
 
 describe('routes and tracks', () => {
   const TRACK =
-    '__typename ... on Route { id name track { name pointCount distanceMeters elevationGain polyline points(first: 2) { lat heartRate cadence } } } ';
+    'route { __typename id name track { name pointCount distanceMeters elevationGain polyline points(first: 2) { lat heartRate cadence } } } ';
 
   it('creates a route and attaches a Garmin track; a bad upload leaves the old track', async () => {
     const route = await mutate(
       alice.token,
-      `createRoute(name: "Lake loop", activityType: RUNNING) { __typename ... on Route { id: databaseId name activityType owner { username } } ${ERROR} }`,
+      `createRoute(input: { name: "Lake loop", activityType: RUNNING }) { route { __typename id: databaseId name activityType owner { username } } ${ERROR} }`,
     );
     expect(route).toMatchObject({ __typename: 'Route', name: 'Lake loop', activityType: 'RUNNING', owner: { username: 'alice' } });
     const id = route.id as number;
-    const withTrack = await mutate(alice.token, `setRouteTrack(routeId: ${id}, gpx: $gpx) { ${TRACK} ${ERROR} }`, {
+    const withTrack = await mutate(alice.token, `setRouteTrack(input: { routeId: ${id}, gpx: $gpx }) { ${TRACK} ${ERROR} }`, {
       gpx: fixture('garmin-forerunner.gpx'),
     });
     expect(withTrack).toMatchObject({
@@ -259,7 +270,7 @@ describe('routes and tracks', () => {
     expect(track.elevationGain).toBeGreaterThan(10);
     expect(track.polyline.length).toBeGreaterThan(40);
 
-    const refused = await mutate(alice.token, `setRouteTrack(routeId: ${id}, gpx: $gpx) { ${TRACK} ${ERROR} }`, {
+    const refused = await mutate(alice.token, `setRouteTrack(input: { routeId: ${id}, gpx: $gpx }) { ${TRACK} ${ERROR} }`, {
       gpx: fixture('billion-laughs.gpx'),
     });
     expect(refused).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'gpx' }] });
@@ -269,14 +280,16 @@ describe('routes and tracks', () => {
     });
 
     expect(
-      await mutate(bob.token, `setRouteTrack(routeId: ${id}, gpx: $gpx) { __typename }`, { gpx: fixture('strava-export.gpx') }),
+      await mutate(bob.token, `setRouteTrack(input: { routeId: ${id}, gpx: $gpx }) { error { __typename } }`, {
+        gpx: fixture('strava-export.gpx'),
+      }),
     ).toEqual({ __typename: 'NotAuthorizedError' });
   });
 
   it('round-trips a track from upload to GPX download', async () => {
     const entry = await createEntry(db.prisma, alice.id, { workout: { activityType: 'cycling' } });
     const original = fixture('two-segments.gpx');
-    await mutate(alice.token, `setEntryTrack(entryId: ${entry.id}, gpx: $gpx) { __typename }`, { gpx: original });
+    await mutate(alice.token, `setEntryTrack(input: { entryId: ${entry.id}, gpx: $gpx }) { error { __typename } }`, { gpx: original });
     const download = await api.graphql<{ entry: { track: { gpx: string } } }>(`{ entry(id: ${entry.id}) { track { gpx } } }`);
     const gpx = download.data!.entry.track.gpx;
     expect(gpx).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<gpx version="1.1"/);
@@ -286,7 +299,7 @@ describe('routes and tracks', () => {
   it('puts tracks on workouts only, of their author', async () => {
     const note = await createEntry(db.prisma, alice.id);
     expect(
-      await mutate(alice.token, `setEntryTrack(entryId: ${note.id}, gpx: $gpx) { __typename ${ERROR} }`, {
+      await mutate(alice.token, `setEntryTrack(input: { entryId: ${note.id}, gpx: $gpx }) { ${ERROR} }`, {
         gpx: fixture('strava-export.gpx'),
       }),
     ).toMatchObject({
@@ -295,7 +308,9 @@ describe('routes and tracks', () => {
     });
     const workout = await createEntry(db.prisma, alice.id, { workout: { activityType: 'running' } });
     expect(
-      await mutate(bob.token, `setEntryTrack(entryId: ${workout.id}, gpx: $gpx) { __typename }`, { gpx: fixture('strava-export.gpx') }),
+      await mutate(bob.token, `setEntryTrack(input: { entryId: ${workout.id}, gpx: $gpx }) { error { __typename } }`, {
+        gpx: fixture('strava-export.gpx'),
+      }),
     ).toEqual({ __typename: 'NotAuthorizedError' });
   });
 
@@ -305,7 +320,7 @@ describe('routes and tracks', () => {
     form.set(
       'operations',
       JSON.stringify({
-        query: `mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: ${workout.id}, gpx: $gpx) { __typename ... on Entry { track { pointCount name } } } }`,
+        query: `mutation ($gpx: GpxDocument!) { setEntryTrack(input: { entryId: ${workout.id}, gpx: $gpx }) { entry { track { pointCount name } } error { __typename } } }`,
         variables: { gpx: null },
       }),
     );
@@ -317,7 +332,7 @@ describe('routes and tracks', () => {
     );
     const response = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${alice.token}` }, body: form });
     expect(await response.json()).toEqual({
-      data: { setEntryTrack: { __typename: 'Entry', track: { pointCount: 8, name: 'Café du Lac à Annecy' } } },
+      data: { setEntryTrack: { entry: { track: { pointCount: 8, name: 'Café du Lac à Annecy' } }, error: null } },
     });
   });
 
@@ -345,14 +360,14 @@ describe('routes and tracks', () => {
       form.set(
         'operations',
         JSON.stringify({
-          query: `mutation ($gpx: GpxDocument!) { setEntryTrack(entryId: ${workout.id}, gpx: $gpx) { ... on Entry { track { pointCount } } } }`,
+          query: `mutation ($gpx: GpxDocument!) { setEntryTrack(input: { entryId: ${workout.id}, gpx: $gpx }) { entry { track { pointCount } } } }`,
           variables: { gpx: null },
         }),
       );
       form.set('map', JSON.stringify({ 0: ['variables.gpx'] }));
       form.set('0', new Blob([document], { type: 'application/gpx+xml' }), 'long.gpx');
       const response = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${alice.token}` }, body: form });
-      expect(await response.json()).toEqual({ data: { setEntryTrack: { track: { pointCount: 100_000 } } } });
+      expect(await response.json()).toEqual({ data: { setEntryTrack: { entry: { track: { pointCount: 100_000 } } } } });
     };
     await upload(); // the first one loads what every upload uses
     const before = await settled();
@@ -365,10 +380,7 @@ describe('routes and tracks', () => {
 describe('updateProfile', () => {
   it('changes the given fields and names invalid ones', async () => {
     const update = (input: string) =>
-      mutate(
-        bob.token,
-        `updateProfile(input: ${input}) { __typename ... on Person { displayName location goal units photoUrl } ${ERROR} }`,
-      );
+      mutate(bob.token, `updateProfile(input: ${input}) { person { __typename displayName location goal units photoUrl } ${ERROR} }`);
     expect(await update('{ displayName: "Bob B.", location: "Oakland, CA", units: KILOMETERS }')).toMatchObject({
       __typename: 'Person',
       displayName: 'Bob B.',
@@ -380,5 +392,74 @@ describe('updateProfile', () => {
       __typename: 'ValidationError',
       issues: [{ path: 'displayName' }, { path: 'photoUrl' }],
     });
+  });
+});
+
+describe('payloads', () => {
+  it('hand back the clientMutationId, and a typed error inside the payload, never as a GraphQL error', async () => {
+    const result = await api.graphql<{ r: Result }>(
+      'mutation { r: createEntry(input: { lat: 91, lon: 0, clientMutationId: "req-7" }) { clientMutationId entry { id } entryEdge { cursor } error { __typename ... on Error { code } } } }',
+      {},
+      alice.token,
+    );
+    expect(result.errors).toBeUndefined();
+    expect(result.data!.r).toEqual({
+      clientMutationId: 'req-7',
+      entry: null,
+      entryEdge: null,
+      error: { __typename: 'ValidationError', code: 'VALIDATION_FAILED' },
+    });
+  });
+
+  it('give the new item as the edge its list pages on from: a comment’s cursor reads on to the comments after it', async () => {
+    const entry = await createEntry(db.prisma, alice.id);
+    const add = (body: string) =>
+      api.graphql<{ r: { commentEdge: { cursor: string; node: { body: string } }; entry: { commentCount: number } } }>(
+        `mutation { r: createComment(input: { entryId: ${entry.id}, body: "${body}" }) { commentEdge { cursor node { body } } entry { commentCount } } }`,
+        {},
+        bob.token,
+      );
+    await add('one');
+    const second = (await add('two')).data!.r;
+    await add('three');
+    expect(second.commentEdge.node.body).toBe('two');
+    expect(second.entry.commentCount).toBe(2);
+    const after = await api.graphql<{ entry: { comments: { edges: Array<{ node: { body: string } }> } } }>(
+      `{ entry(id: ${entry.id}) { comments(first: 5, after: "${second.commentEdge.cursor}") { edges { node { body } } } } }`,
+    );
+    expect(after.data!.entry.comments.edges.map((edge) => edge.node.body)).toEqual(['three']);
+  });
+
+  it('give a new entry the cursor the streams give it, and name what a removal took away', async () => {
+    const created = await api.graphql<{ r: { entryEdge: { cursor: string; node: { databaseId: number } } } }>(
+      'mutation { r: createEntry(input: { message: "edge" }) { entryEdge { cursor node { databaseId } } } }',
+      {},
+      alice.token,
+    );
+    const edge = created.data!.r.entryEdge;
+    const stream = await api.graphql<{ personStream: { edges: Array<{ cursor: string; node: { databaseId: number } }> } }>(
+      '{ personStream(username: "alice", first: 1) { edges { cursor node { databaseId } } } }',
+    );
+    expect(stream.data!.personStream.edges[0]).toEqual(edge);
+
+    const id = edge.node.databaseId;
+    const liked = await api.graphql<{ r: { like: { id: string }; likeEdge: { node: { id: string } } } }>(
+      `mutation { r: likeEntry(input: { entryId: ${id} }) { like { id } likeEdge { node { id } } } }`,
+      {},
+      bob.token,
+    );
+    expect(liked.data!.r.likeEdge.node.id).toBe(liked.data!.r.like.id);
+    const unliked = await api.graphql<{ r: { deletedLikeId: string | null } }>(
+      `mutation { r: unlikeEntry(input: { entryId: ${id} }) { deletedLikeId } }`,
+      {},
+      bob.token,
+    );
+    expect(unliked.data!.r.deletedLikeId).toBe(liked.data!.r.like.id);
+    const again = await api.graphql<{ r: { deletedLikeId: string | null } }>(
+      `mutation { r: unlikeEntry(input: { entryId: ${id} }) { deletedLikeId } }`,
+      {},
+      bob.token,
+    );
+    expect(again.data!.r.deletedLikeId).toBeNull();
   });
 });

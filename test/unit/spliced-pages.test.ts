@@ -23,7 +23,7 @@ describe('spliced stream pages', () => {
   });
 
   it.each([
-    ['a mutation', 'mutation { createEntry(input: { message: "x" }) { __typename } }'],
+    ['a mutation', 'mutation { createEntry(input: { message: "x" }) { error { __typename } } }'],
     ['two root fields', '{ me { username } publicStream { ... on EntryConnection { edges { node { id } } } } }'],
     ['a field not a stream', '{ person(username: "ann") { entries { edges { node { id } } } } }'],
     ['a track', '{ publicStream { ... on EntryConnection { edges { node { track { pointCount } } } } } }'],

@@ -8,6 +8,9 @@ import { replaceTrack } from '../../db/tracks.ts';
 import { prepareUpload } from '../../tracks/pool.ts';
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { builder } from '../builder.ts';
+import { encodeCursor } from '../../domain/paging.ts';
+import { EntryEdge } from '../types/entry.ts';
+import { ofResult, type PayloadFieldBuilder, payloadMutation, type PayloadTypes, readAfter } from './payload.ts';
 import { requireViewer } from '../context.ts';
 import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum, MediaTypeEnum, VisibilityEnum } from '../types/enums.ts';
 import { viewerMaySee } from '../lookups.ts';
@@ -49,26 +52,6 @@ const MediaInput = builder.inputType('MediaInput', {
   }),
 });
 
-const CreateEntryInput = builder.inputType('CreateEntryInput', {
-  description: 'A note, a workout, an image and/or a location (SPEC 4.3). At least one of them.',
-  fields: (t) => ({
-    message: t.string({ description: 'The note, or how the workout went. At most 5000 characters.' }),
-    lat: t.float({ description: 'Latitude, -90 to 90; together with lon.' }),
-    lon: t.float({ description: 'Longitude, -180 to 180; together with lat.' }),
-    placeName: t.string({ description: 'A name for the place, e.g. "Oakland, CA".' }),
-    workout: t.field({ type: WorkoutInput, description: 'Makes the entry a workout; leave it out for a note.' }),
-    media: t.field({ type: MediaInput, description: 'An image to attach.' }),
-    visibility: t.field({ type: VisibilityEnum, description: "Who sees the entry; default: the author's `defaultVisibility`." }),
-  }),
-});
-
-const UpdateEntryInput = builder.inputType('UpdateEntryInput', {
-  description: 'What may change of an entry after it was posted; a field left out stays as it is.',
-  fields: (t) => ({
-    visibility: t.field({ type: VisibilityEnum, description: 'Who sees the entry from now on.' }),
-  }),
-});
-
 export const DeletedEntry = builder.objectRef<{ id: number }>('DeletedEntry').implement({
   description: 'What remains of a deleted entry: its ids, so that a client can drop it from what it keeps (Relay: `id @deleteRecord`).',
   fields: (t) => ({
@@ -77,123 +60,189 @@ export const DeletedEntry = builder.objectRef<{ id: number }>('DeletedEntry').im
   }),
 });
 
-builder.mutationFields((t) => ({
-  createEntry: t.prismaField({
+/** A payload's entry (the one its mutation changed), read after the write with what the operation asks of it. */
+export function entryField<Result>(t: PayloadFieldBuilder<Result>, entryIdOf: (result: Result) => number, description: string) {
+  return t.prismaField({
     type: 'Entry',
-    description: 'Posts an entry as the viewer.',
-    errors: { types: [ValidationError, NotAuthorizedError] },
-    args: { input: t.arg({ type: CreateEntryInput, required: true, description: 'The fields to write.' }) },
-    resolve: async (query, _root, { input }, context) => {
-      const viewer = requireViewer(context);
-      const person = await context.prisma.person.findUniqueOrThrow({
-        where: { id: viewer.id },
-        select: { units: true, defaultVisibility: true },
+    nullable: true,
+    description: `${description} Null when the mutation failed.`,
+    resolve: (query, payload, _args, context) =>
+      readAfter(payload, query, (result, selection) => context.prisma.entry.findUnique({ ...selection, where: { id: entryIdOf(result) } })),
+  });
+}
+
+/** A new entry's edge, with the cursor the time-ordered streams give it: for Relay's `@prependEdge`. */
+export function entryEdgeField<Result>(t: PayloadFieldBuilder<Result>, entryIdOf: (result: Result) => number | null) {
+  return t.field({
+    type: EntryEdge,
+    nullable: true,
+    description:
+      'The new entry as an edge of the streams it joins (newest first): for Relay’s `@prependEdge`. Null when no entry was made.',
+    resolve: async (payload, _args, context) => {
+      const id = payload.result === null ? null : entryIdOf(payload.result);
+      if (id === null) return null;
+      const node = await context.prisma.entry.findUnique({ where: { id } });
+      return node && { cursor: encodeCursor({ at: node.createdAt.getTime(), id }), node };
+    },
+  });
+}
+
+const workoutFields = (t: PothosSchemaTypes.InputFieldBuilder<PayloadTypes, 'InputObject'>) => ({
+  message: t.string({ description: 'The note, or how the workout went. At most 5000 characters.' }),
+  lat: t.float({ description: 'Latitude, -90 to 90; together with lon.' }),
+  lon: t.float({ description: 'Longitude, -180 to 180; together with lat.' }),
+  placeName: t.string({ description: 'A name for the place, e.g. "Oakland, CA".' }),
+  workout: t.field({ type: WorkoutInput, description: 'Makes the entry a workout; leave it out for a note.' }),
+  media: t.field({ type: MediaInput, description: 'An image to attach.' }),
+  visibility: t.field({ type: VisibilityEnum, description: "Who sees the entry; default: the author's `defaultVisibility`." }),
+});
+
+payloadMutation('createEntry', {
+  description: 'Posts an entry as the viewer.',
+  input: { description: 'A note, a workout, an image and/or a location (SPEC 4.3). At least one of them.', fields: workoutFields },
+  errors: [ValidationError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const person = await context.prisma.person.findUniqueOrThrow({
+      where: { id: viewer.id },
+      select: { units: true, defaultVisibility: true },
+    });
+    const routeId = input.workout?.routeId;
+    const routeRow = routeId == null ? routeId : databaseIdOf(routeId, 'Route');
+    if (routeRow === null && routeId != null) throw ValidationError.field('workout.routeId', 'is not one of your routes');
+    const given = input.workout && { ...input.workout, routeId: routeRow };
+    const entry = validateCreateEntry({ ...input, workout: given }, storedValue(UNIT_PREFERENCES, person.units, 'Person.units'));
+    if (input.media?.data) {
+      // checked by its bytes, then stored before the entry that shows it exists (a stored photo
+      // whose entry failed to commit is an orphan file, never a broken link)
+      const stored = await context.media.save(await processImage(input.media.data));
+      entry.mediaUrl = stored.content;
+      entry.mediaPreviewUrl = stored.preview;
+    }
+    if (entry.workout?.routeId != null) {
+      const route = await context.prisma.route.findFirst({
+        where: { id: entry.workout.routeId, ownerId: viewer.id },
+        select: { id: true },
       });
-      const routeId = input.workout?.routeId;
-      const routeRow = routeId == null ? routeId : databaseIdOf(routeId, 'Route');
-      if (routeRow === null && routeId != null) throw ValidationError.field('workout.routeId', 'is not one of your routes');
-      const given = input.workout && { ...input.workout, routeId: routeRow };
-      const entry = validateCreateEntry({ ...input, workout: given }, storedValue(UNIT_PREFERENCES, person.units, 'Person.units'));
-      if (input.media?.data) {
-        // checked by its bytes, then stored before the entry that shows it exists (a stored photo
-        // whose entry failed to commit is an orphan file, never a broken link)
-        const stored = await context.media.save(await processImage(input.media.data));
-        entry.mediaUrl = stored.content;
-        entry.mediaPreviewUrl = stored.preview;
-      }
-      if (entry.workout?.routeId != null) {
-        const route = await context.prisma.route.findFirst({
-          where: { id: entry.workout.routeId, ownerId: viewer.id },
+      if (!route) throw ValidationError.field('workout.routeId', 'is not one of your routes');
+    }
+    const { workout, ...fields } = entry;
+    const visibility = input.visibility ?? person.defaultVisibility;
+    // one statement tree, one transaction: the entry never exists without its workout. What the
+    // operation asks for is read after the commit, so the write holds the database only for its inserts.
+    const created = { authorId: viewer.id, lat: entry.lat, lon: entry.lon, visibility };
+    const { id } = await withOutboxEvent(
+      context.prisma,
+      (tx) =>
+        tx.entry.create({
+          data: { ...fields, visibility, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
           select: { id: true },
-        });
-        if (!route) throw ValidationError.field('workout.routeId', 'is not one of your routes');
-      }
-      const { workout, ...fields } = entry;
-      const visibility = input.visibility ?? person.defaultVisibility;
-      // one statement tree, one transaction: the entry never exists without its workout. What the
-      // operation asks for is read after the commit, so the write holds the database only for its inserts.
-      const created = { authorId: viewer.id, lat: entry.lat, lon: entry.lon, visibility };
-      const { id } = await withOutboxEvent(
-        context.prisma,
-        (tx) =>
-          tx.entry.create({
-            data: { ...fields, visibility, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
-            select: { id: true },
-          }),
-        (row) => ({ name: 'entryCreated', payload: { entryId: row.id, ...created } }),
-      );
-      context.events.publish('entryCreated', { entryId: id, ...created });
-      return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
+        }),
+      (row) => ({ name: 'entryCreated', payload: { entryId: row.id, ...created } }),
+    );
+    context.events.publish('entryCreated', { entryId: id, ...created });
+    return { entryId: id };
+  },
+  payload: {
+    description: 'The posted entry, and its edge for the streams it joins.',
+    fields: (t) => ({
+      entry: entryField(t, (result) => result.entryId, 'The posted entry.'),
+      entryEdge: entryEdgeField(t, (result) => result.entryId),
+    }),
+  },
+});
 
-  updateEntry: t.prismaField({
-    type: 'Entry',
-    description: "Changes one of the viewer's entries: who sees it.",
-    errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
-    args: {
-      id: t.arg.id({ required: true, description: namesObject('Entry') }),
-      input: t.arg({ type: UpdateEntryInput, required: true, description: 'The fields to write.' }),
-    },
-    resolve: async (query, _root, args, context) => {
-      const { input } = args;
-      const viewer = requireViewer(context);
-      const id = requireDatabaseId(args.id, 'Entry', 'entry');
-      const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
-      if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
-      if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may change this entry');
-      if (input.visibility && input.visibility !== entry.visibility) {
-        await context.prisma.entry.update({ where: { id }, data: { visibility: input.visibility }, select: { id: true } });
-        context.events.publish('entryVisibilityChanged', { entryId: id, authorId: viewer.id, visibility: input.visibility });
-      }
-      return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
+payloadMutation('updateEntry', {
+  description: "Changes one of the viewer's entries: who sees it.",
+  input: {
+    description: 'The entry, and what may change of it after it was posted; a field left out stays as it is.',
+    fields: (t) => ({
+      id: t.id({ required: true, description: namesObject('Entry') }),
+      visibility: t.field({ type: VisibilityEnum, description: 'Who sees the entry from now on.' }),
+    }),
+  },
+  errors: [ValidationError, NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const id = requireDatabaseId(input.id, 'Entry', 'entry');
+    const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
+    if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
+    if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may change this entry');
+    if (input.visibility && input.visibility !== entry.visibility) {
+      await context.prisma.entry.update({ where: { id }, data: { visibility: input.visibility }, select: { id: true } });
+      context.events.publish('entryVisibilityChanged', { entryId: id, authorId: viewer.id, visibility: input.visibility });
+    }
+    return { entryId: id };
+  },
+  payload: {
+    description: 'The entry as it is now.',
+    fields: (t) => ({ entry: entryField(t, (result) => result.entryId, 'The entry as it is now.') }),
+  },
+});
 
-  deleteEntry: t.field({
-    type: DeletedEntry,
-    description: "Deletes one of the viewer's entries with its comments, likes and track.",
-    errors: { types: [NotFoundError, NotAuthorizedError] },
-    args: { id: t.arg.id({ required: true, description: namesObject('Entry') }) },
-    resolve: async (_root, args, context) => {
-      const viewer = requireViewer(context);
-      const id = requireDatabaseId(args.id, 'Entry', 'entry');
-      const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
-      // an entry the viewer may not see is missing, never forbidden: a 403 would say it exists
-      if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
-      if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
-      const deleted = await context.prisma.$transaction(async (tx) => {
-        const { count } = await tx.entry.deleteMany({ where: { id, authorId: viewer.id } });
-        if (count === 1) await recordEvent(tx, 'entryDeleted', { entryId: id, authorId: viewer.id, visibility: entry.visibility });
-        return count === 1;
-      });
-      if (!deleted) throw new NotFoundError('entry', String(id));
-      context.events.publish('entryDeleted', { entryId: id, authorId: viewer.id, visibility: entry.visibility });
-      return { id };
-    },
-  }),
+payloadMutation('deleteEntry', {
+  description: "Deletes one of the viewer's entries with its comments, likes and track.",
+  input: { description: 'The entry to delete.', fields: (t) => ({ id: t.id({ required: true, description: namesObject('Entry') }) }) },
+  errors: [NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const id = requireDatabaseId(input.id, 'Entry', 'entry');
+    const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
+    // an entry the viewer may not see is missing, never forbidden: a 403 would say it exists
+    if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
+    if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
+    const deleted = await context.prisma.$transaction(async (tx) => {
+      const { count } = await tx.entry.deleteMany({ where: { id, authorId: viewer.id } });
+      if (count === 1) await recordEvent(tx, 'entryDeleted', { entryId: id, authorId: viewer.id, visibility: entry.visibility });
+      return count === 1;
+    });
+    if (!deleted) throw new NotFoundError('entry', String(id));
+    context.events.publish('entryDeleted', { entryId: id, authorId: viewer.id, visibility: entry.visibility });
+    return { id };
+  },
+  payload: {
+    description: 'What remains of the deleted entry: its ids.',
+    fields: (t) => ({
+      deletedEntry: t.field({
+        type: DeletedEntry,
+        nullable: true,
+        description: 'The deleted entry’s ids. Null when the mutation failed.',
+        resolve: ofResult((result) => result),
+      }),
+      deletedEntryId: t.globalID({
+        nullable: true,
+        description: 'The deleted entry’s global id, for Relay’s `@deleteRecord`. Null when the mutation failed.',
+        resolve: ofResult((result) => ({ type: 'Entry', id: result.id })),
+      }),
+    }),
+  },
+});
 
-  setEntryTrack: t.prismaField({
-    type: 'Entry',
-    description: "Creates or replaces the GPS track of one of the viewer's workouts from a GPX document.",
-    errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
-    args: {
-      entryId: t.arg.id({ required: true, description: namesObject('Entry') }),
-      gpx: t.arg({ type: 'GpxDocument', required: true, description: 'The GPX document: its text, or a file of a multipart request.' }),
-    },
-    resolve: async (query, _root, args, context) => {
-      const { gpx } = args;
-      const viewer = requireViewer(context);
-      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
-      const entry = await context.prisma.entry.findUnique({
-        where: { id: entryId },
-        select: { authorId: true, kind: true, visibility: true },
-      });
-      if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(entryId));
-      if (entry.authorId !== viewer.id) throw new NotAuthorizedError("only the author may change this entry's track");
-      if (entry.kind !== 'workout') throw ValidationError.field('entryId', 'is a note; GPS tracks belong to workouts');
-      await replaceTrack(context.prisma, context.provider, { entryId }, await prepareUpload(await parsePackedGpx(gpxStream(gpx))));
-      return context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: entryId } });
-    },
-  }),
-}));
+payloadMutation('setEntryTrack', {
+  description: "Creates or replaces the GPS track of one of the viewer's workouts from a GPX document.",
+  input: {
+    description: 'The workout, and its track.',
+    fields: (t) => ({
+      entryId: t.id({ required: true, description: namesObject('Entry') }),
+      gpx: t.field({ type: 'GpxDocument', required: true, description: 'The GPX document: its text, or a file of a multipart request.' }),
+    }),
+  },
+  errors: [ValidationError, NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const entryId = requireDatabaseId(input.entryId, 'Entry', 'entry');
+    const entry = await context.prisma.entry.findUnique({
+      where: { id: entryId },
+      select: { authorId: true, kind: true, visibility: true },
+    });
+    if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(entryId));
+    if (entry.authorId !== viewer.id) throw new NotAuthorizedError("only the author may change this entry's track");
+    if (entry.kind !== 'workout') throw ValidationError.field('entryId', 'is a note; GPS tracks belong to workouts');
+    await replaceTrack(context.prisma, context.provider, { entryId }, await prepareUpload(await parsePackedGpx(gpxStream(input.gpx))));
+    return { entryId };
+  },
+  payload: {
+    description: 'The workout with its new track.',
+    fields: (t) => ({ entry: entryField(t, (result) => result.entryId, 'The workout with its new track.') }),
+  },
+});

@@ -3,23 +3,11 @@ import { createImportedEntry, importedEntry } from '../../db/imports.ts';
 import { NotAuthorizedError, TryAgainLaterError, ValidationError } from '../../domain/errors.ts';
 import { openActivityFile, parseActivityFile } from '../../imports/activity-files.ts';
 import { ImportBusyError } from '../../imports/fit-pool.ts';
-import { builder, type GpxSource } from '../builder.ts';
+import type { GpxSource } from '../builder.ts';
+import { entryEdgeField, entryField } from './entries.ts';
+import { ofResult, payloadMutation } from './payload.ts';
 import { requireViewer } from '../context.ts';
 import { VisibilityEnum } from '../types/enums.ts';
-
-const ActivityImportRef = builder.objectRef<{ entryId: number; created: boolean }>('ActivityImport').implement({
-  description: 'The entry an imported activity file became.',
-  fields: (t) => ({
-    created: t.exposeBoolean('created', {
-      description: 'False when the viewer had already imported this very file: `entry` is that earlier import, and nothing new was made.',
-    }),
-    entry: t.prismaField({
-      type: 'Entry',
-      description: 'The entry made from the file, or the one an earlier import of the same file made.',
-      resolve: (query, parent, _args, context) => context.prisma.entry.findUniqueOrThrow({ ...query, where: { id: parent.entryId } }),
-    }),
-  }),
-});
 
 /** People with an import being read right now, in this process: one file at a time each. */
 const importing = new Set<number>();
@@ -28,54 +16,67 @@ async function bytesOf(file: GpxSource): Promise<Uint8Array> {
   return typeof file === 'string' ? Buffer.from(file) : new Uint8Array(await file.arrayBuffer());
 }
 
-builder.mutationFields((t) => ({
-  importActivity: t.field({
-    type: ActivityImportRef,
-    description:
-      'Makes a workout entry from an activity file (FIT, TCX or GPX, gzipped or not): its type from the sport the file names, ' +
-      'the start as `completedAt`, distance, moving time, calories when the file has them, and the track with heart rate, ' +
-      'cadence, power and elevation. The entry, its workout and its track are made together or not at all. The same file ' +
-      'imported again answers the first entry (`created: false`). One file at a time per person.',
-    errors: { types: [ValidationError, NotAuthorizedError, TryAgainLaterError] },
-    args: {
-      file: t.arg({ type: 'ActivityFile', required: true, description: 'The FIT, TCX or GPX file, as a file of a multipart request.' }),
-      message: t.arg.string({ description: 'The note of the entry; default: the notes the file holds (TCX `<Notes>`).' }),
-      visibility: t.arg({ type: VisibilityEnum, description: "Who sees the entry; default: the viewer's `defaultVisibility`." }),
-    },
-    resolve: async (_root, { file, message, visibility }, context) => {
-      const viewer = requireViewer(context);
-      if (message != null && message.length > 5000) throw ValidationError.field('message', 'is longer than 5000 characters');
-      if (importing.has(viewer.id))
-        throw new TryAgainLaterError('another activity file of yours is being imported; retry when it is done', 5);
-      importing.add(viewer.id);
-      try {
-        const { plain, hash } = await openActivityFile(await bytesOf(file));
-        // the same file again is answered by its hash, without reading it twice
-        const known = await importedEntry(context.prisma, viewer.id, hash);
-        if (known) return known;
-        const activity = await parseActivityFile(plain);
-        const outcome = await createImportedEntry(context.prisma, context.provider, activity, {
+payloadMutation('importActivity', {
+  description:
+    'Makes a workout entry from an activity file (FIT, TCX or GPX, gzipped or not): its type from the sport the file names, ' +
+    'the start as `completedAt`, distance, moving time, calories when the file has them, and the track with heart rate, ' +
+    'cadence, power and elevation. The entry, its workout and its track are made together or not at all. The same file ' +
+    'imported again answers the first entry (`created: false`). One file at a time per person.',
+  input: {
+    description: 'The activity file, and what to add to it.',
+    fields: (t) => ({
+      file: t.field({ type: 'ActivityFile', required: true, description: 'The FIT, TCX or GPX file, as a file of a multipart request.' }),
+      message: t.string({ description: 'The note of the entry; default: the notes the file holds (TCX `<Notes>`).' }),
+      visibility: t.field({ type: VisibilityEnum, description: "Who sees the entry; default: the viewer's `defaultVisibility`." }),
+    }),
+  },
+  errors: [ValidationError, NotAuthorizedError, TryAgainLaterError],
+  resolve: async ({ file, message, visibility }, context): Promise<{ entryId: number; created: boolean }> => {
+    const viewer = requireViewer(context);
+    if (message != null && message.length > 5000) throw ValidationError.field('message', 'is longer than 5000 characters');
+    if (importing.has(viewer.id))
+      throw new TryAgainLaterError('another activity file of yours is being imported; retry when it is done', 5);
+    importing.add(viewer.id);
+    try {
+      const { plain, hash } = await openActivityFile(await bytesOf(file));
+      // the same file again is answered by its hash, without reading it twice
+      const known = await importedEntry(context.prisma, viewer.id, hash);
+      if (known) return known;
+      const activity = await parseActivityFile(plain);
+      const outcome = await createImportedEntry(context.prisma, context.provider, activity, {
+        authorId: viewer.id,
+        hash,
+        message,
+        visibility,
+        announce: true,
+      });
+      if (outcome.created)
+        context.events.publish('entryCreated', {
+          entryId: outcome.entryId,
           authorId: viewer.id,
-          hash,
-          message,
-          visibility,
-          announce: true,
+          lat: null,
+          lon: null,
+          visibility: outcome.visibility,
         });
-        if (outcome.created)
-          context.events.publish('entryCreated', {
-            entryId: outcome.entryId,
-            authorId: viewer.id,
-            lat: null,
-            lon: null,
-            visibility: outcome.visibility,
-          });
-        return outcome;
-      } catch (error) {
-        if (error instanceof ImportBusyError) throw new TryAgainLaterError(error.message, 10);
-        throw error;
-      } finally {
-        importing.delete(viewer.id);
-      }
-    },
-  }),
-}));
+      return outcome;
+    } catch (error) {
+      if (error instanceof ImportBusyError) throw new TryAgainLaterError(error.message, 10);
+      throw error;
+    } finally {
+      importing.delete(viewer.id);
+    }
+  },
+  payload: {
+    description: 'The entry an imported activity file became.',
+    fields: (t) => ({
+      created: t.boolean({
+        nullable: true,
+        description:
+          'False when the viewer had already imported this very file: `entry` is that earlier import, and nothing new was made. Null when the mutation failed.',
+        resolve: ofResult((result) => result.created),
+      }),
+      entry: entryField(t, (result) => result.entryId, 'The entry made from the file, or the one an earlier import of the same file made.'),
+      entryEdge: entryEdgeField(t, (result) => (result.created ? result.entryId : null)),
+    }),
+  },
+});

@@ -13,6 +13,9 @@ import {
 import { isUniqueViolation } from '../../db/errors.ts';
 import { befriend } from '../../db/friendships.ts';
 import { builder } from '../builder.ts';
+import { offsetToCursor } from '@pothos/plugin-relay';
+import { PersonEdge } from '../types/person.ts';
+import { ofResult, type PayloadFieldBuilder, payloadMutation, type PayloadTypes, readAfter } from './payload.ts';
 import { requireViewer, type Context } from '../context.ts';
 import { requirePersonId } from '../lookups.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from '../types/enums.ts';
@@ -43,131 +46,193 @@ async function other(context: Context, username: string): Promise<{ viewerId: nu
   return { viewerId: viewer.id, personId };
 }
 
-const errors = { types: [ValidationError, NotFoundError, NotAuthorizedError] };
+const errors = [ValidationError, NotFoundError, NotAuthorizedError];
 
-builder.mutationFields((t) => ({
-  requestFriend: t.field({
-    type: FriendshipState,
-    description: 'Asks a person to be friends. If they already asked the viewer, the two become friends at once.',
-    errors,
-    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
-    resolve: async (_root, { username }, context) => {
-      const { viewerId, personId } = await other(context, username);
-      const friends = await context.prisma.friendship.findUnique({
-        where: { personId_friendId: { personId: viewerId, friendId: personId } },
-      });
-      if (friends) return { personId, status: 'friends' as const };
-      const incoming = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
-      if (incoming) {
-        await befriend(context.prisma, viewerId, personId);
-        return { personId, status: 'friends' as const };
-      }
-      const created = await context.prisma.friendRequest.create({ data: { fromId: viewerId, toId: personId } }).then(
-        () => true,
-        (error) => {
-          if (!isUniqueViolation(error)) throw error;
-          return false; // asked twice: the first request stands
-        },
-      );
-      // asked each other at the same moment: each request was written before the other was seen.
-      // Looking again after our own commit, at least one of the two sees the other's request.
-      const crossed = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
-      if (crossed) {
-        await befriend(context.prisma, viewerId, personId);
-        return { personId, status: 'friends' as const };
-      }
-      if (created) context.events.publish('friendRequested', { fromId: viewerId, toId: personId });
-      return { personId, status: 'requested' as const };
-    },
-  }),
+type FriendshipResult = { viewerId: number; personId: number; status: Status };
 
-  acceptFriend: t.field({
-    type: FriendshipState,
-    description: "Accepts a person's pending request.",
-    errors,
-    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
-    resolve: async (_root, { username }, context) => {
-      const { viewerId, personId } = await other(context, username);
-      const request = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
-      if (!request) throw new NotFoundError('friend request from', username);
-      await befriend(context.prisma, viewerId, personId);
-      return { personId, status: 'friends' as const };
-    },
-  }),
-
-  declineFriend: t.field({
-    type: FriendshipState,
-    description: "Declines a person's pending request.",
-    errors,
-    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
-    resolve: async (_root, { username }, context) => {
-      const { viewerId, personId } = await other(context, username);
-      const { count } = await context.prisma.friendRequest.deleteMany({ where: { fromId: personId, toId: viewerId } });
-      if (count === 0) throw new NotFoundError('friend request from', username);
-      return { personId, status: 'none' as const };
-    },
-  }),
-
-  removeFriend: t.field({
-    type: FriendshipState,
-    description: "Ends a friendship, or withdraws the viewer's own request. Not being friends is not an error.",
-    errors,
-    args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
-    resolve: async (_root, { username }, context) => {
-      const { viewerId, personId } = await other(context, username);
-      await context.prisma.$transaction(async (tx) => {
-        await tx.friendship.deleteMany({
-          where: {
-            OR: [
-              { personId: viewerId, friendId: personId },
-              { personId, friendId: viewerId },
-            ],
-          },
-        });
-        await tx.friendRequest.deleteMany({ where: { fromId: viewerId, toId: personId } });
-      });
-      context.events.publish('friendshipEnded', { personId: viewerId, friendId: personId });
-      return { personId, status: 'none' as const };
-    },
-  }),
-}));
-
-const UpdateProfileInput = builder.inputType('UpdateProfileInput', {
-  description: 'Only the fields given change; an empty string clears an optional one.',
-  fields: (t) => ({
-    displayName: t.string({ description: '1 to 60 characters.' }),
-    location: t.string({ description: 'Free text, at most 100 characters.' }),
-    timeZone: t.string({ description: 'A time zone name, at most 100 characters.' }),
-    photoUrl: t.string({ description: 'An http(s) URL of the avatar picture.' }),
-    goal: t.string({ description: 'At most 200 characters.' }),
-    units: t.field({ type: UnitPreferenceEnum, description: 'The units to show distances in.' }),
-    defaultVisibility: t.field({
-      type: VisibilityEnum,
-      description: 'Who sees the entries posted from now on without a `visibility` of their own.',
-    }),
-    statsVisibility: t.field({
-      type: VisibilityEnum,
-      description: 'Who may read the stats, records and streak: EVERYONE (the default), FRIENDS or ONLY_ME.',
-    }),
-    weekStart: t.field({ type: WeekdayEnum, description: 'The day weeks begin on, in stats and streaks (Monday unless chosen).' }),
-    hiddenEndsMeters: t.int({
-      description: `Meters of the start and of the finish of every track that nobody else sees (0 to ${MAX_HIDDEN_ENDS_METERS}; 0 hides none). Takes effect at once, for every track.`,
-    }),
+const usernameInput = (what: string) => ({
+  description: `The person ${what}.`,
+  fields: (t: PothosSchemaTypes.InputFieldBuilder<PayloadTypes, 'InputObject'>) => ({
+    username: t.string({ required: true, description: 'A username, in any letter case.' }),
   }),
 });
 
-builder.mutationFields((t) => ({
-  updateProfile: t.prismaField({
-    type: 'Person',
-    description: "Changes the viewer's profile.",
-    errors: { types: [ValidationError, NotAuthorizedError] },
-    args: { input: t.arg({ type: UpdateProfileInput, required: true, description: 'The fields to write.' }) },
-    resolve: async (query, _root, { input }, context) => {
-      const viewer = requireViewer(context);
-      return context.prisma.person.update({ ...query, where: { id: viewer.id }, data: validateProfile(input) });
-    },
-  }),
-}));
+/** Where the viewer stands with the person now; with `friendEdge` where the person joins the viewer's friends. */
+function friendshipPayload(description: string, joins: boolean) {
+  return {
+    description,
+    fields: (t: PayloadFieldBuilder<FriendshipResult>) => ({
+      friendship: t.field({
+        type: FriendshipState,
+        nullable: true,
+        description: 'Where the viewer stands with the person now. Null when the mutation failed.',
+        resolve: ofResult((result: FriendshipResult) => result),
+      }),
+      ...(joins
+        ? {
+            friendEdge: t.field({
+              type: PersonEdge,
+              nullable: true,
+              description:
+                'The person as an edge of the viewer’s `friends` (oldest friendship first), when they are friends now: for Relay’s `@appendEdge`. Null otherwise.',
+              resolve: async (payload, _args, context) => {
+                const result = payload.result;
+                if (result?.status !== 'friends') return null;
+                const friendship = await context.prisma.friendship.findUnique({
+                  where: { personId_friendId: { personId: result.viewerId, friendId: result.personId } },
+                  include: { friend: true },
+                });
+                if (!friendship) return null;
+                const before = await context.prisma.friendship.count({
+                  where: {
+                    personId: result.viewerId,
+                    OR: [
+                      { createdAt: { lt: friendship.createdAt } },
+                      { createdAt: friendship.createdAt, friendId: { lt: friendship.friendId } },
+                    ],
+                  },
+                });
+                return { cursor: offsetToCursor(before), node: friendship.friend };
+              },
+            }),
+          }
+        : {}),
+    }),
+  };
+}
+
+payloadMutation('requestFriend', {
+  description: 'Asks a person to be friends. If they already asked the viewer, the two become friends at once.',
+  input: usernameInput('to ask'),
+  errors,
+  resolve: async ({ username }, context): Promise<FriendshipResult> => {
+    const { viewerId, personId } = await other(context, username);
+    const state = (status: Status) => ({ viewerId, personId, status });
+    const friends = await context.prisma.friendship.findUnique({
+      where: { personId_friendId: { personId: viewerId, friendId: personId } },
+    });
+    if (friends) return state('friends');
+    const incoming = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
+    if (incoming) {
+      await befriend(context.prisma, viewerId, personId);
+      return state('friends');
+    }
+    const created = await context.prisma.friendRequest.create({ data: { fromId: viewerId, toId: personId } }).then(
+      () => true,
+      (error) => {
+        if (!isUniqueViolation(error)) throw error;
+        return false; // asked twice: the first request stands
+      },
+    );
+    // asked each other at the same moment: each request was written before the other was seen.
+    // Looking again after our own commit, at least one of the two sees the other's request.
+    const crossed = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
+    if (crossed) {
+      await befriend(context.prisma, viewerId, personId);
+      return state('friends');
+    }
+    if (created) context.events.publish('friendRequested', { fromId: viewerId, toId: personId });
+    return state('requested');
+  },
+  payload: friendshipPayload('Where the viewer stands with the person asked: `REQUESTED`, or `FRIENDS` when they had asked too.', true),
+});
+
+payloadMutation('acceptFriend', {
+  description: "Accepts a person's pending request.",
+  input: usernameInput('whose request to accept'),
+  errors,
+  resolve: async ({ username }, context): Promise<FriendshipResult> => {
+    const { viewerId, personId } = await other(context, username);
+    const request = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
+    if (!request) throw new NotFoundError('friend request from', username);
+    await befriend(context.prisma, viewerId, personId);
+    return { viewerId, personId, status: 'friends' };
+  },
+  payload: friendshipPayload('The new friendship.', true),
+});
+
+payloadMutation('declineFriend', {
+  description: "Declines a person's pending request.",
+  input: usernameInput('whose request to decline'),
+  errors,
+  resolve: async ({ username }, context): Promise<FriendshipResult> => {
+    const { viewerId, personId } = await other(context, username);
+    const { count } = await context.prisma.friendRequest.deleteMany({ where: { fromId: personId, toId: viewerId } });
+    if (count === 0) throw new NotFoundError('friend request from', username);
+    return { viewerId, personId, status: 'none' };
+  },
+  payload: friendshipPayload('Where the viewer stands with the person: `NONE`.', false),
+});
+
+payloadMutation('removeFriend', {
+  description: "Ends a friendship, or withdraws the viewer's own request. Not being friends is not an error.",
+  input: usernameInput('to stop being friends with, or whose request to withdraw'),
+  errors,
+  resolve: async ({ username }, context): Promise<FriendshipResult> => {
+    const { viewerId, personId } = await other(context, username);
+    await context.prisma.$transaction(async (tx) => {
+      await tx.friendship.deleteMany({
+        where: {
+          OR: [
+            { personId: viewerId, friendId: personId },
+            { personId, friendId: viewerId },
+          ],
+        },
+      });
+      await tx.friendRequest.deleteMany({ where: { fromId: viewerId, toId: personId } });
+    });
+    context.events.publish('friendshipEnded', { personId: viewerId, friendId: personId });
+    return { viewerId, personId, status: 'none' };
+  },
+  payload: friendshipPayload('Where the viewer stands with the person: `NONE`.', false),
+});
+
+payloadMutation('updateProfile', {
+  description: "Changes the viewer's profile.",
+  input: {
+    description: 'Only the fields given change; an empty string clears an optional one.',
+    fields: (t) => ({
+      displayName: t.string({ description: '1 to 60 characters.' }),
+      location: t.string({ description: 'Free text, at most 100 characters.' }),
+      timeZone: t.string({ description: 'A time zone name, at most 100 characters.' }),
+      photoUrl: t.string({ description: 'An http(s) URL of the avatar picture.' }),
+      goal: t.string({ description: 'At most 200 characters.' }),
+      units: t.field({ type: UnitPreferenceEnum, description: 'The units to show distances in.' }),
+      defaultVisibility: t.field({
+        type: VisibilityEnum,
+        description: 'Who sees the entries posted from now on without a `visibility` of their own.',
+      }),
+      statsVisibility: t.field({
+        type: VisibilityEnum,
+        description: 'Who may read the stats, records and streak: EVERYONE (the default), FRIENDS or ONLY_ME.',
+      }),
+      weekStart: t.field({ type: WeekdayEnum, description: 'The day weeks begin on, in stats and streaks (Monday unless chosen).' }),
+      hiddenEndsMeters: t.int({
+        description: `Meters of the start and of the finish of every track that nobody else sees (0 to ${MAX_HIDDEN_ENDS_METERS}; 0 hides none). Takes effect at once, for every track.`,
+      }),
+    }),
+  },
+  errors: [ValidationError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    await context.prisma.person.update({ where: { id: viewer.id }, data: validateProfile(input), select: { id: true } });
+    return { personId: viewer.id };
+  },
+  payload: {
+    description: 'The viewer’s profile as it is now.',
+    fields: (t) => ({
+      person: t.prismaField({
+        type: 'Person',
+        nullable: true,
+        description: 'The viewer, as they are now. Null when the mutation failed.',
+        resolve: (query, payload, _args, context) =>
+          readAfter(payload, query, (result, selection) =>
+            context.prisma.person.findUnique({ ...selection, where: { id: result.personId } }),
+          ),
+      }),
+    }),
+  },
+});
 
 const PrivacyZoneRef = builder.prismaNode('PrivacyZone', {
   id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
@@ -203,41 +268,68 @@ builder.prismaObjectField('Person', 'hiddenEndsMeters', (t) =>
   }),
 );
 
-builder.mutationFields((t) => ({
-  addPrivacyZone: t.prismaField({
-    type: 'PrivacyZone',
-    description: `Hides a place (a centre and ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters around it) of the viewer's tracks, waypoints and entries from everyone else, at once. The circle cut is centred a stable random 20-50% of the radius away from the centre, and wider by as much, so that the whole radius stays hidden while tracks cut at its edge do not point at the centre. At most ${MAX_ZONES} places.`,
-    errors: { types: [ValidationError, NotAuthorizedError] },
-    args: {
-      lat: t.arg.float({ required: true, description: 'The place’s latitude, -90 to 90.' }),
-      lon: t.arg.float({ required: true, description: 'The place’s longitude, -180 to 180.' }),
-      radiusMeters: t.arg.float({ required: true, description: 'How far around it to hide, in meters.' }),
-    },
-    resolve: async (query, _root, args, context) => {
-      const viewer = requireViewer(context);
-      const zone = validateZone(args);
-      if ((await context.prisma.privacyZone.count({ where: { personId: viewer.id } })) >= MAX_ZONES)
-        throw ValidationError.field('lat', `at most ${MAX_ZONES} privacy zones; remove one first`);
-      // unpredictable: knowing the shift would give the centre back
-      const shift = randomShift(zone.radiusMeters, () => randomInt(2 ** 32) / 2 ** 32);
-      const { id } = await context.prisma.$transaction((tx) =>
-        tx.privacyZone.create({ data: { ...zone, ...shift, personId: viewer.id }, select: { id: true } }),
-      );
-      return context.prisma.privacyZone.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
-  removePrivacyZone: t.prismaField({
-    type: 'PrivacyZone',
-    description: 'Shows a hidden place again; answers the zone that was removed.',
-    errors: { types: [NotFoundError, NotAuthorizedError] },
-    args: { id: t.arg.id({ required: true, description: namesObject('PrivacyZone') }) },
-    resolve: async (query, _root, args, context) => {
-      const viewer = requireViewer(context);
-      const id = requireDatabaseId(args.id, 'PrivacyZone', 'privacy zone');
-      const zone = await context.prisma.privacyZone.findFirst({ ...query, where: { id, personId: viewer.id } });
-      if (!zone) throw new NotFoundError('privacy zone', String(id));
-      await context.prisma.privacyZone.delete({ where: { id }, select: { id: true } });
-      return zone;
-    },
-  }),
-}));
+payloadMutation('addPrivacyZone', {
+  description: `Hides a place (a centre and ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters around it) of the viewer's tracks, waypoints and entries from everyone else, at once. The circle cut is centred a stable random 20-50% of the radius away from the centre, and wider by as much, so that the whole radius stays hidden while tracks cut at its edge do not point at the centre. At most ${MAX_ZONES} places.`,
+  input: {
+    description: 'The place to hide.',
+    fields: (t) => ({
+      lat: t.float({ required: true, description: 'The place’s latitude, -90 to 90.' }),
+      lon: t.float({ required: true, description: 'The place’s longitude, -180 to 180.' }),
+      radiusMeters: t.float({ required: true, description: 'How far around it to hide, in meters.' }),
+    }),
+  },
+  errors: [ValidationError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const zone = validateZone(input);
+    if ((await context.prisma.privacyZone.count({ where: { personId: viewer.id } })) >= MAX_ZONES)
+      throw ValidationError.field('lat', `at most ${MAX_ZONES} privacy zones; remove one first`);
+    // unpredictable: knowing the shift would give the centre back
+    const shift = randomShift(zone.radiusMeters, () => randomInt(2 ** 32) / 2 ** 32);
+    return context.prisma.$transaction((tx) => tx.privacyZone.create({ data: { ...zone, ...shift, personId: viewer.id } }));
+  },
+  payload: {
+    description: 'The new privacy zone.',
+    fields: (t) => ({
+      privacyZone: t.field({
+        type: PrivacyZoneRef,
+        nullable: true,
+        description: 'The new zone. Null when the mutation failed.',
+        resolve: ofResult((zone) => zone),
+      }),
+    }),
+  },
+});
+
+payloadMutation('removePrivacyZone', {
+  description: 'Shows a hidden place again; answers the zone that was removed.',
+  input: {
+    description: 'The zone to remove.',
+    fields: (t) => ({ id: t.id({ required: true, description: namesObject('PrivacyZone') }) }),
+  },
+  errors: [NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const id = requireDatabaseId(input.id, 'PrivacyZone', 'privacy zone');
+    const zone = await context.prisma.privacyZone.findFirst({ where: { id, personId: viewer.id } });
+    if (!zone) throw new NotFoundError('privacy zone', String(id));
+    await context.prisma.privacyZone.delete({ where: { id }, select: { id: true } });
+    return zone;
+  },
+  payload: {
+    description: 'The zone removed, as it was.',
+    fields: (t) => ({
+      privacyZone: t.field({
+        type: PrivacyZoneRef,
+        nullable: true,
+        description: 'The removed zone, as it was. Null when the mutation failed.',
+        resolve: ofResult((zone) => zone),
+      }),
+      deletedPrivacyZoneId: t.globalID({
+        nullable: true,
+        description: 'The removed zone’s global id, for Relay’s `@deleteRecord`. Null when the mutation failed.',
+        resolve: ofResult((zone) => ({ type: 'PrivacyZone', id: zone.id })),
+      }),
+    }),
+  },
+});

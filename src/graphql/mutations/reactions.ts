@@ -4,7 +4,10 @@ import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain
 import { validateCommentBody } from '../../domain/social.ts';
 import { isMissingRow, isUniqueViolation } from '../../db/errors.ts';
 import { withOutboxEvent } from '../../db/outbox.ts';
-import { builder } from '../builder.ts';
+import { offsetToCursor } from '@pothos/plugin-relay';
+import { CommentEdge, LikeEdge } from '../types/comment.ts';
+import { entryField } from './entries.ts';
+import { payloadMutation, type PayloadTypes, readAfter } from './payload.ts';
 import { requireViewer } from '../context.ts';
 import { requireEntry } from '../lookups.ts';
 
@@ -14,74 +17,155 @@ function entryGone(error: unknown, entryId: number): never {
   throw error;
 }
 
-builder.mutationFields((t) => ({
-  createComment: t.prismaField({
-    type: 'Comment',
-    description: 'Comments on an entry as the viewer (SPEC 4.4): 1 to 510 characters after trimming.',
-    errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
-    args: {
-      entryId: t.arg.id({ required: true, description: namesObject('Entry') }),
-      body: t.arg.string({ required: true, description: 'The text: 1 to 510 characters after trimming.' }),
-    },
-    resolve: async (query, _root, args, context) => {
-      const { body } = args;
-      const viewer = requireViewer(context);
-      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
-      const text = validateCommentBody(body);
-      await requireEntry(context, entryId);
-      // the write returns only the id (what a retry under an Idempotency-Key replays); the answer is read after
+/**
+ * A new comment's or like's edge: the cursor is its offset in the entry's list (oldest first), so a
+ * client appending it (Relay's `@appendEdge`) pages on from it as from any other.
+ */
+async function edgeOf<Node extends { createdAt: Date; id: number }>(
+  node: Node | null,
+  before: (node: Node) => Promise<number>,
+): Promise<{ cursor: string; node: Node } | null> {
+  return node && { cursor: offsetToCursor(await before(node)), node };
+}
+
+/** Rows of an entry's list that come before `node` in its order: (createdAt, id). */
+const earlier = (node: { entryId: number; createdAt: Date; id: number }) => ({
+  entryId: node.entryId,
+  OR: [{ createdAt: { lt: node.createdAt } }, { createdAt: node.createdAt, id: { lt: node.id } }],
+});
+
+const entryIdField = (t: PothosSchemaTypes.InputFieldBuilder<PayloadTypes, 'InputObject'>) =>
+  t.id({ required: true, description: namesObject('Entry') });
+
+payloadMutation('createComment', {
+  description: 'Comments on an entry as the viewer (SPEC 4.4): 1 to 510 characters after trimming.',
+  input: {
+    description: 'The entry, and what to say.',
+    fields: (t) => ({
+      entryId: entryIdField(t),
+      body: t.string({ required: true, description: 'The text: 1 to 510 characters after trimming.' }),
+    }),
+  },
+  errors: [ValidationError, NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const entryId = requireDatabaseId(input.entryId, 'Entry', 'entry');
+    const text = validateCommentBody(input.body);
+    await requireEntry(context, entryId);
+    // the write returns only the id (what a retry under an Idempotency-Key replays); the answer is read after
+    const { id } = await withOutboxEvent(
+      context.prisma,
+      (tx) => tx.comment.create({ data: { entryId, authorId: viewer.id, body: text }, select: { id: true } }),
+      (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
+    ).catch((e) => entryGone(e, entryId));
+    context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
+    return { entryId, commentId: id };
+  },
+  payload: {
+    description: 'The new comment, its edge, and the entry it is on.',
+    fields: (t) => ({
+      comment: t.prismaField({
+        type: 'Comment',
+        nullable: true,
+        description: 'The new comment; null when the mutation failed, or when the entry was deleted since (its comments with it).',
+        resolve: (query, payload, _args, context) =>
+          readAfter(payload, query, (result, selection) =>
+            context.prisma.comment.findUnique({ ...selection, where: { id: result.commentId } }),
+          ),
+      }),
+      commentEdge: t.field({
+        type: CommentEdge,
+        nullable: true,
+        description: 'The new comment as an edge of `Entry.comments` (oldest first): for Relay’s `@appendEdge`. Null when `comment` is.',
+        resolve: async (payload, _args, context) =>
+          payload.result &&
+          edgeOf(await context.prisma.comment.findUnique({ where: { id: payload.result.commentId } }), (node) =>
+            context.prisma.comment.count({ where: earlier(node) }),
+          ),
+      }),
+      entry: entryField(t, (result) => result.entryId, 'The entry commented on, with its new `commentCount`.'),
+    }),
+  },
+});
+
+payloadMutation('likeEntry', {
+  description: 'Likes an entry as the viewer. Liking twice is not an error: the first like stands.',
+  input: { description: 'The entry to like.', fields: (t) => ({ entryId: entryIdField(t) }) },
+  errors: [NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const entryId = requireDatabaseId(input.entryId, 'Entry', 'entry');
+    await requireEntry(context, entryId);
+    const where = { entryId_personId: { entryId, personId: viewer.id } };
+    const existing = await context.prisma.like.findUnique({ where, select: { id: true } });
+    if (existing) return { entryId, likeId: existing.id };
+    try {
       const { id } = await withOutboxEvent(
         context.prisma,
-        (tx) => tx.comment.create({ data: { entryId, authorId: viewer.id, body: text }, select: { id: true } }),
-        (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
-      ).catch((e) => entryGone(e, entryId));
-      context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
-      // the entry deleted since (its comments with it): gone, as a write racing the deletion is told
-      return context.prisma.comment.findUniqueOrThrow({ ...query, where: { id } }).catch((e) => entryGone(e, entryId));
-    },
-  }),
+        (tx) => tx.like.create({ data: { entryId, personId: viewer.id }, select: { id: true } }),
+        (row) => ({ name: 'likeAdded', payload: { entryId, likeId: row.id, personId: viewer.id } }),
+      );
+      context.events.publish('likeAdded', { entryId, likeId: id, personId: viewer.id });
+      return { entryId, likeId: id };
+    } catch (error) {
+      // two likes at once: the unique index lets one in, and the other returns it
+      if (isUniqueViolation(error))
+        return { entryId, likeId: (await context.prisma.like.findUniqueOrThrow({ where, select: { id: true } })).id };
+      return entryGone(error, entryId);
+    }
+  },
+  payload: {
+    description: 'The like (the first one, when the viewer had liked the entry already), its edge, and the entry.',
+    fields: (t) => ({
+      like: t.prismaField({
+        type: 'Like',
+        nullable: true,
+        description: 'The like; null when the mutation failed, or when the entry was deleted since (its likes with it).',
+        resolve: (query, payload, _args, context) =>
+          readAfter(payload, query, (result, selection) => context.prisma.like.findUnique({ ...selection, where: { id: result.likeId } })),
+      }),
+      likeEdge: t.field({
+        type: LikeEdge,
+        nullable: true,
+        description: 'The like as an edge of `Entry.likes` (oldest first): for Relay’s `@appendEdge`. Null when `like` is.',
+        resolve: async (payload, _args, context) =>
+          payload.result &&
+          edgeOf(await context.prisma.like.findUnique({ where: { id: payload.result.likeId } }), (node) =>
+            context.prisma.like.count({ where: earlier(node) }),
+          ),
+      }),
+      entry: entryField(t, (result) => result.entryId, 'The entry liked, with its new `likeCount`.'),
+    }),
+  },
+});
 
-  likeEntry: t.prismaField({
-    type: 'Like',
-    description: 'Likes an entry as the viewer. Liking twice is not an error: the first like stands.',
-    errors: { types: [NotFoundError, NotAuthorizedError] },
-    args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
-    resolve: async (query, _root, args, context) => {
-      const viewer = requireViewer(context);
-      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
-      await requireEntry(context, entryId);
-      const where = { entryId_personId: { entryId, personId: viewer.id } };
-      const existing = await context.prisma.like.findUnique({ ...query, where });
-      if (existing) return existing;
-      try {
-        const { id } = await withOutboxEvent(
-          context.prisma,
-          (tx) => tx.like.create({ data: { entryId, personId: viewer.id }, select: { id: true } }),
-          (row) => ({ name: 'likeAdded', payload: { entryId, likeId: row.id, personId: viewer.id } }),
-        );
-        context.events.publish('likeAdded', { entryId, likeId: id, personId: viewer.id });
-        return context.prisma.like.findUniqueOrThrow({ ...query, where: { id } }).catch((e) => entryGone(e, entryId));
-      } catch (error) {
-        // two likes at once: the unique index lets one in, and the other returns it
-        if (isUniqueViolation(error)) return context.prisma.like.findUniqueOrThrow({ ...query, where });
-        return entryGone(error, entryId);
-      }
-    },
-  }),
-
-  unlikeEntry: t.prismaField({
-    type: 'Entry',
-    description: "Takes back the viewer's like; not having liked is not an error.",
-    errors: { types: [NotFoundError, NotAuthorizedError] },
-    args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
-    resolve: async (query, _root, args, context) => {
-      const viewer = requireViewer(context);
-      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
-      await requireEntry(context, entryId);
-      await context.prisma.like.deleteMany({ where: { entryId, personId: viewer.id } });
-      const entry = await context.prisma.entry.findUnique({ ...query, where: { id: entryId } });
-      if (!entry) throw new NotFoundError('entry', String(entryId));
-      return entry;
-    },
-  }),
-}));
+payloadMutation('unlikeEntry', {
+  description: "Takes back the viewer's like; not having liked is not an error.",
+  input: { description: 'The entry to stop liking.', fields: (t) => ({ entryId: entryIdField(t) }) },
+  errors: [NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const entryId = requireDatabaseId(input.entryId, 'Entry', 'entry');
+    await requireEntry(context, entryId);
+    const like = await context.prisma.like.findUnique({
+      where: { entryId_personId: { entryId, personId: viewer.id } },
+      select: { id: true },
+    });
+    const { count } = await context.prisma.like.deleteMany({ where: { entryId, personId: viewer.id } });
+    if (!(await context.prisma.entry.findUnique({ where: { id: entryId }, select: { id: true } })))
+      throw new NotFoundError('entry', String(entryId));
+    return { entryId, likeId: count > 0 && like ? like.id : null };
+  },
+  payload: {
+    description: 'The entry without the viewer’s like, and which like went.',
+    fields: (t) => ({
+      entry: entryField(t, (result) => result.entryId, 'The entry, with its new `likeCount`.'),
+      deletedLikeId: t.globalID({
+        nullable: true,
+        description:
+          'The global id of the like taken back, for Relay’s `@deleteEdge`/`@deleteRecord`; null when there was none, or when the mutation failed.',
+        resolve: (payload) => (payload.result?.likeId == null ? null : { type: 'Like', id: payload.result.likeId }),
+      }),
+    }),
+  },
+});

@@ -4,47 +4,87 @@ import { parsePackedGpx } from '../../domain/gpx.ts';
 import { validateRouteInput } from '../../domain/social.ts';
 import { replaceTrack } from '../../db/tracks.ts';
 import { prepareUpload } from '../../tracks/pool.ts';
-import { builder } from '../builder.ts';
+import { offsetToCursor } from '@pothos/plugin-relay';
+import { RouteEdge } from '../types/route.ts';
+import { type PayloadFieldBuilder, payloadMutation, readAfter } from './payload.ts';
 import { requireViewer } from '../context.ts';
 import { ActivityTypeEnum } from '../types/enums.ts';
 import { gpxStream } from './gpx-source.ts';
 
-builder.mutationFields((t) => ({
-  createRoute: t.prismaField({
+/** A payload's route, read after the write with what the operation asks of it. */
+function routeField<Result extends { routeId: number }>(t: PayloadFieldBuilder<Result>, description: string) {
+  return t.prismaField({
     type: 'Route',
-    description: 'Creates a route owned by the viewer (SPEC 4.7); attach a track with setRouteTrack.',
-    errors: { types: [ValidationError, NotAuthorizedError] },
-    args: {
-      name: t.arg.string({ description: 'At most 100 characters.' }),
-      activityType: t.arg({ type: ActivityTypeEnum, description: 'What the route is for.' }),
-    },
-    resolve: async (query, _root, args, context) => {
-      const viewer = requireViewer(context);
-      // a transaction of its own, so that a retry under an Idempotency-Key replays it (graphql/idempotency.ts)
-      const { id } = await context.prisma.$transaction((tx) =>
-        tx.route.create({ data: { ...validateRouteInput(args), ownerId: viewer.id }, select: { id: true } }),
-      );
-      return context.prisma.route.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
+    nullable: true,
+    description: `${description} Null when the mutation failed.`,
+    resolve: (query, payload, _args, context) =>
+      readAfter(payload, query, (result, selection) => context.prisma.route.findUnique({ ...selection, where: { id: result.routeId } })),
+  });
+}
 
-  setRouteTrack: t.prismaField({
-    type: 'Route',
-    description: "Creates or replaces the GPS track of one of the viewer's routes from a GPX document.",
-    errors: { types: [ValidationError, NotFoundError, NotAuthorizedError] },
-    args: {
-      routeId: t.arg.id({ required: true, description: namesObject('Route') }),
-      gpx: t.arg({ type: 'GpxDocument', required: true, description: 'The GPX document: its text, or a file of a multipart request.' }),
-    },
-    resolve: async (query, _root, args, context) => {
-      const { gpx } = args;
-      const viewer = requireViewer(context);
-      const routeId = requireDatabaseId(args.routeId, 'Route', 'route');
-      const route = await context.prisma.route.findUnique({ where: { id: routeId }, select: { ownerId: true } });
-      if (!route) throw new NotFoundError('route', String(routeId));
-      if (route.ownerId !== viewer.id) throw new NotAuthorizedError("only the owner may change this route's track");
-      await replaceTrack(context.prisma, context.provider, { routeId }, await prepareUpload(await parsePackedGpx(gpxStream(gpx))));
-      return context.prisma.route.findUniqueOrThrow({ ...query, where: { id: routeId } });
-    },
-  }),
-}));
+payloadMutation('createRoute', {
+  description: 'Creates a route owned by the viewer (SPEC 4.7); attach a track with setRouteTrack.',
+  input: {
+    description: 'The new route.',
+    fields: (t) => ({
+      name: t.string({ description: 'At most 100 characters.' }),
+      activityType: t.field({ type: ActivityTypeEnum, description: 'What the route is for.' }),
+    }),
+  },
+  errors: [ValidationError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    // a transaction of its own, so that a retry under an Idempotency-Key replays it (graphql/idempotency.ts)
+    const { id } = await context.prisma.$transaction((tx) =>
+      tx.route.create({ data: { ...validateRouteInput(input), ownerId: viewer.id }, select: { id: true } }),
+    );
+    return { routeId: id, ownerId: viewer.id };
+  },
+  payload: {
+    description: 'The new route, and its edge.',
+    fields: (t) => ({
+      route: routeField(t, 'The new route.'),
+      routeEdge: t.field({
+        type: RouteEdge,
+        nullable: true,
+        description:
+          'The new route as an edge of `Person.routes` (newest first): for Relay’s `@prependEdge`. Null when the mutation failed.',
+        resolve: async (payload, _args, context) => {
+          if (!payload.result) return null;
+          const node = await context.prisma.route.findUnique({ where: { id: payload.result.routeId } });
+          if (!node) return null;
+          // its offset in the owner's routes, newest first: those made after it
+          const newer = await context.prisma.route.count({
+            where: {
+              ownerId: node.ownerId,
+              OR: [{ createdAt: { gt: node.createdAt } }, { createdAt: node.createdAt, id: { gt: node.id } }],
+            },
+          });
+          return { cursor: offsetToCursor(newer), node };
+        },
+      }),
+    }),
+  },
+});
+
+payloadMutation('setRouteTrack', {
+  description: "Creates or replaces the GPS track of one of the viewer's routes from a GPX document.",
+  input: {
+    description: 'The route, and its track.',
+    fields: (t) => ({
+      routeId: t.id({ required: true, description: namesObject('Route') }),
+      gpx: t.field({ type: 'GpxDocument', required: true, description: 'The GPX document: its text, or a file of a multipart request.' }),
+    }),
+  },
+  errors: [ValidationError, NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const routeId = requireDatabaseId(input.routeId, 'Route', 'route');
+    const route = await context.prisma.route.findUnique({ where: { id: routeId }, select: { ownerId: true } });
+    if (!route) throw new NotFoundError('route', String(routeId));
+    if (route.ownerId !== viewer.id) throw new NotAuthorizedError("only the owner may change this route's track");
+    await replaceTrack(context.prisma, context.provider, { routeId }, await prepareUpload(await parsePackedGpx(gpxStream(input.gpx))));
+    return { routeId };
+  },
+  payload: { description: 'The route with its new track.', fields: (t) => ({ route: routeField(t, 'The route with its new track.') }) },
+});

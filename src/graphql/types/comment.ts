@@ -21,5 +21,5 @@ export const LikeRef = builder.prismaNode('Like', {
   }),
 });
 
-export const CommentConnection = countedConnection(CommentRef, 'Comment', 'comments');
-export const LikeConnection = countedConnection(LikeRef, 'Like', 'likes');
+export const { connection: CommentConnection, edge: CommentEdge } = countedConnection(CommentRef, 'Comment', 'comments');
+export const { connection: LikeConnection, edge: LikeEdge } = countedConnection(LikeRef, 'Like', 'likes');

@@ -191,11 +191,20 @@ const PhotoRef = builder.objectRef<Photo>('Photo').implement({
 /** Entries that show one photo read to decide who may have it (a photo is stored once, by its bytes). */
 const PHOTO_ENTRIES = 100;
 
-export const EntryConnection = builder.connectionObject({
+export const EntryEdge = builder.edgeObject({
   type: EntryRef,
-  name: 'EntryConnection',
-  description: 'A page of a stream, newest first.',
+  name: 'EntryEdge',
+  description: 'An entry of a page of a stream, with the cursor to page from it.',
 });
+
+export const EntryConnection = builder.connectionObject(
+  {
+    type: EntryRef,
+    name: 'EntryConnection',
+    description: 'A page of a stream, newest first.',
+  },
+  EntryEdge,
+);
 
 builder.queryFields((t) => ({
   photo: t.field({

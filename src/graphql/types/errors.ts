@@ -25,11 +25,26 @@ const FieldIssueRef = builder.objectRef<FieldIssue>('FieldIssue').implement({
   }),
 });
 
+/** Brands a typed error's value as its type (see `errorValue`). */
+const TYPED = Symbol('typed error');
+
+/**
+ * A typed error as a field answers it: its fields, as a plain value. An Error returned by a resolver
+ * would be taken by GraphQL as the field failing; a payload's `error` is data.
+ */
+export function errorValue(error: DomainError): never {
+  return { [TYPED]: error.type, message: error.message, ...error.extensions() } as never;
+}
+
+/** Whether `value` is the typed error `type`: its instance (a result union's), or its value (a payload's). */
+const isTyped = (type: abstract new (...args: never[]) => DomainError, name: string) => (value: unknown) =>
+  value instanceof type || (typeof value === 'object' && value !== null && (value as { [TYPED]?: string })[TYPED] === name);
+
 builder.objectType(ValidationError, {
   name: 'ValidationError',
   description: 'Some input was invalid or missing. REST answers 422.',
   interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof ValidationError,
+  isTypeOf: isTyped(ValidationError, 'ValidationError'),
   fields: (t) => ({
     issues: t.field({ type: [FieldIssueRef], description: 'Each invalid input, by its path.', resolve: (error) => error.issues }),
   }),
@@ -39,7 +54,7 @@ builder.objectType(NotFoundError, {
   name: 'NotFoundError',
   description: 'The addressed resource does not exist. REST answers 404.',
   interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof NotFoundError,
+  isTypeOf: isTyped(NotFoundError, 'NotFoundError'),
   fields: (t) => ({ resource: t.exposeString('resource', { description: 'The kind of thing that was not found: `entry`, `person`, …' }) }),
 });
 
@@ -47,7 +62,7 @@ builder.objectType(NotAuthorizedError, {
   name: 'NotAuthorizedError',
   description: 'No valid access token, or one whose person may not do this. REST answers 401.',
   interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof NotAuthorizedError,
+  isTypeOf: isTyped(NotAuthorizedError, 'NotAuthorizedError'),
   fields: () => ({}),
 });
 
@@ -55,9 +70,17 @@ builder.objectType(TryAgainLaterError, {
   name: 'TryAgainLaterError',
   description: 'The request cannot run now: another like it is still running. Retry after `retryAfterSeconds`. REST answers 429.',
   interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof TryAgainLaterError,
+  isTypeOf: isTyped(TryAgainLaterError, 'TryAgainLaterError'),
   fields: (t) => ({ retryAfterSeconds: t.exposeInt('retryAfterSeconds', { description: 'Seconds to wait before trying again.' }) }),
 });
+
+/** The schema's name of each typed error class (a subclass, such as TooLargeError, is its parent's type). */
+export const ERROR_TYPE_NAMES = new Map<abstract new (...args: never[]) => DomainError, string>([
+  [ValidationError, 'ValidationError'],
+  [NotFoundError, 'NotFoundError'],
+  [NotAuthorizedError, 'NotAuthorizedError'],
+  [TryAgainLaterError, 'TryAgainLaterError'],
+]);
 
 /**
  * A typed failure of a field that answers its object, not a union (a stream, a list's page): a GraphQL

@@ -48,14 +48,16 @@ export const wholeListDescription = (what: string) =>
 
 /**
  * The connection of `type` named `<Name>Connection`, with its `<Name>Edge`, and `totalCount`: the one
- * naming scheme of every connection in the schema.
+ * naming scheme of every connection in the schema. The edge is returned too, for the mutation payloads
+ * that hand a client the edge a new item joins the list with (Relay's `@appendEdge`/`@prependEdge`).
  */
-export function countedConnection<Type extends Parameters<typeof builder.connectionObject>[0]['type']>(
-  type: Type,
-  name: string,
-  what: string,
-) {
-  return builder.connectionObject(
+export function countedConnection<Type extends Parameters<typeof builder.edgeObject>[0]['type']>(type: Type, name: string, what: string) {
+  const edge = builder.edgeObject({
+    type,
+    name: `${name}Edge`,
+    description: `An item of a page of ${what}, with the cursor to page from it.`,
+  });
+  const connection = builder.connectionObject(
     {
       type,
       name: `${name}Connection`,
@@ -71,6 +73,7 @@ export function countedConnection<Type extends Parameters<typeof builder.connect
         }),
       }),
     },
-    { name: `${name}Edge`, description: `An item of a page of ${what}, with the cursor to page from it.` },
+    edge,
   );
+  return { connection, edge };
 }

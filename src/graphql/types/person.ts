@@ -63,7 +63,7 @@ const friendsPage = prismaConnectionHelpers(builder, 'Friendship', {
   ...FRIENDS_PAGE,
 });
 
-export const PersonConnection = countedConnection(PersonRef, 'Person', 'people');
+export const { connection: PersonConnection, edge: PersonEdge } = countedConnection(PersonRef, 'Person', 'people');
 
 builder.prismaObjectField(PersonRef, 'friends', (t) =>
   t.connection(

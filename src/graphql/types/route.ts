@@ -238,7 +238,7 @@ export const TrackRef = builder.prismaObject('Track', {
   }),
 });
 
-export const RouteConnection = countedConnection(RouteRef, 'Route', 'routes');
+export const { connection: RouteConnection, edge: RouteEdge } = countedConnection(RouteRef, 'Route', 'routes');
 
 // a person's routes live here, beside the type they return
 builder.prismaObjectField('Person', 'routes', (t) =>
