@@ -63,6 +63,7 @@ import { BodyTooLargeError, discardRest, hasNul, JSON_LIMIT_BYTES, MalformedBody
 import { readGraphQLMultipart, releaseUploads, useReadUploads } from '../http/multipart.ts';
 import { FORM_LIMIT_BYTES, htmlResponse, jsonResponse, routeOf, Router } from '../http/router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
+import { ALL_SCOPES } from '../domain/scopes.ts';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset, renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
 
 /** Operations one batched request may hold. */
@@ -324,7 +325,7 @@ export function createApp(config: Config, database: Database, options: AppOption
   const sessionViewerOf = async (request: Request): Promise<Viewer | null> => {
     if (!hasSessionCookie(request.headers.get('cookie'))) return null;
     const { viewer } = await sessionOf(request);
-    return viewer && { id: viewer.id, username: viewer.username, clientId: null };
+    return viewer && { id: viewer.id, username: viewer.username, clientId: null, scopes: new Set(ALL_SCOPES) };
   };
   router.get('/media/:name', async ({ request, params }) => {
     const viewer = (await viewerOfRequest(database, request)) ?? (await sessionViewerOf(request));

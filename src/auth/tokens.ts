@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database, Prisma } from '../db/database.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import { grantedScopes } from '../domain/scopes.ts';
 import type { Viewer } from './viewer.ts';
 
 export function hashToken(token: string): string {
@@ -77,8 +78,16 @@ export function clientOfRequest(request: Request): number | undefined {
 export async function viewerForToken({ prisma, read }: TokenStore, token: string): Promise<Viewer | null> {
   // one statement for the token and its person, on the hot read path: it runs before every request
   // with a token (Prisma would load the person with a second one)
-  const [row] = await read<{ id: number; revokedAt: unknown; lastUsedAt: unknown; clientId: number; personId: number; username: string }>(
-    Sql.sql`SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", p."id" AS "personId", p."username"
+  const [row] = await read<{
+    id: number;
+    revokedAt: unknown;
+    lastUsedAt: unknown;
+    clientId: number;
+    scope: string | null;
+    personId: number;
+    username: string;
+  }>(
+    Sql.sql`SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", t."scope", p."id" AS "personId", p."username"
     FROM "OAuthAccessToken" t JOIN "Person" p ON p."id" = t."personId"
     WHERE t."tokenHash" = ${hashToken(token)}`,
   );
@@ -88,7 +97,7 @@ export async function viewerForToken({ prisma, read }: TokenStore, token: string
   if (lastUsed === null || Number.isNaN(lastUsed) || Date.now() - lastUsed > LAST_USED_PRECISION_MS) {
     await prisma.oAuthAccessToken.update({ where: { id: Number(row.id) }, data: { lastUsedAt: new Date() } });
   }
-  return { id: Number(row.personId), username: row.username, clientId: Number(row.clientId) };
+  return { id: Number(row.personId), username: row.username, clientId: Number(row.clientId), scopes: grantedScopes(row.scope) };
 }
 
 /** How long a token seen valid is believed valid for counting its requests (not for authorizing them). */

@@ -1,8 +1,11 @@
 // Who a request acts for: resolved from its access token (src/auth/tokens.ts), read by every layer above.
+import type { Scope } from '../domain/scopes.ts';
 
 /** The person an access token speaks for, and the app that holds it. */
 export interface Viewer {
   readonly id: number;
   readonly username: string;
   readonly clientId: number | null;
+  /** What the person granted the token (domain/scopes.ts); a session acting in the browser has every scope. */
+  readonly scopes: ReadonlySet<Scope>;
 }

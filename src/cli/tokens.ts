@@ -1,21 +1,29 @@
+import { ALL_SCOPES, formatScopes, parseScopes, SCOPES } from '../domain/scopes.ts';
 import { findAccountByUsername, findApp, issueAccessToken, scriptsApp } from '../oauth/store.ts';
 import { parseOptions, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 
-const HELP = `Usage: milepost tokens create --username U [--client-id C]
+const HELP = `Usage: milepost tokens create --username U [--client-id C] [--scope "S ..."]
 
 Mints a long-lived access token for U, held by app C (default: the "Milepost command line" app), and
 prints it. Send it as \`Authorization: Bearer <token>\` or \`?oauth_token=<token>\`. The person can
-revoke it on their account page.`;
+revoke it on their account page. Its scopes are S (${SCOPES.join(', ')}; space- or comma-separated),
+by default all of them.`;
 
 export async function run(argv: string[]) {
-  const { values, positionals } = parseOptions(argv, { username: { type: 'string' }, 'client-id': { type: 'string' } });
+  const { values, positionals } = parseOptions(argv, {
+    username: { type: 'string' },
+    'client-id': { type: 'string' },
+    scope: { type: 'string' },
+  });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
   if (positionals[0] !== 'create' || positionals.length !== 1) throw new UsageError(`expected "tokens create"\n\n${HELP}`);
   if (!values.username) throw new UsageError(`--username is required\n\n${HELP}`);
+  const asked = values.scope === undefined ? { scopes: [...ALL_SCOPES] } : parseScopes(values.scope);
+  if ('unknown' in asked) throw new UsageError(`--scope: unknown scope ${asked.unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}`);
   return withDatabase(async ({ prisma }) => {
     const person = await findAccountByUsername(prisma, values.username!);
     if (!person) {
@@ -27,7 +35,7 @@ export async function run(argv: string[]) {
       console.error(`milepost tokens: --client-id: no app has client_id "${values['client-id']}"`);
       return 1;
     }
-    console.log(await issueAccessToken(prisma, { clientId: app.id, personId: person.id }));
+    console.log(await issueAccessToken(prisma, { clientId: app.id, personId: person.id, scope: formatScopes(asked.scopes) }));
     return 0;
   });
 }

@@ -70,9 +70,15 @@ export interface EntryRange {
   direction: 'newest' | 'oldest';
   skip: number;
   limit: number;
-  /** Whom the entries are read for: only those this viewer may see (domain/visibility.ts); null without a token. */
-  viewerId: number | null;
+  /** Whom the entries are read for: only those this reader may see (domain/visibility.ts); null without a token. */
+  reader: EntryReader;
 }
+
+/**
+ * Who reads entries: the person a token speaks for, and whether it may read what only they see (the
+ * scope `read_all`: their only-me entries); null without a token.
+ */
+export type EntryReader = { readonly id: number; readonly ownPrivate: boolean } | null;
 
 type Dialect = Database['provider'];
 
@@ -281,14 +287,18 @@ function scopeCondition(dialect: Dialect, scope: EntryScope): Sql.Sql {
  * domain/visibility.ts's maySee as SQL over `e`: every entry for everyone, the viewer's own, and the
  * friends-only entries of the viewer's friends. The read-path test holds the two to the same answers.
  */
-export function visibleCondition(viewerId: number | null): Sql.Sql {
-  if (viewerId === null) return Sql.sql`e."visibility" = 'everyone'`;
-  return Sql.sql`(e."visibility" = 'everyone' OR e."authorId" = ${viewerId}
-    OR (e."visibility" = 'friends' AND e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${viewerId})))`;
+export function visibleCondition(reader: EntryReader): Sql.Sql {
+  if (reader === null) return Sql.sql`e."visibility" = 'everyone'`;
+  // without read_all, a person's own only-me entries are hidden from the app reading for them
+  const own = reader.ownPrivate
+    ? Sql.sql`e."authorId" = ${reader.id}`
+    : Sql.sql`(e."authorId" = ${reader.id} AND e."visibility" <> 'only_me')`;
+  return Sql.sql`(e."visibility" = 'everyone' OR ${own}
+    OR (e."visibility" = 'friends' AND e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${reader.id})))`;
 }
 
 function rangeConditions(range: EntryRange): Sql.Sql[] {
-  const where: Sql.Sql[] = [visibleCondition(range.viewerId)];
+  const where: Sql.Sql[] = [visibleCondition(range.reader)];
   if (range.sinceMs !== null) where.push(Sql.sql`e."createdAt" >= ${new Date(range.sinceMs)}`);
   if (range.untilMs !== null) where.push(Sql.sql`e."createdAt" < ${new Date(range.untilMs)}`);
   if (range.olderThan) {
@@ -378,7 +388,7 @@ type Revisions = { revision: number; people: number | null };
  * version read by the author never matches one read by anyone else.
  */
 const versionOf = (revision: number, people: number, entry: { authorId: number }, range: EntryRange) =>
-  entry.authorId === range.viewerId ? `${revision}.${people}.own` : `${revision}.${people}`;
+  entry.authorId === range.reader?.id && range.reader.ownPrivate ? `${revision}.${people}.own` : `${revision}.${people}`;
 
 /**
  * The entries of `scope` inside `range`, in stream order, with `parts`. One statement reads the
@@ -458,7 +468,7 @@ export async function readEntriesById(
   database: PageSource,
   ids: readonly number[],
   parts: EntryParts,
-  viewerId: number | null,
+  reader: EntryReader,
 ): Promise<Map<number, LoadedEntry>> {
   if (ids.length === 0) return new Map();
   const all = {
@@ -469,7 +479,7 @@ export async function readEntriesById(
     direction: 'newest',
     skip: 0,
     limit: ids.length,
-    viewerId,
+    reader,
   } as const;
   const rows = await readEntryPage(database, { kind: 'ids', ids: [...new Set(ids)] }, all, parts);
   return new Map(rows.map((row) => [row.id, row]));

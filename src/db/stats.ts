@@ -7,7 +7,7 @@ import { RECORD_DISTANCES, type RecordDistance } from '../domain/records.ts';
 import { METERS_PER } from '../domain/units.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database } from './database.ts';
-import { storedDate, visibleCondition } from './entry-pages.ts';
+import { type EntryReader, storedDate, visibleCondition } from './entry-pages.ts';
 
 type Reader = Pick<Database, 'read' | 'provider'>;
 
@@ -24,8 +24,8 @@ const MOVING = 'COALESCE(t."movingSeconds", w."duration", 0)';
 
 const FROM = Sql.raw(`FROM "Entry" e JOIN "Workout" w ON w."entryId" = e."id" LEFT JOIN "Track" t ON t."entryId" = e."id"`);
 
-function workoutsOf(personId: number, viewerId: number | null, activityType: string | null): Sql.Sql {
-  const conditions = [Sql.sql`e."authorId" = ${personId}`, visibleCondition(viewerId)];
+function workoutsOf(personId: number, reader: EntryReader, activityType: string | null): Sql.Sql {
+  const conditions = [Sql.sql`e."authorId" = ${personId}`, visibleCondition(reader)];
   if (activityType !== null) conditions.push(Sql.sql`w."activityType" = ${activityType}`);
   return Sql.join(conditions, ' AND ');
 }
@@ -47,7 +47,7 @@ export interface PeriodTotals {
 export async function readPeriodTotals(
   database: Reader,
   personId: number,
-  viewerId: number | null,
+  reader: EntryReader,
   periods: readonly CalendarPeriod[],
   activityType: string | null,
 ): Promise<PeriodTotals[]> {
@@ -71,7 +71,7 @@ export async function readPeriodTotals(
     FROM (SELECT CASE ${index} END AS "period", w."activityType" AS "activityType", ${Sql.raw(METERS)} AS "meters",
         ${Sql.raw(MOVING)} AS "moving", COALESCE(t."elevationGain", 0) AS "gain"
       ${FROM}
-      WHERE ${workoutsOf(personId, viewerId, activityType)}
+      WHERE ${workoutsOf(personId, reader, activityType)}
         AND ${at} >= ${new Date(periods[0]!.start)} AND ${at} < ${bounds.at(-1)!}) p
     GROUP BY p."period", p."activityType"`);
   return rows.map((row) => ({
@@ -92,14 +92,14 @@ export interface RecordRow {
 }
 
 /** The fastest effort at each record distance over the person's runs, with its entry: one statement. */
-export async function readRunningRecords(database: Reader, personId: number, viewerId: number | null): Promise<RecordRow[]> {
+export async function readRunningRecords(database: Reader, personId: number, reader: EntryReader): Promise<RecordRow[]> {
   const rows = await database.read<{ distance: string; seconds: number; entryId: number | bigint; at: Date | string }>(
     Sql.sql`SELECT r."distance", r."seconds", r."entryId", r."at" FROM (
       SELECT b."distance", b."seconds", e."id" AS "entryId", ${Sql.raw(AT)} AS "at",
         row_number() OVER (PARTITION BY b."distance" ORDER BY b."seconds", e."id") AS "rank"
       FROM "BestEffort" b JOIN "Track" t ON t."id" = b."trackId" JOIN "Entry" e ON e."id" = t."entryId"
         JOIN "Workout" w ON w."entryId" = e."id"
-      WHERE ${workoutsOf(personId, viewerId, 'running')}) r
+      WHERE ${workoutsOf(personId, reader, 'running')}) r
     WHERE r."rank" = 1`,
   );
   const order = Object.keys(RECORD_DISTANCES);
@@ -123,14 +123,14 @@ export interface BiggestRow {
 export async function readBiggest(
   database: Reader,
   personId: number,
-  viewerId: number | null,
+  reader: EntryReader,
   activityType: string,
   measure: 'distance' | 'climb',
 ): Promise<BiggestRow | null> {
   const value = measure === 'distance' ? METERS : 'COALESCE(t."elevationGain", 0)';
   const rows = await database.read<{ entryId: number | bigint; meters: number; at: Date | string }>(
     Sql.sql`SELECT e."id" AS "entryId", ${Sql.raw(value)} AS "meters", ${Sql.raw(AT)} AS "at" ${FROM}
-      WHERE ${workoutsOf(personId, viewerId, activityType)} AND ${Sql.raw(value)} > 0
+      WHERE ${workoutsOf(personId, reader, activityType)} AND ${Sql.raw(value)} > 0
       ORDER BY 2 DESC, e."id" LIMIT 1`,
   );
   const row = rows[0];
@@ -142,11 +142,11 @@ export async function readBiggest(
  * The distinct minutes (since 1970, UTC) in which the person worked out: what streaks are counted
  * from, after each is placed on the person's calendar. One small number per workout at most.
  */
-export async function readWorkoutMinutes(database: Reader, personId: number, viewerId: number | null): Promise<number[]> {
+export async function readWorkoutMinutes(database: Reader, personId: number, reader: EntryReader): Promise<number[]> {
   const minute =
     database.provider === 'postgresql' ? `floor(extract(epoch from ${AT}) / 60)::bigint` : `CAST(unixepoch(${AT}) / 60 AS INTEGER)`;
   const rows = await database.read<{ minute: number | bigint }>(
-    Sql.sql`SELECT DISTINCT ${Sql.raw(minute)} AS "minute" ${FROM} WHERE ${workoutsOf(personId, viewerId, null)}`,
+    Sql.sql`SELECT DISTINCT ${Sql.raw(minute)} AS "minute" ${FROM} WHERE ${workoutsOf(personId, reader, null)}`,
   );
   return rows.map((row) => Number(row.minute));
 }

@@ -17,10 +17,17 @@ export interface ErrorExtensions {
   issues?: FieldIssue[];
   resource?: string;
   retryAfterSeconds?: number;
+  scope?: string;
 }
 
 /** The schema's typed errors, by name: what `ErrorExtensions.type` may be. */
-export const TYPED_ERRORS = new Set(['ValidationError', 'NotFoundError', 'NotAuthorizedError', 'TryAgainLaterError']);
+export const TYPED_ERRORS = new Set([
+  'ValidationError',
+  'NotFoundError',
+  'NotAuthorizedError',
+  'TryAgainLaterError',
+  'InsufficientScopeError',
+]);
 
 export abstract class DomainError extends Error {
   abstract readonly code: string;
@@ -100,5 +107,19 @@ export class NotAuthorizedError extends DomainError {
   constructor(message = 'this operation needs an access token (oauth_token) of a person who may perform it') {
     super(message);
     this.name = 'NotAuthorizedError';
+  }
+}
+
+/** The token is valid, but the person did not grant its app the scope this needs (RFC 6750 3.1 `insufficient_scope`). */
+export class InsufficientScopeError extends DomainError {
+  readonly code = 'INSUFFICIENT_SCOPE';
+  override readonly type = 'InsufficientScopeError';
+  constructor(readonly scope: string) {
+    super(`this needs the scope ${scope}, which the person did not grant this app`);
+    this.name = 'InsufficientScopeError';
+  }
+
+  override extensions(): ErrorExtensions {
+    return { ...super.extensions(), scope: this.scope };
   }
 }

@@ -26,11 +26,13 @@ export function friendshipMatters(entry: Visible, viewerId: number | null): bool
 
 /**
  * May the viewer (`viewerId`, null without a token) see `entry`? `areFriends` says whether the viewer
- * and the author are friends; it is read only when friendshipMatters.
+ * and the author are friends; it is read only when friendshipMatters. `ownPrivate` says whether the
+ * viewer's token may read what only its person sees (the scope `read_all`): without it, the author's
+ * own only-me entries are hidden from the app, as from anyone else.
  */
-export function maySee(entry: Visible, viewerId: number | null, areFriends = false): boolean {
+export function maySee(entry: Visible, viewerId: number | null, areFriends = false, ownPrivate = true): boolean {
   if (entry.visibility === 'everyone') return true;
   if (viewerId === null) return false;
-  if (viewerId === entry.authorId) return true;
+  if (viewerId === entry.authorId) return ownPrivate || entry.visibility === 'friends';
   return entry.visibility === 'friends' && areFriends;
 }

@@ -1,6 +1,7 @@
 import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Database, Prisma } from '../db/database.ts';
 import type { Viewer } from '../auth/viewer.ts';
+import type { EntryReader } from '../db/entry-pages.ts';
 import type { Events } from '../events/bus.ts';
 import type { MediaStore } from '../media/store.ts';
 import type { PopularRankings } from './streams.ts';
@@ -42,4 +43,18 @@ export interface Context {
 export function requireViewer(context: Context): Viewer {
   if (!context.viewer) throw new NotAuthorizedError();
   return context.viewer;
+}
+
+/**
+ * Whether the request reads what only `ownerId` sees (their only-me entries, private stats, privacy
+ * zones, their tracks unmasked): their own token with the scope `read_all`, or their browser session.
+ * An app granted `read` alone sees its person's things as a friend would.
+ */
+export function readsAsOwner(context: Context, ownerId: number): boolean {
+  return context.viewer?.id === ownerId && context.viewer.scopes.has('read_all');
+}
+
+/** Who the request reads entries as (db/entry-pages.ts): null without a token. */
+export function readerOf(context: Context): EntryReader {
+  return context.viewer && { id: context.viewer.id, ownPrivate: context.viewer.scopes.has('read_all') };
 }

@@ -9,7 +9,7 @@
 // Anything else is null, exactly like an id that never existed.
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { NotFoundError } from '../domain/errors.ts';
-import type { Context } from './context.ts';
+import { type Context, readsAsOwner } from './context.ts';
 import { viewerMaySee } from './lookups.ts';
 
 /** The types that implement `Node`. */
@@ -66,7 +66,7 @@ export async function mayReach(context: Context, type: string, id: string): Prom
     case 'PrivacyZone': {
       if (!context.viewer) return false;
       const zone = await context.prisma.privacyZone.findUnique({ where: { id: row }, select: { personId: true } });
-      return zone?.personId === context.viewer.id;
+      return zone !== null && readsAsOwner(context, zone.personId);
     }
     default:
       return false;

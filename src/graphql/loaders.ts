@@ -9,7 +9,7 @@ import { readPrivacy, readTrackOwners, readTrackPoints } from '../db/privacy.ts'
 import { readTrackSummaries, type TrackSummary } from '../db/tracks.ts';
 import { NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
 import type { Entry } from '../generated/prisma-sqlite/client.ts';
-import type { Context } from './context.ts';
+import { type Context, readerOf } from './context.ts';
 
 type PersonRow = Awaited<ReturnType<Context['prisma']['person']['findUniqueOrThrow']>>;
 
@@ -34,7 +34,7 @@ export const personById = perContext<number, PersonRow>(async (context, ids) => 
 });
 
 const entryWithParts = perContext<number, LoadedEntry>(async (context, ids) => {
-  const byId = await readEntriesById(context, ids, ALL_PARTS, context.viewer?.id ?? null);
+  const byId = await readEntriesById(context, ids, ALL_PARTS, readerOf(context));
   return ids.map((id) => byId.get(id) ?? new Error(`entry ${id} does not exist`));
 });
 

@@ -10,9 +10,10 @@ import type { Context } from './context.ts';
  */
 export async function viewerMaySee(context: Context, entry: Visible): Promise<boolean> {
   const viewerId = context.viewer?.id ?? null;
-  if (!friendshipMatters(entry, viewerId)) return maySee(entry, viewerId);
+  const ownPrivate = context.viewer?.scopes.has('read_all') ?? false;
+  if (!friendshipMatters(entry, viewerId)) return maySee(entry, viewerId, false, ownPrivate);
   const friends = await context.prisma.friendship.count({ where: { personId: viewerId!, friendId: entry.authorId } });
-  return maySee(entry, viewerId, friends > 0);
+  return maySee(entry, viewerId, friends > 0, ownPrivate);
 }
 
 /** The entry `entryId` when the viewer may see it; a hidden entry is missing, exactly like one that never was. */

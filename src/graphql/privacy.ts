@@ -6,12 +6,12 @@ import type { Point } from '../domain/geo.ts';
 import { hidesAnything, hidesPlace, insideZone, NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
 import { trackWork } from '../tracks/pool.ts';
 import type { Shown } from '../tracks/work.ts';
-import type { Context } from './context.ts';
+import { type Context, readsAsOwner } from './context.ts';
 import { privacyOf, trackOfEntry, trackOwner, trackPoints } from './loaders.ts';
 
 /** The settings that apply to what the viewer receives of `ownerId`'s places: none for the owner. */
 export async function privacyFor(context: Context, ownerId: number): Promise<PrivacySettings> {
-  if (context.viewer?.id === ownerId) return NO_PRIVACY;
+  if (readsAsOwner(context, ownerId)) return NO_PRIVACY;
   return privacyOf(context, ownerId);
 }
 
@@ -20,7 +20,7 @@ export async function entryPrivacy(
   context: Context,
   entry: { authorId: number; authorPrivacy?: PrivacySettings },
 ): Promise<PrivacySettings> {
-  if (context.viewer?.id === entry.authorId) return NO_PRIVACY;
+  if (readsAsOwner(context, entry.authorId)) return NO_PRIVACY;
   return entry.authorPrivacy ?? privacyOf(context, entry.authorId);
 }
 
@@ -39,7 +39,7 @@ export async function ownerOfTrack(context: Context, track: OwnedTrack): Promise
 /** The settings that apply to the viewer for this track, and whether they hide anything. */
 export async function trackPrivacy(context: Context, track: OwnedTrack): Promise<PrivacySettings | null> {
   const owner = await ownerOfTrack(context, track);
-  const settings = context.viewer?.id === owner ? NO_PRIVACY : (track.ownerPrivacy ?? (await privacyOf(context, owner)));
+  const settings = readsAsOwner(context, owner) ? NO_PRIVACY : (track.ownerPrivacy ?? (await privacyOf(context, owner)));
   return hidesAnything(settings) ? settings : null;
 }
 
@@ -90,7 +90,7 @@ export async function entryPlaceHidden(
   place: Point,
   settings: PrivacySettings,
 ): Promise<boolean> {
-  if (context.viewer?.id === entry.authorId) return false;
+  if (readsAsOwner(context, entry.authorId)) return false;
   if (insideZone(place, settings.zones)) return true;
   if (settings.endsMeters <= 0) return false;
   const track = await trackOfEntry(context, entry.id);

@@ -18,7 +18,7 @@ import {
 import { ValidationError, type FieldIssue } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
 import { encodeCursor, encodePopularCursor, pageFromRows, popularWindow, streamWindow, type StreamArgs } from '../domain/paging.ts';
-import type { Context } from './context.ts';
+import { type Context, readerOf } from './context.ts';
 import { entryPlaceHidden } from './privacy.ts';
 
 export const DEFAULT_NEARBY_RADIUS_MILES = 50;
@@ -92,9 +92,6 @@ function toConnection(
   };
 }
 
-/** Whom a read is for: the viewer's id, null without a token (every stream shows only what they may see). */
-export const viewerIdOf = (context: Context): number | null => context.viewer?.id ?? null;
-
 /** A page past the deepest one read: empty, as COMPAT.md answers a page past the last. */
 const pastTheEnd = (): EntryConnectionShape => toConnection({ items: [], hasNextPage: false, hasPreviousPage: true });
 
@@ -107,12 +104,7 @@ export async function entryStream(
 ): Promise<EntryConnectionShape> {
   const window = streamWindow(args);
   if (window.pastEnd) return pastTheEnd();
-  const rows = await readEntryPage(
-    context,
-    scope,
-    { ...window, limit: window.take + 1, viewerId: viewerIdOf(context) },
-    entryPartsOf(info),
-  );
+  const rows = await readEntryPage(context, scope, { ...window, limit: window.take + 1, reader: readerOf(context) }, entryPartsOf(info));
   return toConnection(pageFromRows(rows, window));
 }
 
@@ -159,7 +151,7 @@ export async function popularStream(context: Context, info: GraphQLResolveInfo, 
   if (window.pastEnd) return pastTheEnd();
   const ranking = await context.popularRankings.ranking(`${window.asOfMs}:${window.fromMs}`, () => readPopularRanking(context, window));
   const ids = ranking.slice(window.skip, window.skip + window.take);
-  const byId = await readEntriesById(context, ids, entryPartsOf(info), viewerIdOf(context));
+  const byId = await readEntriesById(context, ids, entryPartsOf(info), readerOf(context));
   const items = ids.flatMap((id) => byId.get(id) ?? []);
   // a cursor is a place in the ranking: an entry deleted since is skipped, not renumbered
   return toConnection({ items, hasNextPage: ranking.length > window.skip + window.take, hasPreviousPage: window.skip > 0 }, (node) =>
@@ -196,7 +188,7 @@ export async function nearbyStream(
   const window = streamWindow(args);
   if (window.pastEnd) return pastTheEnd();
   const box = boundingBox(center, radius);
-  const range = { ...window, limit: window.take + 1, viewerId: viewerIdOf(context) };
+  const range = { ...window, limit: window.take + 1, reader: readerOf(context) };
   const wanted = window.skip + window.take + 1;
   // positions inside the box always have both coordinates
   const inCircle = (c: { lat: number; lon: number }) => distanceMiles(center, c) <= radius;

@@ -124,7 +124,7 @@ function readOncePerEvent<P extends object, T>(payload: P, read: (payload: P) =>
 /** The entry an event names with all its parts (one statement, or none when its document is kept), as its author sees it. */
 const entryOf = (payload: { entryId: number; authorId: number }, context: Context) =>
   readOncePerEvent(payload, async ({ entryId, authorId }) => {
-    const entry = (await readEntriesById(context, [entryId], ALL_PARTS, authorId)).get(entryId);
+    const entry = (await readEntriesById(context, [entryId], ALL_PARTS, { id: authorId, ownPrivate: true })).get(entryId);
     if (!entry) throw new Error(`entry ${entryId} was deleted before its event was delivered`);
     return entry;
   });

@@ -5,6 +5,7 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Prisma } from '../db/database.ts';
 import { redirectUriMatches, redirectUriProblem, stripAppendedCallbackParams } from '../domain/accounts.ts';
+import { formatScopes, grantedScopes, LEGACY_SCOPES, parseScopes, type Scope, SCOPES } from '../domain/scopes.ts';
 import { AUTHORIZATION_CODE_LIFETIME_SECONDS, createModel } from './model.ts';
 import { findApp, issueAccessToken, revokeToken, type RegisteredApp } from './store.ts';
 
@@ -25,6 +26,8 @@ export interface AuthorizeRequest {
   redirectUri: string;
   state: string | null;
   scope: string | null;
+  /** What the app asks for (domain/scopes.ts): LEGACY_SCOPES when it names none. */
+  scopes: Scope[];
   codeChallenge: string | null;
   codeChallengeMethod: string | null;
 }
@@ -89,6 +92,7 @@ export async function checkAuthorizeRequest(prisma: Prisma, params: URLSearchPar
     redirectUri: values.redirect_uri,
     state: values.state ?? null,
     scope: values.scope ?? null,
+    scopes: [...LEGACY_SCOPES],
     codeChallenge: values.code_challenge ?? null,
     codeChallengeMethod: values.code_challenge ? (values.code_challenge_method ?? 'S256') : null,
   };
@@ -103,6 +107,10 @@ export async function checkAuthorizeRequest(prisma: Prisma, params: URLSearchPar
   if (repeated) return fail('invalid_request', `${repeated} is repeated`);
   if (request.state !== null && !VSCHAR.test(request.state)) return fail('invalid_request', 'state must be visible ASCII');
   if (!values.response_type) return fail('invalid_request', 'response_type is required (code or token)');
+  const asked = parseScopes(request.scope);
+  // RFC 6749 4.1.2.1: a scope this service does not have
+  if ('unknown' in asked) return fail('invalid_scope', `unknown scope ${asked.unknown.join(', ')}; the scopes are ${SCOPES.join(', ')}`);
+  request.scopes = asked.scopes;
   if (!responseType) return fail('unsupported_response_type', 'response_type must be code or token');
   if (responseType === 'token' && !app.allowImplicit) {
     return fail('unauthorized_client', 'this app does not use the user-agent (implicit) flow; use response_type=code with PKCE');
@@ -128,10 +136,12 @@ export async function approveAuthorization(
   request: AuthorizeRequest,
   app: RegisteredApp,
   personId: number,
+  granted: readonly Scope[],
 ): Promise<string> {
+  const scope = formatScopes(granted);
   if (request.responseType === 'token') {
-    const token = await issueAccessToken(prisma, { clientId: app.id, personId, scope: request.scope });
-    return redirectWithParams(request, { access_token: token, token_type: 'bearer', state: request.state });
+    const token = await issueAccessToken(prisma, { clientId: app.id, personId, scope });
+    return redirectWithParams(request, { access_token: token, token_type: 'bearer', scope, state: request.state });
   }
   const server = new OAuth2Server({
     model: createModel(prisma, 'authorize'),
@@ -140,7 +150,8 @@ export async function approveAuthorization(
   });
   const query: Record<string, string> = { response_type: 'code', client_id: request.clientId, redirect_uri: request.redirectUri };
   if (request.state) query.state = request.state;
-  if (request.scope) query.scope = request.scope;
+  // what the person granted, which the code and its token carry
+  query.scope = scope;
   if (request.codeChallenge) {
     query.code_challenge = request.codeChallenge;
     query.code_challenge_method = request.codeChallengeMethod ?? 'S256';
@@ -223,7 +234,9 @@ export async function exchangeToken(
   const response = new OAuth2Server.Response({ headers: {} });
   try {
     const token = await server.token(request, response, { requireClientAuthentication: { authorization_code: true } });
-    return { status: 200, body: { access_token: token.accessToken, token_type: 'bearer' }, headers: { ...NO_STORE } };
+    // RFC 6749 5.1: the scope granted, which may be less than asked
+    const scope = formatScopes(grantedScopes(token.scope?.join(' ') ?? null));
+    return { status: 200, body: { access_token: token.accessToken, token_type: 'bearer', scope }, headers: { ...NO_STORE } };
   } catch (error) {
     if (!(error instanceof OAuth2Server.OAuthError)) throw error;
     const name = error.name === 'server_error' ? 'server_error' : error.name;
@@ -284,6 +297,7 @@ export function authorizationServerMetadata(baseUrl: string) {
     response_types_supported: ['code', 'token'],
     response_modes_supported: ['query', 'fragment'],
     grant_types_supported: ['authorization_code', 'implicit'],
+    scopes_supported: [...SCOPES],
     token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
     code_challenge_methods_supported: ['S256'],

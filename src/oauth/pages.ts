@@ -1,5 +1,6 @@
 // Server-rendered pages for people: sign-up, log-in, consent, their authorized apps, and the developer
 // page. Plain HTML forms that work without JavaScript; every value is escaped.
+import { SCOPE_DESCRIPTIONS, type Scope } from '../domain/scopes.ts';
 import type { FieldIssue } from '../domain/errors.ts';
 import { escapeMarkup as e } from '../domain/markup.ts';
 import { layout, type PageViewer } from '../web/layout.ts';
@@ -58,8 +59,17 @@ export function consentPage(input: {
   app: RegisteredApp;
   params: URLSearchParams;
   responseType: 'code' | 'token';
+  /** What the app asks for; the person may untick any but `read`. */
+  scopes: readonly Scope[];
 }): string {
   const fields = [...input.params.entries()].map(([k, v]) => hidden(k, v)).join('');
+  const choices = input.scopes
+    .map((scope) =>
+      scope === 'read'
+        ? `<li><label><input type="checkbox" checked disabled> ${e(SCOPE_DESCRIPTIONS[scope])}</label>${hidden('grant', scope)}</li>`
+        : `<li><label><input type="checkbox" name="grant" value="${e(scope)}" checked> ${e(SCOPE_DESCRIPTIONS[scope])}</label></li>`,
+    )
+    .join('');
   const host = (() => {
     try {
       return new URL(input.params.get('redirect_uri') ?? '').host;
@@ -70,11 +80,12 @@ export function consentPage(input: {
   return layout(
     `Authorize ${input.app.name}?`,
     `<div class="card">
-      <p><strong>${e(input.app.name)}</strong> wants to use your Milepost account, <strong>${e(input.viewer.username)}</strong>:
-      read your entries, friends and routes, and post, comment and like for you.</p>
-      <p>You can revoke its access at any time on your <a href="/account">account page</a>.</p>
-      ${host ? `<p>You will be sent back to <strong>${e(host)}</strong>.</p>` : ''}
+      <p><strong>${e(input.app.name)}</strong> wants to use your Milepost account, <strong>${e(input.viewer.username)}</strong>.
+      Untick what you do not want it to do:</p>
       <form method="post" action="/oauth/authorize">${hidden('csrf', input.csrf)}${fields}
+        <ul class="scopes">${choices}</ul>
+        <p>You can revoke its access at any time on your <a href="/account">account page</a>.</p>
+        ${host ? `<p>You will be sent back to <strong>${e(host)}</strong>.</p>` : ''}
         <div class="actions">
           <button type="submit" name="decision" value="approve">Allow</button>
           <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
@@ -143,11 +154,11 @@ export function accountPage(input: {
   const imports = input.imports ?? [];
   const active = imports.some((job) => job.status === 'running' || job.status === 'queued');
   const rows = input.authorizations.length
-    ? `<table><thead><tr><th>App</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations
+    ? `<table><thead><tr><th>App</th><th>May</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations
         .map(
           (
             a,
-          ) => `<tr><td>${e(a.client.name)}</td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>${a.lastUsedAt ? a.lastUsedAt.toISOString().slice(0, 10) : 'never'}</td><td>
+          ) => `<tr><td>${e(a.client.name)}</td><td><ul class="scopes">${a.scopes.map((scope) => `<li title="${e(SCOPE_DESCRIPTIONS[scope])}"><code>${e(scope)}</code></li>`).join('')}</ul></td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>${a.lastUsedAt ? a.lastUsedAt.toISOString().slice(0, 10) : 'never'}</td><td>
           <form method="post" action="/account/authorizations/revoke">${hidden('csrf', input.csrf)}${hidden('client_id', a.client.clientId)}
           <button type="submit" class="secondary" aria-label="Revoke access of ${e(a.client.name)}">Revoke</button></form></td></tr>`,
         )

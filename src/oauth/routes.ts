@@ -1,4 +1,5 @@
 // HTTP edge of the authorization server: account pages, the developer page, and the OAuth endpoints.
+import { narrowScopes } from '../domain/scopes.ts';
 import { discardRest } from '../http/body.ts';
 import { ImportAlreadyQueuedError, importsDirectory, queueArchiveImport, removeImportFiles } from '../imports/jobs.ts';
 import { receiveArchive } from '../imports/upload.ts';
@@ -464,7 +465,13 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
   });
 
   /** GET shows the consent page; POST carries the decision. Both re-check the whole request. */
-  async function authorize(ctx: RequestContext, params: URLSearchParams, state: State, decision: string | null): Promise<Response> {
+  async function authorize(
+    ctx: RequestContext,
+    params: URLSearchParams,
+    state: State,
+    decision: string | null,
+    chosen: readonly string[] | null = null,
+  ): Promise<Response> {
     const check = await checkAuthorizeRequest(prisma, params);
     if (check.kind === 'error-page')
       return page(
@@ -478,11 +485,21 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
       return page(
         state,
         200,
-        consentPage({ csrf: state.csrf, viewer: state.viewer, app: check.app, params, responseType: check.request.responseType }),
+        consentPage({
+          csrf: state.csrf,
+          viewer: state.viewer,
+          app: check.app,
+          params,
+          responseType: check.request.responseType,
+          scopes: check.request.scopes,
+        }),
       );
     }
     if (decision !== 'approve') return redirectResponse(denyAuthorization(check.request));
-    return redirectResponse(await approveAuthorization(prisma, check.request, check.app, state.viewer.id));
+    // the person may grant less than the app asked, never more; a decision without the page's choices
+    // (the page always sends `grant=read`) grants what was asked, as the page shows it ticked
+    const granted = chosen === null ? check.request.scopes : narrowScopes(check.request.scopes, chosen);
+    return redirectResponse(await approveAuthorization(prisma, check.request, check.app, state.viewer.id, granted));
   }
 
   router.get('/oauth/authorize', async (ctx) => authorize(ctx, ctx.url.searchParams, await pageState(ctx), null));
@@ -491,8 +508,9 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     const state = await pageState(ctx);
     const form = await postedForm(ctx, state);
     if (!form) return forbidden(state);
-    const params = new URLSearchParams([...form.entries()].filter(([key]) => key !== 'csrf' && key !== 'decision'));
-    return authorize(ctx, params, state, form.get('decision') ?? 'deny');
+    const params = new URLSearchParams([...form.entries()].filter(([key]) => key !== 'csrf' && key !== 'decision' && key !== 'grant'));
+    const chosen = form.getAll('grant');
+    return authorize(ctx, params, state, form.get('decision') ?? 'deny', chosen.length > 0 ? chosen : null);
   });
 
   const endpoint = (result: EndpointResponse) => jsonResponse(result.status, result.body, result.headers);

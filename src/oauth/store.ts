@@ -1,6 +1,7 @@
 // Accounts, registered apps, authorization codes and access tokens in the database. Every secret is
 // stored as a SHA-256 digest: codes, tokens and client secrets are random 256-bit values, so a fast
 // hash suffices and a copy of the tables reveals none of them. Passwords, chosen by people, get scrypt.
+import { formatScopes, grantedScopes, type Scope } from '../domain/scopes.ts';
 import { randomBytes } from 'node:crypto';
 import { generateToken, hashToken } from '../auth/tokens.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
@@ -277,21 +278,26 @@ export interface Authorization {
   grantedAt: Date;
   lastUsedAt: Date | null;
   tokens: number;
+  /** What its live tokens may do, together (domain/scopes.ts). */
+  scopes: Scope[];
 }
 
 /** The apps holding live tokens for a person, for the page where they revoke them. */
 export async function authorizationsOf(prisma: Prisma, personId: number): Promise<Authorization[]> {
   const tokens = await prisma.oAuthAccessToken.findMany({
     where: { personId, revokedAt: null },
-    select: { createdAt: true, lastUsedAt: true, client: { select: { id: true, clientId: true, name: true } } },
+    select: { createdAt: true, lastUsedAt: true, scope: true, client: { select: { id: true, clientId: true, name: true } } },
     orderBy: { createdAt: 'asc' },
   });
   const byClient = new Map<number, Authorization>();
   for (const t of tokens) {
+    const granted = [...grantedScopes(t.scope)];
     const current = byClient.get(t.client.id);
-    if (!current) byClient.set(t.client.id, { client: t.client, grantedAt: t.createdAt, lastUsedAt: t.lastUsedAt, tokens: 1 });
+    if (!current)
+      byClient.set(t.client.id, { client: t.client, grantedAt: t.createdAt, lastUsedAt: t.lastUsedAt, tokens: 1, scopes: granted });
     else {
       current.tokens += 1;
+      current.scopes = formatScopes([...current.scopes, ...granted]).split(' ') as Scope[];
       if (t.lastUsedAt && (!current.lastUsedAt || t.lastUsedAt > current.lastUsedAt)) current.lastUsedAt = t.lastUsedAt;
     }
   }

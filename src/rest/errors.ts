@@ -36,6 +36,8 @@ export interface TypedFailure {
   code?: string | null;
   issues?: Array<{ path: string; message: string }> | null;
   retryAfterSeconds?: number | null;
+  /** the scope an InsufficientScopeError names */
+  scope?: string | null;
 }
 
 /** The schema's typed failures, by name. */
@@ -53,8 +55,8 @@ export function failureOfError(
 ): RestError | null {
   const type = error.extensions?.type;
   if (typeof type !== 'string' || !TYPED_FAILURES.has(type)) return null;
-  const { code, issues, retryAfterSeconds } = error.extensions as Partial<TypedFailure>;
-  return failure({ __typename: type, message: error.message, code, issues, retryAfterSeconds }, viewer, fieldName);
+  const { code, issues, retryAfterSeconds, scope } = error.extensions as Partial<TypedFailure>;
+  return failure({ __typename: type, message: error.message, code, issues, retryAfterSeconds, scope }, viewer, fieldName);
 }
 
 /**
@@ -80,6 +82,11 @@ export function failure(result: TypedFailure, viewer: boolean, fieldName: (graph
     case 'NotAuthorizedError':
       // a valid token that may not do this is forbidden; no token at all needs authorization
       return viewer ? new RestError(403, 'FORBIDDEN', result.message) : notAuthorized(result.message);
+    case 'InsufficientScopeError':
+      // RFC 6750 3.1: the challenge names the scope the app should ask the person for
+      return new RestError(403, 'INSUFFICIENT_SCOPE', result.message, undefined, {
+        'www-authenticate': `Bearer realm="milepost", error="insufficient_scope", scope="${result.scope ?? ''}"`,
+      });
     default:
       return new RestError(500, 'INTERNAL', 'unexpected result');
   }

@@ -5,6 +5,7 @@
 // expect: typed failures as statuses (the one table in errors.ts) and the legacy layer's error body,
 // readable paths for the resources the legacy paths also have, bodies read under the service's limits,
 // and uploads as multipart parts.
+import { type Scope, SCOPES } from '../domain/scopes.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import {
@@ -82,6 +83,8 @@ export interface GeneratedOperation {
   description: string;
   /** The typed failures its result may be (ValidationError, NotFoundError, NotAuthorizedError). */
   failures: string[];
+  /** The scope a mutation needs (domain/scopes.ts); a query needs `read` when it needs a token. */
+  scope: Scope | null;
   /** Null answers 404 (401 for a field without arguments, which can only be about the viewer). */
   nullable: boolean;
   hasArgs: boolean;
@@ -133,6 +136,7 @@ export function generatedOperations(schema: GraphQLSchema, declared: GraphQLSche
               .map((member) => member.name)
               .filter((name) => TYPED_FAILURES.has(name))
           : declaredFailures(declared, kind, field.name),
+        scope: declaredScope(declared, kind, field.name),
         nullable: isNullableType(field.type),
         hasArgs: field.args.length > 0,
         uploads: field.args.some((arg) => takesFile(arg.type)),
@@ -336,6 +340,13 @@ export function createGeneratedApi(options: {
   };
 }
 
+/** The scope a root field declares in its extensions (every mutation: graphql/mutations/payload.ts). */
+function declaredScope(schema: GraphQLSchema, kind: 'query' | 'mutation', name: string): Scope | null {
+  const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
+  const scope = root?.getFields()[name]?.extensions?.scope;
+  return typeof scope === 'string' && (SCOPES as readonly string[]).includes(scope) ? (scope as Scope) : null;
+}
+
 /** The typed errors a root field that answers no union declares in its extensions (the streams). */
 function declaredFailures(schema: GraphQLSchema, kind: 'query' | 'mutation', name: string): string[] {
   const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
@@ -383,7 +394,12 @@ function outcome(
   const failed = (operation.kind === 'mutation' ? rest.error : value) as (Record<string, unknown> & { __typename?: string }) | null;
   if (failed?.__typename && TYPED_FAILURES.has(failed.__typename)) {
     throw failure(
-      { __typename: failed.__typename, message: String(failed.errorMessage), issues: failed.issues as TypedFailure['issues'] },
+      {
+        __typename: failed.__typename,
+        message: String(failed.errorMessage),
+        issues: failed.issues as TypedFailure['issues'],
+        scope: failed.scope as string | undefined,
+      },
       context.viewer !== null,
     );
   }

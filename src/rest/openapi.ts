@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 description of the legacy REST paths and of the generated API at /api/v1, served at
 // /openapi.json and rendered at /docs.
 // The test suite checks that the document validates and that every response it sees conforms to it.
+import { SCOPE_DESCRIPTIONS, type Scope } from '../domain/scopes.ts';
 import { ACTIVITY_TYPES, displayActivityType } from '../domain/activity.ts';
 import { escapeMarkup as e } from '../domain/markup.ts';
 import { POPULAR_DAYS } from '../domain/paging.ts';
@@ -83,7 +84,10 @@ const ACTIVITY_OUTPUT = { enum: ACTIVITY_TYPES.map(displayActivityType) };
 const pathParam = (name: string, schema: unknown, description: string) => ({ name, in: 'path', required: true, description, schema });
 const ID = pathParam('id', { type: 'integer' }, 'An entry’s or route’s id.');
 const USERNAME = pathParam('username', { type: 'string' }, 'A person’s username, any letter case.');
-const BEARER = [{ oauth2: [] }, { bearer: [] }];
+/** A token with `scope` is needed (domain/scopes.ts). */
+const needs = (scope: Scope) => [{ oauth2: [scope] }, { bearer: [scope] }];
+/** A token is optional, and changes the answer (what the person may see). */
+const OPTIONAL_TOKEN = [{}, { oauth2: ['read'] }, { bearer: ['read'] }];
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -100,7 +104,7 @@ const stream = (summary: string, extra: unknown[] = [], secured = false, descrip
     summary,
     ...(description ? { description } : {}),
     parameters: [...extra, ...streamParams, ...formatParams],
-    ...(secured ? { security: BEARER } : {}),
+    security: secured ? needs('read') : OPTIONAL_TOKEN,
     responses: {
       '200': { description: `At most 20 entries, ${order}; \`{"entries": []}\` past the last page.`, content: json(ref('EntryList')) },
       ...pick('304', '400', '401', '404', '405', '406', '422'),
@@ -173,7 +177,7 @@ const GPX_BODY = {
 const trackUpload = (summary: string) => ({
   put: {
     summary,
-    security: BEARER,
+    security: needs('entries:write'),
     parameters: [ID],
     requestBody: GPX_BODY,
     responses: {
@@ -262,9 +266,10 @@ function generatedPaths({ document, operations }: GeneratedDescription) {
         summary: firstSentence(operation.description) || `The ${operation.kind} ${operation.field}.`,
         description: `${operation.description}\n\nGraphQL: \`${operation.kind === 'query' ? 'Query' : 'Mutation'}.${operation.field}\`.`,
         // the token is optional where the operation answers anyone
-        ...(operation.kind === 'mutation' || operation.failures.includes('NotAuthorizedError') || !operation.hasArgs
-          ? { security: BEARER }
-          : {}),
+        security:
+          operation.kind === 'mutation' || operation.failures.includes('NotAuthorizedError') || !operation.hasArgs
+            ? needs(operation.scope ?? 'read')
+            : OPTIONAL_TOKEN,
         parameters: [
           ...pathParams.map((parameter) => ({ ...parameter, schema: v1Schema(parameter.schema) })),
           ...(operation.method === 'POST' ? [IDEMPOTENCY_KEY] : []),
@@ -329,8 +334,12 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         oauth2: {
           type: 'oauth2',
           flows: {
-            authorizationCode: { authorizationUrl: `${baseUrl}/oauth/authorize`, tokenUrl: `${baseUrl}/oauth/token`, scopes: {} },
-            implicit: { authorizationUrl: `${baseUrl}/oauth/authorize`, scopes: {} },
+            authorizationCode: {
+              authorizationUrl: `${baseUrl}/oauth/authorize`,
+              tokenUrl: `${baseUrl}/oauth/token`,
+              scopes: SCOPE_DESCRIPTIONS,
+            },
+            implicit: { authorizationUrl: `${baseUrl}/oauth/authorize`, scopes: SCOPE_DESCRIPTIONS },
           },
         },
         bearer: {
@@ -504,7 +513,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         ...stream('Public stream: everyone’s entries.'),
         post: {
           summary: 'Create an entry: a note, a workout, an image and/or a location.',
-          security: BEARER,
+          security: needs('entries:write'),
           parameters: [IDEMPOTENCY_KEY],
           requestBody: formBody(CREATE_ENTRY),
           responses: {
@@ -527,7 +536,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
             'The same file imported again (gzipped or not) answers the entry it made the first time, with 200 instead of 201.',
             'One file at a time per person: a second while the first is read is 429 with `Retry-After`.',
           ].join(' '),
-          security: BEARER,
+          security: needs('entries:write'),
           requestBody: {
             required: true,
             content: {
@@ -596,7 +605,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         },
         delete: {
           summary: 'Delete one of your entries, with its comments, likes and track.',
-          security: BEARER,
+          security: needs('entries:write'),
           parameters: [ID],
           responses: {
             '200': {
@@ -614,7 +623,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       '/entries/{id}/comments.json': {
         post: {
           summary: 'Comment on an entry.',
-          security: BEARER,
+          security: needs('entries:write'),
           parameters: [ID, IDEMPOTENCY_KEY],
           requestBody: formBody({
             type: 'object',
@@ -653,7 +662,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       '/entries/{id}/likes.json': {
         post: {
           summary: 'Like an entry; liking twice is not an error.',
-          security: BEARER,
+          security: needs('entries:write'),
           parameters: [ID, IDEMPOTENCY_KEY],
           responses: {
             '201': {
@@ -700,7 +709,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       '/people/me.json': {
         get: {
           summary: 'The person who authorized the token.',
-          security: BEARER,
+          security: needs('read'),
           parameters: formatParams,
           responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('400', '401', '405', '406') },
         },
@@ -721,7 +730,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         post: {
           summary: 'Ask a person to be friends; when they already asked you, you become friends at once.',
           description: 'Asking again is not an error. `me` or your own username is a 422 naming `username`.',
-          security: BEARER,
+          security: needs('profile:write'),
           parameters: [USERNAME, IDEMPOTENCY_KEY],
           responses: {
             '201': {
@@ -734,7 +743,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         },
         delete: {
           summary: 'End a friendship, or withdraw your own request. Not being friends is not an error.',
-          security: BEARER,
+          security: needs('profile:write'),
           parameters: [USERNAME],
           responses: {
             '200': { description: 'Where you stand with the person now (`none`).', content: json(ref('Friendship')) },
@@ -759,7 +768,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       '/routes.json': {
         post: {
           summary: 'Create a route; attach a track with PUT /routes/{id}/track.json.',
-          security: BEARER,
+          security: needs('entries:write'),
           parameters: [IDEMPOTENCY_KEY],
           requestBody: formBody({
             type: 'object',
@@ -815,6 +824,15 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
 
 type Doc = ReturnType<typeof openApiDocument>;
 
+/** Whether an operation's `security` needs a token (no empty alternative). */
+const needsToken = (security: unknown) => Array.isArray(security) && !security.some((option) => Object.keys(option).length === 0);
+
+/** The scope an operation's `security` names, as the docs page says it. */
+const scopeOf = (security: unknown) => {
+  const scope = (security as Array<{ oauth2?: string[] }>).find((option) => option.oauth2)?.oauth2?.[0];
+  return scope ? ` with the scope \`${scope}\`` : '';
+};
+
 /** A browsable reference, rendered from the document itself, with no front-end build. */
 export function docsPage(doc: Doc): string {
   const code = (s: string) => e(s).replace(/`([^`]+)`/g, '<code>$1</code>');
@@ -832,7 +850,7 @@ export function docsPage(doc: Doc): string {
         >,
       ).map(
         ([method, op]) => `<section><h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${e(path)}</code></h2>
-        <p>${code(op.summary)}${op.security ? ' <strong>Needs an access token.</strong>' : ''}</p>
+        <p>${code(op.summary)}${needsToken(op.security) ? ` <strong>Needs an access token${scopeOf(op.security)}.</strong>` : ''}</p>
         ${op.parameters?.length ? `<table><tr><th>Parameter</th><th>In</th><th>Meaning</th></tr>${op.parameters.map((p) => `<tr><td><code>${e(p.name)}</code></td><td>${p.in}</td><td>${code(p.description ?? '')}</td></tr>`).join('')}</table>` : ''}
         <table><tr><th>Status</th><th>When</th></tr>${Object.entries(op.responses)
           .map(([status, r]) => `<tr><td>${status}</td><td>${code(r.description)}</td></tr>`)

@@ -159,6 +159,7 @@ interface PayloadFailure {
   __typename: string;
   errorMessage: string;
   issues?: Array<{ path: string; message: string }>;
+  scope?: string;
 }
 
 /**

@@ -12,7 +12,9 @@ import { createPerson, createToken, makeFriends } from '../support/factories.ts'
 
 const VISIBILITIES = ['EVERYONE', 'FRIENDS', 'ONLY_ME'] as const;
 type Visibility = (typeof VISIBILITIES)[number];
-const VIEWERS = ['anonymous', 'stranger', 'friend', 'author'] as const;
+// `authorApp`: an app the author granted `read` but not `read_all` (the legacy default): it sees the
+// author's entries as a friend would, never the only-me ones
+const VIEWERS = ['anonymous', 'stranger', 'friend', 'author', 'authorApp'] as const;
 type ViewerKind = (typeof VIEWERS)[number];
 
 /** Who sees what: the contract, written out. */
@@ -21,6 +23,7 @@ const SEES: Record<ViewerKind, Visibility[]> = {
   stranger: ['EVERYONE'],
   friend: ['EVERYONE', 'FRIENDS'],
   author: ['EVERYONE', 'FRIENDS', 'ONLY_ME'],
+  authorApp: ['EVERYONE', 'FRIENDS'],
 };
 
 const HERE = { lat: 37.8044, lon: -122.2712 };
@@ -40,6 +43,7 @@ beforeAll(async () => {
   const stranger = await createPerson(db.prisma, { username: 'sam' });
   await makeFriends(db.prisma, author.id, friend.id);
   tokens.author = await createToken(db.prisma, author.id);
+  tokens.authorApp = await createToken(db.prisma, author.id, { scope: 'read entries:write profile:write' });
   tokens.friend = await createToken(db.prisma, friend.id);
   tokens.stranger = await createToken(db.prisma, stranger.id);
   for (const visibility of VISIBILITIES) {

@@ -35,12 +35,16 @@ export class TestBrowser {
     );
   }
 
-  /** Posts a form; the CSRF token of the pages seen so far is added unless `csrf: null` is given. */
-  async post(path: string, fields: Record<string, string | null>): Promise<Response> {
+  /**
+   * Posts a form; the CSRF token of the pages seen so far is added unless `csrf: null` is given. A list
+   * is sent as a field repeated, as ticked checkboxes of one name are.
+   */
+  async post(path: string, fields: Record<string, string | readonly string[] | null>): Promise<Response> {
     if (!this.cookies.has(CSRF_COOKIE)) await this.get('/login');
     const form = new URLSearchParams();
     const withCsrf = { csrf: this.cookies.get(CSRF_COOKIE)!, ...fields };
-    for (const [k, v] of Object.entries(withCsrf)) if (v !== null) form.append(k, v);
+    for (const [k, v] of Object.entries(withCsrf))
+      for (const value of v === null ? [] : typeof v === 'string' ? [v] : v) form.append(k, value);
     return this.remember(
       await this.fetchApp(path, {
         method: 'POST',

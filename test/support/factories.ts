@@ -91,11 +91,19 @@ export async function makeFriends(prisma: Prisma, a: number, b: number) {
 }
 
 /** An app and an access token it holds for `personId`; returns the token as a client would send it. */
-export async function createToken(prisma: Prisma, personId: number): Promise<string> {
+/**
+ * A token of a new app for `personId`. By default it has every scope, as the person's own token would;
+ * `scope: null` stores none, as every token granted before scopes existed (the legacy default).
+ */
+export async function createToken(
+  prisma: Prisma,
+  personId: number,
+  { scope = 'read read_all entries:write profile:write' }: { scope?: string | null } = {},
+): Promise<string> {
   const client = await prisma.oAuthClient.create({
     data: { clientId: `client-${next()}`, name: 'Test app', secretHash: hashToken('secret') },
   });
   const token = generateToken();
-  await prisma.oAuthAccessToken.create({ data: { tokenHash: hashToken(token), clientId: client.id, personId } });
+  await prisma.oAuthAccessToken.create({ data: { tokenHash: hashToken(token), clientId: client.id, personId, scope } });
   return token;
 }

@@ -100,6 +100,7 @@ const workoutFields = (t: PothosSchemaTypes.InputFieldBuilder<PayloadTypes, 'Inp
 payloadMutation('createEntry', {
   description: 'Posts an entry as the viewer.',
   input: { description: 'A note, a workout, an image and/or a location (SPEC 4.3). At least one of them.', fields: workoutFields },
+  scope: 'entries:write',
   errors: [ValidationError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
@@ -161,6 +162,7 @@ payloadMutation('updateEntry', {
       visibility: t.field({ type: VisibilityEnum, description: 'Who sees the entry from now on.' }),
     }),
   },
+  scope: 'entries:write',
   errors: [ValidationError, NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
@@ -183,6 +185,7 @@ payloadMutation('updateEntry', {
 payloadMutation('deleteEntry', {
   description: "Deletes one of the viewer's entries with its comments, likes and track.",
   input: { description: 'The entry to delete.', fields: (t) => ({ id: t.id({ required: true, description: namesObject('Entry') }) }) },
+  scope: 'entries:write',
   errors: [NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
@@ -227,6 +230,7 @@ payloadMutation('setEntryTrack', {
       gpx: t.field({ type: 'GpxDocument', required: true, description: 'The GPX document: its text, or a file of a multipart request.' }),
     }),
   },
+  scope: 'entries:write',
   errors: [ValidationError, NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);

@@ -30,6 +30,7 @@ payloadMutation('importActivity', {
       visibility: t.field({ type: VisibilityEnum, description: "Who sees the entry; default: the viewer's `defaultVisibility`." }),
     }),
   },
+  scope: 'entries:write',
   errors: [ValidationError, NotAuthorizedError, TryAgainLaterError],
   resolve: async ({ file, message, visibility }, context): Promise<{ entryId: number; created: boolean }> => {
     const viewer = requireViewer(context);

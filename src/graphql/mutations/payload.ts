@@ -6,7 +6,8 @@
 // never takes an error for an object and a REST path maps it to its status.
 import type { FieldMap, InputFieldMap, InputShapeFromFields } from '@pothos/core';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { DomainError } from '../../domain/errors.ts';
+import { type DomainError, InsufficientScopeError } from '../../domain/errors.ts';
+import type { Scope } from '../../domain/scopes.ts';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { ERROR_TYPE_NAMES, errorValue } from '../types/errors.ts';
@@ -37,7 +38,9 @@ interface PayloadMutationOptions<Fields extends InputFieldMap, Result> {
     description: string;
     fields: (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Payload<Result>>) => FieldMap;
   };
-  /** The typed errors the mutation may answer in `error`. */
+  /** The scope a token needs for it (domain/scopes.ts): without it, `error` is an InsufficientScopeError. */
+  scope: Scope;
+  /** The typed errors the mutation may answer in `error` (InsufficientScopeError is added). */
   errors: readonly TypedErrorClass[];
   resolve: (input: InputShapeFromFields<Fields>, context: Context, info: GraphQLResolveInfo) => Promise<Result>;
 }
@@ -47,7 +50,8 @@ const pascal = (name: string) => name[0]!.toUpperCase() + name.slice(1);
 /** Defines the mutation `name` with its `<Name>Input`, `<Name>Payload` and `<Name>Error`. */
 export function payloadMutation<Fields extends InputFieldMap, Result>(name: string, options: PayloadMutationOptions<Fields, Result>) {
   const type = pascal(name);
-  const errorNames = options.errors.map((error) => ERROR_TYPE_NAMES.get(error)!);
+  const errors = [...options.errors, InsufficientScopeError];
+  const errorNames = errors.map((error) => ERROR_TYPE_NAMES.get(error)!);
   const input = builder.inputType(`${type}Input`, {
     description: options.input.description,
     fields: (t) => ({
@@ -59,7 +63,7 @@ export function payloadMutation<Fields extends InputFieldMap, Result>(name: stri
   });
   const errorUnion = builder.unionType(`${type}Error`, {
     description: `Why \`${name}\` changed nothing: one of the typed errors it may meet, each with a stable \`code\`.`,
-    types: options.errors as never,
+    types: errors as never,
     resolveType: (error) => (error as { type: string }).type,
   });
   const payload = builder.objectRef<Payload<Result>>(`${type}Payload`).implement({
@@ -82,18 +86,19 @@ export function payloadMutation<Fields extends InputFieldMap, Result>(name: stri
   builder.mutationField(name, (t) =>
     t.field({
       type: payload,
-      description: options.description,
+      description: `${options.description} Needs the scope \`${options.scope}\`.`,
       args: { input: t.arg({ type: input, required: true, description: 'What to do.' }) },
-      // the typed errors a client may meet, for the generated REST API (as the streams declare theirs)
-      extensions: { failures: errorNames },
+      // the typed errors a client may meet and the scope it needs, for the generated REST API and its OpenAPI document
+      extensions: { failures: errorNames, scope: options.scope },
       resolve: async (_root, args, context, info) => {
         const { clientMutationId = null, ...given } = (args as unknown as { input: { clientMutationId?: string | null } }).input;
         try {
+          // without a token the mutation's own check answers NotAuthorizedError
+          if (context.viewer && !context.viewer.scopes.has(options.scope)) throw new InsufficientScopeError(options.scope);
           const result = await options.resolve(given as InputShapeFromFields<Fields>, context, info);
           return { clientMutationId, result, error: null };
         } catch (error) {
-          if (options.errors.some((known) => error instanceof known))
-            return { clientMutationId, result: null, error: error as DomainError };
+          if (errors.some((known) => error instanceof known)) return { clientMutationId, result: null, error: error as DomainError };
           throw error;
         }
       },

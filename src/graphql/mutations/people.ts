@@ -16,7 +16,7 @@ import { builder } from '../builder.ts';
 import { offsetToCursor } from '@pothos/plugin-relay';
 import { PersonEdge } from '../types/person.ts';
 import { ofResult, type PayloadFieldBuilder, payloadMutation, type PayloadTypes, readAfter } from './payload.ts';
-import { requireViewer, type Context } from '../context.ts';
+import { readsAsOwner, requireViewer, type Context } from '../context.ts';
 import { requirePersonId } from '../lookups.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from '../types/enums.ts';
 import { WeekdayEnum } from '../types/stats.ts';
@@ -104,6 +104,7 @@ function friendshipPayload(description: string, joins: boolean) {
 payloadMutation('requestFriend', {
   description: 'Asks a person to be friends. If they already asked the viewer, the two become friends at once.',
   input: usernameInput('to ask'),
+  scope: 'profile:write',
   errors,
   resolve: async ({ username }, context): Promise<FriendshipResult> => {
     const { viewerId, personId } = await other(context, username);
@@ -140,6 +141,7 @@ payloadMutation('requestFriend', {
 payloadMutation('acceptFriend', {
   description: "Accepts a person's pending request.",
   input: usernameInput('whose request to accept'),
+  scope: 'profile:write',
   errors,
   resolve: async ({ username }, context): Promise<FriendshipResult> => {
     const { viewerId, personId } = await other(context, username);
@@ -154,6 +156,7 @@ payloadMutation('acceptFriend', {
 payloadMutation('declineFriend', {
   description: "Declines a person's pending request.",
   input: usernameInput('whose request to decline'),
+  scope: 'profile:write',
   errors,
   resolve: async ({ username }, context): Promise<FriendshipResult> => {
     const { viewerId, personId } = await other(context, username);
@@ -167,6 +170,7 @@ payloadMutation('declineFriend', {
 payloadMutation('removeFriend', {
   description: "Ends a friendship, or withdraws the viewer's own request. Not being friends is not an error.",
   input: usernameInput('to stop being friends with, or whose request to withdraw'),
+  scope: 'profile:write',
   errors,
   resolve: async ({ username }, context): Promise<FriendshipResult> => {
     const { viewerId, personId } = await other(context, username);
@@ -212,6 +216,7 @@ payloadMutation('updateProfile', {
       }),
     }),
   },
+  scope: 'profile:write',
   errors: [ValidationError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
@@ -251,7 +256,7 @@ builder.prismaObjectField('Person', 'privacyZones', (t) =>
     nullable: true,
     description: 'The places this person hides from everyone else. Only a person sees their own; null for anyone else.',
     select: { privacyZones: { orderBy: { id: 'asc' } } },
-    resolve: (person, _args, context) => (context.viewer?.id === person.id ? person.privacyZones : null),
+    resolve: (person, _args, context) => (readsAsOwner(context, person.id) ? person.privacyZones : null),
   }),
 );
 
@@ -261,7 +266,7 @@ builder.prismaObjectField('Person', 'hiddenEndsMeters', (t) =>
     description:
       "Meters of the start and finish of this person's tracks that nobody else sees. Only a person sees their own; null for anyone else.",
     resolve: async (person, _args, context) => {
-      if (context.viewer?.id !== person.id) return null;
+      if (!readsAsOwner(context, person.id)) return null;
       return (await context.prisma.person.findUniqueOrThrow({ where: { id: person.id }, select: { hiddenEndsMeters: true } }))
         .hiddenEndsMeters;
     },
@@ -278,6 +283,7 @@ payloadMutation('addPrivacyZone', {
       radiusMeters: t.float({ required: true, description: 'How far around it to hide, in meters.' }),
     }),
   },
+  scope: 'profile:write',
   errors: [ValidationError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
@@ -307,6 +313,7 @@ payloadMutation('removePrivacyZone', {
     description: 'The zone to remove.',
     fields: (t) => ({ id: t.id({ required: true, description: namesObject('PrivacyZone') }) }),
   },
+  scope: 'profile:write',
   errors: [NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);

@@ -46,6 +46,7 @@ payloadMutation('createComment', {
       body: t.string({ required: true, description: 'The text: 1 to 510 characters after trimming.' }),
     }),
   },
+  scope: 'entries:write',
   errors: [ValidationError, NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
@@ -91,6 +92,7 @@ payloadMutation('createComment', {
 payloadMutation('likeEntry', {
   description: 'Likes an entry as the viewer. Liking twice is not an error: the first like stands.',
   input: { description: 'The entry to like.', fields: (t) => ({ entryId: entryIdField(t) }) },
+  scope: 'entries:write',
   errors: [NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
@@ -142,6 +144,7 @@ payloadMutation('likeEntry', {
 payloadMutation('unlikeEntry', {
   description: "Takes back the viewer's like; not having liked is not an error.",
   input: { description: 'The entry to stop liking.', fields: (t) => ({ entryId: entryIdField(t) }) },
+  scope: 'entries:write',
   errors: [NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);

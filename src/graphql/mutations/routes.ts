@@ -31,6 +31,7 @@ payloadMutation('createRoute', {
       activityType: t.field({ type: ActivityTypeEnum, description: 'What the route is for.' }),
     }),
   },
+  scope: 'entries:write',
   errors: [ValidationError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
@@ -76,6 +77,7 @@ payloadMutation('setRouteTrack', {
       gpx: t.field({ type: 'GpxDocument', required: true, description: 'The GPX document: its text, or a file of a multipart request.' }),
     }),
   },
+  scope: 'entries:write',
   errors: [ValidationError, NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);

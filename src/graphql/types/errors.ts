@@ -1,5 +1,6 @@
 import {
   type DomainError,
+  InsufficientScopeError,
   NotAuthorizedError,
   NotFoundError,
   TryAgainLaterError,
@@ -74,12 +75,22 @@ builder.objectType(TryAgainLaterError, {
   fields: (t) => ({ retryAfterSeconds: t.exposeInt('retryAfterSeconds', { description: 'Seconds to wait before trying again.' }) }),
 });
 
+builder.objectType(InsufficientScopeError, {
+  name: 'InsufficientScopeError',
+  description:
+    'The token is valid, but the person did not grant its app the scope this needs: ask them again for `scope`. REST answers 403 with `WWW-Authenticate: Bearer error="insufficient_scope"`.',
+  interfaces: [ErrorInterface],
+  isTypeOf: isTyped(InsufficientScopeError, 'InsufficientScopeError'),
+  fields: (t) => ({ scope: t.exposeString('scope', { description: 'The scope the operation needs (`entries:write`, …).' }) }),
+});
+
 /** The schema's name of each typed error class (a subclass, such as TooLargeError, is its parent's type). */
 export const ERROR_TYPE_NAMES = new Map<abstract new (...args: never[]) => DomainError, string>([
   [ValidationError, 'ValidationError'],
   [NotFoundError, 'NotFoundError'],
   [NotAuthorizedError, 'NotAuthorizedError'],
   [TryAgainLaterError, 'TryAgainLaterError'],
+  [InsufficientScopeError, 'InsufficientScopeError'],
 ]);
 
 /**

@@ -8,6 +8,7 @@ import { privacyOf, trackPoints } from '../loaders.ts';
 import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
+import { readsAsOwner } from '../context.ts';
 import { ActivityTypeEnum } from './enums.ts';
 import { GeoPointRef } from './entry.ts';
 import { DistanceRef } from './workout.ts';
@@ -152,7 +153,7 @@ export const TrackRef = builder.prismaObject('Track', {
       select: { pointData: true, pointCount: true },
       resolve: async (track, _args, context) => {
         const owner = await ownerOfTrack(context, track);
-        if (context.viewer?.id !== owner) return null;
+        if (!readsAsOwner(context, owner)) return null;
         return trackWork({ kind: 'hiddenParts', pointData: track.pointData, settings: await privacyOf(context, owner) }, track.pointCount);
       },
     }),

@@ -21,6 +21,8 @@ import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
 import { entryById } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
+import { readerOf } from '../context.ts';
+import type { EntryReader } from '../../db/entry-pages.ts';
 import { ActivityTypeEnum, VisibilityEnum } from './enums.ts';
 import { EntryRef } from './entry.ts';
 import { DistanceRef, type Distance } from './workout.ts';
@@ -226,7 +228,7 @@ const MeasureRecordRef = builder.objectRef<MeasureShape>('MeasureRecord').implem
 
 interface RecordsShape {
   owner: Owner;
-  viewerId: number | null;
+  reader: EntryReader;
 }
 
 const RecordsRef = builder.objectRef<RecordsShape>('PersonRecords').implement({
@@ -235,32 +237,32 @@ const RecordsRef = builder.objectRef<RecordsShape>('PersonRecords').implement({
     running: t.field({
       type: [RunningRecordRef],
       description: 'For each record distance covered by a timed running track, the fastest time, shortest distance first.',
-      resolve: async ({ owner, viewerId }, _args, context) =>
-        (await readRunningRecords(context, owner.id, viewerId)).map((record) => ({ owner, ...record })),
+      resolve: async ({ owner, reader }, _args, context) =>
+        (await readRunningRecords(context, owner.id, reader)).map((record) => ({ owner, ...record })),
     }),
     longestRide: t.field({
       type: MeasureRecordRef,
       nullable: true,
       description: 'The cycling workout with the longest distance; null without one.',
-      resolve: ({ owner, viewerId }, _args, context) => biggest(context, owner, viewerId, 'cycling', 'distance'),
+      resolve: ({ owner, reader }, _args, context) => biggest(context, owner, reader, 'cycling', 'distance'),
     }),
     biggestClimb: t.field({
       type: MeasureRecordRef,
       nullable: true,
       description: 'The ride that climbed most (`meters` is the climb, from its track); null without one.',
-      resolve: ({ owner, viewerId }, _args, context) => biggest(context, owner, viewerId, 'cycling', 'climb'),
+      resolve: ({ owner, reader }, _args, context) => biggest(context, owner, reader, 'cycling', 'climb'),
     }),
     longestSwim: t.field({
       type: MeasureRecordRef,
       nullable: true,
       description: 'The swimming workout with the longest distance; null without one.',
-      resolve: ({ owner, viewerId }, _args, context) => biggest(context, owner, viewerId, 'swimming', 'distance'),
+      resolve: ({ owner, reader }, _args, context) => biggest(context, owner, reader, 'swimming', 'distance'),
     }),
   }),
 });
 
-async function biggest(context: Context, owner: Owner, viewerId: number | null, activity: string, measure: 'distance' | 'climb') {
-  const row = await readBiggest(context, owner.id, viewerId, activity, measure);
+async function biggest(context: Context, owner: Owner, reader: EntryReader, activity: string, measure: 'distance' | 'climb') {
+  const row = await readBiggest(context, owner.id, reader, activity, measure);
   return row && { owner, ...row };
 }
 
@@ -289,10 +291,9 @@ interface Settings {
   weekStart: number;
 }
 
-/** The viewer's id when they may read this person's stats (their `statsVisibility`); undefined when not. */
-async function statsReader(context: Context, person: Settings): Promise<number | null | undefined> {
-  const viewerId = context.viewer?.id ?? null;
-  return (await viewerMaySee(context, { authorId: person.id, visibility: person.statsVisibility })) ? viewerId : undefined;
+/** Who reads, when they may read this person's stats (their `statsVisibility`); undefined when not. */
+async function statsReader(context: Context, person: Settings): Promise<EntryReader | undefined> {
+  return (await viewerMaySee(context, { authorId: person.id, visibility: person.statsVisibility })) ? readerOf(context) : undefined;
 }
 
 const weekStartOf = (person: Pick<Settings, 'weekStart'>) =>
@@ -335,15 +336,15 @@ builder.prismaObjectFields('Person', (t) => ({
     },
     select: SETTINGS,
     resolve: async (person, args, context) => {
-      const viewerId = await statsReader(context, person);
-      if (viewerId === undefined) return null;
+      const reader = await statsReader(context, person);
+      if (reader === undefined) return null;
       const now = Date.now();
       const to = args.to?.getTime() ?? now;
       const from = args.from?.getTime() ?? defaultRange(args.period, to).from;
       const timeZone = calendarZone(person.timeZone);
       const weekStart = weekStartOf(person);
       const periods = calendarPeriods(timeZone, args.period, weekStart, from, to);
-      const rows = await readPeriodTotals(context, person.id, viewerId, periods, args.activityType ?? null);
+      const rows = await readPeriodTotals(context, person.id, reader, periods, args.activityType ?? null);
       const owner = { id: person.id, units: person.units };
       return {
         period: args.period,
@@ -372,8 +373,8 @@ builder.prismaObjectFields('Person', (t) => ({
     description: 'Running records at each distance, the longest ride, the biggest climb and the longest swim. Null as `stats` is.',
     select: SETTINGS,
     resolve: async (person, _args, context) => {
-      const viewerId = await statsReader(context, person);
-      return viewerId === undefined ? null : { owner: { id: person.id, units: person.units }, viewerId };
+      const reader = await statsReader(context, person);
+      return reader === undefined ? null : { owner: { id: person.id, units: person.units }, reader };
     },
   }),
   streak: t.field({
@@ -382,10 +383,10 @@ builder.prismaObjectFields('Person', (t) => ({
     description: 'Runs of days and of weeks with a workout. Null as `stats` is.',
     select: SETTINGS,
     resolve: async (person, _args, context) => {
-      const viewerId = await statsReader(context, person);
-      if (viewerId === undefined) return null;
+      const reader = await statsReader(context, person);
+      if (reader === undefined) return null;
       const timeZone = calendarZone(person.timeZone);
-      const minutes = await readWorkoutMinutes(context, person.id, viewerId);
+      const minutes = await readWorkoutMinutes(context, person.id, reader);
       const days = minutes.map((minute) => localDay(timeZone, minute * 60_000));
       const last = days.length ? days.reduce((a, b) => Math.max(a, b)) : null;
       return {
