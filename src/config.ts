@@ -65,6 +65,12 @@ export interface Config {
    * production only). Its counts tell when people write, hidden entries included.
    */
   readonly metricsPublic: boolean;
+  /**
+   * How long an app's access token works (ACCESS_TOKEN_TTL_SECONDS, default 6 hours) and its refresh
+   * token, counted from the latest refresh (REFRESH_TOKEN_TTL_SECONDS, default 180 days). A legacy
+   * app's tokens never expire.
+   */
+  readonly tokenLifetimes: { readonly accessSeconds: number; readonly refreshSeconds: number };
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -287,5 +293,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: parseLogLevel(env.LOG_LEVEL, nodeEnv),
     metricsToken: env.METRICS_TOKEN || null,
     metricsPublic: parseBoolean('METRICS_PUBLIC', env.METRICS_PUBLIC, nodeEnv !== 'production'),
+    tokenLifetimes: {
+      accessSeconds: parseInteger('ACCESS_TOKEN_TTL_SECONDS', env.ACCESS_TOKEN_TTL_SECONDS, 6 * 3600, 60, 365 * 86_400),
+      refreshSeconds: parseInteger('REFRESH_TOKEN_TTL_SECONDS', env.REFRESH_TOKEN_TTL_SECONDS, 180 * 86_400, 60, 10 * 365 * 86_400),
+    },
   };
 }

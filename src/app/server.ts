@@ -342,6 +342,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     throttle: new GuessThrottle((rule) => limiter.attemptCounter(rule)),
     webhooksAllowPrivate: config.webhooks.allowPrivate,
     media,
+    tokenLifetimes: config.tokenLifetimes,
   });
 
   // the pages the API's `url` fields point at, for browsers (see handle: by the Accept header)

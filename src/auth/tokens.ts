@@ -84,20 +84,28 @@ export async function viewerForToken({ prisma, read }: TokenStore, token: string
     lastUsedAt: unknown;
     clientId: number;
     scope: string | null;
+    expiresAt: unknown;
     personId: number;
     username: string;
   }>(
-    Sql.sql`SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", t."scope", p."id" AS "personId", p."username"
+    Sql.sql`SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", t."scope", t."expiresAt", p."id" AS "personId", p."username"
     FROM "OAuthAccessToken" t JOIN "Person" p ON p."id" = t."personId"
     WHERE t."tokenHash" = ${hashToken(token)}`,
   );
   if (!row || row.revokedAt !== null) return null;
+  // an app's token stops working when it expires (its refresh token gets the next one)
+  if (row.expiresAt !== null && !(storedTime(row.expiresAt) > Date.now())) return null;
   // the account page shows when an app last acted; an hour's precision spares a write per request
   const lastUsed = row.lastUsedAt === null ? null : new Date(row.lastUsedAt as string | number | Date).getTime();
   if (lastUsed === null || Number.isNaN(lastUsed) || Date.now() - lastUsed > LAST_USED_PRECISION_MS) {
     await prisma.oAuthAccessToken.update({ where: { id: Number(row.id) }, data: { lastUsedAt: new Date() } });
   }
   return { id: Number(row.personId), username: row.username, clientId: Number(row.clientId), scopes: grantedScopes(row.scope) };
+}
+
+/** A time as the hot read gives it back: a Date (PostgreSQL), or milliseconds or text (SQLite). */
+function storedTime(value: unknown): number {
+  return new Date(value as string | number | Date).getTime();
 }
 
 /** How long a token seen valid is believed valid for counting its requests (not for authorizing them). */

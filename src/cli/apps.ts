@@ -5,15 +5,17 @@ import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 
 const HELP = `Usage: milepost apps create --name N --redirect-uri URL [--redirect-uri URL …] [--owner USER] [--public] [--webhook-url URL]
-                            [--legacy-implicit] [--legacy-http]
+                            [--legacy-implicit] [--legacy-http] [--legacy-tokens]
 
 Registers a third-party app and prints JSON {"client_id": …, "client_secret": …}. The secret is shown
 only this once and stored hashed. --public registers a public client (native or browser app): it has
 no secret and must use PKCE (S256). --webhook-url makes Milepost POST signed events there (entries,
 comments, likes of people who authorized the app); the JSON then also holds "webhook_secret".
 Legacy flows, off by default (RFC 9700), for clients of the original service that need them:
---legacy-implicit allows the user-agent flow (response_type=token), and --legacy-http allows plain
-http:// callbacks on hosts other than loopback.`;
+--legacy-implicit allows the user-agent flow (response_type=token), --legacy-http allows plain
+http:// callbacks on hosts other than loopback, and --legacy-tokens gives tokens that never expire and
+no refresh tokens (always so with --legacy-implicit). Other apps' tokens expire (ACCESS_TOKEN_TTL_SECONDS)
+and come with a refresh token.`;
 
 export async function run(argv: string[]) {
   const { values, positionals } = parseOptions(argv, {
@@ -24,6 +26,7 @@ export async function run(argv: string[]) {
     'webhook-url': { type: 'string' },
     'legacy-implicit': { type: 'boolean' },
     'legacy-http': { type: 'boolean' },
+    'legacy-tokens': { type: 'boolean' },
   });
   if (values.help) {
     console.log(HELP);
@@ -48,6 +51,7 @@ export async function run(argv: string[]) {
         confidential: !values.public,
         allowImplicit: values['legacy-implicit'] ?? false,
         allowPlainHttp: values['legacy-http'] ?? false,
+        legacyTokens: values['legacy-tokens'] ?? false,
       });
       const webhook = values['webhook-url']
         ? await setWebhook(prisma, null, app.clientId, values['webhook-url'], { allowPrivate: loadConfig().webhooks.allowPrivate })

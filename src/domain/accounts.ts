@@ -44,6 +44,8 @@ export interface AppInput {
   allowImplicit?: boolean;
   /** Legacy: plain `http://` callbacks on hosts other than loopback. Off unless asked for. */
   allowPlainHttp?: boolean;
+  /** Legacy: access tokens that never expire, without refresh tokens. On with the user-agent flow, which cannot refresh. */
+  legacyTokens?: boolean;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -89,6 +91,7 @@ export function validateApp(input: AppInput): AppInput {
     confidential: input.confidential,
     allowImplicit: input.allowImplicit ?? false,
     allowPlainHttp: input.allowPlainHttp ?? false,
+    legacyTokens: (input.legacyTokens ?? false) || (input.allowImplicit ?? false),
   };
 }
 

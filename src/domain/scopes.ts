@@ -60,3 +60,6 @@ export function grantedScopes(stored: string | null | undefined): ReadonlySet<Sc
 export function narrowScopes(asked: readonly Scope[], chosen: readonly string[]): Scope[] {
   return formatScopes(asked.filter((scope) => scope === 'read' || chosen.includes(scope))).split(' ') as Scope[];
 }
+
+/** Days a personal access token may be given to live; without one of them, it lives until revoked. */
+export const PERSONAL_TOKEN_DAYS = [7, 30, 90, 365] as const;

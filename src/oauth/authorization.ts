@@ -6,8 +6,16 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Prisma } from '../db/database.ts';
 import { redirectUriMatches, redirectUriProblem, stripAppendedCallbackParams } from '../domain/accounts.ts';
 import { formatScopes, grantedScopes, LEGACY_SCOPES, parseScopes, type Scope, SCOPES } from '../domain/scopes.ts';
-import { AUTHORIZATION_CODE_LIFETIME_SECONDS, createModel } from './model.ts';
-import { findApp, issueAccessToken, revokeToken, type RegisteredApp } from './store.ts';
+import { AUTHORIZATION_CODE_LIFETIME_SECONDS, createModel, type OAuthClient } from './model.ts';
+import {
+  findApp,
+  introspectToken,
+  issueAccessToken,
+  type RegisteredApp,
+  revokeToken,
+  rotateRefreshToken,
+  type TokenLifetimes,
+} from './store.ts';
 
 const AUTHORIZE_PARAMS = [
   'response_type',
@@ -216,13 +224,15 @@ export function readTokenParams(
 export async function exchangeToken(
   prisma: Prisma,
   input: { form: URLSearchParams; query: URLSearchParams; authorization: string | null },
+  lifetimes: TokenLifetimes,
 ): Promise<EndpointResponse> {
   const { params, repeated } = readTokenParams(input.form, input.query);
   if (repeated) return oauthError(400, 'invalid_request', `${repeated} is repeated`);
   if (!params.grant_type) return oauthError(400, 'invalid_request', 'grant_type is required');
+  if (params.grant_type === 'refresh_token') return refreshGrant(prisma, params, input.authorization, lifetimes);
   if (params.grant_type !== 'authorization_code')
-    return oauthError(400, 'unsupported_grant_type', 'only grant_type=authorization_code is supported');
-  const server = new OAuth2Server({ model: createModel(prisma, 'token') });
+    return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+  const server = new OAuth2Server({ model: createModel(prisma, 'token', lifetimes) });
   // the library checks the body's type the way Express does, which needs a length to see a body at all
   const encoded = new URLSearchParams(params).toString();
   const headers: Record<string, string> = {
@@ -236,7 +246,9 @@ export async function exchangeToken(
     const token = await server.token(request, response, { requireClientAuthentication: { authorization_code: true } });
     // RFC 6749 5.1: the scope granted, which may be less than asked
     const scope = formatScopes(grantedScopes(token.scope?.join(' ') ?? null));
-    return { status: 200, body: { access_token: token.accessToken, token_type: 'bearer', scope }, headers: { ...NO_STORE } };
+    // an app's token expires, with a refresh token; a legacy app's does not
+    const expiring = token.refreshToken ? { expires_in: lifetimes.accessSeconds, refresh_token: token.refreshToken } : {};
+    return { status: 200, body: { access_token: token.accessToken, token_type: 'bearer', ...expiring, scope }, headers: { ...NO_STORE } };
   } catch (error) {
     if (!(error instanceof OAuth2Server.OAuthError)) throw error;
     const name = error.name === 'server_error' ? 'server_error' : error.name;
@@ -261,30 +273,122 @@ function basicCredentials(encoded: string): { clientId: string; clientSecret: st
   }
 }
 
+/**
+ * The app a request of the token, revocation or introspection endpoint comes from, authenticated as at
+ * the token endpoint (`client_id` and `client_secret` in the form, or HTTP Basic; a public client by
+ * its id alone); or the error answer.
+ */
+async function authenticatedClient(
+  prisma: Prisma,
+  input: { form: URLSearchParams | Record<string, string>; authorization: string | null },
+): Promise<{ client: OAuthClient } | { refused: EndpointResponse }> {
+  const field = (name: string) => (input.form instanceof URLSearchParams ? input.form.get(name) : (input.form[name] ?? null));
+  let clientId = field('client_id');
+  let clientSecret = field('client_secret');
+  const basic = /^Basic\s+(\S+)$/i.exec(input.authorization ?? '');
+  const challenge: Record<string, string> = basic ? { 'www-authenticate': 'Basic realm="milepost"' } : {};
+  if (basic) {
+    const credentials = basicCredentials(basic[1]!);
+    if (!credentials)
+      return {
+        refused: oauthError(
+          401,
+          'invalid_client',
+          'the Basic credentials are malformed: base64 of client_id:client_secret, each URL-encoded',
+          challenge,
+        ),
+      };
+    ({ clientId, clientSecret } = credentials);
+  }
+  if (!clientId) return { refused: oauthError(401, 'invalid_client', 'client authentication is required') };
+  const client = await createModel(prisma, 'token').getClient(clientId, clientSecret ?? '');
+  if (!client) return { refused: oauthError(401, 'invalid_client', 'client authentication failed', challenge) };
+  return { client: client as OAuthClient };
+}
+
 /** RFC 7009. The client authenticates as at the token endpoint; an unknown token is not an error. */
 export async function revokeAccessToken(
   prisma: Prisma,
   input: { form: URLSearchParams; authorization: string | null },
 ): Promise<EndpointResponse> {
-  let clientId = input.form.get('client_id');
-  let clientSecret = input.form.get('client_secret');
-  const basic = /^Basic\s+(\S+)$/i.exec(input.authorization ?? '');
-  if (basic) {
-    const credentials = basicCredentials(basic[1]!);
-    if (!credentials)
-      return oauthError(401, 'invalid_client', 'the Basic credentials are malformed: base64 of client_id:client_secret, each URL-encoded', {
-        'www-authenticate': 'Basic realm="milepost"',
-      });
-    ({ clientId, clientSecret } = credentials);
-  }
   const token = input.form.get('token');
   if (!token) return oauthError(400, 'invalid_request', 'token is required');
-  if (!clientId) return oauthError(401, 'invalid_client', 'client authentication is required');
-  const client = await createModel(prisma, 'token').getClient(clientId, clientSecret ?? '');
-  if (!client)
-    return oauthError(401, 'invalid_client', 'client authentication failed', basic ? { 'www-authenticate': 'Basic realm="milepost"' } : {});
-  await revokeToken(prisma, token, Number(client.id));
+  const authenticated = await authenticatedClient(prisma, input);
+  if ('refused' in authenticated) return authenticated.refused;
+  await revokeToken(prisma, token, authenticated.client.rowId);
   return { status: 200, body: {}, headers: { ...NO_STORE } };
+}
+
+/**
+ * RFC 7662, for confidential clients: whether a token (access or refresh) is live, and what it is. An
+ * app learns only of its own tokens: another app's is `{"active": false}`, as an unknown one.
+ */
+export async function introspect(
+  prisma: Prisma,
+  input: { form: URLSearchParams; authorization: string | null },
+): Promise<EndpointResponse> {
+  const authenticated = await authenticatedClient(prisma, input);
+  if ('refused' in authenticated) return authenticated.refused;
+  if (!authenticated.client.confidential)
+    return oauthError(401, 'invalid_client', 'introspection is for confidential clients: authenticate with the client secret');
+  const token = input.form.get('token');
+  if (!token) return oauthError(400, 'invalid_request', 'token is required');
+  const found = await introspectToken(prisma, token, authenticated.client.rowId);
+  if (!found) return { status: 200, body: { active: false }, headers: { ...NO_STORE } };
+  return {
+    status: 200,
+    body: {
+      active: true,
+      scope: found.scope,
+      client_id: found.clientId,
+      username: found.username,
+      token_type: found.refresh ? 'refresh_token' : 'bearer',
+      ...(found.exp === null ? {} : { exp: found.exp }),
+      iat: found.iat,
+    },
+    headers: { ...NO_STORE },
+  };
+}
+
+/** `grant_type=refresh_token` (RFC 6749 6): the next pair of the refresh token's family; a replay revokes the family. */
+async function refreshGrant(
+  prisma: Prisma,
+  params: Record<string, string>,
+  authorization: string | null,
+  lifetimes: TokenLifetimes,
+): Promise<EndpointResponse> {
+  const authenticated = await authenticatedClient(prisma, { form: params, authorization });
+  if ('refused' in authenticated) return authenticated.refused;
+  if (!params.refresh_token) return oauthError(400, 'invalid_request', 'refresh_token is required');
+  const asked = params.scope === undefined ? null : parseScopes(params.scope);
+  if (asked && 'unknown' in asked) return oauthError(400, 'invalid_scope', `unknown scope ${asked.unknown.join(', ')}`);
+  const outcome = await rotateRefreshToken(prisma, {
+    refreshToken: params.refresh_token,
+    clientId: authenticated.client.rowId,
+    scope: asked ? asked.scopes : null,
+    lifetimes,
+  });
+  if (outcome.kind === 'wider-scope')
+    return oauthError(400, 'invalid_scope', 'a refresh may keep or narrow the scopes granted, never widen them');
+  if (outcome.kind !== 'ok')
+    return oauthError(
+      400,
+      'invalid_grant',
+      outcome.kind === 'replayed'
+        ? 'the refresh token was used already: every token of its grant is revoked; ask the person again'
+        : 'the refresh token is not valid (unknown, expired, revoked, or another app’s)',
+    );
+  return {
+    status: 200,
+    body: {
+      access_token: outcome.accessToken,
+      token_type: 'bearer',
+      expires_in: outcome.expiresIn,
+      refresh_token: outcome.refreshToken,
+      scope: formatScopes(grantedScopes(outcome.scope)),
+    },
+    headers: { ...NO_STORE },
+  };
 }
 
 /** RFC 8414 metadata. */
@@ -294,12 +398,14 @@ export function authorizationServerMetadata(baseUrl: string) {
     authorization_endpoint: `${baseUrl}/oauth/authorize`,
     token_endpoint: `${baseUrl}/oauth/token`,
     revocation_endpoint: `${baseUrl}/oauth/revoke`,
+    introspection_endpoint: `${baseUrl}/oauth/introspect`,
     response_types_supported: ['code', 'token'],
     response_modes_supported: ['query', 'fragment'],
-    grant_types_supported: ['authorization_code', 'implicit'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'implicit'],
     scopes_supported: [...SCOPES],
     token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'none'],
+    introspection_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
     code_challenge_methods_supported: ['S256'],
     service_documentation: `${baseUrl}/graphql`,
   };

@@ -17,6 +17,7 @@ import {
   revokeTokensOfCode,
   saveAuthorizationCode,
   type RegisteredApp,
+  type TokenLifetimes,
 } from './store.ts';
 
 export { AUTHORIZATION_CODE_LIFETIME_SECONDS };
@@ -28,6 +29,7 @@ export interface OAuthClient extends OAuth2Server.Client {
   clientId: string;
   name: string;
   confidential: boolean;
+  legacyTokens: boolean;
   redirectUris: string[];
   grants: string[];
 }
@@ -39,6 +41,7 @@ export function toClient(app: RegisteredApp): OAuthClient {
     clientId: app.clientId,
     name: app.name,
     confidential: app.confidential,
+    legacyTokens: app.legacyTokens,
     redirectUris: app.redirectUris,
     // the user-agent flow is built beside the library (see authorization.ts), so only the code grant is listed here
     grants: ['authorization_code'],
@@ -54,7 +57,8 @@ function secretMatches(secretHash: string | null, secret: string): boolean {
 
 type Model = OAuth2Server.AuthorizationCodeModel & { validateRedirectUri(uri: string, client: OAuth2Server.Client): Promise<boolean> };
 
-export function createModel(prisma: Prisma, endpoint: 'authorize' | 'token'): Model {
+/** `lifetimes`: how long an app's tokens work; a legacy app's never expire. */
+export function createModel(prisma: Prisma, endpoint: 'authorize' | 'token', lifetimes?: TokenLifetimes): Model {
   return {
     async getClient(clientId, clientSecret) {
       const app = await findApp(prisma, clientId);
@@ -118,6 +122,9 @@ export function createModel(prisma: Prisma, endpoint: 'authorize' | 'token'): Mo
 
     async saveToken(token, client, user) {
       const authorizationCodeId = token.authorizationCode ? await codeIdFor(prisma, token.authorizationCode) : null;
+      // an app's token expires, with a refresh token; a legacy app's never does (its client cannot refresh)
+      const expiring = lifetimes && !(client as OAuthClient).legacyTokens ? lifetimes : null;
+      const refreshToken = expiring ? generateToken() : undefined;
       await issueAccessToken(
         prisma,
         {
@@ -127,12 +134,19 @@ export function createModel(prisma: Prisma, endpoint: 'authorize' | 'token'): Mo
           authorizationCodeId,
         },
         token.accessToken,
+        expiring ? { lifetimes: expiring, refreshToken } : undefined,
       );
       // a replay that raced this exchange may have revoked before the token existed: look again
       if (authorizationCodeId !== null && (await codeWasReplayed(prisma, authorizationCodeId)))
         await revokeTokensOfCode(prisma, authorizationCodeId);
-      // long-lived (SPEC 5): whatever expiry the library computed is not kept or shown
-      return { accessToken: token.accessToken, client, user, scope: token.scope };
+      // the library's own expiry and refresh token are not kept or shown: these are
+      return {
+        accessToken: token.accessToken,
+        client,
+        user,
+        scope: token.scope,
+        ...(expiring ? { refreshToken, accessTokenExpiresAt: new Date(Date.now() + expiring.accessSeconds * 1000) } : {}),
+      };
     },
 
     async getAccessToken() {

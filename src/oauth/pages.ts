@@ -1,10 +1,10 @@
 // Server-rendered pages for people: sign-up, log-in, consent, their authorized apps, and the developer
 // page. Plain HTML forms that work without JavaScript; every value is escaped.
-import { SCOPE_DESCRIPTIONS, type Scope } from '../domain/scopes.ts';
+import { PERSONAL_TOKEN_DAYS, SCOPE_DESCRIPTIONS, type Scope, SCOPES } from '../domain/scopes.ts';
 import type { FieldIssue } from '../domain/errors.ts';
 import { escapeMarkup as e } from '../domain/markup.ts';
 import { layout, type PageViewer } from '../web/layout.ts';
-import type { Authorization, CreatedApp, DeliveryRow, RegisteredApp } from './store.ts';
+import type { Authorization, CreatedApp, DeliveryRow, PersonalToken, RegisteredApp } from './store.ts';
 
 function issuesBlock(issues: readonly FieldIssue[] | string | undefined): string {
   if (!issues || issues.length === 0) return '';
@@ -147,6 +147,10 @@ export function accountPage(input: {
   csrf: string;
   viewer: PageViewer;
   authorizations: Authorization[];
+  personalTokens?: PersonalToken[];
+  /** A token just made: shown this once. */
+  newToken?: { name: string; token: string };
+  tokenError?: string;
   deleteError?: string;
   imports?: ImportJobView[];
   importError?: string;
@@ -167,6 +171,7 @@ export function accountPage(input: {
   return layout(
     `Hello, ${input.viewer.displayName}`,
     `<div class="card"><h2>Apps you have authorized</h2>${rows}</div>
+     ${personalTokensCard(input)}
      <div class="card"><p>Building an app? Register it on the <a href="/developers/apps">developer page</a>.</p></div>
      <div class="card"><h2>Take your data with you</h2><p><a href="/account/export" download>Download everything you posted</a>
        (a zip: your profile, entries and workouts, comments and likes, friends and routes as JSON, every track as GPX, your photos).</p></div>
@@ -193,6 +198,47 @@ export function accountPage(input: {
   );
 }
 
+/** The account page's personal access tokens: the one just made (shown once), the live ones, and the form. */
+function personalTokensCard(input: {
+  csrf: string;
+  personalTokens?: PersonalToken[];
+  newToken?: { name: string; token: string };
+  tokenError?: string;
+}): string {
+  const day = (date: Date | null, none: string) => (date ? date.toISOString().slice(0, 10) : none);
+  const made = input.newToken
+    ? `<div role="status" class="created"><p>Your token <strong>${e(input.newToken.name)}</strong>. Copy it now: it is not shown again.</p>
+       <p><code class="secret" id="new-token">${e(input.newToken.token)}</code></p>
+       <p>Send it as <code>Authorization: Bearer …</code>, for instance from GraphiQL's headers at <a href="/graphql">/graphql</a>.</p></div>`
+    : '';
+  const tokens = input.personalTokens ?? [];
+  const list = tokens.length
+    ? `<table><thead><tr><th>Name</th><th>May</th><th>Made</th><th>Expires</th><th>Last used</th><th></th></tr></thead><tbody>${tokens
+        .map(
+          (
+            t,
+          ) => `<tr><td>${e(t.name)}</td><td><ul class="scopes">${t.scopes.map((scope) => `<li><code>${e(scope)}</code></li>`).join('')}</ul></td>
+          <td>${day(t.createdAt, '')}</td><td>${day(t.expiresAt, 'never')}</td><td>${day(t.lastUsedAt, 'never')}</td><td>
+          <form method="post" action="/account/tokens/revoke">${hidden('csrf', input.csrf)}${hidden('id', String(t.id))}
+          <button type="submit" class="secondary" aria-label="Revoke the token ${e(t.name)}">Revoke</button></form></td></tr>`,
+        )
+        .join('')}</tbody></table>`
+    : '<p>You have no personal tokens.</p>';
+  const choices = SCOPES.map((scope) =>
+    scope === 'read'
+      ? `<li><label><input type="checkbox" checked disabled> ${e(SCOPE_DESCRIPTIONS[scope])}</label>${hidden('scope', scope)}</li>`
+      : `<li><label><input type="checkbox" name="scope" value="${e(scope)}"> ${e(SCOPE_DESCRIPTIONS[scope])}</label></li>`,
+  ).join('');
+  return `<div class="card"><h2 id="tokens-heading">Personal access tokens</h2>${issuesBlock(input.tokenError)}${made}
+     <p>A token for your own scripts, or for trying the API in GraphiQL as you, with only what you tick.</p>${list}
+     <form method="post" action="/account/tokens" aria-labelledby="tokens-heading">${hidden('csrf', input.csrf)}
+       <label for="token-name">Name</label><input type="text" id="token-name" name="name" required maxlength="80">
+       <fieldset><legend>It may</legend><ul class="scopes">${choices}</ul></fieldset>
+       <label for="token-expires">Expires</label>
+       <select id="token-expires" name="expires">${PERSONAL_TOKEN_DAYS.map((days) => `<option value="${days}"${days === 30 ? ' selected' : ''}>in ${days} days</option>`).join('')}<option value="never">never</option></select>
+       <button type="submit">Make a token</button></form></div>`;
+}
+
 export function accountDeletedPage(input: { csrf: string; username: string }): string {
   return layout(
     'Your account is deleted',
@@ -209,7 +255,14 @@ export function developerPage(input: {
   apps: Array<RegisteredApp & { webhookUrl?: string | null }>;
   created?: CreatedApp;
   issues?: FieldIssue[];
-  form?: { name: string; redirectUris: string; confidential: boolean; allowImplicit?: boolean; allowPlainHttp?: boolean };
+  form?: {
+    name: string;
+    redirectUris: string;
+    confidential: boolean;
+    allowImplicit?: boolean;
+    allowPlainHttp?: boolean;
+    legacyTokens?: boolean;
+  };
   /** Shown once, when a webhook URL was first set. */
   webhookSecret?: { app: string; secret: string };
 }): string {
@@ -219,11 +272,11 @@ export function developerPage(input: {
         ${input.created.clientSecret ? `<p>client_secret: <span class="secret" id="client-secret">${e(input.created.clientSecret)}</span></p><p><strong>Copy the secret now:</strong> it is shown only once.</p>` : '<p>A public client has no secret: use PKCE (S256).</p>'}</div>`
     : '';
   const list = input.apps.length
-    ? `<table><thead><tr><th>Name</th><th>client_id</th><th>Callbacks</th><th>Webhooks</th></tr></thead><tbody>${input.apps
+    ? `<table><thead><tr><th>Name</th><th>client_id</th><th>Tokens</th><th>Callbacks</th><th>Webhooks</th></tr></thead><tbody>${input.apps
         .map(
           (
             a,
-          ) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}${a.allowImplicit || a.allowPlainHttp ? ' (legacy flows)' : ''}</td><td class="secret">${e(a.clientId)}</td><td>${a.redirectUris.map(e).join('<br>')}</td>
+          ) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}${a.allowImplicit || a.allowPlainHttp ? ' (legacy flows)' : ''}</td><td class="secret">${e(a.clientId)}</td><td>${a.legacyTokens ? 'Legacy: never expire, no refresh token' : 'Expire, with a refresh token used once'}</td><td>${a.redirectUris.map(e).join('<br>')}</td>
           <td><form method="post" action="/developers/apps/webhook">${hidden('csrf', input.csrf)}${hidden('client_id', a.clientId)}
           <label for="webhook-${e(a.clientId)}">Webhook URL</label><input type="url" id="webhook-${e(a.clientId)}" name="webhook_url" value="${e(a.webhookUrl ?? '')}">
           <button type="submit" class="secondary">Save</button></form>
@@ -251,6 +304,7 @@ export function developerPage(input: {
        <fieldset><legend>Legacy flows (only for clients of the original service that need them)</legend>
          <label><input type="checkbox" name="allow_implicit" value="1"${form.allowImplicit ? ' checked' : ''}> Allow the user-agent (implicit) flow, <code>response_type=token</code>: the token travels in the URL; new apps use the code flow with PKCE</label>
          <label><input type="checkbox" name="allow_plain_http" value="1"${form.allowPlainHttp ? ' checked' : ''}> Allow plain <code>http://</code> callbacks on hosts other than loopback: codes and tokens then travel unencrypted</label>
+         <label><input type="checkbox" name="legacy_tokens" value="1"${form.legacyTokens ? ' checked' : ''}> Tokens that never expire, without refresh tokens, for a client that cannot refresh (the user-agent flow's always are)</label>
        </fieldset>
        <button type="submit">Register</button>
      </form></div>`,

@@ -29,6 +29,7 @@ import {
   checkAuthorizeRequest,
   denyAuthorization,
   exchangeToken,
+  introspect,
   revokeAccessToken,
   type EndpointResponse,
 } from './authorization.ts';
@@ -55,6 +56,10 @@ import {
   revokeAuthorization,
   setWebhook,
   type Account,
+  createPersonalToken,
+  personalTokensOf,
+  revokePersonalToken,
+  type TokenLifetimes,
 } from './store.ts';
 
 export interface OAuthRoutesOptions {
@@ -67,6 +72,8 @@ export interface OAuthRoutesOptions {
   webhooksAllowPrivate?: boolean;
   /** Where photos are kept: a deleted account's go with it. */
   media: MediaStore;
+  /** How long an app's tokens work (a legacy app's never expire). */
+  tokenLifetimes: TokenLifetimes;
 }
 
 const SAME_ORIGIN = 'http://milepost.invalid';
@@ -250,15 +257,47 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
   const accountView = async (
     state: State,
     viewer: NonNullable<State['viewer']>,
-    said: { importError?: string; deleteError?: string } = {},
+    said: { importError?: string; deleteError?: string; tokenError?: string; newToken?: { name: string; token: string } } = {},
   ) =>
     accountPage({
       csrf: state.csrf,
       viewer,
       authorizations: await authorizationsOf(prisma, viewer.id),
+      personalTokens: await personalTokensOf(prisma, viewer.id),
       imports: await importsOf(viewer.id),
       ...said,
     });
+
+  // personal access tokens: for the person's own scripts and for GraphiQL, shown once
+  router.post('/account/tokens', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const name = form.get('name') ?? '';
+    const expires = form.get('expires') ?? 'never';
+    try {
+      const token = await createPersonalToken(prisma, state.viewer.id, {
+        name,
+        scopes: form.getAll('scope'),
+        days: expires === 'never' ? null : Number(expires),
+      });
+      return page(state, 201, await accountView(state, state.viewer, { newToken: { name: name.trim(), token } }));
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      const tokenError = error.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+      return page(state, 422, await accountView(state, state.viewer, { tokenError }));
+    }
+  });
+  router.post('/account/tokens/revoke', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const id = Number(form.get('id'));
+    if (Number.isSafeInteger(id)) await revokePersonalToken(prisma, state.viewer.id, id);
+    return redirectResponse('/account#tokens-heading');
+  });
 
   router.get('/account', async (ctx) => {
     const state = await pageState(ctx);
@@ -380,6 +419,7 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
       confidential: form.get('client_type') !== 'public',
       allowImplicit: form.get('allow_implicit') === '1',
       allowPlainHttp: form.get('allow_plain_http') === '1',
+      legacyTokens: form.get('legacy_tokens') === '1',
     };
     try {
       const created = await createApp(prisma, state.viewer.id, input);
@@ -404,6 +444,7 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
             confidential: input.confidential,
             allowImplicit: input.allowImplicit,
             allowPlainHttp: input.allowPlainHttp,
+            legacyTokens: input.legacyTokens,
           },
         }),
       );
@@ -531,11 +572,11 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
         { 'retry-after': String(wait), 'cache-control': 'no-store' },
       );
     }
-    const result = await exchangeToken(prisma, {
-      form,
-      query: ctx.url.searchParams,
-      authorization: ctx.request.headers.get('authorization'),
-    });
+    const result = await exchangeToken(
+      prisma,
+      { form, query: ctx.url.searchParams, authorization: ctx.request.headers.get('authorization') },
+      options.tokenLifetimes,
+    );
     if (result.status < 400) await throttle.succeeded(attempts);
     return endpoint(result);
   });
@@ -544,6 +585,10 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     endpoint(
       await revokeAccessToken(prisma, { form: await readForm(ctx.request), authorization: ctx.request.headers.get('authorization') }),
     ),
+  );
+
+  router.post('/oauth/introspect', async (ctx) =>
+    endpoint(await introspect(prisma, { form: await readForm(ctx.request), authorization: ctx.request.headers.get('authorization') })),
   );
 
   router.get('/.well-known/oauth-authorization-server', (ctx) =>

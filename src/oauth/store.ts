@@ -1,7 +1,7 @@
 // Accounts, registered apps, authorization codes and access tokens in the database. Every secret is
 // stored as a SHA-256 digest: codes, tokens and client secrets are random 256-bit values, so a fast
 // hash suffices and a copy of the tables reveals none of them. Passwords, chosen by people, get scrypt.
-import { formatScopes, grantedScopes, type Scope } from '../domain/scopes.ts';
+import { formatScopes, grantedScopes, PERSONAL_TOKEN_DAYS, parseScopes, type Scope } from '../domain/scopes.ts';
 import { randomBytes } from 'node:crypto';
 import { generateToken, hashToken } from '../auth/tokens.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import type { Prisma } from '../db/database.ts';
 import { usernameKey, validateApp, validateSignUp, type AppInput, type SignUpInput } from '../domain/accounts.ts';
 import { httpUrlProblem } from '../domain/entry-input.ts';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { type FieldIssue, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { webhookTargetProblem } from '../webhooks/address-guard.ts';
 import { newWebhookSecret } from '../webhooks/deliveries.ts';
 
@@ -80,9 +80,10 @@ export interface RegisteredApp {
   name: string;
   confidential: boolean;
   redirectUris: string[];
-  /** Legacy flows this app opted in to: the user-agent flow, plain-http callbacks. */
+  /** Legacy flows this app opted in to: the user-agent flow, plain-http callbacks, tokens that never expire. */
   allowImplicit: boolean;
   allowPlainHttp: boolean;
+  legacyTokens: boolean;
 }
 
 export interface CreatedApp extends RegisteredApp {
@@ -97,6 +98,7 @@ const APP = {
   confidential: true,
   allowImplicit: true,
   allowPlainHttp: true,
+  legacyTokens: true,
   redirectUris: { select: { uri: true }, orderBy: { id: 'asc' } },
 } as const;
 type AppRow = {
@@ -106,6 +108,7 @@ type AppRow = {
   confidential: boolean;
   allowImplicit: boolean;
   allowPlainHttp: boolean;
+  legacyTokens: boolean;
   redirectUris: Array<{ uri: string }>;
 };
 const toApp = (row: AppRow): RegisteredApp => ({ ...row, redirectUris: row.redirectUris.map((r) => r.uri) });
@@ -133,6 +136,7 @@ export async function createApp(prisma: Prisma, ownerId: number | null, input: A
       confidential: valid.confidential,
       allowImplicit: valid.allowImplicit ?? false,
       allowPlainHttp: valid.allowPlainHttp ?? false,
+      legacyTokens: valid.legacyTokens ?? false,
       secretHash: clientSecret ? hashToken(clientSecret) : null,
       ownerId,
       redirectUris: { create: valid.redirectUris.map((uri) => ({ uri })) },
@@ -247,30 +251,157 @@ export async function codeIdFor(prisma: Prisma, code: string): Promise<number | 
   return row?.id ?? null;
 }
 
-/** Mints a long-lived access token (SPEC 5: no expiry until revoked) and returns it; only its hash is kept. */
+/** How long an app's tokens work (config: ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS). */
+export interface TokenLifetimes {
+  accessSeconds: number;
+  refreshSeconds: number;
+}
+
+/**
+ * Mints an access token and returns it; only its hash is kept. With `refresh` it expires, and comes
+ * with a refresh token (returned too) that starts a family, or continues `refresh.familyId`'s; without,
+ * it never expires (a legacy app's, the operator's CLI's: SPEC 5).
+ */
 export async function issueAccessToken(
   prisma: Prisma,
   grant: { clientId: number; personId: number; scope?: string | null; authorizationCodeId?: number | null },
   token = generateToken(),
+  refresh?: { lifetimes: TokenLifetimes; familyId?: string; refreshToken?: string },
 ): Promise<string> {
-  await prisma.oAuthAccessToken.create({
-    data: {
-      tokenHash: hashToken(token),
-      clientId: grant.clientId,
-      personId: grant.personId,
-      scope: grant.scope ?? null,
-      authorizationCodeId: grant.authorizationCodeId ?? null,
-    },
-  });
+  await prisma.oAuthAccessToken.create({ data: { ...tokenRow(grant, token, refresh) } });
   return token;
 }
 
-/** RFC 7009: revokes the token if `clientId` holds it; unknown tokens are not an error. */
+function tokenRow(
+  grant: { clientId: number; personId: number; scope?: string | null; authorizationCodeId?: number | null },
+  token: string,
+  refresh?: { lifetimes: TokenLifetimes; familyId?: string; refreshToken?: string },
+) {
+  const now = Date.now();
+  return {
+    tokenHash: hashToken(token),
+    clientId: grant.clientId,
+    personId: grant.personId,
+    scope: grant.scope ?? null,
+    authorizationCodeId: grant.authorizationCodeId ?? null,
+    ...(refresh
+      ? {
+          expiresAt: new Date(now + refresh.lifetimes.accessSeconds * 1000),
+          refreshTokenHash: hashToken(refresh.refreshToken ?? generateToken()),
+          refreshExpiresAt: new Date(now + refresh.lifetimes.refreshSeconds * 1000),
+          familyId: refresh.familyId ?? randomBytes(16).toString('hex'),
+        }
+      : {}),
+  };
+}
+
+export type RefreshOutcome =
+  | { kind: 'ok'; accessToken: string; refreshToken: string; scope: string | null; expiresIn: number }
+  /** unknown, expired, revoked, or another app's */
+  | { kind: 'invalid' }
+  /** used already: the whole family was revoked (RFC 9700 4.14.2) */
+  | { kind: 'replayed' }
+  | { kind: 'wider-scope' };
+
+/**
+ * Uses a refresh token once: the pair it came with is revoked and the next pair of its family issued,
+ * with the same scopes or fewer (`scope`). A refresh token used already is a replay (stolen, or the
+ * app's copy of an old one): every token of its family is revoked, the newest included.
+ */
+export async function rotateRefreshToken(
+  prisma: Prisma,
+  input: { refreshToken: string; clientId: number; scope: readonly Scope[] | null; lifetimes: TokenLifetimes },
+): Promise<RefreshOutcome> {
+  const row = await prisma.oAuthAccessToken.findUnique({
+    where: { refreshTokenHash: hashToken(input.refreshToken) },
+    select: {
+      id: true,
+      clientId: true,
+      personId: true,
+      scope: true,
+      familyId: true,
+      revokedAt: true,
+      refreshedAt: true,
+      refreshExpiresAt: true,
+    },
+  });
+  if (!row || row.clientId !== input.clientId) return { kind: 'invalid' };
+  const now = new Date();
+  const revokeFamily = () =>
+    prisma.oAuthAccessToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
+  if (row.refreshedAt !== null) {
+    await revokeFamily();
+    return { kind: 'replayed' };
+  }
+  if (row.revokedAt !== null || row.refreshExpiresAt === null || row.refreshExpiresAt <= now) return { kind: 'invalid' };
+  const granted = grantedScopes(row.scope);
+  if (input.scope?.some((scope) => !granted.has(scope))) return { kind: 'wider-scope' };
+  const scope = input.scope ? formatScopes(input.scope) : row.scope;
+  const accessToken = generateToken();
+  const refreshToken = generateToken();
+  const used = await prisma.$transaction(async (tx) => {
+    // the row is the lock: of two refreshes at once, one claims it and the other is a replay
+    const { count } = await tx.oAuthAccessToken.updateMany({
+      where: { id: row.id, refreshedAt: null },
+      data: { refreshedAt: now, revokedAt: now },
+    });
+    if (count === 0) return false;
+    await tx.oAuthAccessToken.create({
+      data: tokenRow({ clientId: row.clientId, personId: row.personId, scope }, accessToken, {
+        lifetimes: input.lifetimes,
+        familyId: row.familyId ?? undefined,
+        refreshToken,
+      }),
+    });
+    return true;
+  });
+  if (!used) {
+    await revokeFamily();
+    return { kind: 'replayed' };
+  }
+  return { kind: 'ok', accessToken, refreshToken, scope, expiresIn: input.lifetimes.accessSeconds };
+}
+
+/** RFC 7009: revokes the token (an access or a refresh token) if `clientId` holds it; unknown tokens are not an error. */
 export async function revokeToken(prisma: Prisma, token: string, clientId: number): Promise<void> {
+  const hash = hashToken(token);
   await prisma.oAuthAccessToken.updateMany({
-    where: { tokenHash: hashToken(token), clientId, revokedAt: null },
+    where: { OR: [{ tokenHash: hash }, { refreshTokenHash: hash }], clientId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
+}
+
+/** RFC 7662: what an app's token is, for that app; null when it is not one of its live tokens. */
+export async function introspectToken(
+  prisma: Prisma,
+  token: string,
+  clientId: number,
+): Promise<{ scope: string; username: string; clientId: string; exp: number | null; iat: number; refresh: boolean } | null> {
+  const hash = hashToken(token);
+  const row = await prisma.oAuthAccessToken.findFirst({
+    where: { OR: [{ tokenHash: hash }, { refreshTokenHash: hash }], clientId, revokedAt: null },
+    select: {
+      tokenHash: true,
+      scope: true,
+      createdAt: true,
+      expiresAt: true,
+      refreshExpiresAt: true,
+      person: { select: { username: true } },
+      client: { select: { clientId: true } },
+    },
+  });
+  if (!row) return null;
+  const refresh = row.tokenHash !== hash;
+  const expires = refresh ? row.refreshExpiresAt : row.expiresAt;
+  if (expires !== null && expires.getTime() <= Date.now()) return null;
+  return {
+    scope: formatScopes(grantedScopes(row.scope)),
+    username: row.person.username,
+    clientId: row.client.clientId,
+    exp: expires === null ? null : Math.floor(expires.getTime() / 1000),
+    iat: Math.floor(row.createdAt.getTime() / 1000),
+    refresh,
+  };
 }
 
 export interface Authorization {
@@ -285,7 +416,8 @@ export interface Authorization {
 /** The apps holding live tokens for a person, for the page where they revoke them. */
 export async function authorizationsOf(prisma: Prisma, personId: number): Promise<Authorization[]> {
   const tokens = await prisma.oAuthAccessToken.findMany({
-    where: { personId, revokedAt: null },
+    // a personal token is listed on its own (personalTokensOf)
+    where: { personId, revokedAt: null, name: null },
     select: { createdAt: true, lastUsedAt: true, scope: true, client: { select: { id: true, clientId: true, name: true } } },
     orderBy: { createdAt: 'asc' },
   });
@@ -391,4 +523,75 @@ export async function deliveriesOf(
     },
   });
   return { app: { ...toApp(app), webhookUrl: app.webhookUrl }, deliveries };
+}
+
+/** The app that holds the tokens people make for themselves on their account page. */
+async function personalTokensApp(prisma: Prisma): Promise<{ id: number }> {
+  const clientId = 'milepost-personal';
+  return prisma.oAuthClient.upsert({
+    where: { clientId },
+    create: { clientId, name: 'Personal access tokens', confidential: false, legacyTokens: true },
+    update: {},
+    select: { id: true },
+  });
+}
+
+export interface PersonalToken {
+  id: number;
+  name: string;
+  scopes: Scope[];
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/**
+ * Makes a personal access token: named, with the scopes its person chose, and an optional expiry.
+ * Returned once; only its hash is kept.
+ */
+export async function createPersonalToken(
+  prisma: Prisma,
+  personId: number,
+  input: { name: string; scopes: readonly string[]; days: number | null },
+): Promise<string> {
+  const issues: FieldIssue[] = [];
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 80) issues.push({ path: 'name', message: 'must be 1 to 80 characters' });
+  const scopes = parseScopes(input.scopes.join(' '));
+  if ('unknown' in scopes) issues.push({ path: 'scope', message: `unknown scope ${scopes.unknown.join(', ')}` });
+  if (input.days !== null && !(PERSONAL_TOKEN_DAYS as readonly number[]).includes(input.days))
+    issues.push({ path: 'expires', message: `must be ${PERSONAL_TOKEN_DAYS.join(', ')} days, or never` });
+  if (issues.length > 0 || 'unknown' in scopes) throw new ValidationError(issues);
+  if ((await prisma.oAuthAccessToken.count({ where: { personId, name: { not: null }, revokedAt: null } })) >= 50)
+    throw ValidationError.field('name', 'at most 50 personal tokens; revoke one first');
+  const token = generateToken();
+  await prisma.oAuthAccessToken.create({
+    data: {
+      tokenHash: hashToken(token),
+      clientId: (await personalTokensApp(prisma)).id,
+      personId,
+      name,
+      scope: formatScopes(scopes.scopes),
+      expiresAt: input.days === null ? null : new Date(Date.now() + input.days * 86_400_000),
+    },
+  });
+  return token;
+}
+
+/** A person's live personal tokens, newest first. */
+export async function personalTokensOf(prisma: Prisma, personId: number): Promise<PersonalToken[]> {
+  const rows = await prisma.oAuthAccessToken.findMany({
+    where: { personId, name: { not: null }, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    select: { id: true, name: true, scope: true, createdAt: true, expiresAt: true, lastUsedAt: true },
+    orderBy: { id: 'desc' },
+  });
+  return rows.map((row) => ({ ...row, name: row.name!, scopes: [...grantedScopes(row.scope)] }));
+}
+
+/** Revokes one of a person's personal tokens; another's, or none, is not an error (nothing happens). */
+export async function revokePersonalToken(prisma: Prisma, personId: number, id: number): Promise<void> {
+  await prisma.oAuthAccessToken.updateMany({
+    where: { id, personId, name: { not: null }, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
 }

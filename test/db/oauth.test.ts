@@ -97,7 +97,13 @@ describe('web server flow (response_type=code)', () => {
     expect(`${location.origin}${location.pathname}`).toBe(CALLBACK);
     expect(location.searchParams.get('state')).toBe('s1');
     const token = await exchange(code);
-    expect(token.body).toEqual({ access_token: expect.any(String), token_type: 'bearer', scope: 'read entries:write profile:write' });
+    expect(token.body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: 21600,
+      refresh_token: expect.any(String),
+      scope: 'read entries:write profile:write',
+    });
     expect(token.headers.get('cache-control')).toBe('no-store');
     expect((await me(token.body.access_token!)).data).toEqual({ me: { username: 'Alice' } });
   });

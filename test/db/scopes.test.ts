@@ -132,7 +132,12 @@ describe('granting', () => {
     await browser.logIn('alice', PASSWORD);
     const page = await (await browser.get('/account')).text();
     const row = /<tr><td>Run Tracker<\/td><td><ul class="scopes">(.*?)<\/ul>/.exec(page)?.[1] ?? '';
-    expect([...row.matchAll(/<code>([^<]+)<\/code>/g)].map((match) => match[1])).toEqual(['read', 'read_all', 'entries:write', 'profile:write']);
+    expect([...row.matchAll(/<code>([^<]+)<\/code>/g)].map((match) => match[1])).toEqual([
+      'read',
+      'read_all',
+      'entries:write',
+      'profile:write',
+    ]);
   });
 
   it('read_all reads what only the person sees', async () => {
@@ -231,5 +236,64 @@ describe('saying so', () => {
     expect(openapi.paths['/api/v1/update-profile']!.post!.security).toEqual([{ oauth2: ['profile:write'] }, { bearer: ['profile:write'] }]);
     // a read a token changes (what the person may see), but does not need
     expect(openapi.paths['/api/v1/entries/{id}']!.get!.security).toEqual([{}, { oauth2: ['read'] }, { bearer: ['read'] }]);
+  });
+});
+
+describe('personal access tokens, on the account page', () => {
+  it('are made with a name, the scopes ticked and an expiry; shown once; listed; and revoked', async () => {
+    const browser = new TestBrowser(api.fetch);
+    await browser.logIn('alice', PASSWORD);
+    const made = await browser.post('/account/tokens', { name: 'My script', scope: ['read', 'entries:write'], expires: '7' });
+    expect(made.status).toBe(201);
+    const page = await made.text();
+    const token = /<code class="secret" id="new-token">([^<]+)<\/code>/.exec(page)?.[1];
+    expect(token).toBeTruthy();
+    // what was ticked, and no more
+    expect((await reads(token!)).onlyMeEntry).toBe(false);
+    const liked = await api.graphql<{ likeEntry: { error: unknown } }>(
+      `mutation { likeEntry(input: { entryId: ${bobEntry} }) { error { __typename } } }`,
+      {},
+      token,
+    );
+    expect(liked.data!.likeEntry.error).toBeNull();
+    const profile = await api.graphql<{ updateProfile: { error: { __typename: string } } }>(
+      'mutation { updateProfile(input: { displayName: "x" }) { error { __typename } } }',
+      {},
+      token,
+    );
+    expect(profile.data!.updateProfile.error.__typename).toBe('InsufficientScopeError');
+    // shown once: the page lists it by name, never the token again
+    const later = await (await browser.get('/account')).text();
+    expect(later).toContain('My script');
+    expect(later).not.toContain(token!);
+    expect(later).toMatch(/<td>My script<\/td>.*?<code>read<\/code>.*?<code>entries:write<\/code>/s);
+    // hashed at rest
+    expect(await db.prisma.oAuthAccessToken.count({ where: { name: 'My script', tokenHash: token! } })).toBe(0);
+    const row = await db.prisma.oAuthAccessToken.findFirstOrThrow({ where: { name: 'My script' } });
+    expect(row.expiresAt!.getTime() - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    // not an app the person authorized
+    expect(later).not.toMatch(/<td>Personal access tokens<\/td>/);
+
+    await browser.post('/account/tokens/revoke', { id: String(row.id) });
+    expect((await api.fetch('/people/me.json', { headers: auth(token!) })).status).toBe(401);
+    expect(await (await browser.get('/account')).text()).not.toContain('My script');
+  });
+
+  it('refuses a missing name, an unknown scope or expiry with 422 naming the field; never another person’s revoke', async () => {
+    const browser = new TestBrowser(api.fetch);
+    await browser.logIn('alice', PASSWORD);
+    const refused = await browser.post('/account/tokens', { name: ' ', scope: ['read', 'admin'], expires: '12' });
+    expect(refused.status).toBe(422);
+    const text = await refused.text();
+    expect(text).toContain('name: must be 1 to 80 characters');
+    expect(text).toContain('scope: unknown scope admin');
+    expect(text).toContain('expires: must be');
+    // a token of someone else's cannot be revoked from Alice's page
+    const bob = await db.prisma.person.findFirstOrThrow({ where: { username: 'bob' } });
+    const theirs = await db.prisma.oAuthAccessToken.create({
+      data: { tokenHash: 'x'.repeat(64), clientId: app.id, personId: bob.id, name: 'bob’s' },
+    });
+    await browser.post('/account/tokens/revoke', { id: String(theirs.id) });
+    expect((await db.prisma.oAuthAccessToken.findUniqueOrThrow({ where: { id: theirs.id } })).revokedAt).toBeNull();
   });
 });

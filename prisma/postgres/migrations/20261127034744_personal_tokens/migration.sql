@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "OAuthAccessToken" ADD COLUMN     "name" TEXT;

@@ -1,0 +1,167 @@
+// Expiring access tokens with rotating refresh tokens (OAuth 2.1, RFC 9700 4.14), introspection (RFC
+// 7662), and the legacy apps whose tokens never expire.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, createApp, type CreatedApp } from '../../src/oauth/store.ts';
+import { testApp } from '../support/app.ts';
+import { TestBrowser } from '../support/browser.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+let app: CreatedApp;
+let other: CreatedApp;
+let legacy: CreatedApp;
+const PASSWORD = 'correct horse battery';
+const CALLBACK = 'https://app.example/oauth/callback';
+
+beforeAll(async () => {
+  db = await createTestDatabase('refresh');
+  api = testApp(db, { ACCESS_TOKEN_TTL_SECONDS: '3600' });
+  await createAccount(db.prisma, { username: 'rae', password: PASSWORD, displayName: 'Rae' });
+  app = await createApp(db.prisma, null, { name: 'Run Tracker', redirectUris: [CALLBACK], confidential: true });
+  other = await createApp(db.prisma, null, { name: 'Other', redirectUris: [CALLBACK], confidential: true });
+  legacy = await createApp(db.prisma, null, { name: 'Old Widget', redirectUris: [CALLBACK], confidential: true, legacyTokens: true });
+});
+afterAll(() => db.destroy());
+
+async function post(path: string, fields: Record<string, string>) {
+  const response = await api.fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+const credentials = (client: CreatedApp) => ({ client_id: client.clientId, client_secret: client.clientSecret! });
+
+/** Rae grants `client` (with `scope`), and the app exchanges the code. */
+async function grant(client: CreatedApp, scope?: string) {
+  const browser = new TestBrowser(api.fetch);
+  await browser.logIn('rae', PASSWORD);
+  const params: Record<string, string> = { response_type: 'code', client_id: client.clientId, redirect_uri: CALLBACK };
+  if (scope) params.scope = scope;
+  await browser.get(`/oauth/authorize?${new URLSearchParams(params)}`);
+  const approved = await browser.post('/oauth/authorize', { ...params, decision: 'approve' });
+  const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
+  return post('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, ...credentials(client) });
+}
+
+const refresh = (client: CreatedApp, token: unknown, extra: Record<string, string> = {}) =>
+  post('/oauth/token', { grant_type: 'refresh_token', refresh_token: String(token), ...credentials(client), ...extra });
+
+const me = async (token: unknown) =>
+  (await api.graphql<{ me: { username: string } | null }>('{ me { username } }', {}, String(token))).data?.me ?? null;
+
+describe('an app’s tokens', () => {
+  it('expire after the configured lifetime, and come with a refresh token', async () => {
+    const { status, body } = await grant(app, 'read entries:write');
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: 3600,
+      refresh_token: expect.any(String),
+      scope: 'read entries:write',
+    });
+    expect(await me(body.access_token)).toEqual({ username: 'rae' });
+    // an hour later the token no longer works: 401 invalid_token, as a revoked one
+    await db.prisma.oAuthAccessToken.updateMany({
+      where: { refreshedAt: null, revokedAt: null },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    const expired = await api.fetch('/people/me.json', { headers: { authorization: `Bearer ${body.access_token}` } });
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    // its refresh token still gets the next pair
+    const next = await refresh(app, body.refresh_token);
+    expect(next.status).toBe(200);
+    expect(next.body).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: 'read entries:write' });
+    expect(await me(next.body.access_token)).toEqual({ username: 'rae' });
+  });
+
+  it('rotate: each refresh token works once; the old pair is revoked; a replay revokes the whole family', async () => {
+    const first = (await grant(app)).body;
+    const second = (await refresh(app, first.refresh_token)).body;
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await me(first.access_token)).toBeNull();
+    const third = (await refresh(app, second.refresh_token)).body;
+    expect(await me(third.access_token)).toEqual({ username: 'rae' });
+
+    // the first refresh token again: stolen, or the app's stale copy. Everything of the grant goes.
+    const replay = await refresh(app, first.refresh_token);
+    expect(replay).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: expect.stringContaining('used already') } });
+    expect(await me(third.access_token)).toBeNull();
+    expect((await refresh(app, third.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
+  it('two refreshes with one token at once: one wins, the other is a replay that revokes the family', async () => {
+    const first = (await grant(app)).body;
+    const answers = await Promise.all([refresh(app, first.refresh_token), refresh(app, first.refresh_token)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const won = answers.find((answer) => answer.status === 200)!.body;
+    // the loser's replay came after the winner's pair existed, or revoked it when it came: either way none lives on
+    expect(await me(won.access_token)).toBeNull();
+  });
+
+  it('refresh only for the app that holds the token, with the scopes granted or fewer', async () => {
+    const first = (await grant(app, 'read read_all entries:write')).body;
+    expect((await refresh(other, first.refresh_token)).body.error).toBe('invalid_grant');
+    expect((await refresh(app, first.refresh_token, { client_secret: 'wrong' })).status).toBe(401);
+    expect((await refresh(app, first.refresh_token, { scope: 'read profile:write' })).body.error).toBe('invalid_scope');
+    const narrower = await refresh(app, first.refresh_token, { scope: 'read' });
+    expect(narrower.body.scope).toBe('read');
+  });
+});
+
+describe('legacy apps', () => {
+  it('keep tokens that never expire, without a refresh token, and the developer page says which kind an app is', async () => {
+    const { body } = await grant(legacy);
+    expect(body).toEqual({ access_token: expect.any(String), token_type: 'bearer', scope: 'read entries:write profile:write' });
+    expect(await db.prisma.oAuthAccessToken.count({ where: { clientId: legacy.id, expiresAt: { not: null } } })).toBe(0);
+    const owner = new TestBrowser(api.fetch);
+    await owner.logIn('rae', PASSWORD);
+    await owner.post('/developers/apps', { name: 'Mine', redirect_uris: CALLBACK, client_type: 'confidential', legacy_tokens: '1' });
+    await owner.post('/developers/apps', { name: 'Modern', redirect_uris: CALLBACK, client_type: 'confidential' });
+    const page = await (await owner.get('/developers/apps')).text();
+    expect(page).toMatch(/<td>Mine<\/td>.*?Legacy: never expire/s);
+    expect(page).toMatch(/<td>Modern<\/td>.*?Expire, with a refresh token/s);
+  });
+});
+
+describe('introspection (RFC 7662)', () => {
+  it('tells a confidential app what its own token is, and nothing of another’s', async () => {
+    const { body } = await grant(app, 'read entries:write');
+    const active = await post('/oauth/introspect', { token: String(body.access_token), ...credentials(app) });
+    expect(active).toEqual({
+      status: 200,
+      body: {
+        active: true,
+        scope: 'read entries:write',
+        client_id: app.clientId,
+        username: 'rae',
+        token_type: 'bearer',
+        exp: expect.any(Number),
+        iat: expect.any(Number),
+      },
+    });
+    expect((active.body.exp as number) - Date.now() / 1000).toBeGreaterThan(3500);
+    const ofRefresh = await post('/oauth/introspect', { token: String(body.refresh_token), ...credentials(app) });
+    expect(ofRefresh.body).toMatchObject({ active: true, token_type: 'refresh_token' });
+    expect((await post('/oauth/introspect', { token: String(body.access_token), ...credentials(other) })).body).toEqual({ active: false });
+    expect((await post('/oauth/introspect', { token: 'made-up', ...credentials(app) })).body).toEqual({ active: false });
+    expect((await post('/oauth/introspect', { token: String(body.access_token), client_id: app.clientId })).status).toBe(401);
+    // revoked (RFC 7009, here by its refresh token): inactive
+    await post('/oauth/revoke', { token: String(body.refresh_token), ...credentials(app) });
+    expect((await post('/oauth/introspect', { token: String(body.access_token), ...credentials(app) })).body).toEqual({ active: false });
+  });
+
+  it('the metadata lists every endpoint and grant', async () => {
+    const metadata = (await (await api.fetch('/.well-known/oauth-authorization-server')).json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({
+      introspection_endpoint: expect.stringMatching(/\/oauth\/introspect$/),
+      revocation_endpoint: expect.stringMatching(/\/oauth\/revoke$/),
+      grant_types_supported: ['authorization_code', 'refresh_token', 'implicit'],
+    });
+  });
+});
