@@ -298,6 +298,11 @@ describe('multipart uploads', () => {
   let tmpdir: string | undefined;
   /** The temporary files of uploads (a test app's media directory is made there too). */
   const uploads = () => readdirSync(spool).filter((name) => name.startsWith('milepost-upload-'));
+  /** The spooled files are removed once the answer is out: waited for as work done (up to 2 s), not a fixed time a loaded machine may miss. */
+  const removedUploads = async () => {
+    for (let i = 0; i < 200 && uploads().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(uploads()).toEqual([]);
+  };
   beforeAll(() => {
     // uploads are written to the system's temporary directory: this file's own, to count them
     tmpdir = process.env.TMPDIR;
@@ -326,9 +331,7 @@ describe('multipart uploads', () => {
     // no entry 1 of this viewer's: the operation ran, with the file
     expect(await response.json()).toMatchObject({ data: { setEntryTrack: { error: { __typename: 'NotFoundError' } } } });
     expect(whileSending).toHaveLength(1);
-    // removed once the answer is out: waited for as work done, not for a fixed time (a loaded machine is slow)
-    for (let i = 0; i < 200 && uploads().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(uploads()).toEqual([]);
+    await removedUploads();
   });
 
   it('refuses a body over the limit that declares no length with 413, keeping nothing of it', async () => {
@@ -340,8 +343,7 @@ describe('multipart uploads', () => {
     expect(await response.json()).toMatchObject({
       errors: [{ message: expect.stringMatching(/larger than \d+ bytes/), extensions: { code: 'TOO_LARGE' } }],
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(uploads()).toEqual([]);
+    await removedUploads();
   });
 
   it('answers a failure to write the temporary file as a fault of the server, and goes on serving', async () => {
@@ -369,8 +371,7 @@ describe('multipart uploads', () => {
     });
     expect(response.status).toBe(422);
     expect(await response.json()).toMatchObject({ error: { fields: [{ field: 'media[data]' }] } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(uploads()).toEqual([]);
+    await removedUploads();
   });
 
   it('answers a request that does not follow the multipart request spec with 400 saying why', async () => {
@@ -388,8 +389,7 @@ describe('multipart uploads', () => {
         errors: [{ message: expect.stringMatching(message), extensions: { code: 'BAD_REQUEST' } }],
       });
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(uploads()).toEqual([]);
+    await removedUploads();
   });
 });
 
