@@ -48,12 +48,19 @@ export function parseScopes(text: string | null | undefined): { scopes: Scope[] 
   return { scopes: formatScopes(names as Scope[]).split(' ') as Scope[] };
 }
 
+/** Grants as stored, read once each: every request with a token asks (a handful of distinct strings). */
+const GRANTS = new Map<string, ReadonlySet<Scope>>();
+
 /** What a stored grant allows: its scopes, or LEGACY_SCOPES for one stored without (every token granted before scopes). */
 export function grantedScopes(stored: string | null | undefined): ReadonlySet<Scope> {
-  const parsed = parseScopes(stored);
+  const key = stored ?? '';
+  const known = GRANTS.get(key);
+  if (known) return known;
+  const parsed = parseScopes(key);
   // a stored name this release no longer knows grants nothing beyond the rest
-  if ('unknown' in parsed) return new Set((stored ?? '').split(/[\s,]+/).filter(isScope));
-  return new Set(parsed.scopes);
+  const granted: ReadonlySet<Scope> = new Set('unknown' in parsed ? key.split(/[\s,]+/).filter(isScope) : parsed.scopes);
+  if (GRANTS.size < 1000) GRANTS.set(key, granted);
+  return granted;
 }
 
 /** The scopes of `asked` the person chose to grant: a subset, never more than was asked; `read` always. */
