@@ -340,7 +340,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     sessionSecret: config.sessionSecret,
     baseUrl: contexts.baseUrl,
     throttle: new GuessThrottle((rule) => limiter.attemptCounter(rule)),
-    webhooksAllowPrivate: config.webhooks.allowPrivate,
+    webhooks: config.webhooks,
     media,
     tokenLifetimes: config.tokenLifetimes,
   });

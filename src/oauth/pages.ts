@@ -284,6 +284,11 @@ export function developerPage(input: {
         )
         .join('')}</tbody></table>`
     : '<p>You have not registered an app yet.</p>';
+  const webhookHelp = input.apps.length
+    ? `<p>On saving a webhook URL, Milepost checks that you control it: it sends a <code>GET</code> with
+       <code>hub.mode=subscribe</code> and <code>hub.challenge</code>, which must be answered within 5 seconds with status 200 and
+       <code>{"hub.challenge": "&lt;the value sent&gt;"}</code>.</p>`
+    : '';
   const form = input.form ?? { name: '', redirectUris: '', confidential: true };
   const signing = input.webhookSecret
     ? `<div class="card" role="status"><h2>Webhooks for ${e(input.webhookSecret.app)}</h2>
@@ -292,8 +297,8 @@ export function developerPage(input: {
     : '';
   return layout(
     'Developers',
-    `${created}${signing}<div class="card"><h2>Your apps</h2>${list}</div>
-     <div class="card"><h2>Register an app</h2>${issuesBlock(input.issues)}
+    `${created}${signing}<div class="card"><h2>Your apps</h2>${issuesBlock(input.issues?.filter((i) => i.path === 'webhook_url'))}${list}${webhookHelp}</div>
+     <div class="card"><h2>Register an app</h2>${issuesBlock(input.issues?.filter((i) => i.path !== 'webhook_url'))}
      <form method="post" action="/developers/apps">${hidden('csrf', input.csrf)}
        <label for="name">Name</label><input type="text" id="name" name="name" required maxlength="80" value="${e(form.name)}">
        <label for="redirect_uris">Callback URLs, one per line</label><textarea id="redirect_uris" name="redirect_uris" rows="3" required>${e(form.redirectUris)}</textarea>
@@ -316,22 +321,39 @@ export function developerPage(input: {
 export function deliveriesPage(input: {
   csrf: string;
   viewer: PageViewer;
-  app: { name: string; webhookUrl: string | null };
+  app: { name: string; clientId: string; webhookUrl: string | null };
   deliveries: DeliveryRow[];
+  /** The delivery the developer just sent (a test event or a redelivery): its outcome leads the page. */
+  sent?: number;
+  issues?: FieldIssue[];
 }): string {
+  const base = `/developers/apps/${encodeURIComponent(input.app.clientId)}/deliveries`;
+  const button = (action: string, label: string) =>
+    `<form method="post" action="${base}${action}">${hidden('csrf', input.csrf)}<button type="submit" class="secondary">${label}</button></form>`;
+  const outcome = (d: DeliveryRow) =>
+    d.status === 'delivered'
+      ? `delivered: the receiver answered ${d.lastStatusCode}`
+      : `${d.status === 'failed' ? 'failed' : 'not delivered yet'}: ${d.lastError ?? 'not tried yet'}${d.status === 'pending' ? `; tried again at ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC` : ''}`;
+  const sent = input.deliveries.find((d) => d.id === input.sent);
+  const status = sent
+    ? `<div class="card" role="status"><p>Delivery ${sent.id} (<code>${e(sent.event)}</code>) ${e(outcome(sent))}.</p></div>`
+    : '';
   const rows = input.deliveries.length
-    ? `<table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th></tr></thead><tbody>${input.deliveries
+    ? `<table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th><th></th></tr></thead><tbody>${input.deliveries
         .map(
           (
             d,
           ) => `<tr><td>${d.id}</td><td>${e(d.event)}</td><td>${e(d.status)}${d.status === 'pending' && d.attempts > 0 ? ` (next ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC)` : ''}</td>
-          <td>${d.attempts}</td><td>${d.lastStatusCode ?? ''} ${e(d.lastError ?? '')}</td><td>${d.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td></tr>`,
+          <td>${d.attempts}</td><td>${d.lastStatusCode ?? ''} ${e(d.lastError ?? '')}</td><td>${d.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td>
+          <td>${d.status === 'failed' || d.status === 'delivered' ? button(`/${d.id}/redeliver`, 'Redeliver') : ''}</td></tr>`,
         )
         .join('')}</tbody></table>`
     : '<p>Nothing has been sent yet.</p>';
   return layout(
     `Webhook deliveries of ${input.app.name}`,
-    `<div class="card"><p>URL: ${input.app.webhookUrl ? `<code>${e(input.app.webhookUrl)}</code>` : 'none set'}</p>${rows}</div><p><a href="/developers/apps">Back to your apps</a></p>`,
+    `${status}<div class="card">${issuesBlock(input.issues)}<p>URL: ${input.app.webhookUrl ? `<code>${e(input.app.webhookUrl)}</code>` : 'none set'}</p>
+     ${input.app.webhookUrl ? `<p>To check your receiver, send it a signed <code>ping</code> event now.</p>${button('/test', 'Send a test event')}` : ''}${rows}</div>
+     <p><a href="/developers/apps">Back to your apps</a></p>`,
     input.viewer,
     input.csrf,
   );

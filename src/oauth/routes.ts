@@ -3,6 +3,7 @@ import { narrowScopes } from '../domain/scopes.ts';
 import { discardRest } from '../http/body.ts';
 import { ImportAlreadyQueuedError, importsDirectory, queueArchiveImport, removeImportFiles } from '../imports/jobs.ts';
 import { receiveArchive } from '../imports/upload.ts';
+import { redeliver, sendTestEvent, type DeliveryOptions } from '../webhooks/deliveries.ts';
 import { Readable } from 'node:stream';
 import {
   CSRF_COOKIE,
@@ -68,8 +69,8 @@ export interface OAuthRoutesOptions {
   baseUrl: (request: Request) => string;
   /** Guessing limits for /login and /oauth/token, counted where the rate limit is (memory or Redis). */
   throttle: GuessThrottle;
-  /** Webhook URLs may point at private networks (WEBHOOK_ALLOW_PRIVATE). */
-  webhooksAllowPrivate?: boolean;
+  /** How the developer page's test events and redeliveries are sent (WEBHOOK_ALLOW_PRIVATE, WEBHOOK_RETRY_BASE_SECONDS). */
+  webhooks: DeliveryOptions;
   /** Where photos are kept: a deleted account's go with it. */
   media: MediaStore;
   /** How long an app's tokens work (a legacy app's never expire). */
@@ -459,7 +460,7 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     const clientId = form.get('client_id') ?? '';
     try {
       const { secret } = await setWebhook(prisma, state.viewer.id, clientId, form.get('webhook_url'), {
-        allowPrivate: options.webhooksAllowPrivate,
+        allowPrivate: options.webhooks.allowPrivate,
       });
       const apps = await appsOwnedBy(prisma, state.viewer.id);
       const app = apps.find((a) => a.clientId === clientId)!;
@@ -494,7 +495,8 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     if (!state.viewer) return loginRedirect(ctx);
     try {
       const log = await deliveriesOf(prisma, state.viewer.id, ctx.params.clientId!);
-      return page(state, 200, deliveriesPage({ csrf: state.csrf, viewer: state.viewer, ...log }));
+      const sent = Number(ctx.url.searchParams.get('sent'));
+      return page(state, 200, deliveriesPage({ csrf: state.csrf, viewer: state.viewer, ...log, sent }));
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       return page(
@@ -503,6 +505,40 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
         oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description: 'You have no app with that client_id.' }),
       );
     }
+  });
+
+  /** A developer's action on an app's webhook: it sends at once and leads to the delivery log, which shows how it went. */
+  const deliveryAction = (path: string, act: (owner: { ownerId: number; clientId: string }, ctx: RequestContext) => Promise<number>) =>
+    router.post(path, async (ctx) => {
+      const state = await pageState(ctx);
+      if (!state.viewer) return loginRedirect(ctx);
+      const form = await postedForm(ctx, state);
+      if (!form) return forbidden(state);
+      const owner = { ownerId: state.viewer.id, clientId: ctx.params.clientId! };
+      try {
+        const id = await act(owner, ctx);
+        return redirectResponse(`/developers/apps/${encodeURIComponent(owner.clientId)}/deliveries?sent=${id}`);
+      } catch (error) {
+        if (error instanceof NotFoundError)
+          return page(
+            state,
+            404,
+            oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description: 'You have no such app or delivery.' }),
+          );
+        if (!(error instanceof ValidationError)) throw error;
+        const log = await deliveriesOf(prisma, owner.ownerId, owner.clientId);
+        return page(state, 422, deliveriesPage({ csrf: state.csrf, viewer: state.viewer, ...log, issues: error.issues }));
+      }
+    });
+
+  deliveryAction('/developers/apps/:clientId/deliveries/test', (owner) =>
+    sendTestEvent(prisma, owner.ownerId, owner.clientId, options.webhooks),
+  );
+
+  deliveryAction('/developers/apps/:clientId/deliveries/:id/redeliver', (owner, ctx) => {
+    const id = Number(ctx.params.id);
+    if (!Number.isSafeInteger(id)) throw new NotFoundError('delivery', ctx.params.id!);
+    return redeliver(prisma, owner, id, options.webhooks);
   });
 
   /** GET shows the consent page; POST carries the decision. Both re-check the whole request. */

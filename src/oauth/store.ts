@@ -11,7 +11,7 @@ import { usernameKey, validateApp, validateSignUp, type AppInput, type SignUpInp
 import { httpUrlProblem } from '../domain/entry-input.ts';
 import { type FieldIssue, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { webhookTargetProblem } from '../webhooks/address-guard.ts';
-import { newWebhookSecret } from '../webhooks/deliveries.ts';
+import { newWebhookSecret, webhookChallengeProblem } from '../webhooks/deliveries.ts';
 
 export interface Account {
   id: number;
@@ -458,10 +458,10 @@ export async function scriptsApp(prisma: Prisma): Promise<{ id: number; clientId
   });
 }
 
-/** Sets (or clears) an owned app's webhook URL; returns the signing secret when one was created. */
 /**
- * Sets (or with null clears) an app's webhook URL. It must reach the public internet: loopback,
- * private networks and metadata addresses are refused (SSRF) unless `allowPrivate`.
+ * Sets (or with null clears) an app's webhook URL; answers the signing secret when one was created. The URL
+ * must reach the public internet (loopback, private networks and metadata addresses are refused, against
+ * SSRF, unless `allowPrivate`), and must answer the challenge that proves its owner controls it.
  */
 export async function setWebhook(
   prisma: Prisma,
@@ -477,7 +477,10 @@ export async function setWebhook(
   if (!app) throw new NotFoundError('app', clientId);
   const target = url?.trim() || null;
   if (target) {
-    const problem = httpUrlProblem(target) ?? (options.allowPrivate ? null : await webhookTargetProblem(target));
+    const problem =
+      httpUrlProblem(target) ??
+      (options.allowPrivate ? null : await webhookTargetProblem(target)) ??
+      (await webhookChallengeProblem(target, { allowPrivate: options.allowPrivate ?? false }));
     if (problem) throw ValidationError.field('webhook_url', problem);
   }
   const secret = target && !app.webhookSecret ? newWebhookSecret() : null;

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { Logger } from '../log.ts';
 import type { Prisma } from '../db/database.ts';
 import { drainOutbox } from '../db/outbox.ts';
@@ -24,6 +25,9 @@ const WEBHOOK_EVENTS: Partial<Record<EventName, string>> = {
   commentAdded: 'comment.created',
   likeAdded: 'like.created',
 };
+
+/** A time as events carry it: UTC to the second. */
+const isoSeconds = (time: Date) => time.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64url')}`;
@@ -57,7 +61,7 @@ export async function enqueueWebhooks<K extends EventName>(
   const data: Record<string, unknown> = { ...payload };
   if ('entryId' in payload && name !== 'entryDeleted') data.entry_url = `${baseUrl}/entries/${payload.entryId}`;
   const snake = Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
-  const body = JSON.stringify({ event, occurred_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), data: snake });
+  const body = JSON.stringify({ event, occurred_at: isoSeconds(new Date()), data: snake });
   await prisma.webhookDelivery.createMany({ data: apps.map((app) => ({ clientId: app.id, event, payload: body })) });
   return apps.length;
 }
@@ -92,34 +96,99 @@ async function claimDue(prisma: Prisma, limit: number) {
   return claimed;
 }
 
+interface Answer {
+  status: number;
+  /** The start of the answer's body, at most `readLimit` bytes. */
+  body: string;
+}
+
 /**
- * POSTs a delivery and answers its status. Without `allowPrivate`, only to public internet addresses:
- * an IP literal is checked here, a name where it resolves (the connection uses that address).
+ * Sends one request and answers its status and the start of its body. Without `allowPrivate`, only to
+ * public internet addresses: an IP literal is checked here, a name where it resolves (the connection uses
+ * that address).
  */
-function post(url: string, headers: Record<string, string>, body: string, allowPrivate: boolean): Promise<number> {
+function send(
+  url: string,
+  message: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  options: { allowPrivate: boolean; timeoutMs: number; readLimit?: number },
+): Promise<Answer> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && isIP(host) && !isPublicAddress(host))
+  if (!options.allowPrivate && isIP(host) && !isPublicAddress(host))
     return Promise.reject(new PrivateAddressError(`${host} is not a public internet address`));
-  const options: RequestOptions = {
-    method: 'POST',
-    headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-    timeout: SEND_TIMEOUT_MS,
-    ...(allowPrivate ? {} : { lookup: publicOnlyLookup }),
+  const headers = message.body === undefined ? message.headers : { ...message.headers, 'content-length': String(Buffer.byteLength(message.body)) };
+  const request: RequestOptions = {
+    method: message.method,
+    headers,
+    timeout: options.timeoutMs,
+    ...(options.allowPrivate ? {} : { lookup: publicOnlyLookup }),
   };
+  const readLimit = options.readLimit ?? 0;
   return new Promise((resolve, reject) => {
-    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, options, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+    const req = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, request, (res) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      res.on('data', (chunk: Buffer) => {
+        // what a receiver says beyond the first bytes is never read into memory
+        if (kept < readLimit) chunks.push(chunk.subarray(0, readLimit - kept));
+        kept += chunk.length;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })));
     req.on('error', reject);
-    req.end(body);
+    req.end(message.body);
   });
 }
 
-async function deliver(prisma: Prisma, id: number, options: { retryBaseSeconds: number; allowPrivate: boolean }): Promise<void> {
+/** Why a request got no answer, in words for the delivery log and the developer page. */
+function failureText(error: unknown, timeoutMs: number): string {
+  const failure = error as Error;
+  if (failure.name === 'TimeoutError') return `no answer within ${timeoutMs / 1000} s`;
+  if (failure instanceof PrivateAddressError) return `refused: ${failure.message}`;
+  return `could not connect: ${failure.message}`;
+}
+
+export const CHALLENGE_TIMEOUT_MS = 5_000;
+
+/**
+ * Proves that whoever registers a webhook URL controls it, as Strava's subscriptions do: a GET to the URL
+ * with `hub.mode=subscribe` and a random `hub.challenge`, which the receiver must answer, within
+ * CHALLENGE_TIMEOUT_MS, with status 200 and the JSON `{"hub.challenge": "<the same value>"}`.
+ * Answers what went wrong, or null.
+ */
+export async function webhookChallengeProblem(url: string, options: { allowPrivate: boolean }): Promise<string | null> {
+  const challenge = randomBytes(16).toString('hex');
+  const target = new URL(url);
+  target.searchParams.set('hub.mode', 'subscribe');
+  target.searchParams.set('hub.challenge', challenge);
+  let answer: Answer;
+  try {
+    answer = await send(
+      target.href,
+      { method: 'GET', headers: { accept: 'application/json', 'user-agent': 'Milepost-Webhooks/1' } },
+      { allowPrivate: options.allowPrivate, timeoutMs: CHALLENGE_TIMEOUT_MS, readLimit: 1024 },
+    );
+  } catch (error) {
+    return `the URL did not answer the challenge: ${failureText(error, CHALLENGE_TIMEOUT_MS)}`;
+  }
+  if (answer.status !== 200) return `the URL answered the challenge with status ${answer.status}, not 200`;
+  let echoed: unknown;
+  try {
+    echoed = (JSON.parse(answer.body) as Record<string, unknown> | null)?.['hub.challenge'];
+  } catch {
+    echoed = undefined;
+  }
+  return echoed === challenge ? null : 'the URL did not echo hub.challenge: answer {"hub.challenge": "<the value sent>"}';
+}
+
+export interface DeliveryOptions {
+  retryBaseSeconds: number;
+  allowPrivate: boolean;
+}
+
+async function deliver(prisma: Prisma, id: number, options: DeliveryOptions): Promise<void> {
   const { retryBaseSeconds } = options;
   const row = await prisma.webhookDelivery.findUniqueOrThrow({
     where: { id },
@@ -133,27 +202,26 @@ async function deliver(prisma: Prisma, id: number, options: { retryBaseSeconds: 
   } else {
     const timestamp = Math.floor(Date.now() / 1000);
     try {
-      statusCode = await post(
-        row.client.webhookUrl,
-        {
-          'content-type': 'application/json',
-          'user-agent': 'Milepost-Webhooks/1',
-          'x-milepost-event': row.event,
-          'x-milepost-delivery': String(id),
-          'x-milepost-signature': signPayload(row.client.webhookSecret, timestamp, row.payload),
-        },
-        row.payload,
-        options.allowPrivate,
-      );
+      const headers = {
+        'content-type': 'application/json',
+        'user-agent': 'Milepost-Webhooks/1',
+        'x-milepost-event': row.event,
+        'x-milepost-delivery': String(id),
+        'x-milepost-signature': signPayload(row.client.webhookSecret, timestamp, row.payload),
+      };
+      statusCode = (
+        await send(
+          row.client.webhookUrl,
+          { method: 'POST', headers, body: row.payload },
+          {
+            allowPrivate: options.allowPrivate,
+            timeoutMs: SEND_TIMEOUT_MS,
+          },
+        )
+      ).status;
       if (statusCode < 200 || statusCode > 299) error = `the receiver answered ${statusCode}`;
     } catch (e) {
-      const failure = e as Error;
-      error =
-        failure.name === 'TimeoutError'
-          ? `no answer within ${SEND_TIMEOUT_MS / 1000} s`
-          : failure instanceof PrivateAddressError
-            ? `refused: ${failure.message}`
-            : `could not connect: ${failure.message}`;
+      error = failureText(e, SEND_TIMEOUT_MS);
     }
   }
   if (!error) {
@@ -175,6 +243,48 @@ async function deliver(prisma: Prisma, id: number, options: { retryBaseSeconds: 
       nextAttemptAt: new Date(Date.now() + backoffSeconds(attempts, retryBaseSeconds) * 1000),
     },
   });
+}
+
+/**
+ * Queues a delivery already claimed by this process and sends it at once, so that the page which asked can
+ * show how it went. Should it fail, the worker retries it like any other once the claim lapses.
+ */
+async function sendNow(prisma: Prisma, clientId: number, event: string, payload: string, options: DeliveryOptions): Promise<number> {
+  const { id } = await prisma.webhookDelivery.create({
+    data: { clientId, event, payload, status: 'sending', lockedUntil: new Date(Date.now() + LOCK_MS) },
+    select: { id: true },
+  });
+  await deliver(prisma, id, options);
+  return id;
+}
+
+/** Sends an owned app's webhook a `ping` event, signed like every other; answers the delivery's id. */
+export async function sendTestEvent(prisma: Prisma, ownerId: number, clientId: string, options: DeliveryOptions): Promise<number> {
+  const app = await prisma.oAuthClient.findFirst({ where: { clientId, ownerId }, select: { id: true, webhookUrl: true } });
+  if (!app) throw new NotFoundError('app', clientId);
+  if (!app.webhookUrl) throw ValidationError.field('webhook_url', 'the app has no webhook URL: set one first');
+  const body = JSON.stringify({ event: 'ping', occurred_at: isoSeconds(new Date()), data: { client_id: clientId } });
+  return sendNow(prisma, app.id, 'ping', body, options);
+}
+
+/**
+ * Sends a finished delivery of an owned app again: the same event and body, as a new delivery with its own
+ * id and log line (the old one stays as it was). Answers the new delivery's id.
+ */
+export async function redeliver(
+  prisma: Prisma,
+  owner: { ownerId: number; clientId: string },
+  deliveryId: number,
+  options: DeliveryOptions,
+): Promise<number> {
+  const row = await prisma.webhookDelivery.findFirst({
+    where: { id: deliveryId, client: owner },
+    select: { clientId: true, event: true, payload: true, status: true },
+  });
+  if (!row) throw new NotFoundError('delivery', String(deliveryId));
+  if (row.status === 'pending' || row.status === 'sending')
+    throw ValidationError.field('delivery', 'this delivery is still being tried: wait for it to fail or succeed');
+  return sendNow(prisma, row.clientId, row.event, row.payload, options);
 }
 
 export interface WebhookWorker {

@@ -19,6 +19,9 @@ let receiverUrl = '';
 const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
 /** Status codes the receiver answers with, in turn; 200 once they run out. */
 const answers: number[] = [];
+/** How the receiver answers the challenge of a registration: with the value sent, another, or a 404. */
+let challengeAnswer: 'echo' | 'wrong' | 'missing' = 'echo';
+const challenges: URLSearchParams[] = [];
 let secret = '';
 let clientId = '';
 let authorToken = '';
@@ -27,8 +30,15 @@ let worker: WebhookWorker;
 
 beforeAll(async () => {
   db = await createTestDatabase('webhooks');
-  api = testApp(db);
+  api = testApp(db, { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_BASE_SECONDS: '1' });
   receiver = createServer((req, res) => {
+    if (req.method === 'GET') {
+      const query = new URL(req.url!, 'http://receiver').searchParams;
+      challenges.push(query);
+      if (challengeAnswer === 'missing') return res.writeHead(404).end();
+      const echoed = challengeAnswer === 'echo' ? query.get('hub.challenge') : 'not the challenge';
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ 'hub.challenge': echoed }));
+    }
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
@@ -209,6 +219,101 @@ describe('webhooks', () => {
     const nosy = new TestBrowser(api.fetch);
     await nosy.logIn('nosy', 'a long password');
     expect((await nosy.get(`/developers/apps/${clientId}/deliveries`)).status).toBe(404);
+  });
+});
+
+describe('webhooks on the developer page', () => {
+  const owner = async () => {
+    const browser = new TestBrowser(api.fetch);
+    await browser.logIn('devowner', 'a long password');
+    return browser;
+  };
+  const log = () => `/developers/apps/${clientId}/deliveries`;
+
+  it('a URL must answer the challenge to be registered; a refused one leaves the old URL in place', async () => {
+    const browser = await owner();
+    const elsewhere = receiverUrl.replace('/hooks', '/elsewhere');
+    for (const [mode, problem] of [
+      ['wrong', /did not echo hub\.challenge/],
+      ['missing', /answered the challenge with status 404/],
+    ] as const) {
+      challengeAnswer = mode;
+      const refused = await browser.post('/developers/apps/webhook', { client_id: clientId, webhook_url: elsewhere });
+      expect(refused.status).toBe(422);
+      expect(await refused.text()).toMatch(problem);
+    }
+    challengeAnswer = 'echo';
+    // nothing listens on the port any more
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/hooks`;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(setWebhook(db.prisma, null, clientId, deadUrl, { allowPrivate: true })).rejects.toMatchObject({
+      issues: [{ path: 'webhook_url', message: expect.stringMatching(/did not answer the challenge: could not connect/) }],
+    });
+    expect((await db.prisma.oAuthClient.findUniqueOrThrow({ where: { clientId } })).webhookUrl).toBe(receiverUrl);
+    // answered: saved, and the challenge was a fresh random value with hub.mode=subscribe
+    const before = challenges.length;
+    const saved = await browser.post('/developers/apps/webhook', { client_id: clientId, webhook_url: receiverUrl });
+    expect(saved.status).toBe(200);
+    const challenge = challenges.at(-1)!;
+    expect(challenges.length).toBe(before + 1);
+    expect(challenge.get('hub.mode')).toBe('subscribe');
+    expect(challenge.get('hub.challenge')).toMatch(/^[0-9a-f]{32}$/);
+    expect(challenges.slice(0, -1).map((c) => c.get('hub.challenge'))).not.toContain(challenge.get('hub.challenge'));
+  });
+
+  it('the owner sends a signed test event and sees at once how it went', async () => {
+    const browser = await owner();
+    const count = received.length;
+    const sent = await browser.post(`${log()}/test`, {});
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get('location')).toMatch(new RegExp(`^${log()}\\?sent=\\d+$`));
+    expect(received.length).toBe(count + 1);
+    const ping = received.at(-1)!;
+    expect(ping.headers['x-milepost-event']).toBe('ping');
+    expect(verifySignature(secret, String(ping.headers['x-milepost-signature']), ping.body)).toBe(true);
+    expect(JSON.parse(ping.body)).toMatchObject({ event: 'ping', data: { client_id: clientId } });
+    const page = await (await browser.get(sent.headers.get('location')!)).text();
+    expect(page).toMatch(/role="status"><p>Delivery \d+ \(<code>ping<\/code>\) delivered: the receiver answered 200/);
+  });
+
+  it('a failed delivery is sent again, same body, as a new delivery; the failed one stays in the log', async () => {
+    const browser = await owner();
+    answers.push(503);
+    await browser.post(`${log()}/test`, {});
+    const failed = await db.prisma.webhookDelivery.findFirstOrThrow({ where: { event: 'ping' }, orderBy: { id: 'desc' } });
+    expect(failed).toMatchObject({ attempts: 1, lastStatusCode: 503 });
+    // still being retried: not yet for the page to send again
+    const early = await browser.post(`${log()}/${failed.id}/redeliver`, {});
+    expect(early.status).toBe(422);
+    expect(await early.text()).toContain('still being tried');
+    await db.prisma.webhookDelivery.update({ where: { id: failed.id }, data: { status: 'failed' } });
+    const failedPage = await (await browser.get(log())).text();
+    expect(failedPage).toContain(`action="${log()}/${failed.id}/redeliver"`);
+    const count = received.length;
+    const again = await browser.post(`${log()}/${failed.id}/redeliver`, {});
+    expect(again.status).toBe(302);
+    expect(received.length).toBe(count + 1);
+    expect(received.at(-1)!.body).toBe(failed.payload);
+    const newId = Number(new URL(again.headers.get('location')!, 'http://x').searchParams.get('sent'));
+    expect(newId).toBeGreaterThan(failed.id);
+    expect(received.at(-1)!.headers['x-milepost-delivery']).toBe(String(newId));
+    expect(await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: failed.id } })).toMatchObject({ status: 'failed' });
+    expect(await db.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: newId } })).toMatchObject({ status: 'delivered', attempts: 1 });
+  });
+
+  it('nobody else sends or redelivers for the app, and a form without its CSRF token does nothing', async () => {
+    const delivery = await db.prisma.webhookDelivery.findFirstOrThrow({ where: { status: 'delivered' } });
+    const nosy = new TestBrowser(api.fetch);
+    await nosy.logIn('nosy', 'a long password');
+    const count = received.length;
+    expect((await nosy.post(`${log()}/test`, {})).status).toBe(404);
+    expect((await nosy.post(`${log()}/${delivery.id}/redeliver`, {})).status).toBe(404);
+    const browser = await owner();
+    expect((await browser.post(`${log()}/${delivery.id}/redeliver`, { csrf: 'forged' })).status).toBe(403);
+    expect((await browser.post(`${log()}/not-a-number/redeliver`, {})).status).toBe(404);
+    expect(received.length).toBe(count);
   });
 });
 
