@@ -523,7 +523,12 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
           return page(
             state,
             404,
-            oauthErrorPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description: 'You have no such app or delivery.' }),
+            oauthErrorPage({
+              csrf: state.csrf,
+              viewer: state.viewer,
+              error: 'not_found',
+              description: 'You have no such app or delivery.',
+            }),
           );
         if (!(error instanceof ValidationError)) throw error;
         const log = await deliveriesOf(prisma, owner.ownerId, owner.clientId);

@@ -116,7 +116,8 @@ function send(
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (!options.allowPrivate && isIP(host) && !isPublicAddress(host))
     return Promise.reject(new PrivateAddressError(`${host} is not a public internet address`));
-  const headers = message.body === undefined ? message.headers : { ...message.headers, 'content-length': String(Buffer.byteLength(message.body)) };
+  const headers =
+    message.body === undefined ? message.headers : { ...message.headers, 'content-length': String(Buffer.byteLength(message.body)) };
   const request: RequestOptions = {
     method: message.method,
     headers,
