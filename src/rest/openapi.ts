@@ -99,8 +99,16 @@ const IDEMPOTENCY_KEY = {
 /** What every create may also answer. */
 const CREATE_ERRORS = ['400', '401', '405', '409', '413', '422'] as const;
 
-const stream = (summary: string, extra: unknown[] = [], secured = false, description?: string, order = 'newest first') => ({
+const stream = (
+  operationId: string,
+  summary: string,
+  extra: unknown[] = [],
+  secured = false,
+  description?: string,
+  order = 'newest first',
+) => ({
   get: {
+    operationId,
     summary,
     ...(description ? { description } : {}),
     parameters: [...extra, ...streamParams, ...formatParams],
@@ -174,8 +182,9 @@ const GPX_BODY = {
   },
 };
 
-const trackUpload = (summary: string) => ({
+const trackUpload = (operationId: string, summary: string) => ({
   put: {
+    operationId,
     summary,
     security: needs('entries:write'),
     parameters: [ID],
@@ -305,18 +314,45 @@ function generatedPaths({ document, operations }: GeneratedDescription) {
   const schemas = Object.fromEntries(
     Object.entries(document.components.schemas)
       .filter(([name]) => name !== 'Query' && name !== 'Mutation')
-      .map(([name, schema]) => [`${V1}${name}`, v1Schema(schema)]),
+      .map(([name, schema]) => [`${V1}${name}`, v1Schema(name.endsWith('Payload') ? withoutError(schema) : schema)]),
   );
   return { paths, schemas };
 }
 
+/** A payload as /api/v1 answers it: a typed error is the answer's status and error body, never a field. */
+function withoutError(schema: unknown) {
+  const payload = schema as { properties?: Record<string, unknown> };
+  const { error: _error, ...properties } = payload.properties ?? {};
+  return { ...payload, properties };
+}
+
+/** The component schemas the document refers to, directly or through one another; sofa writes one for every type. */
+function referenced(users: unknown, schemas: Record<string, unknown>): Record<string, unknown> {
+  const kept = new Set<string>();
+  const visit = (value: unknown) => {
+    for (const [, name] of JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (kept.has(name!) || !(name! in schemas)) continue;
+      kept.add(name!);
+      visit(schemas[name!]);
+    }
+  };
+  visit(users);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name)));
+}
+
 export function openApiDocument(baseUrl: string, generated: GeneratedDescription) {
-  const v1 = generatedPaths(generated);
+  const document = describe(baseUrl, generatedPaths(generated));
+  const { schemas, ...others } = document.components;
+  return { ...document, components: { ...others, schemas: referenced({ ...document, components: others }, schemas) } };
+}
+
+function describe(baseUrl: string, v1: ReturnType<typeof generatedPaths>) {
   return {
     openapi: '3.1.0',
     info: {
       title: 'Milepost legacy REST API',
       version: '1.0.0',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'The REST paths of the original workout-sharing service, kept for existing integrations. Every path also answers without `.json`. ' +
         'Write requests take URL-encoded or multipart forms with bracketed names, or JSON. Every GET JSON path takes `callback` (JSONP). ' +
@@ -510,8 +546,9 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
     },
     paths: {
       '/entries.json': {
-        ...stream('Public stream: everyone’s entries.'),
+        ...stream('legacyPublicStream', 'Public stream: everyone’s entries.'),
         post: {
+          operationId: 'legacyCreateEntry',
           summary: 'Create an entry: a note, a workout, an image and/or a location.',
           security: needs('entries:write'),
           parameters: [IDEMPOTENCY_KEY],
@@ -528,6 +565,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/entries/import.json': {
         post: {
+          operationId: 'legacyImportActivity',
           summary: 'Make a workout entry from an activity file: FIT, TCX or GPX, gzipped or not.',
           description: [
             'The format is told by the file’s content, never its name. The entry’s workout takes its type from the sport the file names,',
@@ -574,6 +612,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         },
       },
       '/entries/popular.json': stream(
+        'legacyPopularStream',
         'Popular stream: the week’s most liked and commented entries.',
         [],
         false,
@@ -584,8 +623,8 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
         ].join(' '),
         'most popular first',
       ),
-      '/entries/friends.json': stream('The viewer’s and their friends’ entries.', [], true),
-      '/entries/nearby/{lat},{lon}.json': stream('Entries posted near a point.', [
+      '/entries/friends.json': stream('legacyFriendsStream', 'The viewer’s and their friends’ entries.', [], true),
+      '/entries/nearby/{lat},{lon}.json': stream('legacyNearbyStream', 'Entries posted near a point.', [
         pathParam('lat', { type: 'number', minimum: -90, maximum: 90 }, 'Latitude.'),
         pathParam('lon', { type: 'number', minimum: -180, maximum: 180 }, 'Longitude.'),
         {
@@ -596,14 +635,17 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
           schema: { type: 'number', exclusiveMinimum: 0, maximum: 500, default: 50 },
         },
       ]),
-      '/people/{username}/entries.json': stream('A person’s entries.', [USERNAME]),
+      '/people/{username}/entries.json': stream('legacyPersonStream', 'A person’s entries.', [USERNAME]),
       '/entries/{id}.json': {
         get: {
+          operationId: 'legacyEntry',
+          security: OPTIONAL_TOKEN,
           summary: 'An entry.',
           parameters: [ID, ...formatParams],
           responses: { '200': { description: 'The entry.', content: json(ref('Entry')) }, ...pick('304', '400', '404', '405', '406') },
         },
         delete: {
+          operationId: 'legacyDeleteEntry',
           summary: 'Delete one of your entries, with its comments, likes and track.',
           security: needs('entries:write'),
           parameters: [ID],
@@ -622,6 +664,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/entries/{id}/comments.json': {
         post: {
+          operationId: 'legacyCreateComment',
           summary: 'Comment on an entry.',
           security: needs('entries:write'),
           parameters: [ID, IDEMPOTENCY_KEY],
@@ -647,6 +690,8 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/entries/{id}/comments/{commentId}.json': {
         get: {
+          operationId: 'legacyComment',
+          security: OPTIONAL_TOKEN,
           summary: 'One comment of an entry (where its create’s Location points).',
           parameters: [ID, pathParam('commentId', { type: 'integer' }, 'The comment’s id.'), ...formatParams],
           responses: { '200': { description: 'The comment.', content: json(ref('Comment')) }, ...pick('304', '400', '404', '405', '406') },
@@ -654,6 +699,8 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/entries/{id}/likes/{likeId}.json': {
         get: {
+          operationId: 'legacyLike',
+          security: OPTIONAL_TOKEN,
           summary: 'One like of an entry (where its create’s Location points).',
           parameters: [ID, pathParam('likeId', { type: 'integer' }, 'The like’s id.'), ...formatParams],
           responses: { '200': { description: 'The like.', content: json(ref('Like')) }, ...pick('304', '400', '404', '405', '406') },
@@ -661,6 +708,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/entries/{id}/likes.json': {
         post: {
+          operationId: 'legacyLikeEntry',
           summary: 'Like an entry; liking twice is not an error.',
           security: needs('entries:write'),
           parameters: [ID, IDEMPOTENCY_KEY],
@@ -676,9 +724,11 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
           },
         },
       },
-      '/entries/{id}/track.json': trackUpload('Create or replace the GPS track of one of your workouts.'),
+      '/entries/{id}/track.json': trackUpload('legacySetEntryTrack', 'Create or replace the GPS track of one of your workouts.'),
       '/media/{name}': {
         get: {
+          operationId: 'mediaFile',
+          security: OPTIONAL_TOKEN,
           summary: 'An uploaded photo or its preview, as an entry’s `media` links it.',
           description:
             'Served to those who may see an entry that shows it (by the token, or a browser’s log-in); to anyone else a 404, as for a photo that never was. ' +
@@ -701,6 +751,8 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/people/{username}.json': {
         get: {
+          operationId: 'legacyPerson',
+          security: OPTIONAL_TOKEN,
           summary: 'A person.',
           parameters: [USERNAME, ...formatParams],
           responses: { '200': { description: 'The person.', content: json(ref('Person')) }, ...pick('304', '400', '404', '405', '406') },
@@ -708,6 +760,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/people/me.json': {
         get: {
+          operationId: 'legacyMe',
           summary: 'The person who authorized the token.',
           security: needs('read'),
           parameters: formatParams,
@@ -716,6 +769,8 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/people/{username}/friends.json': {
         get: {
+          operationId: 'legacyFriends',
+          security: OPTIONAL_TOKEN,
           summary: 'A person’s friends: the 50 longest-standing (GraphQL `Person.friends` pages through all of them).',
           description: '`me` stands for the person who authorized the token, and needs one (401 without).',
           parameters: [USERNAME, ...formatParams],
@@ -728,6 +783,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
           },
         },
         post: {
+          operationId: 'legacyRequestFriend',
           summary: 'Ask a person to be friends; when they already asked you, you become friends at once.',
           description: 'Asking again is not an error. `me` or your own username is a 422 naming `username`.',
           security: needs('profile:write'),
@@ -742,6 +798,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
           },
         },
         delete: {
+          operationId: 'legacyRemoveFriend',
           summary: 'End a friendship, or withdraw your own request. Not being friends is not an error.',
           security: needs('profile:write'),
           parameters: [USERNAME],
@@ -753,6 +810,8 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/people/{username}/routes.json': {
         get: {
+          operationId: 'legacyPersonRoutes',
+          security: OPTIONAL_TOKEN,
           summary: 'A person’s routes.',
           description: '`me` stands for the person who authorized the token, and needs one (401 without).',
           parameters: [USERNAME, ...formatParams],
@@ -767,6 +826,7 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/routes.json': {
         post: {
+          operationId: 'legacyCreateRoute',
           summary: 'Create a route; attach a track with PUT /routes/{id}/track.json.',
           security: needs('entries:write'),
           parameters: [IDEMPOTENCY_KEY],
@@ -789,6 +849,8 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
       },
       '/routes/{id}.gpx': {
         get: {
+          operationId: 'legacyRouteGpx',
+          security: OPTIONAL_TOKEN,
           summary: 'A route as GPX 1.1 (also `/routes/{id}.json` for its JSON summary).',
           parameters: [ID],
           responses: {
@@ -797,9 +859,11 @@ export function openApiDocument(baseUrl: string, generated: GeneratedDescription
           },
         },
       },
-      '/routes/{id}/track.json': trackUpload('Create or replace the GPS track of one of your routes.'),
+      '/routes/{id}/track.json': trackUpload('legacySetRouteTrack', 'Create or replace the GPS track of one of your routes.'),
       '/entries/{id}.gpx': {
         get: {
+          operationId: 'legacyEntryGpx',
+          security: OPTIONAL_TOKEN,
           summary: 'A workout’s GPS track as GPX 1.1: to anyone but its author, without what their privacy zones hide.',
           parameters: [ID],
           responses: {

@@ -1,5 +1,10 @@
 // The legacy REST paths (SPEC 4, COMPAT.md): every endpoint × method × case, and what real clients send.
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { splitExtension } from '../../src/http/negotiation.ts';
@@ -674,6 +679,28 @@ describe('the OpenAPI document', () => {
     const result = await new Validator().validate(doc as never);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it('passes Redocly’s recommended rules without an error or a warning', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'milepost-openapi-'));
+    try {
+      const file = join(directory, 'openapi.json');
+      await writeFile(file, await (await api.fetch('/openapi.json')).text());
+      const cli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+      // exit status 1 when it finds errors: the report is read either way
+      const report = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          [cli, 'lint', '--extends', 'recommended', '--format', 'json', file],
+          { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 64 * 1024 * 1024 },
+          (error, stdout) => (stdout ? resolve(stdout) : reject(error)),
+        ),
+      );
+      const { problems } = JSON.parse(report) as { problems: Array<{ ruleId: string; severity: string; message: string }> };
+      expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message}`)).toEqual([]);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it('is rendered at /docs', async () => {
