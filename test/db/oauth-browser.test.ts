@@ -27,6 +27,8 @@ let browser: Browser;
 let milepostUrl = '';
 let appUrl = '';
 const credentials = { clientId: '', clientSecret: '' };
+/** The second app's: it asks for every scope and keeps the tokens it gets, as a server-side app does. */
+const scoped = { clientId: '', clientSecret: '', accessToken: '', refreshToken: '', firstRefreshToken: '' };
 
 const port = (server: Server) => (server.address() as AddressInfo).port;
 
@@ -77,6 +79,65 @@ function thirdPartyApp(): Server {
         body: JSON.stringify({ query: '{ me { username displayName } }' }),
       }).then((r) => r.json() as Promise<{ data: { me: { username: string; displayName: string } } }>);
       return html(`<p id="result">Hello ${me.data.me.displayName} (@${me.data.me.username}), state ${url.searchParams.get('state')}</p>`);
+    }
+    const tokenRequest = (fields: Record<string, string>) =>
+      fetch(`${milepostUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: scoped.clientId, client_secret: scoped.clientSecret, ...fields }),
+      }).then(
+        (r) => r.json() as Promise<{ access_token?: string; refresh_token?: string; scope?: string; expires_in?: number; error?: string }>,
+      );
+    if (url.pathname === '/start-scoped') {
+      const params = new URLSearchParams({
+        response_type: 'code',
+        client_id: scoped.clientId,
+        redirect_uri: `${appUrl}/scoped-callback`,
+        scope: 'read read_all entries:write profile:write',
+        state: 'scoped-789',
+      });
+      res.writeHead(302, { location: `${milepostUrl}/oauth/authorize?${params}` });
+      return res.end();
+    }
+    if (url.pathname === '/scoped-callback') {
+      const token = await tokenRequest({
+        grant_type: 'authorization_code',
+        code: url.searchParams.get('code') ?? '',
+        redirect_uri: `${appUrl}/scoped-callback`,
+      });
+      if (!token.access_token) return html(`<p id="result">token error: ${token.error}</p>`);
+      scoped.accessToken = token.access_token;
+      scoped.refreshToken = scoped.firstRefreshToken = token.refresh_token ?? '';
+      // what the app may do with it: post, yes; change the profile, no
+      const tried = await fetch(`${milepostUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
+        body: JSON.stringify({
+          query: `mutation {
+            createEntry(input: { message: "from the app" }) { entry { id } error { __typename } }
+            updateProfile(input: { displayName: "Renamed by the app" }) { error { __typename ... on InsufficientScopeError { scope } } }
+          }`,
+        }),
+      }).then(
+        (r) =>
+          r.json() as Promise<{
+            data: { createEntry: { entry: { id: string } | null }; updateProfile: { error: { __typename: string; scope: string } | null } };
+          }>,
+      );
+      return html(`<p id="scope">${token.scope}</p><p id="expires">${token.expires_in}</p>
+        <p id="posted">${tried.data.createEntry.entry ? 'posted' : 'refused'}</p>
+        <p id="profile">${tried.data.updateProfile.error ? `${tried.data.updateProfile.error.__typename} ${tried.data.updateProfile.error.scope}` : 'changed'}</p>`);
+    }
+    if (url.pathname === '/refresh' || url.pathname === '/replay') {
+      const token = await tokenRequest({
+        grant_type: 'refresh_token',
+        refresh_token: url.pathname === '/refresh' ? scoped.refreshToken : scoped.firstRefreshToken,
+      });
+      if (!token.access_token) return html(`<p id="result">${token.error}</p>`);
+      const rotated = token.refresh_token !== scoped.refreshToken;
+      scoped.accessToken = token.access_token;
+      scoped.refreshToken = token.refresh_token ?? '';
+      return html(`<p id="result">refreshed ${token.scope}${rotated ? ', rotated' : ''}</p>`);
     }
     if (url.pathname === '/implicit') {
       // a browser script reads the token from the fragment, which never reaches this server
@@ -197,6 +258,59 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     expect(after.status).toBe(401);
     await page.close();
   }, 60_000);
+  it('the athlete grants fewer scopes than the app asks for; the app refreshes, rotating, and a replayed refresh token ends the grant', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${milepostUrl}/signup`);
+    await page.fill('#username', 'scopedrunner');
+    await page.fill('#display_name', 'Scoped S.');
+    await page.fill('#password', 'a good long password');
+    await page.click('button[type=submit]');
+    await page.waitForURL(`${milepostUrl}/account`);
+    await page.goto(`${milepostUrl}/developers/apps`);
+    await page.fill('#name', 'Scoped Coach');
+    await page.fill('#redirect_uris', `${appUrl}/scoped-callback`);
+    await page.click('form[action="/developers/apps"] button[type=submit]');
+    scoped.clientId = (await page.textContent('#client-id'))!.trim();
+    scoped.clientSecret = (await page.textContent('#client-secret'))!.trim();
+
+    await page.goto(`${appUrl}/start-scoped`);
+    await expect.poll(() => page.textContent('h1')).toContain('Scoped Coach');
+    // the page says in words what the app asks for; reading is always granted
+    const asked = page.locator('ul.scopes li');
+    await expect.poll(() => asked.count()).toBe(4);
+    expect(await page.locator('ul.scopes input[type=checkbox]:disabled').count()).toBe(1);
+    await page.uncheck('input[name=grant][value=read_all]');
+    await page.uncheck('input[name="grant"][value="profile:write"]');
+    await page.click('button[value=approve]');
+    await page.waitForURL(new RegExp(`^${appUrl}/scoped-callback`));
+    expect(await page.textContent('#scope')).toBe('read entries:write');
+    expect(Number(await page.textContent('#expires'))).toBeGreaterThan(0);
+    expect(await page.textContent('#posted')).toBe('posted');
+    expect(await page.textContent('#profile')).toBe('InsufficientScopeError profile:write');
+
+    // the account page lists the grant with what it allows
+    await page.goto(`${milepostUrl}/account`);
+    const grant = page.locator('tr', { hasText: 'Scoped Coach' });
+    expect(await grant.locator('ul.scopes code').allTextContents()).toEqual(['read', 'entries:write']);
+
+    await page.goto(`${appUrl}/refresh`);
+    expect(await page.textContent('#result')).toBe('refreshed read entries:write, rotated');
+    const me = () =>
+      fetch(`${milepostUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${scoped.accessToken}` },
+        body: JSON.stringify({ query: '{ me { username } }' }),
+      });
+    expect(await (await me()).json()).toEqual({ data: { me: { username: 'scopedrunner' } } });
+    // the first refresh token, used again: someone copied it; the whole grant's family is revoked
+    await page.goto(`${appUrl}/replay`);
+    expect(await page.textContent('#result')).toBe('invalid_grant');
+    expect((await me()).status).toBe(401);
+    await page.goto(`${appUrl}/refresh`);
+    expect(await page.textContent('#result')).toBe('invalid_grant');
+    await page.close();
+  }, 60_000);
+
   it('the account page passes axe-core on a phone, and deletes the account when the password confirms it', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, bypassCSP: true });
     const page = await context.newPage();
