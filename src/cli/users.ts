@@ -4,14 +4,17 @@ import { deleteAccount } from '../db/accounts.ts';
 import { usernameKey } from '../domain/accounts.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { createMediaStore } from '../media/store.ts';
-import { createAccount } from '../oauth/store.ts';
+import { createAccount, setPassword } from '../oauth/store.ts';
 import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 
 const HELP = `Usage: milepost users create --username U --password P [--display-name D]
+       milepost users set-password --username U --password P
        milepost users delete --username U --yes
 
 create: a person who can log in on the web pages. Prints JSON: {"id": …, "username": …}.
+set-password: a new password for an existing person (a reset, or a demo athlete you want to log in
+        as); their sessions end. Prints JSON: {"id": …, "username": …}.
 delete: the person and everything they own, at once and for good: entries (with the comments others
         left on them), comments, likes, friends, routes, photos, the apps they registered, sessions and
         tokens. --yes confirms. Prints JSON: {"deleted": …, "entries": …, "apps": …, "photos": …}.`;
@@ -27,14 +30,33 @@ export async function run(argv: string[]) {
     console.log(HELP);
     return 0;
   }
-  if (positionals.length !== 1 || (positionals[0] !== 'create' && positionals[0] !== 'delete'))
-    throw new UsageError(`expected "users create" or "users delete"\n\n${HELP}`);
-  if (positionals[0] === 'delete') return deleteUser(values.username, values.yes === true);
+  const command = positionals.length === 1 ? positionals[0] : undefined;
+  if (command !== 'create' && command !== 'set-password' && command !== 'delete')
+    throw new UsageError(`expected "users create", "users set-password" or "users delete"\n\n${HELP}`);
+  if (command === 'delete') return deleteUser(values.username, values.yes === true);
   if (!values.username || !values.password) throw new UsageError(`--username and --password are required\n\n${HELP}`);
+  if (command === 'set-password') return resetPassword(values.username, values.password);
   const input = { username: values.username, password: values.password, displayName: values['display-name'] ?? values.username };
   return withDatabase(async ({ prisma }) => {
     try {
       const account = await createAccount(prisma, input);
+      console.log(JSON.stringify({ id: account.id, username: account.username }));
+      return 0;
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      return reportInvalid('users', error);
+    }
+  });
+}
+
+async function resetPassword(username: string, password: string) {
+  return withDatabase(async ({ prisma }) => {
+    try {
+      const account = await setPassword(prisma, username, password);
+      if (!account) {
+        console.error(`milepost users: --username: nobody is called "${username}"`);
+        return 1;
+      }
       console.log(JSON.stringify({ id: account.id, username: account.username }));
       return 0;
     } catch (error) {

@@ -7,7 +7,15 @@ import { generateToken, hashToken } from '../auth/tokens.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { Prisma } from '../db/database.ts';
-import { usernameKey, validateApp, validateSignUp, type AppInput, type SignUpInput } from '../domain/accounts.ts';
+import {
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  usernameKey,
+  validateApp,
+  validateSignUp,
+  type AppInput,
+  type SignUpInput,
+} from '../domain/accounts.ts';
 import { httpUrlProblem } from '../domain/entry-input.ts';
 import { type FieldIssue, NotFoundError, ValidationError } from '../domain/errors.ts';
 import { webhookTargetProblem } from '../webhooks/address-guard.ts';
@@ -34,6 +42,23 @@ export async function createAccount(prisma: Prisma, input: SignUpInput): Promise
     if (isUniqueViolation(error)) throw ValidationError.field('username', `"${valid.username}" is taken`);
     throw error;
   }
+}
+
+/**
+ * Gives an existing person a new password (an operator's reset, or a demo athlete made able to log in)
+ * and ends their sessions, so that whoever knew the old one is logged out. Null when nobody has the name.
+ */
+export async function setPassword(prisma: Prisma, username: string, password: string): Promise<Account | null> {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
+    throw ValidationError.field('password', `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+  const person = await prisma.person.findUnique({ where: { usernameKey: usernameKey(username) }, select: ACCOUNT });
+  if (!person) return null;
+  const passwordHash = await hashPassword(password);
+  await prisma.$transaction([
+    prisma.person.update({ where: { id: person.id }, data: { passwordHash } }),
+    prisma.session.updateMany({ where: { personId: person.id, revokedAt: null }, data: { revokedAt: new Date() } }),
+  ]);
+  return person;
 }
 
 /** The account for these credentials, or null; takes as long for an unknown username as for a wrong password. */

@@ -4,6 +4,7 @@ import { hashToken } from '../../src/auth/tokens.ts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { newClientId } from '../../src/oauth/store.ts';
 import { testApp } from '../support/app.ts';
+import { TestBrowser } from '../support/browser.ts';
 import { runCli } from '../support/cli.ts';
 import { freshDatabaseConfig } from '../support/database.ts';
 
@@ -44,6 +45,34 @@ describe('milepost users create', () => {
     const result = await runCli(['users', 'create', '--username', 'only'], env);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--username and --password are required');
+  });
+});
+
+describe('milepost users set-password', () => {
+  it('lets a person who never had a password (a demo athlete) log in, and logs out whoever had the old one', async () => {
+    await database.prisma.person.create({ data: { username: 'demoathlete', usernameKey: 'demoathlete', displayName: 'Demo A.' } });
+    const browser = new TestBrowser(testApp(Object.assign(database, { config })).fetch);
+    // no password: nobody logs in as them
+    expect((await browser.logIn('demoathlete', 'a long password')).status).toBe(401);
+    const first = await runCli(['users', 'set-password', '--username', 'DemoAthlete', '--password', 'a long password'], env);
+    expect(first.stderr).toBe('');
+    expect(JSON.parse(first.stdout)).toEqual({ id: expect.any(Number), username: 'demoathlete' });
+    expect((await browser.logIn('demoathlete', 'a long password')).headers.get('location')).toBe('/account');
+    expect((await browser.get('/account')).status).toBe(200);
+    const again = await runCli(['users', 'set-password', '--username', 'demoathlete', '--password', 'another long password'], env);
+    expect(again.code).toBe(0);
+    // the session made with the old password has ended
+    expect((await browser.get('/account')).headers.get('location')).toMatch(/^\/login/);
+    expect((await browser.logIn('demoathlete', 'a long password')).status).toBe(401);
+  });
+
+  it('names a short password, and nobody by that name, with exit 1', async () => {
+    const short = await runCli(['users', 'set-password', '--username', 'demoathlete', '--password', 'short'], env);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain('password:');
+    const nobody = await runCli(['users', 'set-password', '--username', 'nobody-here', '--password', 'a long password'], env);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toContain('nobody is called "nobody-here"');
   });
 });
 
