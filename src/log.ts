@@ -1,4 +1,4 @@
-// The service's logger: one JSON line per event on stdout (pretty in development). Credentials never
+// The service's logger: one JSON line per event on stdout (in development, one readable line per event). Credentials never
 // reach it: the request line carries the route pattern and path, never the query string, and any
 // field named like a credential is censored wherever it sits.
 import { pino, type Logger } from 'pino';
@@ -43,6 +43,9 @@ export function createLogger(config: Pick<Config, 'env' | 'logLevel'>, destinati
   };
   if (destination) return pino(options, destination as pino.DestinationStream);
   if (config.env === 'development')
-    return pino({ ...options, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid' } } });
+    return pino({
+      ...options,
+      transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true } },
+    });
   return pino(options);
 }

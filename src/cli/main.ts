@@ -1,4 +1,5 @@
 // `milepost <command>`: one process entry point for operators and scripts.
+import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { UsageError } from './args.ts';
@@ -9,7 +10,7 @@ Commands:
   serve      start the HTTP server (GraphQL at /graphql)
   migrate    apply pending database migrations and exit
   seed       fill the database with a demo community (--scale N for benchmark-sized data)
-  users      create a person who can log in (users create --username U --password P), or delete one
+  users      create a person who can log in (users create --username U --password P), set a password, or delete one
   export     everything a person owns as a zip (export <username> <file.zip>)
   import     a Strava-style or Milepost export zip as a person's entries (import <username> <archive.zip>)
   apps       register a third-party app (apps create --name N --redirect-uri URL)
@@ -18,8 +19,13 @@ Commands:
   backup     copy the SQLite database while the server runs (backup <file>)
   restore    replace the SQLite database with a backup (restore <file>)
 
-Run \`milepost <command> --help\` for a command's options. Configuration comes from the environment:
-see the configuration table in README.md.`;
+Run \`milepost <command> --help\` for a command's options, \`milepost --version\` for the version.
+Configuration comes from the environment: see docs/OPERATIONS.md.`;
+
+/** The version of package.json, two directories up from both src/cli/ and dist/cli/. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
 
 type Command = (argv: string[]) => Promise<number | undefined>;
 
@@ -42,6 +48,10 @@ async function main(argv: string[]): Promise<number> {
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(USAGE);
     return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v' || name === 'version') {
+    console.log(`milepost ${version()}`);
+    return 0;
   }
   const load = commands[name];
   if (!load) {

@@ -1,4 +1,5 @@
 // The command line: help, unknown commands, and configuration errors that name the variable.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
 
@@ -7,6 +8,15 @@ describe('milepost', () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
     for (const command of ['serve', 'migrate', 'seed']) expect(result.stdout).toContain(command);
+  });
+
+  it('says its version, that of package.json, with --version', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-v']) {
+      const result = await runCli([flag]);
+      expect(result.code).toBe(0);
+      expect(result.stdout.trim()).toBe(`milepost ${version}`);
+    }
   });
 
   it('refuses an unknown command with exit status 2', async () => {
