@@ -1,4 +1,4 @@
-// Bench of the archive import (issue 23): a Strava-style zip of 1,000 activities of 1,800 points (half
+// Bench of the archive import: a Strava-style zip of 1,000 activities of 1,800 points (half
 // FIT, half TCX, gzipped) imported for one person, then imported again (every activity already there).
 // npx tsx bench/archive-import.ts [DATABASE_URL]   (default: a new SQLite file in a temporary folder)
 import { mkdtempSync, writeFileSync, statSync } from 'node:fs';

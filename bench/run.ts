@@ -85,7 +85,7 @@ async function ensureData(url: string) {
 
 async function startServer(url: string): Promise<{ child: ChildProcess; base: string }> {
   // the server runs the compiled dist/ (bin/milepost.js): compile the sources first (incremental), or
-  // a run measures whatever was built last (in stop 35 three A/B runs measured the code before their change)
+  // a run measures whatever was built last: an A/B run without a build measures the code before the change
   execFileSync(process.execPath, [`${root}scripts/build.mjs`], { stdio: 'inherit' });
   // the request log (a line a request, as in production) goes to a file: through a pipe to this
   // busy process, a full pipe would stall the server's writes and show up as latency
@@ -136,7 +136,7 @@ interface Target {
   read: boolean;
 }
 
-/** The targets of issue 9; `u` is a seeded person with entries, `token` theirs, `entryId` one of the seeded entries. */
+/** The targets; `u` is a seeded person with entries, `token` theirs, `entryId` one of the seeded entries. */
 function targets(u: string, token: string, entryId: number): Target[] {
   const auth = { authorization: `Bearer ${token}` };
   const form = { ...auth, 'content-type': 'application/x-www-form-urlencoded' };
@@ -210,7 +210,7 @@ function targets(u: string, token: string, entryId: number): Target[] {
       body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }),
       read: true,
     },
-    // the generated REST API (issue 20): the same read as GraphQL's, through sofa's routing
+    // the generated REST API: the same read as GraphQL's, through sofa's routing
     { name: 'REST API v1 public stream GET /api/v1/entries (cached)', method: 'GET', path: '/api/v1/entries', read: true },
     {
       name: 'REST API v1 public stream with a token (uncached)',
@@ -410,7 +410,7 @@ async function gpxUpload(base: string, url: string, child: ChildProcess) {
 }
 
 /**
- * Issue 40: the longest the server's event loop is held while hostile or merely big requests run, seen
+ * The longest the server's event loop is held while hostile or merely big requests run, seen
  * from outside: /healthz is asked one request after another meanwhile, and its slowest answer is the
  * stall (target < 50 ms). Each input runs four at once.
  */
@@ -517,7 +517,7 @@ async function putTrack(base: string, token: string, routeId: number, body: stri
 }
 
 /**
- * Issue 22: a person with 10,000 workouts over five years (every 4.5 hours), and how long their year of
+ * A person with 10,000 workouts over five years (every 4.5 hours), and how long their year of
  * weekly totals, their records and their streak take to answer, one request at a time.
  */
 async function trainingStats(base: string, token: string) {
@@ -531,7 +531,6 @@ async function trainingStats(base: string, token: string) {
   const times = Array.from({ length: count }, (_, i) => new Date(now - i * 4.5 * 3_600_000));
   // in slices: on SQLite one write of 10,000 rows (and their entries' revisions) held the database's
   // lock for seconds, and the server, waiting for it to relay its outbox, held its event loop as long
-  // (README: "Found, not fixed")
   const SLICE = 500;
   for (let at = 0; at < count; at += SLICE) {
     const slice = times.slice(at, at + SLICE);
@@ -720,7 +719,7 @@ try {
       throw new Error(`${target.name}: ${probe.status} ${body.toString().slice(0, 300)}`);
     const warm = await drive(base, target, 2); // warm-up
     const sqlBefore = await sqlCount(base);
-    // reads are driven by wrk, as issue 18 measures them: autocannon is a Node process parsing every
+    // reads are driven by wrk: autocannon is a Node process parsing every
     // answer on the same two cores as the server. Writes below 2,000 req/s stay with autocannon.
     const result = await drive(base, target, duration, target.read || warm.requestsPerSecond >= 2000);
     const sqlPerRequest = Math.round((((await sqlCount(base)) - sqlBefore) / Math.max(1, result.requests)) * 100) / 100;

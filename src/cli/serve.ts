@@ -39,7 +39,7 @@ export async function run(argv: string[]) {
   // read by V8 at every full collection, so it holds from here on
   if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
   // Prisma's query compiler is WebAssembly, compiled when the client opens: V8's optimizing tier for it
-  // held about 45 MB of the process for good, and writes ran 0-5% faster with it (README: Memory)
+  // held about 45 MB of the process for good, and writes ran 0-5% faster with it
   setFlagsFromString('--liftoff-only');
 
   if (workers > 1 && cluster.isPrimary) {

@@ -1,4 +1,4 @@
-// Everything a person owns, as a zip they can take away (issue 23): their profile, entries with
+// Everything a person owns, as a zip they can take away: their profile, entries with
 // workouts, the comments and likes they gave, friends and routes as JSON; every track as GPX 1.1; their
 // photos; a README of the layout. The zip is written as it is read: rows come a page at a time and
 // each file is produced when the zip reaches it, so memory stays flat whatever the account holds.

@@ -3,7 +3,7 @@
 // revisions; the entries' documents kept at those revisions are used as they are (db/kept-documents.ts),
 // and one more statement builds the others as JSON inside the database: json_object/json_group_array
 // on SQLite, json_build_object/json_agg on PostgreSQL. Prisma's relation loading costs six statements
-// and about 3.5 ms of this process's CPU per page (issue 18); this costs at most two statements and a
+// and about 3.5 ms of this process's CPU per page; this costs at most two statements and a
 // JSON.parse of what was not kept. Prisma stays the model and the write path; table and column names
 // here come from code, values always travel as parameters.
 import type { Comment, Entry, Like, Person, Workout } from '../generated/prisma-sqlite/client.ts';

@@ -1,4 +1,4 @@
-// Entry documents kept between requests (issue 18): the part of a stream page that is the same for
+// Entry documents kept between requests: the part of a stream page that is the same for
 // every viewer (an entry with its author, workout, comments with their authors, likes with their
 // people). A page reads its entries' ids and revisions, takes the documents it keeps at those
 // revisions, and reads only the others. Triggers move an entry's revision on every write to it, its

@@ -1,5 +1,5 @@
 // A person's training totals, records and workout days, as aggregate queries over their workouts:
-// the database sums and groups, this process never loads the entries (issue 22). Every query keeps
+// the database sums and groups, this process never loads the entries. Every query keeps
 // to the entries the viewer may see (entry-pages.ts's visibleCondition), so a total never counts a
 // workout its reader could not open.
 import type { CalendarPeriod } from '../domain/calendar.ts';

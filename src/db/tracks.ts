@@ -68,7 +68,7 @@ const asDate = (value: Date | string | null): Date | null => (value === null || 
 
 /**
  * The tracks of these entries, on the hot read path (Database.read): one statement, without the
- * packed points, which only `points`, `outline` and `gpx` read (issue 20: through Prisma, a page's
+ * packed points, which only `points`, `outline` and `gpx` read (through Prisma, a page's
  * tracks cost two statements and about 2.4 ms of CPU).
  */
 export async function readTrackSummaries(database: Pick<Database, 'read'>, entryIds: readonly number[]): Promise<TrackSummary[]> {

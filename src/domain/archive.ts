@@ -1,4 +1,4 @@
-// The rules of an archive import (issue 23), without I/O: what a zip may hold before it is refused,
+// The rules of an archive import, without I/O: what a zip may hold before it is refused,
 // how a Strava export's CSV row and a Milepost export's entry become entries. Archives are hostile
 // input like any other: every value read from them is checked here.
 import { ACTIVITY_TYPES, DISTANCE_UNITS, FEELINGS } from './activity.ts';

@@ -1,4 +1,4 @@
-// Privacy zones (issue 21): the parts of a person's tracks, and the places, that nobody but they see.
+// Privacy zones: the parts of a person's tracks, and the places, that nobody but they see.
 // A person may hide the first and last stretch of every track (`endsMeters` along the track from its
 // start and back from its finish) and any number of places (a centre and a radius). Applied on read:
 // stored tracks never change, so a changed zone takes effect at once. The one rule for every coordinate

@@ -3,7 +3,7 @@
 // form a few milliseconds. Layout, little-endian, after a 1-byte version and a uint32 count:
 // lat f64, lon f64, elevation f32 (NaN = none), time f64 ms (NaN = none), heart rate u16,
 // cadence u16 (0xffff = none), segment u16, and since version 2 power u16 (watts, 0xffff = none).
-// Version 3, the stored form since issue 18, is version 2's points compressed: their bytes regrouped
+// Version 3, the stored form today, is version 2's points compressed: their bytes regrouped
 // by position (every point's first byte, then every second byte...: the high bytes of neighbouring
 // coordinates and times are nearly all the same) and deflated: the benchmark's 200,000 points are
 // 1.5 MB instead of 7.2. That is what a track's write and read carry through Prisma, several copies

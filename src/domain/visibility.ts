@@ -1,4 +1,4 @@
-// Who sees an entry (issue 21): the one rule every read path applies. No I/O: whether the viewer is the
+// Who sees an entry: the one rule every read path applies. No I/O: whether the viewer is the
 // author's friend is asked by the caller, and only when the answer matters (friendshipMatters).
 //
 // - `everyone`: anyone, with or without a token.

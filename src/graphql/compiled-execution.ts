@@ -1,7 +1,7 @@
 // Compiled execution (graphql-jit) for the operations a server runs again and again: the REST layer's
 // and the pages' documents, and any query or mutation a client sends a second time (yoga's parser
 // cache hands back the same document object for the same text). A compiled stream page costs about
-// half the CPU of graphql-js's interpreter walking the same 1,000-odd fields (issue 18).
+// half the CPU of graphql-js's interpreter walking the same 1,000-odd fields.
 //
 // - A document's first execution is interpreted: compiling costs more than one run (about 4 ms for
 //   a full stream page), so a document sent once, or a stream of distinct ones, never pays for it.

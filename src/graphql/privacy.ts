@@ -1,4 +1,4 @@
-// Privacy zones applied on read (issue 21): what a viewer receives of another person's tracks and
+// Privacy zones applied on read: what a viewer receives of another person's tracks and
 // places. The owner receives everything; anyone else, the points and positions outside the owner's
 // zones and away from their tracks' ends (domain/privacy-zones.ts), and figures (count, distance,
 // times) that describe only those points, so that none tells how much was cut.

@@ -1,4 +1,4 @@
-// The common GraphQL request, answered without yoga's HTTP pipeline (issue 18): a JSON POST of a query
+// The common GraphQL request, answered without yoga's HTTP pipeline: a JSON POST of a query
 // that parses, validates and runs without errors. It costs a token read as much as the REST layer's
 // run of the same operation: yoga's request parsing, its result processing and the promise plumbing
 // between its HTTP hooks were about 1 ms of CPU a request, a third of a GraphQL stream page.

@@ -1,4 +1,4 @@
-// Each entry's JSON, kept per version (issue 18), for the stream pages of both edges: the REST layer's
+// Each entry's JSON, kept per version, for the stream pages of both edges: the REST layer's
 // (rest/routes.ts) and GraphQL's (spliced-pages.ts). A stream page is the same twenty entries for one
 // request after another; executing all they show, shaping and serializing 40-odd KB cost about two
 // thirds of such a request's CPU. A page now first runs its operation for the entries' ids only, which

@@ -1,5 +1,5 @@
 // Imports a zip of another service's bulk export, or of a Milepost account export, as entries of one
-// person (issue 23):
+// person:
 // - Strava-style: `activities.csv` (Activity Name, Type, Description, Filename) and the activity
 //   files it names (`activities/*.fit.gz|*.gpx|*.tcx`, gzipped or not); one workout entry a row.
 // - Milepost: `entries.json` with `tracks/` and `photos/`: every entry made again, notes included.

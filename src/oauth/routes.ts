@@ -306,7 +306,7 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     return page(state, 200, await accountView(state, state.viewer));
   });
 
-  // an archive import (issue 23): the zip is streamed to disk and imported by a background job
+  // an archive import: the zip is streamed to disk and imported by a background job
   router.post('/account/import', async (ctx) => {
     const state = await pageState(ctx);
     if (!state.viewer) {

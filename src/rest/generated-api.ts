@@ -1,4 +1,4 @@
-// The generated REST API at /api/v1 (issue 20): every query and mutation of the schema as a REST
+// The generated REST API at /api/v1: every query and mutation of the schema as a REST
 // operation, made by sofa-api from the REST view of the schema (rest-view.ts), with no code per
 // endpoint. Operations run through the same envelop as /graphql (createOperationRunner): the same
 // token rules, limits, compiled execution and error masking. This layer adds what REST clients

@@ -80,7 +80,7 @@ const object = (value: unknown) =>
 
 /** SPEC 4.3's parameters as CreateEntryInput. Unknown parameters are ignored, as the original service did. */
 export function createEntryInput(params: Record<string, unknown>): Record<string, unknown> {
-  // `visibility` (issue 21): everyone, friends or only_me; a client that never sends it gets the person's default
+  // `visibility`: everyone, friends or only_me; a client that never sends it gets the person's default
   const input = pick(params, { message: text, lat: numeric, lon: numeric, location: text, visibility: enumValue });
   if ('location' in input) {
     input.placeName = input.location;

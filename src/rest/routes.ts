@@ -405,7 +405,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     const entry = outcome(result, 'entry');
     return { status: 201, body: entryJson(entry), headers: { location: entry.url } };
   });
-  // issue 23: a FIT, TCX or GPX file (gzipped or not) as a workout entry; the same file again answers
+  // a FIT, TCX or GPX file (gzipped or not) as a workout entry; the same file again answers
   // the entry it made the first time, 200 instead of 201
   route('POST', '/entries/import', { auth: true, body: true }, async ({ ctx, context, params }) => {
     const file = params.file;

@@ -1,4 +1,4 @@
-// A person's training on the pages (issue 22): a bar chart of distance per period drawn on the server
+// A person's training on the pages: a bar chart of distance per period drawn on the server
 // as SVG (no script), the records table and the streak. Pure: typed GraphQL results in, markup out.
 import { escapeMarkup as e } from '../domain/markup.ts';
 import type { PageTotalsFragment, PageTrainingFragment } from '../operations/generated.ts';

@@ -1,4 +1,4 @@
-// Hostile and unlucky input (issue 16): each case is an attack or a fault that once stalled or
+// Hostile and unlucky input: each case is an attack or a fault that once stalled or
 // killed the server. Every one runs against the whole service and is bounded in time and memory.
 import { Agent, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// Deleting an account (issue 23), from the account page with the password, or `milepost users
+// Deleting an account, from the account page with the password, or `milepost users
 // delete`: the person and everything they own go at once, on both databases. Every table of the model
 // is counted before the person's data was made and after it was deleted, so a table added later is
 // checked too; their photos go from disk unless another entry shows the same one.

@@ -1,4 +1,4 @@
-// The account export (issue 23): /account/export and `milepost export` give a zip of everything the
+// The account export: /account/export and `milepost export` give a zip of everything the
 // person owns, with the layout its README describes, on both databases: JSON that reads back, tracks
 // as GPX that parses back to the same points, photos byte for byte.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Importing one activity file (issue 23), on both databases: `importActivity` and
+// Importing one activity file, on both databases: `importActivity` and
 // POST /entries/import.json make a workout entry with its track from FIT, TCX or GPX (gzipped or not),
 // answer the first entry when the same file comes again, and refuse broken files with 422 on `file`
 // leaving nothing behind.

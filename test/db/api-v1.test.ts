@@ -1,4 +1,4 @@
-// The generated REST API at /api/v1 (issue 20): one test per kind of operation, auth on and off, the
+// The generated REST API at /api/v1: one test per kind of operation, auth on and off, the
 // statuses of typed failures, the edge rules it shares with /graphql, and the contract that every
 // query and mutation of the schema has an operation and an OpenAPI entry.
 import { readFileSync } from 'node:fs';

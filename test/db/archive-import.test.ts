@@ -1,4 +1,4 @@
-// Archive import (issue 23), on both databases: a Strava-style bulk export becomes one workout entry
+// Archive import, on both databases: a Strava-style bulk export becomes one workout entry
 // per activity with the CSV's name and description; a Milepost export fed back recreates its entries;
 // a run cut short and started again makes no duplicates; hostile archives (zip-slip paths, zip bombs,
 // not an export at all) are refused before anything is made; `milepost import` prints progress and

@@ -1,4 +1,4 @@
-// Big tracks never hold the event loop (issue 40): a track of more than IN_PLACE_POINTS points is worked
+// Big tracks never hold the event loop: a track of more than IN_PLACE_POINTS points is worked
 // on the track thread (its GPX, outline, points, and what a privacy zone leaves of it), and a GPX
 // document is made once a version, whatever the query string. The test counts the work, not the time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

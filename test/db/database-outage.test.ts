@@ -1,4 +1,4 @@
-// PostgreSQL faults (issue 40): while the database is away, or behind a network blackhole, requests are
+// PostgreSQL faults: while the database is away, or behind a network blackhole, requests are
 // answered 503 with Retry-After within bounded waits (never 500, never held for the whole outage),
 // /readyz says so, and anonymous reads the cache holds are still served. The service reaches
 // PostgreSQL through a proxy of the test's own, which it cuts or blackholes.

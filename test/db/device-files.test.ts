@@ -1,4 +1,4 @@
-// Real device files that used to be refused, or to fail on PostgreSQL (issue 39), on both databases,
+// Real device files that used to be refused, or to fail on PostgreSQL, on both databases,
 // as synthetic files of the same shape: a GPSBabel GPX whose every time is the 32-bit epoch's minimum,
 // a GPX whose times leave a best effort starting months after the first point, and a FIT file cut
 // short by a dead battery. Each is read, what was dropped or salvaged is said in the answer, and

@@ -1,4 +1,4 @@
-// Privacy zones (issue 21): the start and finish of every track, and chosen places, are left out of
+// Privacy zones: the start and finish of every track, and chosen places, are left out of
 // everything anyone but the author receives, on every path; the author sees all and is told what is
 // hidden; a change takes effect at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

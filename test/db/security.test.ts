@@ -1,4 +1,4 @@
-// The attacks of issue 16 on the accounts, sessions and limits: each was seen to work once.
+// Attacks on the accounts, sessions and limits: each was seen to work once.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';

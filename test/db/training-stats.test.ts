@@ -1,4 +1,4 @@
-// Training stats, records and streaks (issue 22), through GraphQL on both databases: totals on the
+// Training stats, records and streaks, through GraphQL on both databases: totals on the
 // person's own calendar, records found inside longer tracks and kept up to date when a track is
 // replaced or an entry deleted, the backfill of tracks stored before records existed, and who may
 // read what.

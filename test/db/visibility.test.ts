@@ -1,4 +1,4 @@
-// Who sees each entry (issue 21): every read path, for every visibility and every kind of viewer. An
+// Who sees each entry: every read path, for every visibility and every kind of viewer. An
 // author posts one entry of each visibility; each read path is asked, as each viewer, which of them it
 // shows. The expectation is written out here, apart from the code's rule. A query field that returns
 // entries and is missing from the walk fails the last test, so a new read path cannot forget the rule.

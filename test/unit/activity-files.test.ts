@@ -1,4 +1,4 @@
-// Activity files (issue 23): FIT through Garmin's SDK, TCX as Garmin Connect and Strava write it, GPX;
+// Activity files: FIT through Garmin's SDK, TCX as Garmin Connect and Strava write it, GPX;
 // gzipped or not; the format told by content; corrupt, truncated and hostile files refused on `file`.
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';

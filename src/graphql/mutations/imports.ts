@@ -1,4 +1,4 @@
-// importActivity (issue 23): a FIT, TCX or GPX file becomes a workout entry with its track.
+// importActivity: a FIT, TCX or GPX file becomes a workout entry with its track.
 import { createImportedEntry, importedEntry } from '../../db/imports.ts';
 import { NotAuthorizedError, TryAgainLaterError, ValidationError } from '../../domain/errors.ts';
 import { openActivityFile, parseActivityFile } from '../../imports/activity-files.ts';

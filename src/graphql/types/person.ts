@@ -51,7 +51,7 @@ export const PersonRef = builder.prismaNode('Person', {
   }),
 });
 
-/** Friends per page: a list of every friend of every friend multiplied without bound (issue 16). */
+/** Friends per page: a list of every friend of every friend multiplied without bound. */
 export const FRIENDS_PAGE = { defaultSize: 20, maxSize: 50 } as const;
 
 const friendsPage = prismaConnectionHelpers(builder, 'Friendship', {

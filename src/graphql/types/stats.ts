@@ -1,5 +1,5 @@
-// A person's training: totals per week, month or year on their own calendar, records and streaks
-// (issue 22). The sums and the records come from aggregate queries (db/stats.ts); who may read them
+// A person's training: totals per week, month or year on their own calendar, records and streaks.
+// The sums and the records come from aggregate queries (db/stats.ts); who may read them
 // is the person's `statsVisibility`, and each total counts only the workouts its reader may see.
 import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue, type ActivityType } from '../../domain/activity.ts';
 import {
