@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Events } from '../events/bus.ts';
 import type { MediaStore } from '../media/store.ts';
-import { createPopularRankings } from '../graphql/streams.ts';
+import { createPopularRankings } from '../graphql/popular-rankings.ts';
 import type { Context } from '../graphql/context.ts';
 import { forwardedScheme } from '../http/forwarded.ts';
 

@@ -1,6 +1,6 @@
 // Assembles the HTTP service: GraphQL at /graphql, health at /healthz, JSON 404 elsewhere.
 import { hasSessionCookie } from '../auth/session.ts';
-import { MAX_ARCHIVE_UPLOAD_BYTES } from '../imports/upload.ts';
+import { MAX_ARCHIVE_UPLOAD_BYTES } from '../http/archive-upload.ts';
 import { closeFitPool } from '../imports/fit-pool.ts';
 import { closeTrackPool } from '../tracks/pool.ts';
 import { readFileSync } from 'node:fs';
@@ -765,7 +765,7 @@ function withPath(request: Request, pathname: string): Request {
 function bodyTooLarge(request: Request, pathname: string): string | null {
   const length = Number(request.headers.get('content-length') ?? 0);
   if (!length) return null;
-  // the account page's archive upload streams to disk under its own bound (imports/upload.ts)
+  // the account page's archive upload streams to disk under its own bound (http/archive-upload.ts)
   if (pathname === '/account/import')
     return length > MAX_ARCHIVE_UPLOAD_BYTES ? `an archive may be at most ${MAX_ARCHIVE_UPLOAD_BYTES} bytes` : null;
   const type = request.headers.get('content-type') ?? '';

@@ -16,7 +16,7 @@ import { PrismaClient, type Prisma as Sql } from '../generated/prisma-sqlite/cli
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
 import { durableCommits, logSync } from './durable-commits.ts';
 import { type Checkpointer, type CheckpointResult, checkpointer } from './checkpointer.ts';
-import { storedDate } from './entry-pages.ts';
+import { storedDate } from './entry-rows.ts';
 import { retryingRead } from './errors.ts';
 import { applyMigrations } from './migrate.ts';
 

@@ -6,7 +6,7 @@
 // person, or their privacy settings, changes (prisma/migrations/*_entry_revisions): whichever process
 // or command wrote, the next page sees it. Viewers still see only what they may: visibility is
 // applied to the ids, not kept.
-import type { LoadedEntry } from './entry-pages.ts';
+import type { LoadedEntry } from './entry-rows.ts';
 
 /** Documents kept per process by default: about 3 KB each for a page's usual entry. */
 export const KEPT_DOCUMENTS = 5_000;

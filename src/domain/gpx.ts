@@ -5,6 +5,9 @@ import { ValidationError } from './errors.ts';
 import { escapeMarkup } from './markup.ts';
 import { PackedPointsWriter } from './track-codec.ts';
 import { readXml } from './xml-stream.ts';
+import type { GpxPoint } from './track.ts';
+
+export type { GpxPoint };
 
 export const GPX_NAMESPACES = new Set(['http://www.topografix.com/GPX/1/1', 'http://www.topografix.com/GPX/1/0', '']);
 const TRACKPOINT_EXTENSION = /^http:\/\/www\.garmin\.com\/xmlschemas\/TrackPointExtension\/v\d$/;
@@ -15,18 +18,6 @@ export const MAX_GPX_DEPTH = 32;
 export const MAX_GPX_ELEMENTS = 4_000_000;
 /** Beyond the deepest trench and the stratosphere: a number outside is a broken device or an attack. */
 const ELEVATION_LIMIT_METERS = 100_000;
-
-export interface GpxPoint {
-  lat: number;
-  lon: number;
-  elevation: number | null;
-  time: Date | null;
-  heartRate: number | null;
-  cadence: number | null;
-  segment: number;
-  /** Watts; from FIT and TCX imports, and GPX `<power>` extensions (as Strava writes them). */
-  power?: number | null;
-}
 
 export interface GpxWaypoint {
   lat: number;

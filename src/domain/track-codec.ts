@@ -10,7 +10,7 @@
 // each (as base64 and as bytes): a 7 MB value took 60 MB more memory to write. Versions 1 and 2,
 // written before, are still read.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { GpxPoint } from './gpx.ts';
+import type { GpxPoint } from './track.ts';
 
 /** The version a writer builds as points arrive: readable by index, as preparing a track needs. */
 const VERSION = 2;

@@ -123,3 +123,16 @@ export function thinIndexes(count: number, max = 500): number[] {
   const step = (count - 1) / (max - 1);
   return Array.from({ length: max }, (_, i) => Math.round(i * step));
 }
+
+/** A point as the track formats (GPX, FIT, TCX) give it, before it is stored. */
+export interface GpxPoint {
+  lat: number;
+  lon: number;
+  elevation: number | null;
+  time: Date | null;
+  heartRate: number | null;
+  cadence: number | null;
+  segment: number;
+  /** Watts; from FIT and TCX imports, and GPX `<power>` extensions (as Strava writes them). */
+  power?: number | null;
+}

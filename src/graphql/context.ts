@@ -4,7 +4,7 @@ import type { Viewer } from '../auth/viewer.ts';
 import type { EntryReader } from '../db/entry-pages.ts';
 import type { Events } from '../events/bus.ts';
 import type { MediaStore } from '../media/store.ts';
-import type { PopularRankings } from './streams.ts';
+import type { PopularRankings } from './popular-rankings.ts';
 
 export type { Viewer };
 

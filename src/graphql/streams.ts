@@ -19,6 +19,7 @@ import { ValidationError, type FieldIssue } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
 import { encodeCursor, encodePopularCursor, pageFromRows, popularWindow, streamWindow, type StreamArgs } from '../domain/paging.ts';
 import { type Context, readerOf } from './context.ts';
+
 import { entryPlaceHidden } from './privacy.ts';
 
 export const DEFAULT_NEARBY_RADIUS_MILES = 50;
@@ -106,39 +107,6 @@ export async function entryStream(
   if (window.pastEnd) return pastTheEnd();
   const rows = await readEntryPage(context, scope, { ...window, limit: window.take + 1, reader: readerOf(context) }, entryPartsOf(info));
   return toConnection(pageFromRows(rows, window));
-}
-
-/** Rankings of the popular stream kept, by moment: the current hour's, and a few pinned by `until`. */
-const RANKINGS_KEPT = 16;
-
-/**
- * The popular stream's rankings, computed once per moment and window. A ranking counts only what
- * happened before its moment, so it holds for as long as that moment is asked for: scoring a week
- * of entries (about 20 ms for 6,000 of them on SQLite) is done once an hour, not on every page.
- * Concurrent first readers share one computation. An entry deleted since is left out of its page.
- */
-export interface PopularRankings {
-  ranking(key: string, compute: () => Promise<number[]>): Promise<number[]>;
-}
-
-export function createPopularRankings(): PopularRankings {
-  const kept = new Map<string, Promise<number[]>>();
-  return {
-    ranking(key, compute) {
-      let ranking = kept.get(key);
-      if (ranking) {
-        // most recently used goes last
-        kept.delete(key);
-      } else {
-        ranking = compute();
-        // a failed computation is not kept: the next reader tries again
-        ranking.catch(() => kept.get(key) === ranking && kept.delete(key));
-        if (kept.size >= RANKINGS_KEPT) kept.delete(kept.keys().next().value!);
-      }
-      kept.set(key, ranking);
-      return ranking;
-    },
-  };
 }
 
 /**

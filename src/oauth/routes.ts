@@ -2,7 +2,7 @@
 import { narrowScopes } from '../domain/scopes.ts';
 import { discardRest } from '../http/body.ts';
 import { ImportAlreadyQueuedError, importsDirectory, queueArchiveImport, removeImportFiles } from '../imports/jobs.ts';
-import { receiveArchive } from '../imports/upload.ts';
+import { receiveArchive } from '../http/archive-upload.ts';
 import { redeliver, sendTestEvent, type DeliveryOptions } from '../webhooks/deliveries.ts';
 import { Readable } from 'node:stream';
 import {

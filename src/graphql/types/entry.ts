@@ -11,6 +11,7 @@ import { POPULAR_DAYS } from '../../domain/paging.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream, popularStream } from '../streams.ts';
 import { CommentConnection, CommentRef, LikeConnection, LikeRef } from './comment.ts';
 import { EntryKindEnum, VisibilityEnum } from './enums.ts';
+import { GeoPointRef } from './geo.ts';
 import { TrackRef } from './route.ts';
 import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
 import { listConnection, wholeListDescription } from './lists.ts';
@@ -20,10 +21,6 @@ import { MEDIA_PATH } from '../../media/store.ts';
 interface Location {
   name: string;
 }
-interface GeoPoint {
-  lat: number;
-  lon: number;
-}
 interface MediaItem {
   content: { type: string; url: string };
   preview: { type: string; url: string } | null;
@@ -32,16 +29,6 @@ interface MediaItem {
 const LocationRef = builder.objectRef<Location>('Location').implement({
   description: 'Where an entry was posted, as a place name.',
   fields: (t) => ({ name: t.exposeString('name', { description: 'The place’s name, as the author gave it.' }) }),
-});
-
-export const GeoPointRef = builder.objectRef<GeoPoint>('GeoPoint').implement({
-  description: 'A GeoJSON point.',
-  fields: (t) => ({
-    type: t.string({ description: 'GeoJSON’s type: always `Point`.', resolve: () => 'Point' }),
-    coordinates: t.floatList({ description: 'GeoJSON order: `[longitude, latitude]`.', resolve: (p) => [p.lon, p.lat] }),
-    latitude: t.float({ description: 'Degrees north (WGS 84).', resolve: (p) => p.lat }),
-    longitude: t.float({ description: 'Degrees east (WGS 84).', resolve: (p) => p.lon }),
-  }),
 });
 
 const MediaObjectRef = builder.objectRef<{ type: string; url: string }>('MediaObject').implement({

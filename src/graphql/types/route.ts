@@ -10,7 +10,7 @@ import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { readsAsOwner } from '../context.ts';
 import { ActivityTypeEnum } from './enums.ts';
-import { GeoPointRef } from './entry.ts';
+import { GeoPointRef } from './geo.ts';
 import { DistanceRef } from './workout.ts';
 import { countedConnection, listConnection, wholeListDescription } from './lists.ts';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { discardRest } from '../http/body.ts';
+import { discardRest } from './body.ts';
 
 /** The largest archive the account page takes. */
 export const MAX_ARCHIVE_UPLOAD_BYTES = 4 * 1024 ** 3;

@@ -1,0 +1,103 @@
+// The house as drawn in docs/ARCHITECTURE.md, checked on the sources themselves: data flows one way,
+// from the HTTP edge down to the domain rules, and no two modules lean on each other.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(import.meta.dirname, '../../src');
+
+/** Every module of src/ (but the generated clients) with the modules of src/ it imports, types included. */
+function moduleGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const full = path.join(directory, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'generated') walk(full);
+      } else if (entry.name.endsWith('.ts')) {
+        const imports = ts
+          .preProcessFile(readFileSync(full, 'utf8'), true, true)
+          .importedFiles.map((file) => file.fileName)
+          .filter((name) => name.startsWith('.'))
+          .map((name) => path.relative(SRC, path.resolve(path.dirname(full), name)))
+          .filter((name) => !name.startsWith('generated'));
+        graph.set(path.relative(SRC, full), imports);
+      }
+    }
+  };
+  walk(SRC);
+  return graph;
+}
+
+/** The groups of modules that import one another, directly or round about (Tarjan's components). */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (stack.includes(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+const graph = moduleGraph();
+const top = (module: string) => module.split(path.sep)[0]!;
+
+/** The edges of the house: HTTP, REST, pages, OAuth, the command line. Nothing below them calls up. */
+const EDGES = new Set(['app', 'http', 'rest', 'web', 'oauth', 'cli']);
+
+describe('the module graph', () => {
+  it('reads every module', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get(path.join('db', 'entry-pages.ts'))).toContain(path.join('db', 'entry-rows.ts'));
+  });
+
+  it('has no cycles', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('finds a cycle when there is one', () => {
+    const looped = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
+    expect(cycles(looped)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('never leads from below back up to an edge', () => {
+    const upward = [...graph]
+      .filter(([module]) => !EDGES.has(top(module)) && module !== 'config.ts' && module !== 'log.ts')
+      .flatMap(([module, imports]) => imports.filter((name) => EDGES.has(top(name))).map((name) => `${module} → ${name}`));
+    expect(upward).toEqual([]);
+  });
+
+  it('keeps the domain rules pure: domain/ imports only domain/', () => {
+    const impure = [...graph]
+      .filter(([module]) => top(module) === 'domain')
+      .flatMap(([module, imports]) => imports.filter((name) => top(name) !== 'domain').map((name) => `${module} → ${name}`));
+    expect(impure).toEqual([]);
+  });
+});
