@@ -61,10 +61,11 @@ import { compressResponse } from '../http/compression.ts';
 import { createDirectQueries } from '../http/direct-queries.ts';
 import { BodyTooLargeError, discardRest, hasNul, JSON_LIMIT_BYTES, MalformedBodyError, readLimitedText } from '../http/body.ts';
 import { readGraphQLMultipart, releaseUploads, useReadUploads } from '../http/multipart.ts';
-import { FORM_LIMIT_BYTES, htmlResponse, jsonResponse, routeOf, Router } from '../http/router.ts';
+import { errorBody, errorResponse, FORM_LIMIT_BYTES, htmlResponse, jsonResponse, routeOf, Router } from '../http/router.ts';
 import { docsPage, openApiDocument } from '../rest/openapi.ts';
 import { ALL_SCOPES } from '../domain/scopes.ts';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset, renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
+import { CSRF_HEADERS } from '../http/csrf.ts';
 
 /** Operations one batched request may hold. */
 export const MAX_BATCH_OPERATIONS = 10;
@@ -233,7 +234,7 @@ export function createApp(config: Config, database: Database, options: AppOption
       },
       // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
       // post) unless it carries one of these headers; an Authorization header already forces one
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'graphql-preflight', 'apollo-require-preflight', 'authorization'] }),
+      useCSRFPrevention({ requestHeaders: CSRF_HEADERS }),
       // multipart requests (uploads) are read at the edge, their files to temporary files as they arrive
       useReadUploads(),
     ],
@@ -273,9 +274,7 @@ export function createApp(config: Config, database: Database, options: AppOption
   if (config.graphiql)
     router.get(
       `${GRAPHIQL_ASSET_PATH}/:asset`,
-      async ({ params }) =>
-        (await graphiqlAsset(params.asset!)) ??
-        jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no GraphiQL asset ${params.asset}` } }),
+      async ({ params }) => (await graphiqlAsset(params.asset!)) ?? errorResponse(404, 'NOT_FOUND', `no GraphiQL asset ${params.asset}`),
     );
   // ready to take traffic: the database answers, and Redis too when it is configured
   router.get('/readyz', async () => {
@@ -299,16 +298,12 @@ export function createApp(config: Config, database: Database, options: AppOption
   router.get('/', ({ request }) => jsonResponse(200, { name: 'Milepost', graphql: `${contexts.baseUrl(request)}/graphql` }));
   router.get('/metrics', async ({ request }) => {
     if (!config.metricsToken && !config.metricsPublic) {
-      return jsonResponse(403, {
-        error: { code: 'FORBIDDEN', message: 'metrics are closed: set METRICS_TOKEN (or METRICS_PUBLIC=true) to open them' },
-      });
+      return errorResponse(403, 'FORBIDDEN', 'metrics are closed: set METRICS_TOKEN (or METRICS_PUBLIC=true) to open them');
     }
     if (config.metricsToken && request.headers.get('authorization') !== `Bearer ${config.metricsToken}`) {
-      return jsonResponse(
-        401,
-        { error: { code: 'NOT_AUTHORIZED', message: 'metrics need Authorization: Bearer <METRICS_TOKEN>' } },
-        { 'www-authenticate': 'Bearer realm="milepost metrics"' },
-      );
+      return errorResponse(401, 'NOT_AUTHORIZED', 'metrics need Authorization: Bearer <METRICS_TOKEN>', {
+        'www-authenticate': 'Bearer realm="milepost metrics"',
+      });
     }
     return new Response(await metrics.render(), {
       status: 200,
@@ -465,10 +460,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     if (pathname === API_BASE || pathname.startsWith(`${API_BASE}/`)) {
       if (request.method === 'OPTIONS') return corsPreflight(request);
       const generated = async () =>
-        withCors(
-          (await api.handle(request, clientAddress)) ??
-            jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no operation at ${pathname}` } }),
-        );
+        withCors((await api.handle(request, clientAddress)) ?? errorResponse(404, 'NOT_FOUND', `no operation at ${pathname}`));
       if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD'))
         return cache.serve(request, cacheKey(request, serverContext), generated);
       return generated();
@@ -488,7 +480,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     if (request.method === 'OPTIONS') return corsPreflight(request);
     const legacy = async () => {
       const response = await rest.handle(request, clientAddress, { pathname: split.path, extension: split.extension });
-      return response ? withCors(response) : jsonResponse(404, { error: { code: 'NOT_FOUND', message: `no resource at ${pathname}` } });
+      return response ? withCors(response) : errorResponse(404, 'NOT_FOUND', `no resource at ${pathname}`);
     };
     if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD'))
       return cache.serve(request, cacheKey(request, serverContext), legacy);
@@ -559,23 +551,23 @@ export function createApp(config: Config, database: Database, options: AppOption
     try {
       const url = new URL(request.url);
       if (request.url.length > MAX_URL_LENGTH)
-        return jsonResponse(414, { error: { code: 'URI_TOO_LONG', message: `URLs may be at most ${MAX_URL_LENGTH} characters` } });
+        return errorResponse(414, 'URI_TOO_LONG', `URLs may be at most ${MAX_URL_LENGTH} characters`);
       // NUL can be neither stored (PostgreSQL text) nor part of any name: refuse it at the door
       if (/%00/i.test(request.url) || request.url.includes('\u0000')) {
-        return jsonResponse(400, { error: { code: 'INVALID_CHARACTER', message: 'the URL contains a NUL character' } });
+        return errorResponse(400, 'INVALID_CHARACTER', 'the URL contains a NUL character');
       }
       const tooLarge = bodyTooLarge(request, url.pathname);
       if (tooLarge) {
         // read off, not left unread: closing over unread bytes resets the connection and loses this answer
         if (request.body) void discardRest(request.body.getReader());
-        return jsonResponse(413, { error: { code: 'TOO_LARGE', message: tooLarge } });
+        return errorResponse(413, 'TOO_LARGE', tooLarge);
       }
       // probes and scrapers are never limited nor turned away in maintenance
       if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/metrics')
         return await handle(request, serverContext);
       if (config.maintenance) {
         // no Retry-After: that is how clients tell maintenance from the rate limit (SPEC 7)
-        return jsonResponse(503, { error: { code: 'MAINTENANCE', message: 'Milepost is down for maintenance; please try again later' } });
+        return errorResponse(503, 'MAINTENANCE', 'Milepost is down for maintenance; please try again later');
       }
       let token: string | null = null;
       let anonymous = false;
@@ -597,10 +589,7 @@ export function createApp(config: Config, database: Database, options: AppOption
       if (refusal) return jsonResponse(refusal.status, refusal.body, refusal.headers);
       budgets.set(request, key);
       if (config.requireTls && token && schemeOf(request, config.trustProxy) !== 'https') {
-        return withHeaders(
-          jsonResponse(403, { error: { code: 'TLS_REQUIRED', message: 'requests with an access token must use HTTPS' } }),
-          limitHeaders,
-        );
+        return withHeaders(errorResponse(403, 'TLS_REQUIRED', 'requests with an access token must use HTTPS'), limitHeaders);
       }
       return withHeaders(await handle(request, serverContext, clientAddress, anonymous), limitHeaders);
     } catch (error) {
@@ -608,16 +597,16 @@ export function createApp(config: Config, database: Database, options: AppOption
       if (request.signal?.aborted || (error as Error | null)?.name === 'AbortError') {
         metrics.aborted();
         logger.debug({ method: request.method, path: new URL(request.url).pathname }, 'aborted request');
-        return jsonResponse(CLIENT_CLOSED_REQUEST, { error: { code: 'ABORTED', message: 'the client closed the connection' } });
+        return errorResponse(CLIENT_CLOSED_REQUEST, 'ABORTED', 'the client closed the connection');
       }
-      if (error instanceof MalformedBodyError) return jsonResponse(400, { error: { code: 'MALFORMED_BODY', message: error.message } });
-      if (error instanceof BodyTooLargeError) return jsonResponse(413, { error: { code: 'TOO_LARGE', message: error.message } });
+      if (error instanceof MalformedBodyError) return errorResponse(400, 'MALFORMED_BODY', error.message);
+      if (error instanceof BodyTooLargeError) return errorResponse(413, 'TOO_LARGE', error.message);
       if (isDatabaseUnavailable(error)) {
         logger.warn({ err: error, method: request.method }, 'the database is unavailable');
         return databaseUnavailable();
       }
       logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, 'unexpected error');
-      return jsonResponse(500, { error: { code: 'INTERNAL', message: 'an unexpected error occurred; it has been logged' } });
+      return errorResponse(500, 'INTERNAL', 'an unexpected error occurred; it has been logged');
     }
   };
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(observed);
@@ -647,7 +636,7 @@ export function createApp(config: Config, database: Database, options: AppOption
       // no request URL can be made of it: answered here, and the body is not read
       logger.warn({ method: req.method, host: host.slice(0, 100) }, 'request with an invalid Host header');
       metrics.request(req.method ?? 'GET', 'unmatched', 400, 0);
-      const body = JSON.stringify({ error: { code: 'BAD_HOST', field: 'Host', message: 'the Host header is not a valid host[:port]' } });
+      const body = JSON.stringify(errorBody('BAD_HOST', 'the Host header is not a valid host[:port]', { field: 'Host' }));
       res.writeHead(400, {
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(body),
@@ -689,11 +678,9 @@ const MAX_URL_LENGTH = 8 * 1024;
 
 /** The answer while the database cannot be reached: try again shortly. */
 function databaseUnavailable(): Response {
-  return jsonResponse(
-    503,
-    { error: { code: 'DATABASE_UNAVAILABLE', message: 'the database is unavailable; try again shortly' } },
-    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
-  );
+  return errorResponse(503, 'DATABASE_UNAVAILABLE', 'the database is unavailable; try again shortly', {
+    'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
+  });
 }
 
 /** Which of a GET's `variables` and `extensions` is not JSON, if either. */

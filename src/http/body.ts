@@ -101,3 +101,21 @@ export async function readLimitedBytes(request: Request, limit: number): Promise
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * A JSON body that must be an object (the REST paths' and /api/v1's parameters), read under
+ * JSON_LIMIT_BYTES; an empty body is `{}`. Anything else is a MalformedBodyError saying what is wrong.
+ */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const text = await readLimitedText(request, JSON_LIMIT_BYTES);
+  if (text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new MalformedBodyError('the body is not valid JSON');
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new MalformedBodyError('the body must be a JSON object');
+  if (hasNul(body)) throw new MalformedBodyError('strings may not contain NUL characters');
+  return body as Record<string, unknown>;
+}

@@ -13,6 +13,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
+import { MAX_IMAGE_BYTES } from '../media/images.ts';
 import { BodyTooLargeError, discardRest, hasNul, JSON_LIMIT_BYTES, MalformedBodyError } from './body.ts';
 
 export interface MultipartLimits {
@@ -115,7 +116,10 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
  * A multipart form's fields and files, in order, for the REST paths and the pages; the body may be at
  * most `limit` bytes (a photo upload carries its file here). Fields may not hold NUL.
  */
-export async function readMultipartForm(request: Request, limit: number): Promise<Array<[string, string | File]>> {
+/** A REST form (legacy or /api/v1) may be this large: a photo of the largest size accepted, twice over. */
+export const FORM_UPLOAD_LIMIT_BYTES = 2 * MAX_IMAGE_BYTES;
+
+export async function readMultipartForm(request: Request, limit = FORM_UPLOAD_LIMIT_BYTES): Promise<Array<[string, string | File]>> {
   const parts = await receiveMultipart(request, { bytes: limit, files: 10, fields: 1_000, fieldBytes: limit });
   if (hasNul(parts.filter(([, value]) => typeof value === 'string')))
     throw new MalformedBodyError('form fields may not contain NUL characters');

@@ -104,6 +104,15 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
 }
 
+/** The one error body of every JSON answer Milepost gives: `{"error": {"code", "message", …}}`. */
+export function errorBody(code: string, message: string, more: Record<string, unknown> = {}) {
+  return { error: { code, message, ...more } };
+}
+
+export function errorResponse(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  return jsonResponse(status, errorBody(code, message), headers);
+}
+
 export function htmlResponse(status: number, html: string, headers: Record<string, string> = {}, setCookies: string[] = []): Response {
   const response = new Response(html, {
     status,

@@ -1,7 +1,8 @@
 // The one error body of every REST path, legacy and generated: `{"error": {"code", "message", "fields"?}}`,
 // and the one table from the schema's typed failures to HTTP statuses.
+import { tokenRefusal } from '../auth/tokens.ts';
 import { TYPED_ERRORS } from '../domain/errors.ts';
-import { jsonResponse } from '../http/router.ts';
+import { errorBody, jsonResponse } from '../http/router.ts';
 import type { FieldProblem } from './params.ts';
 
 export class RestError extends Error {
@@ -16,7 +17,13 @@ export class RestError extends Error {
   }
 
   get body() {
-    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
+    return errorBody(this.code, this.message, this.fields ? { fields: this.fields } : {});
+  }
+
+  /** The refusal of a bad token (auth's tokenRefusal) as REST answers it; null for any other error. */
+  static ofToken(error: unknown): RestError | null {
+    const refusal = tokenRefusal(error);
+    return refusal && new RestError(refusal.status, refusal.code, refusal.message, undefined, refusal.headers);
   }
 
   toResponse(extraHeaders: Record<string, string> = {}): Response {

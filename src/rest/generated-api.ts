@@ -23,16 +23,15 @@ import {
 } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { createSofaRouter, createSofa } from 'sofa-api';
-import { tokenRefusal } from '../auth/tokens.ts';
 import type { Context } from '../graphql/context.ts';
-import { JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
+import { JSON_LIMIT_BYTES, MalformedBodyError, readJsonObject, readLimitedText } from '../http/body.ts';
 import { readMultipartForm } from '../http/multipart.ts';
 import { hasNul } from '../http/body.ts';
 import { Router } from '../http/router.ts';
-import { MAX_IMAGE_BYTES } from '../media/images.ts';
 import { failure, failureOfError, notAuthorized, RestError, TYPED_FAILURES, type TypedFailure } from './errors.ts';
 import type { RunOperation } from './execute.ts';
 import { LEFT_OUT, restViewSchema } from './rest-view.ts';
+import { CSRF_HEADERS, unpreflighted } from '../http/csrf.ts';
 
 export const API_BASE = '/api/v1';
 
@@ -54,22 +53,6 @@ const READABLE_PATHS: Record<string, string> = {
   'Query.entry': '/entries/:id',
   'Query.route': '/routes/:id',
 };
-
-/** A multipart body may be this large: a photo of the largest size accepted, twice over (as the legacy paths). */
-const MULTIPART_LIMIT_BYTES = 2 * MAX_IMAGE_BYTES;
-
-/** The browser-preflight headers /graphql asks of a request a browser could send without a preflight. */
-export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'graphql-preflight', 'apollo-require-preflight', 'authorization'];
-
-/** Content types a browser sends cross-site without a preflight (a form post). */
-const SIMPLE_CONTENT_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
-
-/** True when a browser could have sent `request` from another site without asking first. */
-export function unpreflighted(request: Request): boolean {
-  const type = request.headers.get('content-type')?.toLowerCase();
-  if (type && !SIMPLE_CONTENT_TYPES.some((simple) => type.startsWith(simple))) return false;
-  return !CSRF_HEADERS.some((name) => request.headers.has(name));
-}
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
@@ -324,9 +307,7 @@ export function createGeneratedApi(options: {
         const takesInput = operations.some((operation) => operation.takesInput && `${API_BASE}${operation.path}` === pattern);
         const forwarded = await withReadBody(request, uploads, bodies, takesInput);
         const context = await options.context(request).catch((error: unknown) => {
-          const refusal = tokenRefusal(error);
-          if (!refusal) throw error;
-          throw new RestError(refusal.status, refusal.code, refusal.message, undefined, refusal.headers);
+          throw RestError.ofToken(error) ?? error;
         });
         contexts.set(forwarded, context);
         const response = await router.handle(forwarded, clientAddress);
@@ -459,7 +440,7 @@ async function withReadBody(
     const upload: Upload = { marker: `upload:${randomUUID()}:`, files: new Map() };
     const body: Record<string, unknown> = {};
     const files: Array<[string, File]> = [];
-    for (const [name, value] of await readMultipartForm(request, MULTIPART_LIMIT_BYTES)) {
+    for (const [name, value] of await readMultipartForm(request)) {
       if (typeof value === 'string') body[name] = value;
       else files.push([name, value]);
     }
@@ -472,25 +453,22 @@ async function withReadBody(
     uploads.set(forwarded, upload);
     return forwarded;
   }
-  const text = await readLimitedText(request, JSON_LIMIT_BYTES);
   if (type.startsWith('application/x-www-form-urlencoded')) {
-    const params = new URLSearchParams(text);
+    const params = new URLSearchParams(await readLimitedText(request, JSON_LIMIT_BYTES));
     if (hasNul([...params.entries()])) throw new RestError(400, 'INVALID_CHARACTER', 'form fields may not contain NUL characters');
     return forward(Object.fromEntries(params));
   }
-  if (text.trim() === '') return forward({});
-  if (type && !/^application\/([\w.+-]+\+)?json\b/.test(type))
+  if (type && !/^application\/([\w.+-]+\+)?json\b/.test(type)) {
+    // an empty body of any type is no parameters
+    if ((await readLimitedText(request, JSON_LIMIT_BYTES)).trim() === '') return forward({});
     throw new RestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send JSON, a URL-encoded form, or a multipart form (for files)');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new RestError(400, 'MALFORMED_BODY', 'the body is not valid JSON');
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw new RestError(400, 'MALFORMED_BODY', 'the body must be a JSON object of the operation’s parameters');
-  if (hasNul(body)) throw new RestError(400, 'INVALID_CHARACTER', 'strings may not contain NUL characters');
-  return forward(body as Record<string, unknown>);
+  try {
+    return forward(await readJsonObject(request));
+  } catch (error) {
+    if (error instanceof MalformedBodyError) throw new RestError(400, 'MALFORMED_BODY', error.message);
+    throw error;
+  }
 }
 
 /** Sets `path` (`input.photo.data`) in `body` to `value`; a JSON string met on the way is read as the object it holds. */

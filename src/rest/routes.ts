@@ -6,14 +6,11 @@ import { type ExecutionResult, getOperationAST } from 'graphql';
 // whatwg-node's Response: node:http gets a string body in one write, not through a web stream
 import { Response } from '@whatwg-node/fetch';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
-import { tokenRefusal } from '../auth/tokens.ts';
 import type { Context } from '../graphql/context.ts';
 import { schema } from '../graphql/schema.ts';
-import { BodyTooLargeError, drainedOnCancel, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
+import { BodyTooLargeError, drainedOnCancel, MalformedBodyError, readJsonObject } from '../http/body.ts';
 import { readMultipartForm } from '../http/multipart.ts';
-import { hasNul } from '../http/body.ts';
 import { readForm, type RequestContext, type Router } from '../http/router.ts';
-import { MAX_IMAGE_BYTES } from '../media/images.ts';
 import type { RunOperation } from './execute.ts';
 import { accepts } from '../http/negotiation.ts';
 import { jsonpBody, validCallback } from './jsonp.ts';
@@ -197,27 +194,20 @@ function pageVariables(url: URL) {
   return variables;
 }
 
-/** A multipart body may be this large: a photo of the largest size accepted, twice over. */
-const MULTIPART_LIMIT_BYTES = 2 * MAX_IMAGE_BYTES;
-
 async function readBody(ctx: RestContext): Promise<Record<string, unknown>> {
   const type = ctx.request.headers.get('content-type') ?? '';
   if (type.startsWith('application/json')) {
-    const text = await readLimitedText(ctx.request, JSON_LIMIT_BYTES);
-    if (!text.trim()) return {};
     try {
-      const parsed = JSON.parse(text) as unknown;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-      if (hasNul(parsed)) throw new Error('NUL characters');
-      return parsed as Record<string, unknown>;
-    } catch {
-      throw new RestError(400, 'MALFORMED_BODY', 'the body is not a JSON object');
+      return await readJsonObject(ctx.request);
+    } catch (error) {
+      if (error instanceof MalformedBodyError) throw new RestError(400, 'MALFORMED_BODY', error.message);
+      throw error;
     }
   }
   if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
     try {
       // a multipart form may carry a photo (media[data]): room for one over the limit, so that its size is named
-      if (type.startsWith('multipart/form-data')) return nestBracketed(await readMultipartForm(ctx.request, MULTIPART_LIMIT_BYTES));
+      if (type.startsWith('multipart/form-data')) return nestBracketed(await readMultipartForm(ctx.request));
       return nestBracketed((await readForm(ctx.request)).entries());
     } catch (error) {
       if (error instanceof BodyTooLargeError) throw error;
@@ -250,9 +240,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     try {
       return await options.context(ctx.request, typeof formToken === 'string' ? formToken : null);
     } catch (error) {
-      const refusal = tokenRefusal(error);
-      if (!refusal) throw error;
-      throw new RestError(refusal.status, refusal.code, refusal.message, undefined, refusal.headers);
+      throw RestError.ofToken(error) ?? error;
     }
   }
 
