@@ -47,7 +47,9 @@ import { useCompiledExecution } from '../graphql/compiled-execution.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
 import { createPersistedQueryStore, usePersistedQueries } from '../graphql/persisted-queries.ts';
 import { schema } from '../graphql/schema.ts';
-import { mountOAuthRoutes, pageSession } from '../oauth/routes.ts';
+import { mountAccountRoutes } from '../account/routes.ts';
+import { pageSession } from '../account/page-kit.ts';
+import { mountOAuthRoutes } from '../oauth/routes.ts';
 import { createOperationRunner } from '../rest/execute.ts';
 import { prefersHtml, splitExtension } from '../http/negotiation.ts';
 import { mountWebPages } from '../web/routes.ts';
@@ -330,15 +332,15 @@ export function createApp(config: Config, database: Database, options: AppOption
   });
   router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(contexts.baseUrl(request), api.describe()))));
   router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(contexts.baseUrl(request), api.describe()))));
-  mountOAuthRoutes(router, {
+  // the account pages and the authorization server: one guessing throttle for log-ins and token requests
+  const pageOptions = {
     prisma: database.prisma,
     sessionSecret: config.sessionSecret,
     baseUrl: contexts.baseUrl,
     throttle: new GuessThrottle((rule) => limiter.attemptCounter(rule)),
-    webhooks: config.webhooks,
-    media,
-    tokenLifetimes: config.tokenLifetimes,
-  });
+  };
+  mountAccountRoutes(router, { ...pageOptions, webhooks: config.webhooks, media });
+  mountOAuthRoutes(router, { ...pageOptions, tokenLifetimes: config.tokenLifetimes });
 
   // the pages the API's `url` fields point at, for browsers (see handle: by the Accept header)
   const pages = new Router();

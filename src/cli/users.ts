@@ -4,7 +4,7 @@ import { deleteAccount } from '../db/accounts.ts';
 import { usernameKey } from '../domain/accounts.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { createMediaStore } from '../media/store.ts';
-import { createAccount, setPassword } from '../oauth/store.ts';
+import { createAccount, setPassword } from '../db/oauth-store.ts';
 import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 

@@ -145,3 +145,31 @@ export async function createImportedEntry(
   };
   return insertImportedEntry(prisma, provider, options.authorId, options.hash, row, track, options.announce);
 }
+
+/** A person's archive imports as their account page lists them: the ten latest, what each made and skipped. */
+export async function recentImports(prisma: Prisma, personId: number) {
+  const jobs = await prisma.importJob.findMany({
+    where: { personId },
+    orderBy: { id: 'desc' },
+    take: 10,
+    select: {
+      id: true,
+      fileName: true,
+      status: true,
+      total: true,
+      processed: true,
+      created: true,
+      duplicates: true,
+      skippedCount: true,
+      skipped: true,
+      error: true,
+      createdAt: true,
+    },
+  });
+  return jobs.map((job) => ({ ...job, skipped: JSON.parse(job.skipped) as Array<{ item: string; reason: string }> }));
+}
+
+/** How many of a person's archive imports wait or run: one at a time each. */
+export function unfinishedImports(prisma: Prisma, personId: number): Promise<number> {
+  return prisma.importJob.count({ where: { personId, status: { in: ['queued', 'running'] } } });
+}

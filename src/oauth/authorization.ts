@@ -15,7 +15,7 @@ import {
   revokeToken,
   rotateRefreshToken,
   type TokenLifetimes,
-} from './store.ts';
+} from '../db/oauth-store.ts';
 
 const AUTHORIZE_PARAMS = [
   'response_type',

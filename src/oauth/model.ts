@@ -18,7 +18,7 @@ import {
   saveAuthorizationCode,
   type RegisteredApp,
   type TokenLifetimes,
-} from './store.ts';
+} from '../db/oauth-store.ts';
 
 export { AUTHORIZATION_CODE_LIFETIME_SECONDS };
 

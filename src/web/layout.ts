@@ -1,5 +1,6 @@
 // The frame every page shares (the people-facing pages and the account and OAuth pages): the head, the
 // style, and a header that shows who is logged in, with a log-out button.
+import type { FieldIssue } from '../domain/errors.ts';
 import { escapeMarkup as e } from '../domain/markup.ts';
 
 export interface PageViewer {
@@ -35,4 +36,16 @@ export function layout(title: string, body: string, viewer: PageViewer | null, c
 <title>${e(title)} · Milepost</title><style>${STYLE}</style></head>
 <body><header><a class="brand" href="/">Milepost</a>${nav}</header>
 <main><h1>${e(title)}</h1>${body}</main></body></html>`;
+}
+
+/** What a refused form says, above it, as an alert. */
+export function issuesBlock(issues: readonly FieldIssue[] | string | undefined): string {
+  if (!issues || issues.length === 0) return '';
+  const items = typeof issues === 'string' ? [issues] : issues.map((i) => `${i.path.replace('_', ' ')}: ${i.message}`);
+  return `<div class="error" role="alert"><ul>${items.map((i) => `<li>${e(i)}</li>`).join('')}</ul></div>`;
+}
+
+/** A hidden form field; nothing for an empty value. */
+export function hidden(name: string, value: string | null | undefined): string {
+  return value ? `<input type="hidden" name="${e(name)}" value="${e(value)}">` : '';
 }

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../src/auth/tokens.ts';
 import { Prisma as Models } from '../../src/generated/prisma-sqlite/client.ts';
-import { createAccount, createApp } from '../../src/oauth/store.ts';
+import { createAccount, createApp } from '../../src/db/oauth-store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { runCli } from '../support/cli.ts';

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { parseGpx } from '../../src/domain/gpx.ts';
-import { createAccount } from '../../src/oauth/store.ts';
+import { createAccount } from '../../src/db/oauth-store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { runCli } from '../support/cli.ts';

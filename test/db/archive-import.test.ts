@@ -24,7 +24,7 @@ import {
   queueArchiveImport,
   runNextImportJob,
 } from '../../src/imports/jobs.ts';
-import { createAccount } from '../../src/oauth/store.ts';
+import { createAccount } from '../../src/db/oauth-store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { fitFile, pointsAlong, tcxFile } from '../support/activity-files.ts';

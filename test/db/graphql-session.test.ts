@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, listen } from '../../src/app/server.ts';
-import { createAccount } from '../../src/oauth/store.ts';
+import { createAccount } from '../../src/db/oauth-store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';

@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createAccount } from '../../src/oauth/store.ts';
-import { safeNext } from '../../src/oauth/routes.ts';
+import { createAccount } from '../../src/db/oauth-store.ts';
+import { safeNext } from '../../src/account/page-kit.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApp, issueAccessToken, setWebhook } from '../../src/oauth/store.ts';
+import { createAccount, createApp, issueAccessToken, setWebhook } from '../../src/db/oauth-store.ts';
 import { signPayload, verifySignature } from '../../src/webhooks/signature.ts';
 import { isPublicAddress } from '../../src/webhooks/address-guard.ts';
 import { backoffSeconds, relayOutbox, startWebhookWorker, type WebhookWorker } from '../../src/webhooks/deliveries.ts';

@@ -5,8 +5,8 @@ import { formatScopes, grantedScopes, PERSONAL_TOKEN_DAYS, parseScopes, type Sco
 import { randomBytes } from 'node:crypto';
 import { generateToken, hashToken } from '../auth/tokens.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { isUniqueViolation } from '../db/errors.ts';
-import type { Prisma } from '../db/database.ts';
+import { isUniqueViolation } from './errors.ts';
+import type { Prisma } from './database.ts';
 import {
   PASSWORD_MAX,
   PASSWORD_MIN,
