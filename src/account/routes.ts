@@ -50,23 +50,55 @@ export interface AccountRoutesOptions extends PageOptions {
   media: MediaStore;
 }
 
+/** What the account's routes share: the page kit and the options. */
+type Kit = ReturnType<typeof pageKit> & { options: AccountRoutesOptions };
+type State = PageState;
+
 export function mountAccountRoutes(router: Router, options: AccountRoutesOptions): void {
-  const { prisma, sessionSecret, throttle } = options;
-  const { pageState, page, postedForm, forbidden, loginRedirect } = pageKit(options);
-  type State = PageState;
+  const kit: Kit = { ...pageKit(options), options };
+  mountSessionRoutes(router, kit);
+  mountAccountPageRoutes(router, kit);
+  mountAccountDataRoutes(router, kit);
+  mountDeveloperRoutes(router, kit);
+  mountWebhookRoutes(router, kit);
+  mountAccountDeletion(router, kit);
+}
 
-  async function loggedIn(state: State, account: Account, location: string): Promise<Response> {
-    const token = newSessionToken();
-    await createSession(prisma, account.id, token, SESSION_MAX_AGE_SECONDS);
-    // a session that was open in this browser ends: the new one replaces it
-    if (state.sessionToken) await endSession(prisma, state.sessionToken);
-    const cookie = serializeCookie(SESSION_COOKIE, signSessionToken(sessionSecret, token), {
-      secure: state.secure,
-      maxAge: SESSION_MAX_AGE_SECONDS,
-    });
-    return redirectResponse(location, { 'set-cookie': [...state.setCookies, cookie] });
-  }
+/** Starts a session for `account` in this browser, and leads to `location`. */
+async function loggedIn({ options }: Kit, state: State, account: Account, location: string): Promise<Response> {
+  const { prisma, sessionSecret } = options;
+  const token = newSessionToken();
+  await createSession(prisma, account.id, token, SESSION_MAX_AGE_SECONDS);
+  // a session that was open in this browser ends: the new one replaces it
+  if (state.sessionToken) await endSession(prisma, state.sessionToken);
+  const cookie = serializeCookie(SESSION_COOKIE, signSessionToken(sessionSecret, token), {
+    secure: state.secure,
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+  return redirectResponse(location, { 'set-cookie': [...state.setCookies, cookie] });
+}
 
+/** The account page of `viewer`, with what a refused form says. */
+async function accountView(
+  { options }: Kit,
+  state: State,
+  viewer: NonNullable<State['viewer']>,
+  said: { importError?: string; deleteError?: string; tokenError?: string; newToken?: { name: string; token: string } } = {},
+) {
+  return accountPage({
+    csrf: state.csrf,
+    viewer,
+    authorizations: await authorizationsOf(options.prisma, viewer.id),
+    personalTokens: await personalTokensOf(options.prisma, viewer.id),
+    imports: await recentImports(options.prisma, viewer.id),
+    ...said,
+  });
+}
+
+/** Log-in, sign-up and log-out. */
+function mountSessionRoutes(router: Router, kit: Kit): void {
+  const { pageState, page, postedForm, forbidden, options } = kit;
+  const { prisma, throttle } = options;
   router.get('/login', async (ctx) => {
     const state = await pageState(ctx);
     const next = safeNext(ctx.url.searchParams.get('next'));
@@ -105,7 +137,7 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
     if (!account)
       return page(state, 401, loginPage({ csrf: state.csrf, next, username, error: 'That username and password do not match.' }));
     await throttle.succeeded(attempts);
-    return loggedIn(state, account, next ?? '/account');
+    return loggedIn(kit, state, account, next ?? '/account');
   });
 
   router.get('/signup', async (ctx) => {
@@ -125,7 +157,7 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
     };
     try {
       const account = await createAccount(prisma, input);
-      return loggedIn(state, account, next ?? '/account');
+      return loggedIn(kit, state, account, next ?? '/account');
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return page(
@@ -143,22 +175,20 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
     if (state.sessionToken) await endSession(prisma, state.sessionToken);
     return redirectResponse('/login', { 'set-cookie': serializeCookie(SESSION_COOKIE, '', { secure: state.secure, maxAge: 0 }) });
   });
+}
 
-  /** The account page of `viewer`, with what a refused form says. */
-  const accountView = async (
-    state: State,
-    viewer: NonNullable<State['viewer']>,
-    said: { importError?: string; deleteError?: string; tokenError?: string; newToken?: { name: string; token: string } } = {},
-  ) =>
-    accountPage({
-      csrf: state.csrf,
-      viewer,
-      authorizations: await authorizationsOf(prisma, viewer.id),
-      personalTokens: await personalTokensOf(prisma, viewer.id),
-      imports: await recentImports(prisma, viewer.id),
-      ...said,
-    });
-
+/** The account page, and its personal access tokens. */
+function mountAccountPageRoutes(router: Router, kit: Kit): void {
+  const { pageState, page, postedForm, forbidden, loginRedirect, options } = kit;
+  const { prisma } = options;
+  router.post('/account/authorizations/revoke', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    await revokeAuthorization(prisma, state.viewer.id, form.get('client_id') ?? '').catch(() => 0);
+    return redirectResponse('/account');
+  });
   // personal access tokens: for the person's own scripts and for GraphiQL, shown once
   router.post('/account/tokens', async (ctx) => {
     const state = await pageState(ctx);
@@ -173,11 +203,11 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
         scopes: form.getAll('scope'),
         days: expires === 'never' ? null : Number(expires),
       });
-      return page(state, 201, await accountView(state, state.viewer, { newToken: { name: name.trim(), token } }));
+      return page(state, 201, await accountView(kit, state, state.viewer, { newToken: { name: name.trim(), token } }));
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       const tokenError = error.issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
-      return page(state, 422, await accountView(state, state.viewer, { tokenError }));
+      return page(state, 422, await accountView(kit, state, state.viewer, { tokenError }));
     }
   });
   router.post('/account/tokens/revoke', async (ctx) => {
@@ -193,8 +223,14 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
   router.get('/account', async (ctx) => {
     const state = await pageState(ctx);
     if (!state.viewer) return loginRedirect(ctx);
-    return page(state, 200, await accountView(state, state.viewer));
+    return page(state, 200, await accountView(kit, state, state.viewer));
   });
+}
+
+/** What a person brings in (an archive) and takes away (an export). */
+function mountAccountDataRoutes(router: Router, kit: Kit): void {
+  const { pageState, forbidden, loginRedirect, options } = kit;
+  const { prisma } = options;
 
   // an archive import: the zip is streamed to disk and imported by a background job
   router.post('/account/import', async (ctx) => {
@@ -205,7 +241,7 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
     }
     const viewer = state.viewer;
     const refused = async (status: number, importError: string, headers: Record<string, string> = {}) =>
-      htmlResponse(status, await accountView(state, viewer, { importError }), headers);
+      htmlResponse(status, await accountView(kit, state, viewer, { importError }), headers);
     const unfinished = await unfinishedImports(prisma, viewer.id);
     if (unfinished > 0) {
       if (ctx.request.body) void discardRest(ctx.request.body.getReader());
@@ -224,15 +260,6 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
       throw error;
     }
     return redirectResponse('/account#import-heading');
-  });
-
-  router.post('/account/authorizations/revoke', async (ctx) => {
-    const state = await pageState(ctx);
-    if (!state.viewer) return loginRedirect(ctx);
-    const form = await postedForm(ctx, state);
-    if (!form) return forbidden(state);
-    await revokeAuthorization(prisma, state.viewer.id, form.get('client_id') ?? '').catch(() => 0);
-    return redirectResponse('/account');
   });
 
   // a person's export reads everything they own: one at a time each, so that a script cannot run dozens at once
@@ -266,33 +293,12 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
       },
     });
   });
+}
 
-  router.post('/account/delete', async (ctx) => {
-    const state = await pageState(ctx);
-    if (!state.viewer) return loginRedirect(ctx);
-    const form = await postedForm(ctx, state);
-    if (!form) return forbidden(state);
-    const viewer = state.viewer;
-    const refused = async (status: number, deleteError: string, headers: Record<string, string> = {}) =>
-      htmlResponse(status, await accountView(state, viewer, { deleteError }), headers);
-    // the log-in's guessing limits: a session left open must not become a way to try passwords
-    const attempts = [
-      [`${viewer.username.toLowerCase()}:${ctx.clientAddress}`, LOGIN_RULES.accountAddress],
-      [ctx.clientAddress, LOGIN_RULES.address],
-    ] as const;
-    const wait = await throttle.reserve(attempts);
-    if (wait > 0) return refused(429, 'password: too many failed attempts; try again later', { 'retry-after': String(wait) });
-    if (!(await checkPassword(prisma, viewer.username, form.get('password') ?? '')))
-      return refused(422, 'password: is not your password; nothing was deleted');
-    await throttle.succeeded(attempts);
-    const deleted = await deleteAccount(prisma, viewer.id);
-    await options.media.remove(deleted.unusedMedia);
-    await removeImportFiles(options.media, deleted.importFiles);
-    return htmlResponse(200, accountDeletedPage({ csrf: state.csrf, username: viewer.username }), {
-      'set-cookie': serializeCookie(SESSION_COOKIE, '', { secure: state.secure, maxAge: 0 }),
-    });
-  });
-
+/** The developer pages: registering apps and listing them. */
+function mountDeveloperRoutes(router: Router, kit: Kit): void {
+  const { pageState, page, postedForm, forbidden, loginRedirect, options } = kit;
+  const { prisma } = options;
   router.get('/developers/apps', async (ctx) => {
     const state = await pageState(ctx);
     if (!state.viewer) return loginRedirect(ctx);
@@ -341,7 +347,12 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
       );
     }
   });
+}
 
+/** An app's webhook: its URL, the delivery log, test events and redeliveries. */
+function mountWebhookRoutes(router: Router, kit: Kit): void {
+  const { pageState, page, postedForm, forbidden, loginRedirect, options } = kit;
+  const { prisma } = options;
   router.post('/developers/apps/webhook', async (ctx) => {
     const state = await pageState(ctx);
     if (!state.viewer) return loginRedirect(ctx);
@@ -379,7 +390,6 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
       );
     }
   });
-
   router.get('/developers/apps/:clientId/deliveries', async (ctx) => {
     const state = await pageState(ctx);
     if (!state.viewer) return loginRedirect(ctx);
@@ -397,42 +407,79 @@ export function mountAccountRoutes(router: Router, options: AccountRoutesOptions
     }
   });
 
-  /** A developer's action on an app's webhook: it sends at once and leads to the delivery log, which shows how it went. */
-  const deliveryAction = (path: string, act: (owner: { ownerId: number; clientId: string }, ctx: RequestContext) => Promise<number>) =>
-    router.post(path, async (ctx) => {
-      const state = await pageState(ctx);
-      if (!state.viewer) return loginRedirect(ctx);
-      const form = await postedForm(ctx, state);
-      if (!form) return forbidden(state);
-      const owner = { ownerId: state.viewer.id, clientId: ctx.params.clientId! };
-      try {
-        const id = await act(owner, ctx);
-        return redirectResponse(`/developers/apps/${encodeURIComponent(owner.clientId)}/deliveries?sent=${id}`);
-      } catch (error) {
-        if (error instanceof NotFoundError)
-          return page(
-            state,
-            404,
-            problemPage({
-              csrf: state.csrf,
-              viewer: state.viewer,
-              error: 'not_found',
-              description: 'You have no such app or delivery.',
-            }),
-          );
-        if (!(error instanceof ValidationError)) throw error;
-        const log = await deliveriesOf(prisma, owner.ownerId, owner.clientId);
-        return page(state, 422, deliveriesPage({ csrf: state.csrf, viewer: state.viewer, ...log, issues: error.issues }));
-      }
-    });
-
-  deliveryAction('/developers/apps/:clientId/deliveries/test', (owner) =>
+  deliveryAction(router, kit, '/developers/apps/:clientId/deliveries/test', (owner) =>
     sendTestEvent(prisma, owner.ownerId, owner.clientId, options.webhooks),
   );
 
-  deliveryAction('/developers/apps/:clientId/deliveries/:id/redeliver', (owner, ctx) => {
+  deliveryAction(router, kit, '/developers/apps/:clientId/deliveries/:id/redeliver', (owner, ctx) => {
     const id = Number(ctx.params.id);
     if (!Number.isSafeInteger(id)) throw new NotFoundError('delivery', ctx.params.id!);
     return redeliver(prisma, owner, id, options.webhooks);
+  });
+}
+
+/** Deleting the account, with the password. */
+function mountAccountDeletion(router: Router, kit: Kit): void {
+  const { pageState, postedForm, forbidden, loginRedirect, options } = kit;
+  const { prisma, throttle } = options;
+  router.post('/account/delete', async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const viewer = state.viewer;
+    const refused = async (status: number, deleteError: string, headers: Record<string, string> = {}) =>
+      htmlResponse(status, await accountView(kit, state, viewer, { deleteError }), headers);
+    // the log-in's guessing limits: a session left open must not become a way to try passwords
+    const attempts = [
+      [`${viewer.username.toLowerCase()}:${ctx.clientAddress}`, LOGIN_RULES.accountAddress],
+      [ctx.clientAddress, LOGIN_RULES.address],
+    ] as const;
+    const wait = await throttle.reserve(attempts);
+    if (wait > 0) return refused(429, 'password: too many failed attempts; try again later', { 'retry-after': String(wait) });
+    if (!(await checkPassword(prisma, viewer.username, form.get('password') ?? '')))
+      return refused(422, 'password: is not your password; nothing was deleted');
+    await throttle.succeeded(attempts);
+    const deleted = await deleteAccount(prisma, viewer.id);
+    await options.media.remove(deleted.unusedMedia);
+    await removeImportFiles(options.media, deleted.importFiles);
+    return htmlResponse(200, accountDeletedPage({ csrf: state.csrf, username: viewer.username }), {
+      'set-cookie': serializeCookie(SESSION_COOKIE, '', { secure: state.secure, maxAge: 0 }),
+    });
+  });
+}
+
+/** A developer's action on an app's webhook: it sends at once and leads to the delivery log, which shows how it went. */
+function deliveryAction(
+  router: Router,
+  { pageState, page, postedForm, forbidden, loginRedirect, options }: Kit,
+  path: string,
+  act: (owner: { ownerId: number; clientId: string }, ctx: RequestContext) => Promise<number>,
+): void {
+  router.post(path, async (ctx) => {
+    const state = await pageState(ctx);
+    if (!state.viewer) return loginRedirect(ctx);
+    const form = await postedForm(ctx, state);
+    if (!form) return forbidden(state);
+    const owner = { ownerId: state.viewer.id, clientId: ctx.params.clientId! };
+    try {
+      const id = await act(owner, ctx);
+      return redirectResponse(`/developers/apps/${encodeURIComponent(owner.clientId)}/deliveries?sent=${id}`);
+    } catch (error) {
+      if (error instanceof NotFoundError)
+        return page(
+          state,
+          404,
+          problemPage({
+            csrf: state.csrf,
+            viewer: state.viewer,
+            error: 'not_found',
+            description: 'You have no such app or delivery.',
+          }),
+        );
+      if (!(error instanceof ValidationError)) throw error;
+      const log = await deliveriesOf(options.prisma, owner.ownerId, owner.clientId);
+      return page(state, 422, deliveriesPage({ csrf: state.csrf, viewer: state.viewer, ...log, issues: error.issues }));
+    }
   });
 }
