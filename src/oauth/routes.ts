@@ -1,6 +1,6 @@
 // The authorization server's endpoints: authorize (with its consent page), token, revoke,
 // introspection, and its metadata. The flow rules are authorization.ts's.
-import { pageKit, type PageOptions } from '../account/page-kit.ts';
+import { pageKit, type PageOptions, type PageState } from '../account/page-kit.ts';
 import { problemPage } from '../account/pages.ts';
 import { TOKEN_RULES, type GuessThrottle } from '../auth/throttle.ts';
 import type { TokenLifetimes } from '../db/oauth-store.ts';
@@ -26,45 +26,54 @@ export interface OAuthRoutesOptions extends PageOptions {
 }
 
 export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): void {
-  const { prisma, throttle } = options;
-  const { pageState, page, postedForm, forbidden, loginRedirect } = pageKit(options);
-  type State = Awaited<ReturnType<typeof pageState>>;
+  mountAuthorizeRoutes(router, options);
+  mountTokenEndpoints(router, options);
+}
 
-  /** GET shows the consent page; POST carries the decision. Both re-check the whole request. */
-  async function authorize(
-    ctx: RequestContext,
-    params: URLSearchParams,
-    state: State,
-    decision: string | null,
-    chosen: readonly string[] | null = null,
-  ): Promise<Response> {
-    const check = await checkAuthorizeRequest(prisma, params);
-    if (check.kind === 'error-page')
-      return page(state, 400, problemPage({ csrf: state.csrf, viewer: state.viewer, error: check.error, description: check.description }));
-    if (check.kind === 'error-redirect') return redirectResponse(check.location);
-    if (!state.viewer) return loginRedirect(ctx);
-    if (decision === null) {
-      return page(
-        state,
-        200,
-        consentPage({
-          csrf: state.csrf,
-          viewer: state.viewer,
-          app: check.app,
-          params,
-          responseType: check.request.responseType,
-          scopes: check.request.scopes,
-        }),
-      );
-    }
-    if (decision !== 'approve') return redirectResponse(denyAuthorization(check.request));
-    // the person may grant less than the app asked, never more; a decision without the page's choices
-    // (the page always sends `grant=read`) grants what was asked, as the page shows it ticked
-    const granted = chosen === null ? check.request.scopes : narrowScopes(check.request.scopes, chosen);
-    return redirectResponse(await approveAuthorization(prisma, check.request, check.app, state.viewer.id, granted));
+type Kit = ReturnType<typeof pageKit>;
+type State = PageState;
+
+/** GET shows the consent page; POST carries the decision. Both re-check the whole request. */
+async function authorize(
+  { page, loginRedirect }: Kit,
+  prisma: OAuthRoutesOptions['prisma'],
+  ctx: RequestContext,
+  request: { params: URLSearchParams; state: State; decision: string | null; chosen?: readonly string[] | null },
+): Promise<Response> {
+  const { params, state, decision, chosen = null } = request;
+  const check = await checkAuthorizeRequest(prisma, params);
+  if (check.kind === 'error-page')
+    return page(state, 400, problemPage({ csrf: state.csrf, viewer: state.viewer, error: check.error, description: check.description }));
+  if (check.kind === 'error-redirect') return redirectResponse(check.location);
+  if (!state.viewer) return loginRedirect(ctx);
+  if (decision === null) {
+    return page(
+      state,
+      200,
+      consentPage({
+        csrf: state.csrf,
+        viewer: state.viewer,
+        app: check.app,
+        params,
+        responseType: check.request.responseType,
+        scopes: check.request.scopes,
+      }),
+    );
   }
+  if (decision !== 'approve') return redirectResponse(denyAuthorization(check.request));
+  // the person may grant less than the app asked, never more; a decision without the page's choices
+  // (the page always sends `grant=read`) grants what was asked, as the page shows it ticked
+  const granted = chosen === null ? check.request.scopes : narrowScopes(check.request.scopes, chosen);
+  return redirectResponse(await approveAuthorization(prisma, check.request, check.app, state.viewer.id, granted));
+}
 
-  router.get('/oauth/authorize', async (ctx) => authorize(ctx, ctx.url.searchParams, await pageState(ctx), null));
+/** The authorization endpoint: the consent page and the person's decision. */
+function mountAuthorizeRoutes(router: Router, options: OAuthRoutesOptions): void {
+  const kit = pageKit(options);
+  const { pageState, postedForm, forbidden } = kit;
+  router.get('/oauth/authorize', async (ctx) =>
+    authorize(kit, options.prisma, ctx, { params: ctx.url.searchParams, state: await pageState(ctx), decision: null }),
+  );
 
   router.post('/oauth/authorize', async (ctx) => {
     const state = await pageState(ctx);
@@ -72,9 +81,18 @@ export function mountOAuthRoutes(router: Router, options: OAuthRoutesOptions): v
     if (!form) return forbidden(state);
     const params = new URLSearchParams([...form.entries()].filter(([key]) => key !== 'csrf' && key !== 'decision' && key !== 'grant'));
     const chosen = form.getAll('grant');
-    return authorize(ctx, params, state, form.get('decision') ?? 'deny', chosen.length > 0 ? chosen : null);
+    return authorize(kit, options.prisma, ctx, {
+      params,
+      state,
+      decision: form.get('decision') ?? 'deny',
+      chosen: chosen.length > 0 ? chosen : null,
+    });
   });
+}
 
+/** The endpoints apps call: token, revoke, introspection, and the metadata that names them. */
+function mountTokenEndpoints(router: Router, options: OAuthRoutesOptions): void {
+  const { prisma, throttle } = options;
   const endpoint = (result: EndpointResponse) => jsonResponse(result.status, result.body, result.headers);
 
   router.post('/oauth/token', async (ctx) => {

@@ -229,47 +229,23 @@ interface Spec {
 type Handler = (args: { ctx: RestContext; context: Context; params: Record<string, unknown>; format: string }) => Promise<Reply>;
 
 export function mountRestRoutes(router: Router, options: RestOptions): void {
+  const kit = restKit(router, options);
+  mountStreamRoutes(kit);
+  mountEntryRoutes(kit);
+  mountPeopleRoutes(kit);
+  mountRouteRoutes(kit);
+}
+
+/** What the route groups share: the route wrapper, the checked runner, and stream pages. */
+type RestKit = ReturnType<typeof restKit>;
+
+function restKit(router: Router, options: RestOptions) {
   /** Runs an operation once its variables fit the types it declares; else 422 naming each parameter. */
   const run: RunOperation = async (document, request, context, variables = {}) => {
     const problems = variableProblems(schema, document, variables);
     if (problems.length) throw new RestError(422, 'VALIDATION_FAILED', 'some parameters are invalid', problems);
     return options.run(document, request, context, variables);
   };
-
-  async function viewerContext(ctx: RestContext, formToken: unknown): Promise<Context> {
-    try {
-      return await options.context(ctx.request, typeof formToken === 'string' ? formToken : null);
-    } catch (error) {
-      throw RestError.ofToken(error) ?? error;
-    }
-  }
-
-  function respond(reply: Reply, callback: string | null, viewer: boolean): Response {
-    // lower-case names, so that these settle any the reply carried
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
-    if (viewer) headers['cache-control'] = 'private';
-    if (reply.raw) {
-      headers['content-type'] = reply.raw.contentType;
-      return new Response(textBody(reply.raw.text), { status: reply.status, headers });
-    }
-    const json = reply.json ?? JSON.stringify(reply.body);
-    if (callback) {
-      headers['content-type'] = 'application/javascript; charset=utf-8';
-      headers['x-content-type-options'] = 'nosniff';
-      return new Response(jsonpBody(callback, json), { status: reply.status, headers });
-    }
-    headers['content-type'] = 'application/json; charset=utf-8';
-    return new Response(json, { status: reply.status, headers });
-  }
-
-  function errorReply(error: RestError): Reply {
-    return {
-      status: error.status,
-      body: error.body,
-      headers: error.headers,
-    };
-  }
 
   function route(method: string, path: string, spec: Spec, handler: Handler) {
     router.add(method, path, async (base) => {
@@ -290,7 +266,7 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
           throw new RestError(406, 'NOT_ACCEPTABLE', `the Accept header excludes ${mediaType}`);
         }
         const params = spec.body ? await readBody(ctx) : {};
-        const context = await viewerContext(ctx, params.oauth_token);
+        const context = await viewerContext(options, ctx, params.oauth_token);
         viewer = context.viewer !== null;
         if (spec.auth && !viewer) throw notAuthorized();
         return respond(await handler({ ctx, context, params, format }), callback, viewer);
@@ -334,13 +310,56 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     };
   };
 
-  const entryId = (ctx: RestContext) => {
-    const id = positiveId(ctx.params.id);
-    if (id === null) throw new RestError(404, 'NOT_FOUND', `no entry ${ctx.params.id}`);
-    return id;
-  };
-  const username = (ctx: RestContext) => ctx.params.username!;
+  return { route, run, stream, options };
+}
 
+async function viewerContext(options: RestOptions, ctx: RestContext, formToken: unknown): Promise<Context> {
+  try {
+    return await options.context(ctx.request, typeof formToken === 'string' ? formToken : null);
+  } catch (error) {
+    throw RestError.ofToken(error) ?? error;
+  }
+}
+
+function respond(reply: Reply, callback: string | null, viewer: boolean): Response {
+  // lower-case names, so that these settle any the reply carried
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (viewer) headers['cache-control'] = 'private';
+  if (reply.raw) {
+    headers['content-type'] = reply.raw.contentType;
+    return new Response(textBody(reply.raw.text), { status: reply.status, headers });
+  }
+  const json = reply.json ?? JSON.stringify(reply.body);
+  if (callback) {
+    headers['content-type'] = 'application/javascript; charset=utf-8';
+    headers['x-content-type-options'] = 'nosniff';
+    return new Response(jsonpBody(callback, json), { status: reply.status, headers });
+  }
+  headers['content-type'] = 'application/json; charset=utf-8';
+  return new Response(json, { status: reply.status, headers });
+}
+
+function errorReply(error: RestError): Reply {
+  return {
+    status: error.status,
+    body: error.body,
+    headers: error.headers,
+  };
+}
+
+function entryId(ctx: RestContext): number {
+  const id = positiveId(ctx.params.id);
+  if (id === null) throw new RestError(404, 'NOT_FOUND', `no entry ${ctx.params.id}`);
+  return id;
+}
+function username(ctx: RestContext): string {
+  return ctx.params.username!;
+}
+
+/** The streams (SPEC 4.2). */
+function mountStreamRoutes(kit: RestKit): void {
+  const { route, stream } = kit;
   // streams (SPEC 4.2)
   route(
     'GET',
@@ -386,7 +405,26 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     {},
     stream(RestPersonStreamIdsDocument, RestPersonStreamDocument, (ctx) => ({ username: username(ctx) })),
   );
+}
 
+/** A comment or like of an entry, by its id (where a create's Location points): as the entry shows it. */
+const partOfEntry =
+  ({ run }: RestKit, part: 'comments' | 'likes', shape: (item: never) => unknown): Handler =>
+  async ({ ctx, context }) => {
+    const id = entryId(ctx);
+    const itemId = positiveId(ctx.params.itemId);
+    const what = part === 'comments' ? 'comment' : 'like';
+    const missing = new RestError(404, 'NOT_FOUND', `no ${what} ${ctx.params.itemId} on entry ${ctx.params.id}`);
+    if (itemId === null) throw missing;
+    const data = dataOf(await run(RestEntryDocument, ctx.request, context, { id }));
+    const item = (data.entry?.[part].edges as Array<{ node: { id: number } }> | undefined)?.find(({ node }) => node.id === itemId)?.node;
+    if (!item) throw missing;
+    return { status: 200, body: shape(item as never) };
+  };
+
+/** Entries, their comments and likes. */
+function mountEntryRoutes(kit: RestKit): void {
+  const { route, run } = kit;
   // entries
   route('POST', '/entries', { auth: true, body: true }, async ({ ctx, context, params }) => {
     const result = await run(RestCreateEntryDocument, ctx.request, context, { input: createEntryInput(params) });
@@ -449,23 +487,13 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     const like = outcome(await run(RestLikeEntryDocument, ctx.request, context, { entryId: id }), 'like');
     return { status: 201, body: likeJson(like), headers: { location: `${context.baseUrl}/entries/${id}/likes/${like.id}` } };
   });
-  /** A comment or like of an entry, by its id (where a create's Location points): as the entry shows it. */
-  const partOfEntry =
-    (part: 'comments' | 'likes', shape: (item: never) => unknown): Handler =>
-    async ({ ctx, context }) => {
-      const id = entryId(ctx);
-      const itemId = positiveId(ctx.params.itemId);
-      const what = part === 'comments' ? 'comment' : 'like';
-      const missing = new RestError(404, 'NOT_FOUND', `no ${what} ${ctx.params.itemId} on entry ${ctx.params.id}`);
-      if (itemId === null) throw missing;
-      const data = dataOf(await run(RestEntryDocument, ctx.request, context, { id }));
-      const item = (data.entry?.[part].edges as Array<{ node: { id: number } }> | undefined)?.find(({ node }) => node.id === itemId)?.node;
-      if (!item) throw missing;
-      return { status: 200, body: shape(item as never) };
-    };
-  route('GET', '/entries/:id/comments/:itemId', {}, partOfEntry('comments', commentJson));
-  route('GET', '/entries/:id/likes/:itemId', {}, partOfEntry('likes', likeJson));
+  route('GET', '/entries/:id/comments/:itemId', {}, partOfEntry(kit, 'comments', commentJson));
+  route('GET', '/entries/:id/likes/:itemId', {}, partOfEntry(kit, 'likes', likeJson));
+}
 
+/** People, their friends and routes. */
+function mountPeopleRoutes(kit: RestKit): void {
+  const { route, run } = kit;
   // people
   route('GET', '/people/me', { auth: true }, async ({ ctx, context }) => {
     const data = dataOf(await run(RestMeDocument, ctx.request, context));
@@ -498,7 +526,11 @@ export function mountRestRoutes(router: Router, options: RestOptions): void {
     if (!data.person) throw new RestError(404, 'NOT_FOUND', `nobody is called ${name}`);
     return { status: 200, body: { routes: data.person.routes.edges.map((edge) => routeJson(edge.node)) } };
   });
+}
 
+/** Routes and tracks (SPEC 4.7). */
+function mountRouteRoutes(kit: RestKit): void {
+  const { route, run } = kit;
   // routes and tracks (SPEC 4.7)
   route('POST', '/routes', { auth: true, body: true }, async ({ ctx, context, params }) => {
     const variables: Record<string, unknown> = {};
