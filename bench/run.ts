@@ -601,7 +601,9 @@ async function fanOut(base: string, url: string) {
           ws.on('message', (data) => {
             const message = JSON.parse(String(data)) as { type: string; payload?: { data?: { publicEntries?: { id: number } } } };
             if (message.type === 'connection_ack') {
-              ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { publicEntries { id } }' } }));
+              ws.send(
+                JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { publicEntries { id: databaseId } }' } }),
+              );
               setTimeout(resolve, 50);
             } else if (message.type === 'next') {
               const id = message.payload!.data!.publicEntries!.id;

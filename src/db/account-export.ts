@@ -62,7 +62,27 @@ const trackFile = (owner: 'entry' | 'route', id: number) => `tracks/${owner}-${i
 
 /** The zip of the person's account; null when there is no such person. Read it from `outputStream`. */
 export async function accountExport(prisma: Prisma, media: MediaStore, personId: number): Promise<yazl.ZipFile | null> {
-  const person = await prisma.person.findUnique({
+  const person = await profileOf(prisma, personId);
+  if (!person) return null;
+  const zip = new yazl.ZipFile();
+  const text = (name: string, body: string) => zip.addBuffer(Buffer.from(body), name);
+  const stream = (name: string, make: () => Readable) => zip.addReadStreamLazy(name, (callback) => callback(null, make()));
+  text('README.txt', README);
+  text('profile.json', `${JSON.stringify(person, null, 2)}\n`);
+  for (const [name, pages] of Object.entries(SHEETS)) stream(name, () => jsonArray(() => pages(prisma, personId)));
+  // the tracks and photos by id only: each is read when the zip reaches it
+  for (const track of await tracksOf(prisma, personId)) {
+    const name = track.entryId !== null ? trackFile('entry', track.entryId) : trackFile('route', track.routeId!);
+    stream(name, () => Readable.from(trackGpx(prisma, track.id)));
+  }
+  for (const file of await photosOf(prisma, media, personId)) stream(`photos/${file.name}`, () => createReadStream(file.path));
+  zip.end();
+  return zip;
+}
+
+/** The person's profile and settings, with their privacy zones. */
+function profileOf(prisma: Prisma, personId: number) {
+  return prisma.person.findUnique({
     where: { id: personId },
     select: {
       username: true,
@@ -80,126 +100,113 @@ export async function accountExport(prisma: Prisma, media: MediaStore, personId:
       privacyZones: { select: { lat: true, lon: true, radiusMeters: true }, orderBy: { id: 'asc' } },
     },
   });
-  if (!person) return null;
-  const zip = new yazl.ZipFile();
-  const text = (name: string, body: string) => zip.addBuffer(Buffer.from(body), name);
-  const stream = (name: string, make: () => Readable) => zip.addReadStreamLazy(name, (callback) => callback(null, make()));
-  text('README.txt', README);
-  text('profile.json', `${JSON.stringify(person, null, 2)}\n`);
+}
 
-  stream('entries.json', () =>
-    jsonArray(() =>
-      byId(async (after) => {
-        const entries = await prisma.entry.findMany({
-          where: { authorId: personId, id: { gt: after } },
-          orderBy: { id: 'asc' },
-          take: PAGE,
-          include: { workout: true, track: { select: { id: true } } },
-        });
-        return entries.map(
-          ({ authorId: _author, track, mediaUrl, mediaPreviewUrl: _preview, importHash: _hash, revision: _revision, ...entry }) => ({
-            ...entry,
-            photo: mediaUrl && mediaName(mediaUrl) ? `photos/${mediaName(mediaUrl)}` : null,
-            track: track ? trackFile('entry', entry.id) : null,
-          }),
-        );
-      }),
-    ),
-  );
-  stream('comments.json', () =>
-    jsonArray(() =>
-      byId((after) =>
-        prisma.comment.findMany({
-          where: { authorId: personId, id: { gt: after } },
-          orderBy: { id: 'asc' },
-          take: PAGE,
-          select: { id: true, entryId: true, body: true, createdAt: true },
+/** The JSON files of the zip, each read a page of rows at a time. */
+const SHEETS: Record<string, (prisma: Prisma, personId: number) => AsyncGenerator<unknown[]>> = {
+  'entries.json': (prisma, personId) =>
+    byId(async (after) => {
+      const entries = await prisma.entry.findMany({
+        where: { authorId: personId, id: { gt: after } },
+        orderBy: { id: 'asc' },
+        take: PAGE,
+        include: { workout: true, track: { select: { id: true } } },
+      });
+      return entries.map(
+        ({ authorId: _author, track, mediaUrl, mediaPreviewUrl: _preview, importHash: _hash, revision: _revision, ...entry }) => ({
+          ...entry,
+          photo: mediaUrl && mediaName(mediaUrl) ? `photos/${mediaName(mediaUrl)}` : null,
+          track: track ? trackFile('entry', entry.id) : null,
         }),
-      ),
-    ),
-  );
-  stream('likes.json', () =>
-    jsonArray(() =>
-      byId((after) =>
-        prisma.like.findMany({
-          where: { personId, id: { gt: after } },
-          orderBy: { id: 'asc' },
-          take: PAGE,
-          select: { id: true, entryId: true, createdAt: true },
-        }),
-      ),
-    ),
-  );
-  stream('friends.json', () =>
-    jsonArray(async function* () {
-      let after = 0;
-      for (;;) {
-        const rows = await prisma.friendship.findMany({
-          where: { personId, friendId: { gt: after } },
-          orderBy: { friendId: 'asc' },
-          take: PAGE,
-          select: { friendId: true, createdAt: true, friend: { select: { username: true, displayName: true } } },
-        });
-        if (rows.length === 0) return;
-        yield rows.map((row) => ({ username: row.friend.username, displayName: row.friend.displayName, since: row.createdAt }));
-        after = rows.at(-1)!.friendId;
-      }
+      );
     }),
-  );
-  stream('routes.json', () =>
-    jsonArray(() =>
-      byId(async (after) => {
-        const routes = await prisma.route.findMany({
-          where: { ownerId: personId, id: { gt: after } },
-          orderBy: { id: 'asc' },
-          take: PAGE,
-          select: { id: true, name: true, activityType: true, createdAt: true, track: { select: { id: true } } },
-        });
-        return routes.map(({ track, ...route }) => ({ ...route, track: track ? trackFile('route', route.id) : null }));
+  'comments.json': (prisma, personId) =>
+    byId((after) =>
+      prisma.comment.findMany({
+        where: { authorId: personId, id: { gt: after } },
+        orderBy: { id: 'asc' },
+        take: PAGE,
+        select: { id: true, entryId: true, body: true, createdAt: true },
       }),
     ),
-  );
+  'likes.json': (prisma, personId) =>
+    byId((after) =>
+      prisma.like.findMany({
+        where: { personId, id: { gt: after } },
+        orderBy: { id: 'asc' },
+        take: PAGE,
+        select: { id: true, entryId: true, createdAt: true },
+      }),
+    ),
+  'friends.json': friendsOf,
+  'routes.json': (prisma, personId) =>
+    byId(async (after) => {
+      const routes = await prisma.route.findMany({
+        where: { ownerId: personId, id: { gt: after } },
+        orderBy: { id: 'asc' },
+        take: PAGE,
+        select: { id: true, name: true, activityType: true, createdAt: true, track: { select: { id: true } } },
+      });
+      return routes.map(({ track, ...route }) => ({ ...route, track: track ? trackFile('route', route.id) : null }));
+    }),
+};
 
-  // the tracks and photos by id only: each is read when the zip reaches it
-  const tracks = await prisma.track.findMany({
+/** The person's friends, a page at a time, by the friend's id. */
+async function* friendsOf(prisma: Prisma, personId: number) {
+  let after = 0;
+  for (;;) {
+    const rows = await prisma.friendship.findMany({
+      where: { personId, friendId: { gt: after } },
+      orderBy: { friendId: 'asc' },
+      take: PAGE,
+      select: { friendId: true, createdAt: true, friend: { select: { username: true, displayName: true } } },
+    });
+    if (rows.length === 0) return;
+    yield rows.map((row) => ({ username: row.friend.username, displayName: row.friend.displayName, since: row.createdAt }));
+    after = rows.at(-1)!.friendId;
+  }
+}
+
+/** Which tracks the person owns (of their entries and routes), by id only. */
+function tracksOf(prisma: Prisma, personId: number) {
+  return prisma.track.findMany({
     where: { OR: [{ entry: { authorId: personId } }, { route: { ownerId: personId } }] },
     orderBy: { id: 'asc' },
     select: { id: true, entryId: true, routeId: true },
   });
-  for (const track of tracks) {
-    const name = track.entryId !== null ? trackFile('entry', track.entryId) : trackFile('route', track.routeId!);
-    stream(name, () =>
-      Readable.from(
-        (async function* () {
-          const stored = await prisma.track.findUniqueOrThrow({
-            where: { id: track.id },
-            select: {
-              name: true,
-              pointData: true,
-              routePointData: true,
-              waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
-            },
-          });
-          yield* gpxChunks({
-            name: stored.name,
-            points: decodePoints(stored.pointData),
-            routePoints: decodePoints(stored.routePointData),
-            waypoints: stored.waypoints,
-          });
-        })(),
-      ),
-    );
-  }
+}
+
+/** One track as GPX 1.1, whole, read when the zip reaches it. */
+async function* trackGpx(prisma: Prisma, trackId: number) {
+  const stored = await prisma.track.findUniqueOrThrow({
+    where: { id: trackId },
+    select: {
+      name: true,
+      pointData: true,
+      routePointData: true,
+      waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
+    },
+  });
+  yield* gpxChunks({
+    name: stored.name,
+    points: decodePoints(stored.pointData),
+    routePoints: decodePoints(stored.routePointData),
+    waypoints: stored.waypoints,
+  });
+}
+
+/** The stored files of the photos of the person's entries, each once. */
+async function photosOf(prisma: Prisma, media: MediaStore, personId: number) {
   const photos = await prisma.entry.findMany({
     where: { authorId: personId, mediaUrl: { not: null } },
     select: { mediaUrl: true },
     distinct: ['mediaUrl'],
   });
+  const files: Array<{ name: string; path: string }> = [];
   for (const { mediaUrl } of photos) {
     const name = mediaName(mediaUrl!);
     const file = name ? await media.file(name) : null;
-    if (file) stream(`photos/${name}`, () => createReadStream(file.path));
+    if (name && file) files.push({ name, path: file.path });
   }
-  zip.end();
-  return zip;
+  return files;
 }

@@ -246,149 +246,165 @@ async function* exportLines(zip: yauzl.ZipFile, entry: yauzl.Entry): AsyncGenera
   if (text) yield text;
 }
 
+/** An import under way: its archive, its tally, and the bounds every item is held to. */
+interface Run {
+  options: ArchiveImport;
+  zip: yauzl.ZipFile;
+  files: Map<string, yauzl.Entry>;
+  progress: ArchiveProgress;
+  /** No entry may be dated after the import (with a little slack for clocks). */
+  latest: number;
+  skip(item: string, reason: string): void;
+  counted(outcome: { created: boolean }): void;
+  /** One more item done, reported. */
+  step(): Promise<void>;
+}
+
 /** Imports the archive at `zipPath`; refusals of the archive as a whole are ValidationErrors on `file`. */
 export async function importArchive(options: ArchiveImport): Promise<ArchiveProgress> {
-  const { database, personId } = options;
-  const { prisma, provider } = database;
   const { zip, files } = await openArchive(options.zipPath);
   const progress: ArchiveProgress = { total: 0, processed: 0, created: 0, duplicates: 0, skippedCount: 0, skipped: [] };
-  const skip = (item: string, reason: string) => {
-    progress.skippedCount += 1;
-    if (progress.skipped.length < MAX_SKIPPED_LISTED) progress.skipped.push({ item: item.slice(0, 200), reason: reason.slice(0, 300) });
+  const run: Run = {
+    options,
+    zip,
+    files,
+    progress,
+    latest: Date.now() + FUTURE_SLACK_MS,
+    skip(item, reason) {
+      progress.skippedCount += 1;
+      if (progress.skipped.length < MAX_SKIPPED_LISTED) progress.skipped.push({ item: item.slice(0, 200), reason: reason.slice(0, 300) });
+    },
+    counted(outcome) {
+      if (outcome.created) progress.created += 1;
+      else progress.duplicates += 1;
+    },
+    async step() {
+      progress.processed += 1;
+      await options.onProgress?.(progress);
+    },
   };
-  const counted = (outcome: { created: boolean }) => {
-    if (outcome.created) progress.created += 1;
-    else progress.duplicates += 1;
-  };
-  const step = async () => {
-    progress.processed += 1;
-    await options.onProgress?.(progress);
-  };
-  // no entry may be dated after the import (and a little slack for clocks)
-  const latest = Date.now() + FUTURE_SLACK_MS;
   try {
     const csv = find(files, 'activities.csv');
-    const exported = csv ? null : find(files, 'entries.json');
-    if (!csv && !exported)
-      refuse('is neither a Strava-style export (activities.csv with activities/) nor a Milepost export (entries.json)');
-
-    if (csv) {
-      const rows = await stravaRows(zip, csv.entry);
-      progress.total = rows.length;
-      await options.onProgress?.(progress);
-      for (const row of rows) {
-        options.signal?.throwIfAborted();
-        const label = `activity ${row.id}${row.name ? ` (${row.name})` : ''}`;
-        const file = row.filename ? files.get(`${csv.base}${row.filename}`) : undefined;
-        if (!row.filename) skip(label, 'has no activity file (a manual entry)');
-        else if (!file) skip(label, `${row.filename} is not in the archive`);
-        else {
-          try {
-            const { plain, hash } = await openActivityFile(await readFile(zip, file, MAX_ACTIVITY_FILE_BYTES));
-            // imported before (a second run, a resume): known by its hash, not parsed again
-            const known = await importedEntry(prisma, personId, hash);
-            if (known) {
-              counted(known);
-              await step();
-              continue;
-            }
-            const activity = await parseActivityFile(plain);
-            const typed = activityTypeOf(row.type);
-            const dated = activity.startedAt ?? row.date;
-            if (dated && dated.getTime() > latest) {
-              skip(label, `is dated ${dated.toISOString()}, after the import: a clock was wrong`);
-              await step();
-              continue;
-            }
-            const outcome = await createImportedEntry(
-              prisma,
-              provider,
-              { ...activity, activityType: typed !== 'fitness' ? typed : activity.activityType, startedAt: activity.startedAt ?? row.date },
-              {
-                authorId: personId,
-                hash,
-                title: row.name,
-                message: row.description,
-                createdAt: activity.startedAt ?? row.date ?? new Date(),
-                announce: false,
-              },
-            );
-            counted(outcome);
-          } catch (error) {
-            if (error instanceof ValidationError || (error instanceof Error && /larger than/.test(error.message)))
-              skip(
-                label,
-                `${row.filename}: ${error instanceof ValidationError ? (error.issues[0]?.message ?? error.message) : error.message}`,
-              );
-            else throw error;
-          }
-        }
-        await step();
-      }
-      return progress;
-    }
-
-    const base = exported!.base;
-    const person = await prisma.person.findUniqueOrThrow({ where: { id: personId }, select: { defaultVisibility: true } });
-    for await (const _ of exportLines(zip, exported!.entry)) progress.total += 1;
-    await options.onProgress?.(progress);
-    let line = 0;
-    for await (const text of exportLines(zip, exported!.entry)) {
-      options.signal?.throwIfAborted();
-      line += 1;
-      const label = `entry ${line}`;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        value = null;
-      }
-      const restored = exportedEntry(value, person.defaultVisibility);
-      if (!restored) {
-        skip(label, 'is not an entry of a Milepost export');
-        await step();
-        continue;
-      }
-      if (restored.row.createdAt && restored.row.createdAt.getTime() > latest) {
-        // it would sit at the top of every stream for years
-        skip(label, `is dated ${restored.row.createdAt.toISOString()}, after the import`);
-        await step();
-        continue;
-      }
-      // the entry as exported is its identity: the same export imported again makes nothing new
-      const hash = createHash('sha256').update('milepost-export\n').update(text).digest('hex');
-      const existing = await importedEntry(prisma, personId, hash);
-      if (existing) {
-        counted(existing);
-        await step();
-        continue;
-      }
-      try {
-        const trackFile = restored.track ? files.get(`${base}${restored.track}`) : undefined;
-        const track = trackFile ? await parseGpx(await readFile(zip, trackFile, MAX_ACTIVITY_FILE_BYTES), MAX_ACTIVITY_FILE_BYTES) : null;
-        const photoFile = restored.photo ? files.get(`${base}${restored.photo}`) : undefined;
-        if (photoFile) {
-          const stored = await options.media.save(
-            await processImage(new Blob([(await readFile(zip, photoFile, MAX_IMAGE_BYTES)) as Uint8Array<ArrayBuffer>])),
-          );
-          restored.row.mediaType = 'image';
-          restored.row.mediaUrl = stored.content;
-          restored.row.mediaPreviewUrl = stored.preview;
-        }
-        if (!restored.row.message && !restored.row.workout && !restored.row.mediaUrl && restored.row.lat == null) {
-          skip(label, 'has nothing to post: no message, workout, photo or place');
-        } else {
-          counted(await insertImportedEntry(prisma, provider, personId, hash, restored.row, track, false));
-        }
-      } catch (error) {
-        if (error instanceof ValidationError || (error instanceof Error && /larger than/.test(error.message)))
-          skip(label, error instanceof ValidationError ? (error.issues[0]?.message ?? error.message) : error.message);
-        else throw error;
-      }
-      await step();
-    }
-    return progress;
+    if (csv) return await importStravaExport(run, csv);
+    const exported = find(files, 'entries.json');
+    if (exported) return await importMilepostExport(run, exported);
+    return refuse('is neither a Strava-style export (activities.csv with activities/) nor a Milepost export (entries.json)');
   } finally {
     zip.close();
   }
+}
+
+/** What an item's refusal says in the list of skipped items; null for an error that is not the item's fault. */
+function refusalOf(error: unknown): string | null {
+  if (error instanceof ValidationError) return error.issues[0]?.message ?? error.message;
+  if (error instanceof Error && /larger than/.test(error.message)) return error.message;
+  return null;
+}
+
+/** A Strava-style export: each row of activities.csv with its activity file. */
+async function importStravaExport(run: Run, csv: { entry: yauzl.Entry; base: string }): Promise<ArchiveProgress> {
+  const rows = await stravaRows(run.zip, csv.entry);
+  run.progress.total = rows.length;
+  await run.options.onProgress?.(run.progress);
+  for (const row of rows) {
+    run.options.signal?.throwIfAborted();
+    const label = `activity ${row.id}${row.name ? ` (${row.name})` : ''}`;
+    const file = row.filename ? run.files.get(`${csv.base}${row.filename}`) : undefined;
+    if (!row.filename) run.skip(label, 'has no activity file (a manual entry)');
+    else if (!file) run.skip(label, `${row.filename} is not in the archive`);
+    else {
+      try {
+        await importStravaActivity(run, row, file, label);
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (refusal === null) throw error;
+        run.skip(label, `${row.filename}: ${refusal}`);
+      }
+    }
+    await run.step();
+  }
+  return run.progress;
+}
+
+async function importStravaActivity(run: Run, row: StravaRow, file: yauzl.Entry, label: string): Promise<void> {
+  const { prisma, provider } = run.options.database;
+  const personId = run.options.personId;
+  const { plain, hash } = await openActivityFile(await readFile(run.zip, file, MAX_ACTIVITY_FILE_BYTES));
+  // imported before (a second run, a resume): known by its hash, not parsed again
+  const known = await importedEntry(prisma, personId, hash);
+  if (known) return run.counted(known);
+  const activity = await parseActivityFile(plain);
+  const typed = activityTypeOf(row.type);
+  const dated = activity.startedAt ?? row.date;
+  if (dated && dated.getTime() > run.latest) return run.skip(label, `is dated ${dated.toISOString()}, after the import: a clock was wrong`);
+  const outcome = await createImportedEntry(
+    prisma,
+    provider,
+    { ...activity, activityType: typed !== 'fitness' ? typed : activity.activityType, startedAt: activity.startedAt ?? row.date },
+    {
+      authorId: personId,
+      hash,
+      title: row.name,
+      message: row.description,
+      createdAt: activity.startedAt ?? row.date ?? new Date(),
+      announce: false,
+    },
+  );
+  run.counted(outcome);
+}
+
+/** A Milepost export: each line of entries.json, with its track and photo. */
+async function importMilepostExport(run: Run, exported: { entry: yauzl.Entry; base: string }): Promise<ArchiveProgress> {
+  const { prisma } = run.options.database;
+  const person = await prisma.person.findUniqueOrThrow({ where: { id: run.options.personId }, select: { defaultVisibility: true } });
+  for await (const _ of exportLines(run.zip, exported.entry)) run.progress.total += 1;
+  await run.options.onProgress?.(run.progress);
+  let line = 0;
+  for await (const text of exportLines(run.zip, exported.entry)) {
+    run.options.signal?.throwIfAborted();
+    line += 1;
+    const label = `entry ${line}`;
+    try {
+      await importExportedLine(run, text, { label, base: exported.base, defaultVisibility: person.defaultVisibility });
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal === null) throw error;
+      run.skip(label, refusal);
+    }
+    await run.step();
+  }
+  return run.progress;
+}
+
+async function importExportedLine(run: Run, text: string, at: { label: string; base: string; defaultVisibility: string }): Promise<void> {
+  const { prisma, provider } = run.options.database;
+  const { label, base } = at;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = null;
+  }
+  const restored = exportedEntry(value, at.defaultVisibility);
+  if (!restored) return run.skip(label, 'is not an entry of a Milepost export');
+  // it would sit at the top of every stream for years
+  if (restored.row.createdAt && restored.row.createdAt.getTime() > run.latest)
+    return run.skip(label, `is dated ${restored.row.createdAt.toISOString()}, after the import`);
+  // the entry as exported is its identity: the same export imported again makes nothing new
+  const hash = createHash('sha256').update('milepost-export\n').update(text).digest('hex');
+  const existing = await importedEntry(prisma, run.options.personId, hash);
+  if (existing) return run.counted(existing);
+  const trackFile = restored.track ? run.files.get(`${base}${restored.track}`) : undefined;
+  const track = trackFile ? await parseGpx(await readFile(run.zip, trackFile, MAX_ACTIVITY_FILE_BYTES), MAX_ACTIVITY_FILE_BYTES) : null;
+  const photoFile = restored.photo ? run.files.get(`${base}${restored.photo}`) : undefined;
+  if (photoFile) {
+    const bytes = await readFile(run.zip, photoFile, MAX_IMAGE_BYTES);
+    const stored = await run.options.media.save(await processImage(new Blob([bytes as Uint8Array<ArrayBuffer>])));
+    restored.row.mediaType = 'image';
+    restored.row.mediaUrl = stored.content;
+    restored.row.mediaPreviewUrl = stored.preview;
+  }
+  if (!restored.row.message && !restored.row.workout && !restored.row.mediaUrl && restored.row.lat == null)
+    return run.skip(label, 'has nothing to post: no message, workout, photo or place');
+  run.counted(await insertImportedEntry(prisma, provider, run.options.personId, hash, restored.row, track, false));
 }

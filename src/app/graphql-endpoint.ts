@@ -1,0 +1,287 @@
+// The GraphQL endpoint at /graphql: yoga with the service's plugins, and the answer to a request: a
+// session's GraphiQL, uploads read at the edge, batches spending the rate limit, the common JSON query
+// answered without yoga's HTTP pipeline, and anonymous reads kept in the response cache.
+import type { IncomingMessage } from 'node:http';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
+import { GraphQLError, parse } from 'graphql';
+import { createGraphQLError, createYoga, maskError, type YogaServerInstance, type YogaServerOptions } from 'graphql-yoga';
+import { tokenRefusal } from '../auth/tokens.ts';
+import type { Viewer } from '../auth/viewer.ts';
+import type { Config } from '../config.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
+import { DomainError } from '../domain/errors.ts';
+import { useSchemaChecks } from '../graphql/builder.ts';
+import { useCompiledExecution } from '../graphql/compiled-execution.ts';
+import type { Context } from '../graphql/context.ts';
+import { useEventIds } from '../graphql/event-ids.ts';
+import { useIdempotencyKeys } from '../graphql/idempotency.ts';
+import { type PersistedQueryStore, usePersistedQueries } from '../graphql/persisted-queries.ts';
+import { schema } from '../graphql/schema.ts';
+import { hasNul, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
+import { CSRF_HEADERS } from '../http/csrf.ts';
+import type { DirectQueries } from '../http/direct-queries.ts';
+import { renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
+import { graphqlHardening } from '../http/graphql-hardening.ts';
+import type { Metrics } from '../http/metrics.ts';
+import { readGraphQLMultipart, useReadUploads } from '../http/multipart.ts';
+import { type RateLimiter, rateLimitedReply } from '../http/rate-limit.ts';
+import { isQueryOperation, type ResponseCache } from '../http/response-cache.ts';
+import { jsonResponse } from '../http/router.ts';
+import { withEventIds } from '../http/sse-ids.ts';
+import type { Logger } from '../log.ts';
+import type { RequestContexts } from './request-context.ts';
+
+export type GraphQLServer = YogaServerInstance<Record<string, never>, Context>;
+type YogaPlugins = NonNullable<YogaServerOptions<Record<string, never>, Context>['plugins']>;
+
+/** Operations one batched request may hold. */
+export const MAX_BATCH_OPERATIONS = 10;
+
+/** How many operations a JSON body holds: the length of a batch's array, else one. */
+function batchSize(body: string): number {
+  if (!body.trimStart().startsWith('[')) return 1;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) ? Math.min(parsed.length, MAX_BATCH_OPERATIONS) : 1;
+  } catch {
+    return 1;
+  }
+}
+
+const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
+query PublicStream {
+  publicStream {
+    edges {
+      node {
+        id url at message
+        author { username displayName }
+        workout { activityType distance { value units } duration felt title }
+        comments { totalCount edges { node { body author { username } } } }
+        likes { totalCount }
+      }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}
+`;
+
+/** Which of a GET's `variables` and `extensions` is not JSON, if either. */
+function notJson(params: URLSearchParams): 'variables' | 'extensions' | null {
+  for (const name of ['variables', 'extensions'] as const) {
+    const value = params.get(name);
+    if (!value) continue;
+    try {
+      JSON.parse(value);
+    } catch {
+      return name;
+    }
+  }
+  return null;
+}
+
+/**
+ * An error as clients see it: expected failures keep their message, code and typed error's fields
+ * where no union carries them (a stream's refused argument, a subscription refused at its start); the
+ * rest stays masked.
+ */
+function maskedError(error: unknown, message: string, isDev?: boolean): Error {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof DomainError)
+    return createGraphQLError(original.message, {
+      extensions: { ...original.extensions() },
+      ...(error instanceof GraphQLError ? { path: error.path, nodes: error.nodes } : {}),
+    });
+  if (isDatabaseUnavailable(original))
+    return createGraphQLError('the database is unavailable; try again shortly', {
+      extensions: {
+        code: 'SERVICE_UNAVAILABLE',
+        http: { status: 503, headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) } },
+      },
+    });
+  return maskError(error, message, isDev);
+}
+
+/** The plugins of /graphql, in the order they apply. */
+function graphqlPlugins(config: Config, persistedQueries: PersistedQueryStore, metrics: Metrics): YogaPlugins {
+  return [
+    // after the transports have read theirs (the WebSocket's enveloped functions), the root value is this server's settings
+    useSchemaChecks({ strict: config.env !== 'production' }),
+    useCompiledExecution(),
+    // a subscription result names the event it came from (SSE ids, Last-Event-ID)
+    useEventIds(),
+    ...graphqlHardening(config),
+    // a create retried with the same Idempotency-Key answers as the first time (REST runs through here too)
+    useIdempotencyKeys(),
+    // operation metrics (parse, validate, execute, errors) into the same registry; /metrics serves it.
+    // Off: the deprecated-field counter walks every request's document with a TypeInfo (2.4% of a
+    // token read's CPU) and the schema deprecates nothing; the HTTP duration repeats
+    // milepost_http_request_duration_seconds; the time summary's quantiles cost more than the histogram.
+    usePrometheus({
+      registry: metrics.registry,
+      endpoint: false,
+      metrics: {
+        graphql_envelop_deprecated_field: false,
+        graphql_yoga_http_duration: false,
+        graphql_envelop_request_time_summary: false,
+      },
+    }),
+    useGraphiQLPolicy(),
+    // @defer and @stream, answered in parts over multipart/mixed or server-sent events
+    useDeferStream(),
+    // automatic persisted queries, or only the trusted documents when TRUSTED_DOCUMENTS is set
+    ...usePersistedQueries(persistedQueries, config.trustedDocuments),
+    {
+      // PostgreSQL text cannot hold NUL: refuse it in any query or variable before it reaches a resolver
+      onParams({ params }) {
+        if (hasNul(params.query) || hasNul(params.variables)) {
+          throw createGraphQLError('strings may not contain NUL characters', {
+            extensions: { code: 'INVALID_CHARACTER', http: { status: 400 } },
+          });
+        }
+      },
+    },
+    {
+      // `variables` or `extensions` that are not JSON are the client's mistake: a 400 naming them, not a 500
+      onRequestParse({ requestParser, setRequestParser }) {
+        if (!requestParser) return;
+        setRequestParser(async (request) => {
+          try {
+            return await requestParser(request);
+          } catch (error) {
+            if (!(error instanceof SyntaxError)) throw error;
+            const field = notJson(new URL(request.url).searchParams) ?? 'variables';
+            throw createGraphQLError(`${field} is not JSON: ${error.message}`, {
+              extensions: { code: 'BAD_REQUEST', field, http: { status: 400 } },
+            });
+          }
+        });
+      },
+    },
+    // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
+    // post) unless it carries one of these headers; an Authorization header already forces one
+    useCSRFPrevention({ requestHeaders: CSRF_HEADERS }),
+    // multipart requests (uploads) are read at the edge, their files to temporary files as they arrive
+    useReadUploads(),
+  ];
+}
+
+export interface GraphQLServerDeps {
+  config: Config;
+  metrics: Metrics;
+  contexts: RequestContexts;
+  persistedQueries: PersistedQueryStore;
+  /** The athlete a request without a token runs as, by its pages' session (GraphiQL in their browser). */
+  sessionViewers: WeakMap<Request, Viewer>;
+}
+
+export function createGraphQLServer({ config, metrics, contexts, persistedQueries, sessionViewers }: GraphQLServerDeps): GraphQLServer {
+  return createYoga<Record<string, never>, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: config.graphiql ? { title: 'Milepost GraphQL', defaultQuery: DEFAULT_QUERY } : false,
+    // served from here, never from a CDN (http/graphiql.ts)
+    renderGraphiQL: renderGraphiQLPage,
+    landingPage: false,
+    maskedErrors: {
+      isDev: config.exposeErrors,
+      // expected failures keep their message, code and typed error's fields where no union carries
+      // them (a stream's refused argument, a subscription refused at its start); the rest stays masked
+      maskError: maskedError,
+    },
+    plugins: graphqlPlugins(config, persistedQueries, metrics),
+    multipart: false,
+    // an array of operations in one POST (Apollo's BatchHttpLink), each costed and rate-limited as if alone
+    batching: { limit: MAX_BATCH_OPERATIONS },
+    // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
+    // whole context in; GraphQL requests get theirs from the request
+    context: async (initial) => {
+      if ('viewer' in initial) return initial as unknown as Context;
+      const session = sessionViewers.get(initial.request);
+      if (session) return contexts.forViewer(initial.request, session);
+      try {
+        return await contexts.forRequest(initial.request);
+      } catch (error) {
+        const refusal = tokenRefusal(error);
+        if (!refusal) throw error;
+        throw createGraphQLError(refusal.message, {
+          extensions: { code: refusal.code, http: { status: refusal.status, headers: refusal.headers } },
+        });
+      }
+    },
+  });
+}
+
+export interface GraphQLHandlerDeps {
+  yoga: GraphQLServer;
+  config: Config;
+  logger: Logger;
+  limiter: RateLimiter;
+  cache: ResponseCache | null;
+  cacheKey: (request: Request, serverContext: { req?: IncomingMessage }, body?: string) => string;
+  direct: DirectQueries | null;
+  sessionViewers: WeakMap<Request, Viewer>;
+  /** The rate-limit budget each admitted request spent, for the further operations of a batch. */
+  budgets: WeakMap<Request, string>;
+  sessionViewerOf: (request: Request) => Promise<Viewer | null>;
+}
+
+/** Answers a request to /graphql (`tokenless`: it carries no token, so its session or nobody reads). */
+export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
+  const { yoga, config, logger, limiter, cache, cacheKey, direct, sessionViewers, budgets, sessionViewerOf } = deps;
+  /** GraphQL's answer; a stream of server-sent events with each event's `id:` (http/sse-ids.ts). */
+  const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean): Promise<Response> => {
+    const response = await graphqlAnswer(request, serverContext, tokenless);
+    if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
+    return new Response(withEventIds(response.body), { status: response.status, headers: response.headers });
+  };
+  const graphqlAnswer = async (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean): Promise<Response> => {
+    const session = tokenless ? await sessionViewerOf(request) : null;
+    if (session) sessionViewers.set(request, session);
+    // a logged-in session is a viewer: its reads are its own, never the anonymous cache's
+    const anonymous = tokenless && !session;
+    const type = request.headers.get('content-type') ?? '';
+    if (request.method === 'POST' && /^multipart\/form-data\b/i.test(type)) {
+      const read = await readGraphQLMultipart(request).catch((error: unknown) => {
+        // a client that went away is the edge's to count; anything else (a disk that cannot take the
+        // file) is the server's fault, answered as GraphQL answers one
+        if (request.signal?.aborted) throw error;
+        logger.error({ err: error, method: request.method, path: '/graphql' }, 'unexpected error');
+        return { status: 500, body: { errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL' } }] } };
+      });
+      if (read instanceof Request && session) sessionViewers.set(read, session);
+      return read instanceof Request ? yoga.fetch(read) : jsonResponse(read.status, read.body);
+    }
+    if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(type)) return yoga.fetch(request);
+    // a declared length was checked at the edge (bodyTooLarge); a chunked body has none, so every
+    // body is read here, under the limit
+    const body = await readLimitedText(request, JSON_LIMIT_BYTES);
+    // a batch: each operation after the first spends the rate limit as if sent alone
+    const further = batchSize(body) - 1;
+    const budget = budgets.get(request);
+    if (further > 0 && budget !== undefined) {
+      const decision = await limiter.consume(budget, further);
+      if (!decision.allowed) {
+        const refusal = rateLimitedReply(decision, config.rateLimit.windowSeconds);
+        return jsonResponse(refusal.status, refusal.body, refusal.headers);
+      }
+    }
+    // the body is read: yoga gets a copy of the request that still holds it
+    const replayed = () => {
+      const copy = new Request(request.url, { method: 'POST', headers: request.headers, body });
+      if (session) sessionViewers.set(copy, session);
+      return yoga.fetch(copy);
+    };
+    const answer = async () => (direct ? await direct(request, body) : null) ?? replayed();
+    if (!cache || !anonymous || !isQueryOperation(body, parse)) return answer();
+    // a result with errors (a bad variable, a masked failure) is answered but not kept
+    return cache.serve(
+      request,
+      cacheKey(request, serverContext, body),
+      answer,
+      (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))),
+    );
+  };
+  return graphql;
+}
