@@ -10,7 +10,7 @@ import { mediaFile } from '../http/media.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { prefersHtml, splitExtension } from '../http/negotiation.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import type { ResponseCache } from '../http/response-cache.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import { errorResponse, htmlResponse, jsonResponse, routeOf, type Router } from '../http/router.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import { viewerOfRequest } from '../auth/tokens.ts';

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { MAX_ARCHIVE_UPLOAD_BYTES } from '../http/archive-upload.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, MalformedBodyError } from '../http/body.ts';
 import { compressResponse } from '../http/compression.ts';
-import { type Observation, requestIdOf } from '../http/fast-read.ts';
+import { type Observation, requestIdOf } from '../cache/fast-read.ts';
 import { isValidHost } from '../http/host.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { releaseUploads } from '../http/multipart.ts';

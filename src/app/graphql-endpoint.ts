@@ -21,13 +21,13 @@ import { type PersistedQueryStore, usePersistedQueries } from '../graphql/persis
 import { schema } from '../graphql/schema.ts';
 import { hasNul, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { CSRF_HEADERS } from '../http/csrf.ts';
-import type { DirectQueries } from '../http/direct-queries.ts';
+import type { DirectQueries } from '../cache/direct-queries.ts';
 import { renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
 import { graphqlHardening } from '../http/graphql-hardening.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { readGraphQLMultipart, useReadUploads } from '../http/multipart.ts';
 import { type RateLimiter, rateLimitedReply } from '../http/rate-limit.ts';
-import { isQueryOperation, type ResponseCache } from '../http/response-cache.ts';
+import { isQueryOperation, type ResponseCache } from '../cache/response-cache.ts';
 import { jsonResponse } from '../http/router.ts';
 import { withEventIds } from '../http/sse-ids.ts';
 import type { Logger } from '../log.ts';

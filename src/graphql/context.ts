@@ -29,7 +29,7 @@ export interface Context {
   readonly nearbyProbeRows?: number;
   /**
    * When set, stream pages record here the version each of their entries was read at (db/entry-pages.ts):
-   * the stream pages of REST and GraphQL keep each entry's JSON per version (http/entry-fragments.ts).
+   * the stream pages of REST and GraphQL keep each entry's JSON per version (cache/entry-fragments.ts).
    */
   readonly entryVersions?: Map<number, string>;
   /**

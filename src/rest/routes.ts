@@ -58,7 +58,7 @@ import {
   RestSetRouteTrackDocument,
   type RestSetRouteTrackMutation,
 } from '../operations/generated.ts';
-import { type EntryFragments, pageOf, recordingVersions } from '../http/entry-fragments.ts';
+import { type EntryFragments, pageOf, recordingVersions } from '../cache/entry-fragments.ts';
 import { commentJson, entryJson, friendJson, friendshipJson, likeJson, personJson, routeJson, trackJson } from './shapes.ts';
 
 /** The streams answer the same selection. */
@@ -279,7 +279,7 @@ function restKit(router: Router, options: RestOptions) {
 
   /**
    * A stream page put together from its entries' JSON kept per version when they all are (its ids
-   * read first, http/entry-fragments.ts), else read whole and its entries kept.
+   * read first, cache/entry-fragments.ts), else read whole and its entries kept.
    */
   const stream = (
     ids: StreamIdsDocument,

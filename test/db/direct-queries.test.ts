@@ -1,9 +1,9 @@
 // The common GraphQL request (a JSON query that runs without errors) is answered without yoga's HTTP
-// pipeline (src/http/direct-queries.ts). Clients must not be able to tell: every request below gets
+// pipeline (src/cache/direct-queries.ts). Clients must not be able to tell: every request below gets
 // the same status, content type and body as yoga alone gives it, and everything uncommon is handed
 // to yoga (the direct path answers null), so its refusals, CORS and errors stay yoga's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDirectQueries, plainQueryParams } from '../../src/http/direct-queries.ts';
+import { createDirectQueries, plainQueryParams } from '../../src/cache/direct-queries.ts';
 import { BASE, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, createToken } from '../support/factories.ts';

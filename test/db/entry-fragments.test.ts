@@ -1,4 +1,4 @@
-// The legacy stream pages put together from each entry's JSON kept per version (http/entry-fragments.ts).
+// The legacy stream pages put together from each entry's JSON kept per version (cache/entry-fragments.ts).
 // A page served from kept JSON must be the very page a fresh read makes: after every kind of write
 // (through the API or straight into the database, as the CLI or another process would), for every
 // stream, at every origin. The reference is a second app over the same database, whose first read of

@@ -1,4 +1,4 @@
-// GraphQL stream pages put together from each entry's JSON kept per version (src/http/spliced-pages.ts).
+// GraphQL stream pages put together from each entry's JSON kept per version (src/cache/spliced-pages.ts).
 // Clients must not be able to tell: after every kind of write, for each viewer (the author too), every
 // stream and every shape of query, the answer is byte for byte the one yoga alone gives the same
 // request, running the whole query.

@@ -1,7 +1,7 @@
-// The entries' JSON kept per version (http/entry-fragments.ts): a page is put together only when every
+// The entries' JSON kept per version (cache/entry-fragments.ts): a page is put together only when every
 // entry is kept at the version just read, and what is kept stays within its budget of characters.
 import { describe, expect, it } from 'vitest';
-import { EntryFragments } from '../../src/http/entry-fragments.ts';
+import { EntryFragments } from '../../src/cache/entry-fragments.ts';
 
 const ORIGIN = 'https://milepost.example';
 const versions = (entries: Record<number, string>) => new Map(Object.entries(entries).map(([id, v]) => [Number(id), v]));

@@ -1,8 +1,8 @@
-// Which GraphQL queries have their stream pages put together from kept entries (src/http/spliced-pages.ts):
+// Which GraphQL queries have their stream pages put together from kept entries (src/cache/spliced-pages.ts):
 // only those that read one stream and ask of its entries nothing but what their documents hold.
 import { parse, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { planOf } from '../../src/http/spliced-pages.ts';
+import { planOf } from '../../src/cache/spliced-pages.ts';
 
 const plan = (query: string, operationName?: string) => planOf(parse(query), operationName, 'q1');
 

@@ -5,8 +5,8 @@
 import { hasSessionCookie } from '../auth/session.ts';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { prefersHtml } from './negotiation.ts';
-import type { Admission } from './rate-limit.ts';
+import { prefersHtml } from '../http/negotiation.ts';
+import type { Admission } from '../http/rate-limit.ts';
 import {
   COMPRESSION_THRESHOLD_BYTES,
   compressBytes,
@@ -14,9 +14,9 @@ import {
   isCompressible,
   preferredEncoding,
   varyOnEncoding,
-} from './compression.ts';
+} from '../http/compression.ts';
 import { alreadyHeld, readKey, type ResponseCache, type Stored } from './response-cache.ts';
-import { forwardedScheme } from './forwarded.ts';
+import { forwardedScheme } from '../http/forwarded.ts';
 
 export interface Observation {
   requestId: string;

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { Response } from '@whatwg-node/fetch';
 import { getOperationAST, type DocumentNode } from 'graphql';
 import type { ChangeClock } from '../db/change-clock.ts';
-import type { Encoding } from './compression.ts';
+import type { Encoding } from '../http/compression.ts';
 
 export interface Stored {
   status: number;

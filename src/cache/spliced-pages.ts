@@ -1,5 +1,5 @@
 // GraphQL stream pages put together from each entry's JSON, kept per version, as the REST
-// layer puts its pages together (http/entry-fragments.ts). For a query that reads one stream and asks
+// layer puts its pages together (cache/entry-fragments.ts). For a query that reads one stream and asks
 // of its entries only what their kept documents hold (db/entry-pages.ts), executing those twenty
 // entries' thousand-odd fields and serializing them was most of a request's CPU.
 //

@@ -16,7 +16,7 @@ import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../graphql/context.ts';
-import { hasNul } from './body.ts';
+import { hasNul } from '../http/body.ts';
 import { EntryFragments } from './entry-fragments.ts';
 import { SplicedPages } from './spliced-pages.ts';
 
