@@ -19,6 +19,7 @@ import type { Context } from '../graphql/context.ts';
 import { hasNul } from '../http/body.ts';
 import { EntryFragments } from './entry-fragments.ts';
 import { SplicedPages } from './spliced-pages.ts';
+import type { EntryVersions } from './entry-fragments.ts';
 
 /** The content types answered here, by the Accept header that asks for them (absent: JSON). */
 const ANSWERED_TYPES = new Map<string | null, string>([
@@ -95,11 +96,11 @@ export function createDirectQueries(
       return null;
     }
     // the context is passed in, as the REST layer passes it
-    const execute = async (runDocument: DocumentNode, entryVersions?: Map<number, string>): Promise<ExecutionResult | null> => {
+    const execute = async (runDocument: DocumentNode, versionRecorder?: EntryVersions): Promise<ExecutionResult | null> => {
       const result = await env.execute({
         schema: env.schema,
         document: runDocument,
-        contextValue: await env.contextFactory(entryVersions ? { ...contextValue, entryVersions } : contextValue),
+        contextValue: await env.contextFactory(versionRecorder ? { ...contextValue, versionRecorder } : contextValue),
         variableValues: params.variables ?? {},
         operationName: params.operationName ?? null,
       });

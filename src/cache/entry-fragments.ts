@@ -15,6 +15,7 @@
 // - Bounded by the characters kept, least recently used out first: a client sending many origins (the
 //   Host header) or reading deep pages only pushes older entries out.
 import type { Context } from '../graphql/context.ts';
+import type { VersionRecorder } from '../db/entry-rows.ts';
 
 /** Characters of JSON kept per process by default: about 8 MB, some 4,000 entries of a usual page. */
 export const FRAGMENT_CHARACTERS = 8_000_000;
@@ -90,10 +91,19 @@ export class EntryFragments {
   }
 }
 
+/** The version each entry of a page was read at, as the page's reader records it: the one recorder of the fast path. */
+export class EntryVersions implements VersionRecorder {
+  readonly versions = new Map<number, string>();
+
+  record(entryId: number, version: string): void {
+    this.versions.set(entryId, version);
+  }
+}
+
 /** A context whose stream pages record the version each of their entries was read at. */
 export function recordingVersions(context: Context): { context: Context; versions: Map<number, string> } {
-  const versions = new Map<number, string>();
-  return { context: { ...context, entryVersions: versions }, versions };
+  const recorder = new EntryVersions();
+  return { context: { ...context, versionRecorder: recorder }, versions: recorder.versions };
 }
 
 /** A page as its first run read it: what else it holds (`rest`), and its entries' ids with their versions. */

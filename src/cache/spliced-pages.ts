@@ -26,6 +26,7 @@ import {
   visit,
 } from 'graphql';
 import { type EntryFragments, pageOf } from './entry-fragments.ts';
+import { EntryVersions } from './entry-fragments.ts';
 
 /** The streams whose pages may be put together: root fields answering an `EntryConnection`. */
 const STREAMS = new Set(['publicStream', 'popularStream', 'friendsStream', 'personStream', 'nearbyStream']);
@@ -216,11 +217,12 @@ export class SplicedPages {
   async answer(
     plan: SplicePlan,
     origin: string,
-    run: (document: DocumentNode, versions: Map<number, string>) => Promise<ExecutionResult>,
+    run: (document: DocumentNode, recorder: EntryVersions) => Promise<ExecutionResult>,
   ): Promise<string> {
     const execute = async (document: DocumentNode) => {
-      const versions = new Map<number, string>();
-      const result = await run(document, versions);
+      const recorder = new EntryVersions();
+      const result = await run(document, recorder);
+      const versions = recorder.versions;
       if (result.errors || result.extensions) throw new NotSpliced();
       return { result, edges: this.edgesOf(plan, result.data), versions };
     };

@@ -18,6 +18,7 @@ import {
   type PersonColumn,
   type PersonSummary,
   storedDate,
+  type VersionRecorder,
 } from './entry-rows.ts';
 
 export { ALL_PARTS, type EntryParts, type LoadedEntry, PERSON_COLUMNS, type PersonColumn, type PersonSummary, storedDate };
@@ -293,10 +294,10 @@ function documentOf(provider: Dialect, parts: EntryParts): EntryDocument {
 
 /**
  * What a page is read from: the hot reads' statements, and the documents kept of earlier pages.
- * `entryVersions`, when given, gets the version each entry of the page was read at (versionOf): its
+ * `versionRecorder`, when given, gets the version each entry of the page was read at (versionOf): its
  * revision and the people revision, which together move whenever anything its document shows changes.
  */
-export type PageSource = Pick<Database, 'read' | 'provider' | 'documents'> & { entryVersions?: Map<number, string> };
+export type PageSource = Pick<Database, 'read' | 'provider' | 'documents'> & { versionRecorder?: VersionRecorder };
 
 /** The revision of every person's columns a page shows (one row; null if it is missing). */
 const PEOPLE_REVISION = Sql.sql`(SELECT "revision" FROM "PeopleRevision" WHERE "id" = 1)`;
@@ -340,7 +341,7 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
     const entries = rows.map(({ revision, people, doc }) => {
       const entry = document.read(JSON.parse(doc) as Row);
       if (people === null) return entry;
-      database.entryVersions?.set(entry.id, versionOf(revision, people, entry, range));
+      database.versionRecorder?.record(entry.id, versionOf(revision, people, entry, range));
       const known = kept.find(keyOf(entry.id), revision, people);
       if (known) {
         found += 1;
@@ -361,7 +362,7 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
     const known = people === null ? undefined : kept.find(keyOf(id), revision, people);
     if (known) {
       entries.set(id, known);
-      database.entryVersions?.set(id, versionOf(revision, people!, known, range));
+      database.versionRecorder?.record(id, versionOf(revision, people!, known, range));
     } else missing.push(id);
   }
   kept.record(kind, ids.length - missing.length, ids.length);
@@ -375,7 +376,7 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
       const entry = document.read(JSON.parse(doc) as Row);
       if (people !== null) {
         kept.keep(keyOf(entry.id), revision, people, entry);
-        database.entryVersions?.set(entry.id, versionOf(revision, people, entry, range));
+        database.versionRecorder?.record(entry.id, versionOf(revision, people, entry, range));
       }
       entries.set(entry.id, entry);
     }

@@ -92,3 +92,12 @@ function daysFromCivil(year: number, month: number, day: number): number {
   const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
   return era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468;
 }
+
+/**
+ * Where a page's reader tells the version each of its entries was read at (db/entry-pages.ts versionOf).
+ * The HTTP fast path owns the one recorder (cache/entry-fragments.ts EntryVersions): it keeps each
+ * entry's JSON by that version.
+ */
+export interface VersionRecorder {
+  record(entryId: number, version: string): void;
+}

@@ -2,6 +2,7 @@ import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Database, Prisma } from '../db/database.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { EntryReader } from '../db/entry-pages.ts';
+import type { VersionRecorder } from '../db/entry-rows.ts';
 import type { Events } from '../events/bus.ts';
 import type { MediaStore } from '../media/store.ts';
 import type { PopularRankings } from './popular-rankings.ts';
@@ -31,7 +32,7 @@ export interface Context {
    * When set, stream pages record here the version each of their entries was read at (db/entry-pages.ts):
    * the stream pages of REST and GraphQL keep each entry's JSON per version (cache/entry-fragments.ts).
    */
-  readonly entryVersions?: Map<number, string>;
+  readonly versionRecorder?: VersionRecorder;
   /**
    * A subscription's place in the events (events/bus.ts): `resumeAfter` is the id of the last event
    * the client saw (SSE's Last-Event-ID), `eventId` the id of the event the latest result came from.
