@@ -52,7 +52,7 @@ function databaseUrl(): string {
 }
 
 function run(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [`${root}bin/milepost.js`, ...args], {
+  return spawn(process.execPath, ['--max-semi-space-size=16', `${root}bin/milepost.js`, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -92,7 +92,8 @@ async function startServer(url: string): Promise<{ child: ChildProcess; base: st
   const logFile = `${root}bench/data/server.log`;
   const child = spawn(
     process.execPath,
-    [...(values.heap ? values.heap.split(/\s+/) : []), `${root}bin/milepost.js`, 'serve', '--no-seed'],
+    // as bin/milepost.js's shebang and `npm start` give it (the young generation's size, see there)
+    ['--max-semi-space-size=16', ...(values.heap ? values.heap.split(/\s+/) : []), `${root}bin/milepost.js`, 'serve', '--no-seed'],
     {
       env: {
         ...process.env,
