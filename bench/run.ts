@@ -593,9 +593,11 @@ async function fanOut(base: string, url: string) {
   await Promise.all(
     Array.from(
       { length: subscribers },
-      () =>
+      (_, i) =>
         new Promise<void>((resolve, reject) => {
-          const ws = new WebSocket(wsUrl, 'graphql-transport-ws');
+          // a hundred subscribers an address, as many clients are: the server holds at most
+          // MAX_SUBSCRIPTIONS_PER_OWNER subscriptions of one address (Linux answers all of 127/8)
+          const ws = new WebSocket(wsUrl, 'graphql-transport-ws', { localAddress: `127.0.0.${2 + Math.floor(i / 100)}` });
           sockets.push(ws);
           ws.on('error', reject);
           ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init' })));
