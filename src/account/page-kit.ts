@@ -81,7 +81,11 @@ export function pageKit(options: PageOptions) {
       }),
     );
 
+  /** A 404 page saying what the person has none of. */
+  const notFound = (state: PageState, description: string) =>
+    page(state, 404, problemPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description }));
+
   const loginRedirect = (ctx: RequestContext) => redirectResponse(`/login?next=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}`);
 
-  return { pageState, page, postedForm, forbidden, loginRedirect };
+  return { pageState, page, postedForm, forbidden, notFound, loginRedirect };
 }

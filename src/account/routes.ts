@@ -39,7 +39,7 @@ import { ImportAlreadyQueuedError, importsDirectory, queueArchiveImport, removeI
 import type { MediaStore } from '../media/store.ts';
 import { redeliver, sendTestEvent, type DeliveryOptions } from '../webhooks/deliveries.ts';
 import { pageKit, safeNext, type PageOptions, type PageState } from './page-kit.ts';
-import { accountDeletedPage, accountPage, deliveriesPage, developerPage, loginPage, problemPage, signupPage } from './pages.ts';
+import { accountDeletedPage, accountPage, deliveriesPage, developerPage, loginPage, signupPage } from './pages.ts';
 
 export interface AccountRoutesOptions extends PageOptions {
   /** Guessing limits for /login and account deletion, counted where the rate limit is (memory or Redis). */
@@ -351,7 +351,7 @@ function mountDeveloperRoutes(router: Router, kit: Kit): void {
 
 /** An app's webhook: its URL, the delivery log, test events and redeliveries. */
 function mountWebhookRoutes(router: Router, kit: Kit): void {
-  const { pageState, page, postedForm, forbidden, loginRedirect, options } = kit;
+  const { pageState, page, postedForm, forbidden, notFound, loginRedirect, options } = kit;
   const { prisma } = options;
   router.post('/developers/apps/webhook', async (ctx) => {
     const state = await pageState(ctx);
@@ -371,17 +371,7 @@ function mountWebhookRoutes(router: Router, kit: Kit): void {
         developerPage({ csrf: state.csrf, viewer: state.viewer, apps, ...(secret ? { webhookSecret: { app: app.name, secret } } : {}) }),
       );
     } catch (error) {
-      if (error instanceof NotFoundError)
-        return page(
-          state,
-          404,
-          problemPage({
-            csrf: state.csrf,
-            viewer: state.viewer,
-            error: 'not_found',
-            description: 'You have no app with that client_id.',
-          }),
-        );
+      if (error instanceof NotFoundError) return notFound(state, 'You have no app with that client_id.');
       if (!(error instanceof ValidationError)) throw error;
       return page(
         state,
@@ -399,11 +389,7 @@ function mountWebhookRoutes(router: Router, kit: Kit): void {
       return page(state, 200, deliveriesPage({ csrf: state.csrf, viewer: state.viewer, ...log, sent }));
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      return page(
-        state,
-        404,
-        problemPage({ csrf: state.csrf, viewer: state.viewer, error: 'not_found', description: 'You have no app with that client_id.' }),
-      );
+      return notFound(state, 'You have no app with that client_id.');
     }
   });
 
@@ -452,7 +438,7 @@ function mountAccountDeletion(router: Router, kit: Kit): void {
 /** A developer's action on an app's webhook: it sends at once and leads to the delivery log, which shows how it went. */
 function deliveryAction(
   router: Router,
-  { pageState, page, postedForm, forbidden, loginRedirect, options }: Kit,
+  { pageState, page, postedForm, forbidden, notFound, loginRedirect, options }: Kit,
   path: string,
   act: (owner: { ownerId: number; clientId: string }, ctx: RequestContext) => Promise<number>,
 ): void {
@@ -466,17 +452,7 @@ function deliveryAction(
       const id = await act(owner, ctx);
       return redirectResponse(`/developers/apps/${encodeURIComponent(owner.clientId)}/deliveries?sent=${id}`);
     } catch (error) {
-      if (error instanceof NotFoundError)
-        return page(
-          state,
-          404,
-          problemPage({
-            csrf: state.csrf,
-            viewer: state.viewer,
-            error: 'not_found',
-            description: 'You have no such app or delivery.',
-          }),
-        );
+      if (error instanceof NotFoundError) return notFound(state, 'You have no such app or delivery.');
       if (!(error instanceof ValidationError)) throw error;
       const log = await deliveriesOf(options.prisma, owner.ownerId, owner.clientId);
       return page(state, 422, deliveriesPage({ csrf: state.csrf, viewer: state.viewer, ...log, issues: error.issues }));

@@ -98,9 +98,18 @@ export function createApp(config: Config, database: Database, options: AppOption
         },
         routes.fragments,
       );
+  const { sessionViewerOf } = routes;
   const graphql = createGraphQLHandler({
-    ...{ yoga, config, logger, limiter, cache, cacheKey, direct, sessionViewers, budgets },
-    sessionViewerOf: routes.sessionViewerOf,
+    yoga,
+    config,
+    logger,
+    limiter,
+    cache,
+    cacheKey,
+    direct,
+    sessionViewers,
+    budgets,
+    sessionViewerOf,
   });
   const handle = createDispatch({ graphql, ...routes, cache, cacheKey });
   const observe = createObserver(metrics, logger, routeLabeller(routes));
