@@ -1,17 +1,18 @@
 // Bench of the archive import: a Strava-style zip of 1,000 activities of 1,800 points (half
 // FIT, half TCX, gzipped) imported for one person, then imported again (every activity already there).
 // npx tsx bench/archive-import.ts [DATABASE_URL]   (default: a new SQLite file in a temporary folder)
-import { mkdtempSync, writeFileSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import yazl from 'yazl';
-import { openDatabase } from '../src/db/database.ts';
 import { parseDatabaseUrl } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
 import { importArchive } from '../src/imports/archive.ts';
 import { closeFitPool } from '../src/imports/fit-pool.ts';
 import { createMediaStore } from '../src/media/store.ts';
 import { fitFile, pointsAlong, tcxFile } from '../test/support/activity-files.ts';
+
 const dir = mkdtempSync(path.join(tmpdir(), 'archive-bench-'));
 const N = 1000;
 const zip = new yazl.ZipFile();

@@ -4,15 +4,15 @@
 // runs), starts the server as a separate process in production mode, warms it up, and drives load
 // with wrk when it is installed (else autocannon). Each read is also measured against a bare
 // node:http server sending the same bytes. Prints a table and writes bench/results/<time>-<db>.json.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { availableParallelism } from 'node:os';
 import { parseDatabaseUrl } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { toGpx } from '../src/domain/gpx.ts';

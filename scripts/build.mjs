@@ -1,10 +1,10 @@
 #!/usr/bin/env node
+import { spawnSync } from 'node:child_process';
 // Compiles src/ into dist/ (tsconfig.build.json): it runs on install and before `npm start`. When no
 // source (nor the TypeScript settings) changed since the last build, it does nothing: even an
 // incremental tsc spends seconds reading the program to find that out. An install without the
 // development dependencies (no TypeScript) keeps a dist/ that is already there.
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

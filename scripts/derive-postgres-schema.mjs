@@ -2,7 +2,7 @@
 // Derives prisma/postgres/schema.prisma from prisma/schema.prisma (the single source of truth).
 // Usage: node scripts/derive-postgres-schema.mjs [--check]
 // --check exits 1 when the committed PostgreSQL schema differs from what would be derived.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

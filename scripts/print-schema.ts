@@ -1,7 +1,7 @@
 // Prints the GraphQL schema from the code to schema/schema.graphql, the file frontend teams and
 // codegen work from. `--check` exits 1 when the committed file differs (CI runs the same comparison
 // as a test).
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printSchemaFile } from '../src/graphql/print.ts';
 

@@ -1,7 +1,7 @@
 // The one place that reads process.env. Everything else receives a Config.
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 export type DatabaseConfig =
   | { provider: 'sqlite'; url: string; file: string }

@@ -1,7 +1,7 @@
 // The service's logger: one JSON line per event on stdout (in development, one readable line per event). Credentials never
 // reach it: the request line carries the route pattern and path, never the query string, and any
 // field named like a credential is censored wherever it sits.
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { Config } from './config.ts';
 
 export type { Logger };

@@ -11,7 +11,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
-import { parseDatabaseUrl, type DatabaseConfig } from '../../src/config.ts';
+import { type DatabaseConfig, parseDatabaseUrl } from '../../src/config.ts';
 import { applyMigrations } from '../../src/db/migrate.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

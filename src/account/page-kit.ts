@@ -2,16 +2,17 @@
 // in (if any), the CSRF token of their forms, and the answers a page gives to a stranger or a forged form.
 import {
   CSRF_COOKIE,
-  SESSION_COOKIE,
   csrfMatches,
   newCsrfToken,
   parseCookies,
   readSessionToken,
+  SESSION_COOKIE,
   serializeCookie,
 } from '../auth/session.ts';
 import type { Prisma } from '../db/database.ts';
-import { accountOfSession, type Account } from '../db/oauth-store.ts';
-import { htmlResponse, readForm, redirectResponse, type RequestContext } from '../http/router.ts';
+import { type Account, accountOfSession } from '../db/oauth-store.ts';
+import type { Markup } from '../http/html.ts';
+import { htmlResponse, type RequestContext, readForm, redirectResponse } from '../http/router.ts';
 import { problemPage } from './pages.ts';
 
 export interface PageOptions {
@@ -61,7 +62,7 @@ export type PageState = Awaited<ReturnType<typeof pageSession>>;
 export function pageKit(options: PageOptions) {
   const pageState = (ctx: RequestContext) => pageSession(options, ctx.request);
 
-  const page = (state: PageState, status: number, html: string) => htmlResponse(status, html, {}, state.setCookies);
+  const page = (state: PageState, status: number, body: Markup) => htmlResponse(status, body, {}, state.setCookies);
 
   /** Form posts must carry the CSRF token of their page; otherwise nothing happens. */
   async function postedForm(ctx: RequestContext, state: PageState): Promise<URLSearchParams | null> {

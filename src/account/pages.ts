@@ -1,18 +1,19 @@
 // Server-rendered pages of a person's account: sign-up, log-in, the account page (authorized apps,
 // personal tokens, export, import, deletion) and the developer pages. Plain HTML forms that work
 // without JavaScript; every value is escaped.
-import { PERSONAL_TOKEN_DAYS, SCOPE_DESCRIPTIONS, SCOPES } from '../domain/scopes.ts';
-import type { FieldIssue } from '../domain/errors.ts';
-import { escapeMarkup as e } from '../domain/markup.ts';
+
 import type { Authorization, CreatedApp, DeliveryRow, PersonalToken, RegisteredApp } from '../db/oauth-store.ts';
+import type { FieldIssue } from '../domain/errors.ts';
+import { PERSONAL_TOKEN_DAYS, SCOPE_DESCRIPTIONS, SCOPES } from '../domain/scopes.ts';
+import { html, type Markup } from '../http/html.ts';
 import { hidden, issuesBlock, layout, type PageViewer } from '../web/layout.ts';
 
-export function loginPage(input: { csrf: string; next: string | null; username?: string; error?: string }): string {
+export function loginPage(input: { csrf: string; next: string | null; username?: string; error?: string }): Markup {
   return layout(
     'Log in',
-    `<div class="card">${issuesBlock(input.error)}
+    html`<div class="card">${issuesBlock(input.error)}
     <form method="post" action="/login">${hidden('csrf', input.csrf)}${hidden('next', input.next)}
-      <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required value="${e(input.username ?? '')}">
+      <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required value="${input.username ?? ''}">
       <label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
       <button type="submit">Log in</button>
     </form></div>
@@ -28,13 +29,13 @@ export function signupPage(input: {
   username?: string;
   displayName?: string;
   issues?: FieldIssue[];
-}): string {
+}): Markup {
   return layout(
     'Sign up',
-    `<div class="card">${issuesBlock(input.issues)}
+    html`<div class="card">${issuesBlock(input.issues)}
     <form method="post" action="/signup">${hidden('csrf', input.csrf)}${hidden('next', input.next)}
-      <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required minlength="2" maxlength="30" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]+" value="${e(input.username ?? '')}">
-      <label for="display_name">Display name</label><input type="text" id="display_name" name="display_name" autocomplete="name" required maxlength="60" value="${e(input.displayName ?? '')}">
+      <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required minlength="2" maxlength="30" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]+" value="${input.username ?? ''}">
+      <label for="display_name">Display name</label><input type="text" id="display_name" name="display_name" autocomplete="name" required maxlength="60" value="${input.displayName ?? ''}">
       <label for="password">Password (at least 8 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="8">
       <button type="submit">Create account</button>
     </form></div>
@@ -45,11 +46,11 @@ export function signupPage(input: {
 }
 
 /** A request that cannot go on (a forged form, an unknown app, a bad authorization request): what and why. */
-export function problemPage(input: { csrf: string; viewer: PageViewer | null; error: string; description: string }): string {
+export function problemPage(input: { csrf: string; viewer: PageViewer | null; error: string; description: string }): Markup {
   return layout(
     'This authorization request cannot be completed',
-    `<div class="card"><p class="error" role="alert">${e(input.description)}</p>
-     <p>Error code: <code>${e(input.error)}</code>. Nothing was shared with the app. Please tell the app's developer.</p></div>`,
+    html`<div class="card"><p class="error" role="alert">${input.description}</p>
+     <p>Error code: <code>${input.error}</code>. Nothing was shared with the app. Please tell the app's developer.</p></div>`,
     input.viewer,
     input.csrf,
   );
@@ -70,26 +71,25 @@ export interface ImportJobView {
   createdAt: Date;
 }
 
-function importJobBlock(job: ImportJobView): string {
+function importJobBlock(job: ImportJobView): Markup {
   const state =
     job.status === 'done'
       ? `done: ${job.created} new ${job.created === 1 ? 'entry' : 'entries'}, ${job.duplicates} already here, ${job.skippedCount} skipped`
       : job.status === 'failed'
-        ? `refused: ${e(job.error ?? 'the archive could not be read')}`
+        ? `refused: ${job.error ?? 'the archive could not be read'}`
         : job.status === 'queued'
           ? 'waiting to start'
           : `importing: ${job.processed} of ${job.total || '…'}`;
   const bar =
     job.status === 'running' || job.status === 'queued'
-      ? `<progress max="${Math.max(job.total, 1)}" value="${job.processed}" aria-label="Import of ${e(job.fileName)}">${job.processed}/${job.total}</progress>`
+      ? html`<progress max="${Math.max(job.total, 1)}" value="${job.processed}" aria-label="Import of ${job.fileName}">${job.processed}/${job.total}</progress>`
       : '';
   const skipped = job.skipped.length
-    ? `<details><summary>What was skipped, and why</summary><ul>${job.skipped
+    ? html`<details><summary>What was skipped, and why</summary><ul>${job.skipped
         .slice(0, 50)
-        .map((s) => `<li>${e(s.item)}: ${e(s.reason)}</li>`)
-        .join('')}</ul></details>`
+        .map((s) => html`<li>${s.item}: ${s.reason}</li>`)}</ul></details>`
     : '';
-  return `<li><strong>${e(job.fileName)}</strong> (${job.createdAt.toISOString().slice(0, 10)}): <span role="status">${state}</span>${bar}${skipped}</li>`;
+  return html`<li><strong>${job.fileName}</strong> (${job.createdAt.toISOString().slice(0, 10)}): <span role="status">${state}</span>${bar}${skipped}</li>`;
 }
 
 export function accountPage(input: {
@@ -103,23 +103,21 @@ export function accountPage(input: {
   deleteError?: string;
   imports?: ImportJobView[];
   importError?: string;
-}): string {
+}): Markup {
   const imports = input.imports ?? [];
   const active = imports.some((job) => job.status === 'running' || job.status === 'queued');
   const rows = input.authorizations.length
-    ? `<table><thead><tr><th>App</th><th>May</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations
-        .map(
-          (
-            a,
-          ) => `<tr><td>${e(a.client.name)}</td><td><ul class="scopes">${a.scopes.map((scope) => `<li title="${e(SCOPE_DESCRIPTIONS[scope])}"><code>${e(scope)}</code></li>`).join('')}</ul></td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>${a.lastUsedAt ? a.lastUsedAt.toISOString().slice(0, 10) : 'never'}</td><td>
+    ? html`<table><thead><tr><th>App</th><th>May</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations.map(
+        (
+          a,
+        ) => html`<tr><td>${a.client.name}</td><td><ul class="scopes">${a.scopes.map((scope) => html`<li title="${SCOPE_DESCRIPTIONS[scope]}"><code>${scope}</code></li>`)}</ul></td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>${a.lastUsedAt ? a.lastUsedAt.toISOString().slice(0, 10) : 'never'}</td><td>
           <form method="post" action="/account/authorizations/revoke">${hidden('csrf', input.csrf)}${hidden('client_id', a.client.clientId)}
-          <button type="submit" class="secondary" aria-label="Revoke access of ${e(a.client.name)}">Revoke</button></form></td></tr>`,
-        )
-        .join('')}</tbody></table>`
-    : '<p>No app can act for you.</p>';
+          <button type="submit" class="secondary" aria-label="Revoke access of ${a.client.name}">Revoke</button></form></td></tr>`,
+      )}</tbody></table>`
+    : html`<p>No app can act for you.</p>`;
   return layout(
     `Hello, ${input.viewer.displayName}`,
-    `<div class="card"><h2>Apps you have authorized</h2>${rows}</div>
+    html`<div class="card"><h2>Apps you have authorized</h2>${rows}</div>
      ${personalTokensCard(input)}
      <div class="card"><p>Building an app? Register it on the <a href="/developers/apps">developer page</a>.</p></div>
      <div class="card"><h2>Take your data with you</h2><p><a href="/account/export" download>Download everything you posted</a>
@@ -132,8 +130,8 @@ export function accountPage(input: {
        <label for="import-file">Export archive (.zip, up to 4 GB)</label>
        <input type="file" id="import-file" name="archive" accept=".zip,application/zip" required>
        <button type="submit">Import</button></form>
-       ${imports.length ? `<ul class="imports">${imports.map(importJobBlock).join('')}</ul>` : ''}
-       ${active ? '<p><a href="/account#import-heading">Refresh to follow the progress</a></p>' : ''}</div>
+       ${imports.length ? html`<ul class="imports">${imports.map(importJobBlock)}</ul>` : ''}
+       ${active ? html`<p><a href="/account#import-heading">Refresh to follow the progress</a></p>` : ''}</div>
      <div class="card"><h2 id="delete-heading">Delete your account</h2>${issuesBlock(input.deleteError)}
        <p>This removes you and everything you posted at once, for good: your entries with their workouts, tracks,
        photos and the comments others left on them, your comments and likes, friends, routes, the apps you
@@ -153,45 +151,41 @@ function personalTokensCard(input: {
   personalTokens?: PersonalToken[];
   newToken?: { name: string; token: string };
   tokenError?: string;
-}): string {
+}): Markup {
   const day = (date: Date | null, none: string) => (date ? date.toISOString().slice(0, 10) : none);
   const made = input.newToken
-    ? `<div role="status" class="created"><p>Your token <strong>${e(input.newToken.name)}</strong>. Copy it now: it is not shown again.</p>
-       <p><code class="secret" id="new-token">${e(input.newToken.token)}</code></p>
+    ? html`<div role="status" class="created"><p>Your token <strong>${input.newToken.name}</strong>. Copy it now: it is not shown again.</p>
+       <p><code class="secret" id="new-token">${input.newToken.token}</code></p>
        <p>Send it as <code>Authorization: Bearer …</code>, for instance from GraphiQL's headers at <a href="/graphql">/graphql</a>.</p></div>`
     : '';
   const tokens = input.personalTokens ?? [];
   const list = tokens.length
-    ? `<table><thead><tr><th>Name</th><th>May</th><th>Made</th><th>Expires</th><th>Last used</th><th></th></tr></thead><tbody>${tokens
-        .map(
-          (
-            t,
-          ) => `<tr><td>${e(t.name)}</td><td><ul class="scopes">${t.scopes.map((scope) => `<li><code>${e(scope)}</code></li>`).join('')}</ul></td>
+    ? html`<table><thead><tr><th>Name</th><th>May</th><th>Made</th><th>Expires</th><th>Last used</th><th></th></tr></thead><tbody>${tokens.map(
+        (t) => html`<tr><td>${t.name}</td><td><ul class="scopes">${t.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></td>
           <td>${day(t.createdAt, '')}</td><td>${day(t.expiresAt, 'never')}</td><td>${day(t.lastUsedAt, 'never')}</td><td>
           <form method="post" action="/account/tokens/revoke">${hidden('csrf', input.csrf)}${hidden('id', String(t.id))}
-          <button type="submit" class="secondary" aria-label="Revoke the token ${e(t.name)}">Revoke</button></form></td></tr>`,
-        )
-        .join('')}</tbody></table>`
-    : '<p>You have no personal tokens.</p>';
+          <button type="submit" class="secondary" aria-label="Revoke the token ${t.name}">Revoke</button></form></td></tr>`,
+      )}</tbody></table>`
+    : html`<p>You have no personal tokens.</p>`;
   const choices = SCOPES.map((scope) =>
     scope === 'read'
-      ? `<li><label><input type="checkbox" checked disabled> ${e(SCOPE_DESCRIPTIONS[scope])}</label>${hidden('scope', scope)}</li>`
-      : `<li><label><input type="checkbox" name="scope" value="${e(scope)}"> ${e(SCOPE_DESCRIPTIONS[scope])}</label></li>`,
-  ).join('');
-  return `<div class="card"><h2 id="tokens-heading">Personal access tokens</h2>${issuesBlock(input.tokenError)}${made}
+      ? html`<li><label><input type="checkbox" checked disabled> ${SCOPE_DESCRIPTIONS[scope]}</label>${hidden('scope', scope)}</li>`
+      : html`<li><label><input type="checkbox" name="scope" value="${scope}"> ${SCOPE_DESCRIPTIONS[scope]}</label></li>`,
+  );
+  return html`<div class="card"><h2 id="tokens-heading">Personal access tokens</h2>${issuesBlock(input.tokenError)}${made}
      <p>A token for your own scripts, or for trying the API in GraphiQL as you, with only what you tick.</p>${list}
      <form method="post" action="/account/tokens" aria-labelledby="tokens-heading">${hidden('csrf', input.csrf)}
        <label for="token-name">Name</label><input type="text" id="token-name" name="name" required maxlength="80">
        <fieldset><legend>It may</legend><ul class="scopes">${choices}</ul></fieldset>
        <label for="token-expires">Expires</label>
-       <select id="token-expires" name="expires">${PERSONAL_TOKEN_DAYS.map((days) => `<option value="${days}"${days === 30 ? ' selected' : ''}>in ${days} days</option>`).join('')}<option value="never">never</option></select>
+       <select id="token-expires" name="expires">${PERSONAL_TOKEN_DAYS.map((days) => html`<option value="${days}"${days === 30 ? ' selected' : ''}>in ${days} days</option>`)}<option value="never">never</option></select>
        <button type="submit">Make a token</button></form></div>`;
 }
 
-export function accountDeletedPage(input: { csrf: string; username: string }): string {
+export function accountDeletedPage(input: { csrf: string; username: string }): Markup {
   return layout(
     'Your account is deleted',
-    `<div class="card" role="status"><p>@${e(input.username)} and everything it held are gone, and every app's access ended.</p>
+    html`<div class="card" role="status"><p>@${input.username} and everything it held are gone, and every app's access ended.</p>
      <p><a href="/">Back to the latest entries</a></p></div>`,
     null,
     input.csrf,
@@ -214,43 +208,41 @@ export function developerPage(input: {
   };
   /** Shown once, when a webhook URL was first set. */
   webhookSecret?: { app: string; secret: string };
-}): string {
+}): Markup {
   const created = input.created
-    ? `<div class="card" role="status"><h2>${e(input.created.name)} is registered</h2>
-        <p>client_id: <span class="secret" id="client-id">${e(input.created.clientId)}</span></p>
-        ${input.created.clientSecret ? `<p>client_secret: <span class="secret" id="client-secret">${e(input.created.clientSecret)}</span></p><p><strong>Copy the secret now:</strong> it is shown only once.</p>` : '<p>A public client has no secret: use PKCE (S256).</p>'}</div>`
+    ? html`<div class="card" role="status"><h2>${input.created.name} is registered</h2>
+        <p>client_id: <span class="secret" id="client-id">${input.created.clientId}</span></p>
+        ${input.created.clientSecret ? html`<p>client_secret: <span class="secret" id="client-secret">${input.created.clientSecret}</span></p><p><strong>Copy the secret now:</strong> it is shown only once.</p>` : html`<p>A public client has no secret: use PKCE (S256).</p>`}</div>`
     : '';
   const list = input.apps.length
-    ? `<table><thead><tr><th>Name</th><th>client_id</th><th>Tokens</th><th>Callbacks</th><th>Webhooks</th></tr></thead><tbody>${input.apps
-        .map(
-          (
-            a,
-          ) => `<tr><td>${e(a.name)}${a.confidential ? '' : ' (public)'}${a.allowImplicit || a.allowPlainHttp ? ' (legacy flows)' : ''}</td><td class="secret">${e(a.clientId)}</td><td>${a.legacyTokens ? 'Legacy: never expire, no refresh token' : 'Expire, with a refresh token used once'}</td><td>${a.redirectUris.map(e).join('<br>')}</td>
+    ? html`<table><thead><tr><th>Name</th><th>client_id</th><th>Tokens</th><th>Callbacks</th><th>Webhooks</th></tr></thead><tbody>${input.apps.map(
+        (
+          a,
+        ) => html`<tr><td>${a.name}${a.confidential ? '' : ' (public)'}${a.allowImplicit || a.allowPlainHttp ? ' (legacy flows)' : ''}</td><td class="secret">${a.clientId}</td><td>${a.legacyTokens ? 'Legacy: never expire, no refresh token' : 'Expire, with a refresh token used once'}</td><td>${a.redirectUris.map((uri, i) => html`${i > 0 && html`<br>`}${uri}`)}</td>
           <td><form method="post" action="/developers/apps/webhook">${hidden('csrf', input.csrf)}${hidden('client_id', a.clientId)}
-          <label for="webhook-${e(a.clientId)}">Webhook URL</label><input type="url" id="webhook-${e(a.clientId)}" name="webhook_url" value="${e(a.webhookUrl ?? '')}">
+          <label for="webhook-${a.clientId}">Webhook URL</label><input type="url" id="webhook-${a.clientId}" name="webhook_url" value="${a.webhookUrl ?? ''}">
           <button type="submit" class="secondary">Save</button></form>
           <a href="/developers/apps/${encodeURIComponent(a.clientId)}/deliveries">Delivery log</a></td></tr>`,
-        )
-        .join('')}</tbody></table>`
-    : '<p>You have not registered an app yet.</p>';
+      )}</tbody></table>`
+    : html`<p>You have not registered an app yet.</p>`;
   const webhookHelp = input.apps.length
-    ? `<p>On saving a webhook URL, Milepost checks that you control it: it sends a <code>GET</code> with
+    ? html`<p>On saving a webhook URL, Milepost checks that you control it: it sends a <code>GET</code> with
        <code>hub.mode=subscribe</code> and <code>hub.challenge</code>, which must be answered within 5 seconds with status 200 and
        <code>{"hub.challenge": "&lt;the value sent&gt;"}</code>.</p>`
     : '';
   const form = input.form ?? { name: '', redirectUris: '', confidential: true };
   const signing = input.webhookSecret
-    ? `<div class="card" role="status"><h2>Webhooks for ${e(input.webhookSecret.app)}</h2>
-        <p>Signing secret: <span class="secret" id="webhook-secret">${e(input.webhookSecret.secret)}</span></p>
+    ? html`<div class="card" role="status"><h2>Webhooks for ${input.webhookSecret.app}</h2>
+        <p>Signing secret: <span class="secret" id="webhook-secret">${input.webhookSecret.secret}</span></p>
         <p>Each delivery carries <code>X-Milepost-Signature: t=&lt;time&gt;,v1=&lt;HMAC-SHA256 of "&lt;time&gt;.&lt;body&gt;"&gt;</code>. Copy the secret now: it is shown only once.</p></div>`
     : '';
   return layout(
     'Developers',
-    `${created}${signing}<div class="card"><h2>Your apps</h2>${issuesBlock(input.issues?.filter((i) => i.path === 'webhook_url'))}${list}${webhookHelp}</div>
+    html`${created}${signing}<div class="card"><h2>Your apps</h2>${issuesBlock(input.issues?.filter((i) => i.path === 'webhook_url'))}${list}${webhookHelp}</div>
      <div class="card"><h2>Register an app</h2>${issuesBlock(input.issues?.filter((i) => i.path !== 'webhook_url'))}
      <form method="post" action="/developers/apps">${hidden('csrf', input.csrf)}
-       <label for="name">Name</label><input type="text" id="name" name="name" required maxlength="80" value="${e(form.name)}">
-       <label for="redirect_uris">Callback URLs, one per line</label><textarea id="redirect_uris" name="redirect_uris" rows="3" required>${e(form.redirectUris)}</textarea>
+       <label for="name">Name</label><input type="text" id="name" name="name" required maxlength="80" value="${form.name}">
+       <label for="redirect_uris">Callback URLs, one per line</label><textarea id="redirect_uris" name="redirect_uris" rows="3" required>${form.redirectUris}</textarea>
        <fieldset><legend>Client type</legend>
          <label><input type="radio" name="client_type" value="confidential"${form.confidential ? ' checked' : ''}> Confidential: a server that keeps a secret</label>
          <label><input type="radio" name="client_type" value="public"${form.confidential ? '' : ' checked'}> Public: a native or browser app (PKCE, no secret)</label>
@@ -275,33 +267,31 @@ export function deliveriesPage(input: {
   /** The delivery the developer just sent (a test event or a redelivery): its outcome leads the page. */
   sent?: number;
   issues?: FieldIssue[];
-}): string {
+}): Markup {
   const base = `/developers/apps/${encodeURIComponent(input.app.clientId)}/deliveries`;
   const button = (action: string, label: string) =>
-    `<form method="post" action="${base}${action}">${hidden('csrf', input.csrf)}<button type="submit" class="secondary">${label}</button></form>`;
+    html`<form method="post" action="${base}${action}">${hidden('csrf', input.csrf)}<button type="submit" class="secondary">${label}</button></form>`;
   const outcome = (d: DeliveryRow) =>
     d.status === 'delivered'
       ? `delivered: the receiver answered ${d.lastStatusCode}`
       : `${d.status === 'failed' ? 'failed' : 'not delivered yet'}: ${d.lastError ?? 'not tried yet'}${d.status === 'pending' ? `; tried again at ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC` : ''}`;
   const sent = input.deliveries.find((d) => d.id === input.sent);
   const status = sent
-    ? `<div class="card" role="status"><p>Delivery ${sent.id} (<code>${e(sent.event)}</code>) ${e(outcome(sent))}.</p></div>`
+    ? html`<div class="card" role="status"><p>Delivery ${sent.id} (<code>${sent.event}</code>) ${outcome(sent)}.</p></div>`
     : '';
   const rows = input.deliveries.length
-    ? `<table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th><th></th></tr></thead><tbody>${input.deliveries
-        .map(
-          (
-            d,
-          ) => `<tr><td>${d.id}</td><td>${e(d.event)}</td><td>${e(d.status)}${d.status === 'pending' && d.attempts > 0 ? ` (next ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC)` : ''}</td>
-          <td>${d.attempts}</td><td>${d.lastStatusCode ?? ''} ${e(d.lastError ?? '')}</td><td>${d.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td>
+    ? html`<table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th><th></th></tr></thead><tbody>${input.deliveries.map(
+        (
+          d,
+        ) => html`<tr><td>${d.id}</td><td>${d.event}</td><td>${d.status}${d.status === 'pending' && d.attempts > 0 ? ` (next ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC)` : ''}</td>
+          <td>${d.attempts}</td><td>${d.lastStatusCode ?? ''} ${d.lastError ?? ''}</td><td>${d.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td>
           <td>${d.status === 'failed' || d.status === 'delivered' ? button(`/${d.id}/redeliver`, 'Redeliver') : ''}</td></tr>`,
-        )
-        .join('')}</tbody></table>`
-    : '<p>Nothing has been sent yet.</p>';
+      )}</tbody></table>`
+    : html`<p>Nothing has been sent yet.</p>`;
   return layout(
     `Webhook deliveries of ${input.app.name}`,
-    `${status}<div class="card">${issuesBlock(input.issues)}<p>URL: ${input.app.webhookUrl ? `<code>${e(input.app.webhookUrl)}</code>` : 'none set'}</p>
-     ${input.app.webhookUrl ? `<p>To check your receiver, send it a signed <code>ping</code> event now.</p>${button('/test', 'Send a test event')}` : ''}${rows}</div>
+    html`${status}<div class="card">${issuesBlock(input.issues)}<p>URL: ${input.app.webhookUrl ? html`<code>${input.app.webhookUrl}</code>` : 'none set'}</p>
+     ${input.app.webhookUrl ? html`<p>To check your receiver, send it a signed <code>ping</code> event now.</p>${button('/test', 'Send a test event')}` : ''}${rows}</div>
      <p><a href="/developers/apps">Back to your apps</a></p>`,
     input.viewer,
     input.csrf,

@@ -4,18 +4,19 @@
 import { Readable } from 'node:stream';
 import {
   CSRF_COOKIE,
-  SESSION_COOKIE,
-  SESSION_MAX_AGE_SECONDS,
   csrfMatches,
   newSessionToken,
+  SESSION_COOKIE,
+  SESSION_MAX_AGE_SECONDS,
   serializeCookie,
   signSessionToken,
 } from '../auth/session.ts';
-import { LOGIN_RULES, type GuessThrottle } from '../auth/throttle.ts';
+import { type GuessThrottle, LOGIN_RULES } from '../auth/throttle.ts';
 import { accountExport } from '../db/account-export.ts';
 import { deleteAccount } from '../db/accounts.ts';
 import { recentImports, unfinishedImports } from '../db/imports.ts';
 import {
+  type Account,
   appsOwnedBy,
   authorizationsOf,
   checkPassword,
@@ -29,16 +30,17 @@ import {
   revokeAuthorization,
   revokePersonalToken,
   setWebhook,
-  type Account,
 } from '../db/oauth-store.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { receiveArchive } from '../http/archive-upload.ts';
 import { discardRest } from '../http/body.ts';
-import { htmlResponse, redirectResponse, type RequestContext, type Router } from '../http/router.ts';
+import { html } from '../http/html.ts';
+import { htmlResponse, type RequestContext, type Router, redirectResponse } from '../http/router.ts';
 import { ImportAlreadyQueuedError, importsDirectory, queueArchiveImport, removeImportFiles } from '../imports/jobs.ts';
 import type { MediaStore } from '../media/store.ts';
-import { redeliver, sendTestEvent, type DeliveryOptions } from '../webhooks/deliveries.ts';
-import { pageKit, safeNext, type PageOptions, type PageState } from './page-kit.ts';
+import { layout } from '../web/layout.ts';
+import { type DeliveryOptions, redeliver, sendTestEvent } from '../webhooks/deliveries.ts';
+import { type PageOptions, type PageState, pageKit, safeNext } from './page-kit.ts';
 import { accountDeletedPage, accountPage, deliveriesPage, developerPage, loginPage, signupPage } from './pages.ts';
 
 export interface AccountRoutesOptions extends PageOptions {
@@ -271,7 +273,12 @@ function mountAccountDataRoutes(router: Router, kit: Kit): void {
     if (exporting.has(personId)) {
       return htmlResponse(
         429,
-        '<!doctype html><title>Export under way</title><p>Your export is already being written: wait for it to finish.</p>',
+        layout(
+          'Export under way',
+          html`<p class="card">Your export is already being written: wait for it to finish.</p>`,
+          state.viewer,
+          state.csrf,
+        ),
         {
           'retry-after': '30',
         },

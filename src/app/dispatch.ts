@@ -2,23 +2,24 @@
 // the service's own routes (probes, documents, account and OAuth pages), or a legacy REST path. Anonymous
 // reads of the REST paths are answered from the response cache when they can be.
 import type { IncomingMessage } from 'node:http';
-import type { Database } from '../db/database.ts';
+import { viewerOfRequest } from '../auth/tokens.ts';
+import type { Viewer } from '../auth/viewer.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import { avatarSvg } from '../http/avatar.ts';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from '../http/graphiql.ts';
 import { mediaFile } from '../http/media.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { prefersHtml, splitExtension } from '../http/negotiation.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import type { ResponseCache } from '../cache/response-cache.ts';
-import { errorResponse, htmlResponse, jsonResponse, routeOf, type Router } from '../http/router.ts';
-import type { Viewer } from '../auth/viewer.ts';
-import { viewerOfRequest } from '../auth/tokens.ts';
+import { errorResponse, htmlResponse, jsonResponse, type Router, routeOf } from '../http/router.ts';
 import type { MediaStore } from '../media/store.ts';
 import { MediaPhotoDocument } from '../operations/generated.ts';
+import { docsPage } from '../rest/docs-page.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import { API_BASE, type GeneratedApi } from '../rest/generated-api.ts';
-import { docsPage, openApiDocument } from '../rest/openapi.ts';
+import { openApiDocument } from '../rest/openapi.ts';
 import type { RequestContexts } from './request-context.ts';
 
 /** `request` at another path of the same origin, with its method, headers, body and signal. */

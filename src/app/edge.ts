@@ -4,13 +4,13 @@
 // body, never a dropped connection or a stack trace.
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import { clientOfRequest, tokenFromRequest } from '../auth/tokens.ts';
+import { type Observation, requestIdOf } from '../cache/fast-read.ts';
 import type { Config } from '../config.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { MAX_ARCHIVE_UPLOAD_BYTES } from '../http/archive-upload.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, MalformedBodyError } from '../http/body.ts';
 import { compressResponse } from '../http/compression.ts';
-import { type Observation, requestIdOf } from '../cache/fast-read.ts';
 import { isValidHost } from '../http/host.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { releaseUploads } from '../http/multipart.ts';

@@ -5,10 +5,10 @@ import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Events } from '../events/bus.ts';
-import type { MediaStore } from '../media/store.ts';
-import { createPopularRankings } from '../graphql/popular-rankings.ts';
 import type { Context } from '../graphql/context.ts';
+import { createPopularRankings } from '../graphql/popular-rankings.ts';
 import { forwardedScheme } from '../http/forwarded.ts';
+import type { MediaStore } from '../media/store.ts';
 
 /** The scheme of a request: its own, or what a trusted TLS proxy reports in X-Forwarded-Proto. */
 export function schemeOf(request: Request, trustProxy: number): string {

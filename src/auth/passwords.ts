@@ -1,6 +1,6 @@
 // Password hashing with scrypt (node:crypto): memory-hard, no native add-on. The stored form names its
 // parameters, so they can be raised later without invalidating existing hashes.
-import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, type ScryptOptions, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 
 const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) =>

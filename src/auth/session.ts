@@ -3,7 +3,9 @@
 // session itself lives in the database (only the token's hash), so logging out ends it for good,
 // even for a copy of the cookie taken earlier. Lax, not Strict: an app sends people to
 // /oauth/authorize with a top-level link from its own site, and they must arrive logged in.
+
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parseCookie, stringifySetCookie } from 'cookie';
 
 export const SESSION_COOKIE = 'milepost_session';
 
@@ -38,20 +40,9 @@ export function readSessionToken(secret: string, value: string | undefined): str
   return token;
 }
 
-export function parseCookies(header: string | null): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    if (!name || name in cookies) continue;
-    try {
-      cookies[name] = decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      // a malformed escape (`a=%`), perhaps a sibling domain's cookie: not ours, so ignored
-    }
-  }
-  return cookies;
+/** The cookies of a `Cookie` header; of a name sent twice, the first (as browsers send the most specific first). */
+export function parseCookies(header: string | null): Record<string, string | undefined> {
+  return parseCookie(header ?? '');
 }
 
 export interface CookieOptions {
@@ -60,11 +51,17 @@ export interface CookieOptions {
   sameSite?: 'Lax' | 'Strict';
 }
 
+/** A `Set-Cookie` value for the whole site, never readable by script. */
 export function serializeCookie(name: string, value: string, options: CookieOptions): string {
-  const parts = [`${name}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', `SameSite=${options.sameSite ?? 'Lax'}`];
-  if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
-  if (options.secure) parts.push('Secure');
-  return parts.join('; ');
+  return stringifySetCookie({
+    name,
+    value,
+    path: '/',
+    httpOnly: true,
+    secure: options.secure,
+    sameSite: options.sameSite === 'Strict' ? 'strict' : 'lax',
+    ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {}),
+  });
 }
 
 export function newCsrfToken(): string {

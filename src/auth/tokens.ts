@@ -1,9 +1,11 @@
 // Access tokens: how a request presents one, and how a stored one is found. Tokens are stored as
 // SHA-256 digests: they are random 256-bit values, so a fast hash is enough and a leaked table is useless.
+
 import { createHash, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Database, Prisma } from '../db/database.ts';
-import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import { grantedScopes } from '../domain/scopes.ts';
+import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Viewer } from './viewer.ts';
 
 export function hashToken(token: string): string {
@@ -119,19 +121,13 @@ const RECOGNIZED_MAX = 50_000;
  * no extra statement; authorization itself always checks the database.
  */
 export function createTokenRecognizer(prisma: Prisma): (token: string) => Promise<boolean> {
-  const recognized = new Map<string, number>();
+  const recognized = new LRUCache<string, true>({ max: RECOGNIZED_MAX, ttl: RECOGNIZED_FOR_MS, updateAgeOnGet: false });
   return async (token) => {
     const hash = hashToken(token);
-    const until = recognized.get(hash);
-    if (until !== undefined && until > Date.now()) return true;
+    if (recognized.get(hash)) return true;
     const row = await prisma.oAuthAccessToken.findUnique({ where: { tokenHash: hash }, select: { revokedAt: true } });
     const known = row !== null && row.revokedAt === null;
-    recognized.delete(hash);
-    if (known) {
-      // oldest first: Map keeps insertion order
-      if (recognized.size >= RECOGNIZED_MAX) recognized.delete(recognized.keys().next().value!);
-      recognized.set(hash, Date.now() + RECOGNIZED_FOR_MS);
-    }
+    if (known) recognized.set(hash, true);
     return known;
   };
 }

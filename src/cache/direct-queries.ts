@@ -11,15 +11,16 @@
 // and a query whose result carries errors or extensions (run again there: a query has no effects).
 // A query that reads one stream page has the page put together from its entries' kept JSON when it
 // can (spliced-pages.ts).
-import { deliversIncrementally } from '../graphql/incremental.ts';
+
 import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../graphql/context.ts';
+import { deliversIncrementally } from '../graphql/incremental.ts';
 import { hasNul } from '../http/body.ts';
+import type { EntryVersions } from './entry-fragments.ts';
 import { EntryFragments } from './entry-fragments.ts';
 import { SplicedPages } from './spliced-pages.ts';
-import type { EntryVersions } from './entry-fragments.ts';
 
 /** The content types answered here, by the Accept header that asks for them (absent: JSON). */
 const ANSWERED_TYPES = new Map<string | null, string>([

@@ -14,8 +14,9 @@
 //   says. Should an entry's JSON come to depend on its viewer otherwise, that belongs in the version.
 // - Bounded by the characters kept, least recently used out first: a client sending many origins (the
 //   Host header) or reading deep pages only pushes older entries out.
-import type { Context } from '../graphql/context.ts';
+import { LRUCache } from 'lru-cache';
 import type { VersionRecorder } from '../db/entry-rows.ts';
+import type { Context } from '../graphql/context.ts';
 
 /** Characters of JSON kept per process by default: about 8 MB, some 4,000 entries of a usual page. */
 export const FRAGMENT_CHARACTERS = 8_000_000;
@@ -35,16 +36,18 @@ const LIKELY_KEPT = 0.3;
 const SHARE_WEIGHT = 0.2;
 
 export class EntryFragments {
-  private readonly kept = new Map<string, Fragment>();
-  private characters = 0;
+  /** Least recently used out first, bounded by the characters kept; none while the capacity is 0. */
+  private readonly kept: LRUCache<string, Fragment> | null;
   /** Of each kind of page, how often its pages lately found all their entries kept. */
   private readonly shares = new Map<string, number>();
 
-  constructor(private readonly capacity = FRAGMENT_CHARACTERS) {}
+  constructor(capacity = FRAGMENT_CHARACTERS) {
+    this.kept = capacity > 0 ? new LRUCache({ maxSize: capacity, sizeCalculation: (fragment) => Math.max(fragment.json.length, 1) }) : null;
+  }
 
   /** Whether any entry's JSON may be kept (ENTRY_JSON_MB is not 0). */
   get enabled(): boolean {
-    return this.capacity > 0;
+    return this.kept !== null;
   }
 
   /** Whether pages of `kind` are worth reading for their ids first (none are while nothing may be kept). */
@@ -62,12 +65,8 @@ export class EntryFragments {
   all(origin: string, ids: readonly number[], versions: ReadonlyMap<number, string>): string[] | null {
     const found: string[] = [];
     for (const id of ids) {
-      const key = `${origin} ${id}`;
-      const fragment = this.kept.get(key);
+      const fragment = this.kept?.get(`${origin} ${id}`);
       if (fragment === undefined || fragment.version !== versions.get(id)) return null;
-      // most recently used goes last
-      this.kept.delete(key);
-      this.kept.set(key, fragment);
       found.push(fragment.json);
     }
     return found;
@@ -75,19 +74,8 @@ export class EntryFragments {
 
   /** Keeps an entry's JSON at `version`; an entry read at no known version is not kept. */
   keep(origin: string, id: number, version: string | undefined, json: string): void {
-    if (version === undefined || json.length > this.capacity) return;
-    const key = `${origin} ${id}`;
-    this.forget(key);
-    while (this.characters + json.length > this.capacity) this.forget(this.kept.keys().next().value!);
-    this.kept.set(key, { version, json });
-    this.characters += json.length;
-  }
-
-  private forget(key: string): void {
-    const fragment = this.kept.get(key);
-    if (fragment === undefined) return;
-    this.kept.delete(key);
-    this.characters -= fragment.json.length;
+    // one larger than all that may be kept is refused by the cache itself
+    if (version !== undefined) this.kept?.set(`${origin} ${id}`, { version, json });
   }
 }
 

@@ -2,11 +2,10 @@
 // holds. It is answered on node:http directly, without building fetch-API objects, under the same
 // edge rules as every other request (rate limit and its headers, request id, log line, metrics).
 // Anything else, and any miss, goes the full way.
-import { hasSessionCookie } from '../auth/session.ts';
+
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { prefersHtml } from '../http/negotiation.ts';
-import type { Admission } from '../http/rate-limit.ts';
+import { hasSessionCookie } from '../auth/session.ts';
 import {
   COMPRESSION_THRESHOLD_BYTES,
   compressBytes,
@@ -15,8 +14,10 @@ import {
   preferredEncoding,
   varyOnEncoding,
 } from '../http/compression.ts';
-import { alreadyHeld, readKey, type ResponseCache, type Stored } from './response-cache.ts';
 import { forwardedScheme } from '../http/forwarded.ts';
+import { prefersHtml } from '../http/negotiation.ts';
+import type { Admission } from '../http/rate-limit.ts';
+import { alreadyHeld, type ResponseCache, readKey, type Stored } from './response-cache.ts';
 
 export interface Observation {
   requestId: string;

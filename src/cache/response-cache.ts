@@ -5,12 +5,14 @@
 // Misses are single-flight: lookups of a key that arrive while its answer is being computed, under the
 // same reading, wait for that one computation instead of each starting their own (after a commit,
 // every waiting reader would otherwise compute the same page at once).
-import { deliversIncrementally } from '../graphql/incremental.ts';
+
 import { createHash } from 'node:crypto';
 // whatwg-node's Response hands a Buffer body to node:http in one write, with its length
 import { Response } from '@whatwg-node/fetch';
-import { getOperationAST, type DocumentNode } from 'graphql';
+import { type DocumentNode, getOperationAST } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import type { ChangeClock } from '../db/change-clock.ts';
+import { deliversIncrementally } from '../graphql/incremental.ts';
 import type { Encoding } from '../http/compression.ts';
 
 export interface Stored {
@@ -217,7 +219,7 @@ function replay(request: Request, stored: Stored): Response {
   return new Response(request.method === 'HEAD' ? null : stored.body, { status: stored.status, headers }) as unknown as globalThis.Response;
 }
 
-const operationTypes = new Map<string, string | null>();
+const operationTypes = new LRUCache<string, string>({ max: 1000 });
 
 /** Whether a GraphQL request body asks for a query operation (not a mutation or subscription). */
 export function isQueryOperation(body: string, parse: (query: string) => DocumentNode): boolean {
@@ -229,19 +231,19 @@ export function isQueryOperation(body: string, parse: (query: string) => Documen
   }
   if (typeof params?.query !== 'string') return false;
   const key = `${typeof params.operationName === 'string' ? params.operationName : ''}\n${params.query}`;
-  if (!operationTypes.has(key)) {
-    let type: string | null = null;
+  let type = operationTypes.get(key);
+  if (type === undefined) {
+    type = 'unreadable';
     try {
       const document = parse(params.query);
       // a query answered in parts (`@defer`, `@stream`) is not one body to keep
       type = deliversIncrementally(document)
         ? 'incremental'
-        : (getOperationAST(document, typeof params.operationName === 'string' ? params.operationName : undefined)?.operation ?? null);
+        : (getOperationAST(document, typeof params.operationName === 'string' ? params.operationName : undefined)?.operation ?? 'unknown');
     } catch {
       // a syntax error: yoga answers it, uncached
     }
-    if (operationTypes.size >= 1000) operationTypes.delete(operationTypes.keys().next().value!);
     operationTypes.set(key, type);
   }
-  return operationTypes.get(key) === 'query';
+  return type === 'query';
 }

@@ -19,14 +19,13 @@ import {
   type ExecutionResult,
   type FieldNode,
   type FragmentDefinitionNode,
+  getOperationAST,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  getOperationAST,
   visit,
 } from 'graphql';
-import { type EntryFragments, pageOf } from './entry-fragments.ts';
-import { EntryVersions } from './entry-fragments.ts';
+import { type EntryFragments, EntryVersions, pageOf } from './entry-fragments.ts';
 
 /** The streams whose pages may be put together: root fields answering an `EntryConnection`. */
 const STREAMS = new Set(['publicStream', 'popularStream', 'friendsStream', 'personStream', 'nearbyStream']);

@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.ts';
-import { ValidationError } from '../domain/errors.ts';
 import { createApp, findAccountByUsername, setWebhook } from '../db/oauth-store.ts';
+import { ValidationError } from '../domain/errors.ts';
 import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 

@@ -1,5 +1,5 @@
 // A small, strict option parser: unknown options are errors, not silently ignored.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { ValidationError } from '../domain/errors.ts';
 
 export class UsageError extends Error {

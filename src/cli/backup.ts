@@ -2,10 +2,10 @@
 // its backup API; PostgreSQL through pg_dump and pg_restore (custom format, the service's schema only).
 import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, rmSync } from 'node:fs';
-import pg from 'pg';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { loadConfig, type DatabaseConfig } from '../config.ts';
+import pg from 'pg';
+import { type DatabaseConfig, loadConfig } from '../config.ts';
 import { parseOptions, UsageError } from './args.ts';
 
 const HELP = `Usage: milepost backup <file>     copy the database while the server runs

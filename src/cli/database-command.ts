@@ -1,6 +1,6 @@
 // Opens the configured database for one CLI command and closes it afterwards.
 import { loadConfig } from '../config.ts';
-import { openDatabase, type Database } from '../db/database.ts';
+import { type Database, openDatabase } from '../db/database.ts';
 
 export async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
   const database = await openDatabase(loadConfig().database);

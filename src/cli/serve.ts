@@ -1,15 +1,15 @@
-import net from 'node:net';
 import cluster from 'node:cluster';
+import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
 import { createApp, listen } from '../app/server.ts';
 import { attachWebSocket } from '../app/websocket.ts';
-import { startWebhookWorker } from '../webhooks/deliveries.ts';
-import { seedIfEmpty } from '../seed/seed.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
 import { backfillTrackRecords } from '../db/track-records.ts';
 import { startImportJobs } from '../imports/jobs.ts';
+import { seedIfEmpty } from '../seed/seed.ts';
+import { startWebhookWorker } from '../webhooks/deliveries.ts';
 import { parseOptions, positiveInteger, UsageError } from './args.ts';
 
 const HELP = `Usage: milepost serve [--no-seed] [--workers N]

@@ -1,5 +1,5 @@
-import { ALL_SCOPES, formatScopes, parseScopes, SCOPES } from '../domain/scopes.ts';
 import { findAccountByUsername, findApp, issueAccessToken, scriptsApp } from '../db/oauth-store.ts';
+import { ALL_SCOPES, formatScopes, parseScopes, SCOPES } from '../domain/scopes.ts';
 import { parseOptions, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 

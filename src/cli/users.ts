@@ -1,10 +1,10 @@
-import { removeImportFiles } from '../imports/jobs.ts';
 import { loadConfig } from '../config.ts';
 import { deleteAccount } from '../db/accounts.ts';
+import { createAccount, setPassword } from '../db/oauth-store.ts';
 import { usernameKey } from '../domain/accounts.ts';
 import { ValidationError } from '../domain/errors.ts';
+import { removeImportFiles } from '../imports/jobs.ts';
 import { createMediaStore } from '../media/store.ts';
-import { createAccount, setPassword } from '../db/oauth-store.ts';
 import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 

@@ -3,8 +3,9 @@
 // or an INSERT with a placeholder per value, spends most of its time handling parameters one by one;
 // this path stores a 200,000-point track in about a second. Table and column names come from code,
 // and their types from the Prisma model, never from input.
-import type { Database, Prisma } from './database.ts';
+
 import { getDatamodel } from '../generated/pothos-types.ts';
+import type { Database, Prisma } from './database.ts';
 
 /** Where to write: the database's client, or the client of a transaction in progress. */
 export interface BulkTarget {

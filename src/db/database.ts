@@ -1,23 +1,25 @@
 // Opens the configured database: SQLite through better-sqlite3 by default, PostgreSQL through pg.
 // Both generated clients come from one model and expose the same API; the SQLite client's types
 // describe both.
-import { KEPT_DOCUMENTS, KeptDocuments } from './kept-documents.ts';
+
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { lockWaits, waitingForLocks } from './lock-waits.ts';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { clearLogs } from '@prisma/debug';
-import type { DatabaseConfig } from '../config.ts';
 import BetterSqlite3 from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
-import { PrismaClient, type Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import type { DatabaseConfig } from '../config.ts';
 import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.ts';
-import { durableCommits, logSync } from './durable-commits.ts';
+import { PrismaClient, type Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import { type Checkpointer, type CheckpointResult, checkpointer } from './checkpointer.ts';
+import { durableCommits, logSync } from './durable-commits.ts';
 import { storedDate } from './entry-rows.ts';
 import { retryingRead } from './errors.ts';
+import { KEPT_DOCUMENTS, KeptDocuments } from './kept-documents.ts';
+import { lockWaits, waitingForLocks } from './lock-waits.ts';
 import { applyMigrations } from './migrate.ts';
 
 export type Prisma = PrismaClient;
@@ -322,15 +324,13 @@ const READER_STATEMENTS = 200;
 function createSqliteReader(file: string): Reader {
   // as the writer's: never a busy wait on the event loop (db/lock-waits.ts)
   const connection = new BetterSqlite3(file, { readonly: true, fileMustExist: true, timeout: 0 });
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = new LRUCache<string, BetterSqlite3.Statement>({ max: READER_STATEMENTS });
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
-    if (statement) statements.delete(sql);
-    else {
+    if (!statement) {
       statement = connection.prepare(sql);
-      if (statements.size >= READER_STATEMENTS) statements.delete(statements.keys().next().value!);
+      statements.set(sql, statement);
     }
-    statements.set(sql, statement);
     return statement;
   };
   return {

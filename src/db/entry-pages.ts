@@ -6,9 +6,10 @@
 // and about 3.5 ms of this process's CPU per page; this costs at most two statements and a
 // JSON.parse of what was not kept. Prisma stays the model and the write path; table and column names
 // here come from code, values always travel as parameters.
+
+import { cutCircle, type PrivacySettings, type Zone } from '../domain/privacy-zones.ts';
 import type { Workout } from '../generated/prisma-sqlite/client.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
-import { cutCircle, type PrivacySettings, type Zone } from '../domain/privacy-zones.ts';
 import type { Database } from './database.ts';
 import {
   ALL_PARTS,

@@ -1,7 +1,8 @@
 // An entry as a page carries it, and the stored timestamps in it: the shapes db/entry-pages.ts reads
 // and db/kept-documents.ts keeps, apart from both so that neither needs the other's module.
-import type { Comment, Entry, Like, Person, Workout } from '../generated/prisma-sqlite/client.ts';
+
 import type { PrivacySettings } from '../domain/privacy-zones.ts';
+import type { Comment, Entry, Like, Person, Workout } from '../generated/prisma-sqlite/client.ts';
 
 /** Columns of a person a page may carry: the public ones only (never the password hash). */
 export const PERSON_COLUMNS = ['id', 'username', 'displayName', 'location', 'timeZone', 'photoUrl', 'goal', 'units'] as const;

@@ -1,17 +1,18 @@
 // An imported activity becomes a workout entry with its track in one transaction: a failure leaves
 // nothing behind. The file's hash is kept on the entry, unique per author, so importing the same file
 // again (a retry, a crash part-way through an archive, two uploads racing) answers the first entry.
+
+import { type ActivityType, storedValue, UNIT_PREFERENCES, type UnitPreference } from '../domain/activity.ts';
 import type { ImportedActivity, ImportedRow } from '../domain/activity-file.ts';
 import type { ParsedGpx } from '../domain/gpx.ts';
-import { type ActivityType, type UnitPreference, UNIT_PREFERENCES, storedValue } from '../domain/activity.ts';
 import { trackEfforts } from '../domain/records.ts';
 import { summarizeTrack } from '../domain/track.ts';
 import { defaultDistanceUnits, fromMeters } from '../domain/units.ts';
 import type { Visibility } from '../domain/visibility.ts';
+import { type PreparedTrack, prepareTrack } from '../tracks/prepare.ts';
 import type { Prisma } from './database.ts';
 import { isUniqueViolation } from './errors.ts';
 import { recordEvent } from './outbox.ts';
-import { type PreparedTrack, prepareTrack } from '../tracks/prepare.ts';
 import { TRACK_TRANSACTION, writeTrack } from './tracks.ts';
 
 export interface ImportOptions {

@@ -6,6 +6,7 @@
 // person, or their privacy settings, changes (prisma/migrations/*_entry_revisions): whichever process
 // or command wrote, the next page sees it. Viewers still see only what they may: visibility is
 // applied to the ids, not kept.
+import { LRUCache } from 'lru-cache';
 import type { LoadedEntry } from './entry-rows.ts';
 
 /** Documents kept per process by default: about 3 KB each for a page's usual entry. */
@@ -33,7 +34,7 @@ interface Kept {
  * page read for the first time about 0.4 ms of CPU (a fifth of the page, `bench/ab.ts`).
  */
 export class KeptDocuments {
-  private readonly kept = new Map<string, Kept>();
+  private readonly kept: LRUCache<string, Kept>;
   /** Keys of documents read once and not kept (yet). */
   private readonly asked = new Set<string>();
   /** Of each kind of page, the share of its entries found kept lately. */
@@ -42,15 +43,14 @@ export class KeptDocuments {
   constructor(
     private readonly capacity = KEPT_DOCUMENTS,
     private readonly freeze = true,
-  ) {}
+  ) {
+    this.kept = new LRUCache({ max: Math.max(capacity, 1) });
+  }
 
   /** The document kept under `key` at exactly these revisions. */
   find(key: string, revision: number, people: number): LoadedEntry | undefined {
     const kept = this.kept.get(key);
     if (kept === undefined || kept.revision !== revision || kept.people !== people) return undefined;
-    // most recently used goes last
-    this.kept.delete(key);
-    this.kept.set(key, kept);
     return kept.entry;
   }
 
@@ -67,8 +67,6 @@ export class KeptDocuments {
       this.asked.add(key);
       return;
     }
-    this.kept.delete(key);
-    if (this.kept.size >= this.capacity) this.kept.delete(this.kept.keys().next().value!);
     this.kept.set(key, { revision, people, entry: this.freeze ? deepFreeze(entry) : entry });
   }
 

@@ -1,25 +1,26 @@
 // Accounts, registered apps, authorization codes and access tokens in the database. Every secret is
 // stored as a SHA-256 digest: codes, tokens and client secrets are random 256-bit values, so a fast
 // hash suffices and a copy of the tables reveals none of them. Passwords, chosen by people, get scrypt.
-import { formatScopes, grantedScopes, PERSONAL_TOKEN_DAYS, parseScopes, type Scope } from '../domain/scopes.ts';
+
 import { randomBytes } from 'node:crypto';
-import { generateToken, hashToken } from '../auth/tokens.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { isUniqueViolation } from './errors.ts';
-import type { Prisma } from './database.ts';
+import { generateToken, hashToken } from '../auth/tokens.ts';
 import {
+  type AppInput,
   PASSWORD_MAX,
   PASSWORD_MIN,
+  type SignUpInput,
   usernameKey,
   validateApp,
   validateSignUp,
-  type AppInput,
-  type SignUpInput,
 } from '../domain/accounts.ts';
 import { httpUrlProblem } from '../domain/entry-input.ts';
 import { type FieldIssue, NotFoundError, ValidationError } from '../domain/errors.ts';
+import { formatScopes, grantedScopes, PERSONAL_TOKEN_DAYS, parseScopes, type Scope } from '../domain/scopes.ts';
 import { webhookTargetProblem } from '../webhooks/address-guard.ts';
 import { newWebhookSecret, webhookChallengeProblem } from '../webhooks/deliveries.ts';
+import type { Prisma } from './database.ts';
+import { isUniqueViolation } from './errors.ts';
 
 export interface Account {
   id: number;

@@ -9,7 +9,7 @@
 // before computing it, so no track is computed twice, and a batch whose process stopped is taken up
 // by another once its lease has run out.
 import { setImmediate as nextTick } from 'node:timers/promises';
-import { RECORDS_VERSION, trackEfforts, type TrackEfforts } from '../domain/records.ts';
+import { RECORDS_VERSION, type TrackEfforts, trackEfforts } from '../domain/records.ts';
 import { decodePoints } from '../domain/track-codec.ts';
 import type { Prisma } from './database.ts';
 

@@ -1,8 +1,9 @@
 // Stores a parsed GPX document as the track of an entry or a route, replacing any earlier one, in one
 // transaction: a failure leaves the previous track as it was.
+
+import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { PreparedTrack } from '../tracks/prepare.ts';
 import { bulkInsert } from './bulk.ts';
-import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import { type Database, forgetStatementArguments, type Prisma, type Transaction } from './database.ts';
 import { storedDate } from './entry-pages.ts';
 

@@ -1,5 +1,5 @@
 // Rules for people's accounts and registered apps: pure, so that pages, CLI and GraphQL share them.
-import { ValidationError, type FieldIssue } from './errors.ts';
+import { type FieldIssue, ValidationError } from './errors.ts';
 
 /** `me` names the token's person in paths (SPEC 2.1), so nobody may be called that. */
 const RESERVED_USERNAMES = new Set(['me', 'admin', 'root', 'oauth', 'api', 'login', 'logout', 'signup', 'account', 'developers']);

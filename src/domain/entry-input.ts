@@ -1,8 +1,9 @@
 // Field rules of an entry (SPEC 2.3, 4.3), on input GraphQL has already typed. Issue paths use the
 // GraphQL input's names (`workout.distance.value`); the REST layer renames them to its brackets.
-import { defaultDistanceUnits } from './units.ts';
+
 import type { ActivityType, DistanceUnits, Felt, UnitPreference } from './activity.ts';
-import { ValidationError, type FieldIssue } from './errors.ts';
+import { type FieldIssue, ValidationError } from './errors.ts';
+import { defaultDistanceUnits } from './units.ts';
 
 export const MESSAGE_MAX = 5000;
 export const TITLE_MAX = 200;

@@ -4,8 +4,8 @@
 // loop (imports/fit-pool.ts); this module itself does no I/O.
 import { Decoder, Stream } from '@garmin/fitsdk';
 import { activityTypeOf, type ImportedActivity, MAX_ACTIVITY_FILE_BYTES } from './activity-file.ts';
-import { normalizeFit } from './fit-records.ts';
 import { ValidationError } from './errors.ts';
+import { normalizeFit } from './fit-records.ts';
 import type { GpxPoint } from './gpx.ts';
 
 const SEMICIRCLES_TO_DEGREES = 180 / 2 ** 31;

@@ -3,9 +3,9 @@
 import type { SaxesTagNS } from 'saxes';
 import { ValidationError } from './errors.ts';
 import { escapeMarkup } from './markup.ts';
+import type { GpxPoint } from './track.ts';
 import { PackedPointsWriter } from './track-codec.ts';
 import { readXml } from './xml-stream.ts';
-import type { GpxPoint } from './track.ts';
 
 export type { GpxPoint };
 

@@ -3,7 +3,7 @@
 // Streams are ordered newest first by (createdAt, id). `at` is shown to clients at second precision,
 // so `since`/`until` compare against whole seconds: an entry shown as `at = T` matches `until = T`
 // and does not match `since = T`.
-import { ValidationError, type FieldIssue } from './errors.ts';
+import { type FieldIssue, ValidationError } from './errors.ts';
 
 export const PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;

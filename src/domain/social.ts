@@ -1,9 +1,9 @@
 // Field rules of comments, routes and profiles.
 import type { ActivityType, UnitPreference } from './activity.ts';
 import { httpUrlProblem } from './entry-input.ts';
-import { ValidationError, type FieldIssue } from './errors.ts';
-import type { Visibility } from './visibility.ts';
+import { type FieldIssue, ValidationError } from './errors.ts';
 import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MIN_ZONE_RADIUS_METERS, type Zone } from './privacy-zones.ts';
+import type { Visibility } from './visibility.ts';
 
 export const COMMENT_MAX = 510;
 

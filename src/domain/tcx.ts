@@ -1,7 +1,7 @@
 // Garmin's Training Center XML (TCX v2), as Garmin Connect, Strava and most watches' software export
 // it: the first activity, its laps' totals and the track points with heart rate, cadence and power.
 // Read through readXml, with the same bounds as a GPX upload.
-import { type ImportedActivity, activityTypeOf, MAX_ACTIVITY_FILE_BYTES } from './activity-file.ts';
+import { activityTypeOf, type ImportedActivity, MAX_ACTIVITY_FILE_BYTES } from './activity-file.ts';
 import { ValidationError } from './errors.ts';
 import { emptyPoint, type GpxPoint } from './gpx.ts';
 import { readXml } from './xml-stream.ts';

@@ -2,8 +2,9 @@
 // same events from the outbox, written in each write's transaction: src/db/outbox.ts.)
 // In-process by default; through Redis with REDIS_URL, so an event published by one process reaches
 // subscribers on every process.
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+
 import { setMaxListeners } from 'node:events';
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import { DomainError } from '../domain/errors.ts';

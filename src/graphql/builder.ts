@@ -3,8 +3,8 @@ import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
-import { getDatamodel } from '../generated/pothos-types.ts';
 import type PrismaTypes from '../generated/pothos-types.ts';
+import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
 
 /** A GPX document as a mutation receives it: text in JSON, or a file of a multipart upload. */

@@ -15,7 +15,7 @@
 //   spec's CollectFields) keeps them where the fragment stands: `{ a ...F c }` answered `a, c, b`
 //   compiled and `a, b, c` interpreted. The document is compiled with the fragments on object types
 //   spelled out in place (fieldsInPlace), so both answer in the order asked.
-import { deliversIncrementally } from './incremental.ts';
+
 import type { Plugin } from '@envelop/core';
 import {
   type DocumentNode,
@@ -33,32 +33,28 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
+import { deliversIncrementally } from './incremental.ts';
 
 /** Compiled documents kept at most: the REST layer and the pages use about 40. */
 export const COMPILED_DOCUMENTS = 200;
 
 export function useCompiledExecution(): Plugin {
   const seen = new WeakSet<DocumentNode>();
-  const compiled = new Map<DocumentNode, CompiledQuery | null>();
+  // a document graphql-jit cannot compile is kept as null: it runs interpreted, as it would have anyway
+  const compiled = new LRUCache<DocumentNode, { query: CompiledQuery | null }>({ max: COMPILED_DOCUMENTS });
   const compiledFor = (args: Parameters<NonNullable<Plugin['onExecute']>>[0]['args']): CompiledQuery | null => {
     const { document, operationName, schema } = args;
-    if (compiled.has(document)) {
-      const known = compiled.get(document)!;
-      // most recently used goes last
-      compiled.delete(document);
-      compiled.set(document, known);
-      return known;
-    }
+    const known = compiled.get(document);
+    if (known) return known.query;
     if (!seen.has(document)) {
       seen.add(document);
       return null;
     }
     const result = compileQuery(schema, fieldsInPlace(schema, document), operationName ?? undefined);
-    // a document graphql-jit cannot compile runs interpreted, as it would have anyway
-    const entry = isCompiledQuery(result) ? result : null;
-    if (compiled.size >= COMPILED_DOCUMENTS) compiled.delete(compiled.keys().next().value!);
-    compiled.set(document, entry);
-    return entry;
+    const query = isCompiledQuery(result) ? result : null;
+    compiled.set(document, { query });
+    return query;
   };
   return {
     onExecute({ args, executeFn, setExecuteFn }) {

@@ -1,8 +1,8 @@
-import { NotAuthorizedError } from '../domain/errors.ts';
-import type { Database, Prisma } from '../db/database.ts';
 import type { Viewer } from '../auth/viewer.ts';
+import type { Database, Prisma } from '../db/database.ts';
 import type { EntryReader } from '../db/entry-pages.ts';
 import type { VersionRecorder } from '../db/entry-rows.ts';
+import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Events } from '../events/bus.ts';
 import type { MediaStore } from '../media/store.ts';
 import type { PopularRankings } from './popular-rankings.ts';

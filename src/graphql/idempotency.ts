@@ -8,10 +8,10 @@
 // over runs the mutation again with each recorded transaction replayed from its result instead of
 // written a second time, and so answers what the first attempt would have.
 import { createHash } from 'node:crypto';
-import { print, type DocumentNode, type ExecutionResult, type OperationDefinitionNode } from 'graphql';
+import { type DocumentNode, type ExecutionResult, type OperationDefinitionNode, print } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { isUniqueViolation } from '../db/errors.ts';
 import type { Prisma } from '../db/database.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import type { Context } from './context.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

@@ -1,5 +1,6 @@
 // The popular stream's rankings, kept per process between requests: the context of every request
 // holds the one store.
+import { LRUCache } from 'lru-cache';
 
 /** Rankings of the popular stream kept, by moment: the current hour's, and a few pinned by `until`. */
 const RANKINGS_KEPT = 16;
@@ -15,20 +16,16 @@ export interface PopularRankings {
 }
 
 export function createPopularRankings(): PopularRankings {
-  const kept = new Map<string, Promise<number[]>>();
+  const kept = new LRUCache<string, Promise<number[]>>({ max: RANKINGS_KEPT });
   return {
     ranking(key, compute) {
       let ranking = kept.get(key);
-      if (ranking) {
-        // most recently used goes last
-        kept.delete(key);
-      } else {
+      if (!ranking) {
         ranking = compute();
         // a failed computation is not kept: the next reader tries again
-        ranking.catch(() => kept.get(key) === ranking && kept.delete(key));
-        if (kept.size >= RANKINGS_KEPT) kept.delete(kept.keys().next().value!);
+        ranking.catch(() => kept.peek(key) === ranking && kept.delete(key));
+        kept.set(key, ranking);
       }
-      kept.set(key, ranking);
       return ranking;
     },
   };

@@ -15,9 +15,9 @@ import {
   readInBox,
   readPopularRanking,
 } from '../db/entry-pages.ts';
-import { ValidationError, type FieldIssue } from '../domain/errors.ts';
+import { type FieldIssue, ValidationError } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
-import { encodeCursor, encodePopularCursor, pageFromRows, popularWindow, streamWindow, type StreamArgs } from '../domain/paging.ts';
+import { encodeCursor, encodePopularCursor, pageFromRows, popularWindow, type StreamArgs, streamWindow } from '../domain/paging.ts';
 import { type Context, readerOf } from './context.ts';
 
 import { entryPlaceHidden } from './privacy.ts';

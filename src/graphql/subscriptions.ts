@@ -1,17 +1,18 @@
 // Live updates: the events of events.ts, filtered to what the matching query would show the viewer,
 // then read once for all the subscribers of the event (see readOncePerEvent).
-import { namesObject, requireDatabaseId } from './global-ids.ts';
+
 import { filter, map, pipe } from 'graphql-yoga';
 import { ALL_PARTS, PERSON_COLUMNS, readEntriesById } from '../db/entry-pages.ts';
-import { distanceMiles } from '../domain/geo.ts';
-import { entryPlaceHidden, privacyFor } from './privacy.ts';
-import { builder } from './builder.ts';
-import { requireViewer, type Context } from './context.ts';
-import { requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
 import { NotFoundError } from '../domain/errors.ts';
-import { eventIdOf, type EventName, type EventPayloads } from '../events/bus.ts';
-import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
+import { distanceMiles } from '../domain/geo.ts';
+import { type EventName, type EventPayloads, eventIdOf } from '../events/bus.ts';
+import { builder } from './builder.ts';
+import { type Context, requireViewer } from './context.ts';
+import { namesObject, requireDatabaseId } from './global-ids.ts';
+import { requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
 import { DeletedEntry } from './mutations/entries.ts';
+import { entryPlaceHidden, privacyFor } from './privacy.ts';
+import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
 import { CommentRef, LikeRef } from './types/comment.ts';
 import { EntryRef } from './types/entry.ts';
 import { PersonRef } from './types/person.ts';

@@ -2,20 +2,22 @@
 // depth, aliases, tokens and directives (graphql-armor), a cost that multiplies each list by how
 // many items it may hold, no field suggestions (they leak the schema when introspection is off), and
 // introspection itself where configured off.
+
+import { createRequire } from 'node:module';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import {
+  type DocumentNode,
+  GraphQLError,
+  type GraphQLSchema,
   getNamedType,
   getNullableType,
-  GraphQLError,
   isLeafType,
   isListType,
   NoSchemaIntrospectionCustomRule,
-  type DocumentNode,
-  type GraphQLSchema,
 } from 'graphql';
 import type { ComplexityEstimator, getComplexity as GetComplexity } from 'graphql-query-complexity';
-import { createRequire } from 'node:module';
 import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.ts';
 
 // its ESM build imports graphql's ESM files, and graphql refuses a schema built by the CommonJS one
@@ -108,7 +110,8 @@ const COSTED_VARIABLES_MAX = 1_024;
  * is costed once per variable set, not walked on every request.
  */
 function costLimit(maxCost: number): Plugin {
-  const known = new WeakMap<DocumentNode, Map<string, number | null>>();
+  // null: a cost that could not be worked out (execution reports why)
+  const known = new WeakMap<DocumentNode, LRUCache<string, { cost: number | null }>>();
   const costOf = (args: {
     schema: GraphQLSchema;
     document: DocumentNode;
@@ -117,7 +120,8 @@ function costLimit(maxCost: number): Plugin {
   }): number | null => {
     const key = costKey(args.operationName, args.variableValues);
     const costs = known.get(args.document);
-    if (costs?.has(key)) return costs.get(key)!;
+    const kept = costs?.get(key);
+    if (kept) return kept.cost;
     let cost: number | null;
     try {
       cost = queryCost(args.schema, args.document, args.variableValues ?? undefined, args.operationName ?? undefined);
@@ -126,10 +130,9 @@ function costLimit(maxCost: number): Plugin {
       cost = null;
     }
     if (key.length <= COSTED_VARIABLES_MAX) {
-      const kept = costs ?? new Map<string, number | null>();
-      if (kept.size >= COSTS_PER_DOCUMENT) kept.delete(kept.keys().next().value!);
-      kept.set(key, cost);
-      if (!costs) known.set(args.document, kept);
+      const keeping = costs ?? new LRUCache<string, { cost: number | null }>({ max: COSTS_PER_DOCUMENT });
+      keeping.set(key, { cost });
+      if (!costs) known.set(args.document, keeping);
     }
     return cost;
   };

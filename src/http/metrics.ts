@@ -1,6 +1,6 @@
 // Prometheus metrics, served at /metrics: HTTP requests by route and status, SQL statements and their
 // time, rate-limit rejections, the response cache, GraphQL phases (yoga's plugin) and the process.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CacheStats } from '../cache/response-cache.ts';
 
 export interface Metrics {

@@ -4,11 +4,11 @@
 // when the operation reads it; the temporary files of a request are removed once it is answered
 // (`releaseUploads`, at the edge).
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream, openAsBlob } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { once } from 'node:events';
 import { finished, pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';

@@ -3,7 +3,7 @@
 // Redis when REDIS_URL is set, with an in-memory limiter taking over while Redis is unreachable.
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AttemptCounter, ThrottleRule } from '../auth/throttle.ts';
 import type { Config } from '../config.ts';
 

@@ -1,9 +1,11 @@
 // A route table: method + path pattern → handler. A path that exists under other methods answers 405
 // with `Allow` (SPEC 7), so every route added here gets that for free.
-import { BodyTooLargeError, discardRest, hasNul, MalformedBodyError, readLimitedText } from './body.ts';
-import { readMultipartForm } from './multipart.ts';
+
 // whatwg-node's Response: node:http gets a string body in one write, not through a web stream
 import { Response } from '@whatwg-node/fetch';
+import { BodyTooLargeError, discardRest, hasNul, MalformedBodyError, readLimitedText } from './body.ts';
+import type { Markup } from './html.ts';
+import { readMultipartForm } from './multipart.ts';
 
 export interface RequestContext {
   request: Request;
@@ -113,8 +115,8 @@ export function errorResponse(status: number, code: string, message: string, hea
   return jsonResponse(status, errorBody(code, message), headers);
 }
 
-export function htmlResponse(status: number, html: string, headers: Record<string, string> = {}, setCookies: string[] = []): Response {
-  const response = new Response(html, {
+export function htmlResponse(status: number, page: Markup, headers: Record<string, string> = {}, setCookies: string[] = []): Response {
+  const response = new Response(page.toString(), {
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',

@@ -12,6 +12,8 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import yauzl from 'yauzl';
+import type { Database } from '../db/database.ts';
+import { createImportedEntry, importedEntry, insertImportedEntry } from '../db/imports.ts';
 import { activityTypeOf, MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
 import {
   ARCHIVE_INFLATION_ALLOWANCE,
@@ -27,8 +29,6 @@ import {
 } from '../domain/archive.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { parseGpx } from '../domain/gpx.ts';
-import type { Database } from '../db/database.ts';
-import { createImportedEntry, importedEntry, insertImportedEntry } from '../db/imports.ts';
 import { MAX_IMAGE_BYTES, processImage } from '../media/images.ts';
 import type { MediaStore } from '../media/store.ts';
 import { openActivityFile, parseActivityFile } from './activity-files.ts';

@@ -4,9 +4,9 @@
 // file has a deadline: a file crafted to expand or to spin costs the worker, which is replaced, and
 // answers 422 naming `file`, never the server's memory or time.
 import { Piscina } from 'piscina';
+import type { ImportedActivity } from '../domain/activity-file.ts';
 import { ValidationError } from '../domain/errors.ts';
 import type { PreparedTrack } from '../tracks/prepare.ts';
-import type { ImportedActivity } from '../domain/activity-file.ts';
 import type { FitWorkerResult } from './fit-worker.ts';
 
 const WORKER_HEAP_MB = 384;

@@ -1,9 +1,10 @@
 // Runs in a worker thread of fit-pool.ts: decodes one FIT file and prepares its track for storing
 // (summary, outline, records, compressed points), so that a 700,000-record file costs the main thread
 // nothing but the write; the compressed points come back as one buffer, not thousands of objects.
+
+import { ValidationError } from '../domain/errors.ts';
 import { parseFit } from '../domain/fit.ts';
 import { packPoints } from '../domain/track-codec.ts';
-import { ValidationError } from '../domain/errors.ts';
 import { type PreparedTrack, prepareTrack } from '../tracks/prepare.ts';
 
 export type FitWorkerResult =

@@ -4,9 +4,6 @@
 // and the same store.
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Prisma } from '../db/database.ts';
-import { redirectUriMatches, redirectUriProblem, stripAppendedCallbackParams } from '../domain/accounts.ts';
-import { formatScopes, grantedScopes, LEGACY_SCOPES, parseScopes, type Scope, SCOPES } from '../domain/scopes.ts';
-import { AUTHORIZATION_CODE_LIFETIME_SECONDS, createModel, type OAuthClient } from './model.ts';
 import {
   findApp,
   introspectToken,
@@ -16,6 +13,9 @@ import {
   rotateRefreshToken,
   type TokenLifetimes,
 } from '../db/oauth-store.ts';
+import { redirectUriMatches, redirectUriProblem, stripAppendedCallbackParams } from '../domain/accounts.ts';
+import { formatScopes, grantedScopes, LEGACY_SCOPES, parseScopes, SCOPES, type Scope } from '../domain/scopes.ts';
+import { AUTHORIZATION_CODE_LIFETIME_SECONDS, createModel, type OAuthClient } from './model.ts';
 
 const AUTHORIZE_PARAMS = [
   'response_type',

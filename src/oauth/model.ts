@@ -5,7 +5,6 @@ import { timingSafeEqual } from 'node:crypto';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { generateToken, hashToken } from '../auth/tokens.ts';
 import type { Prisma } from '../db/database.ts';
-import { redirectUriMatches } from '../domain/accounts.ts';
 import {
   AUTHORIZATION_CODE_LIFETIME_SECONDS,
   codeIdFor,
@@ -14,11 +13,12 @@ import {
   findApp,
   findUnusedCode,
   issueAccessToken,
+  type RegisteredApp,
   revokeTokensOfCode,
   saveAuthorizationCode,
-  type RegisteredApp,
   type TokenLifetimes,
 } from '../db/oauth-store.ts';
+import { redirectUriMatches } from '../domain/accounts.ts';
 
 export { AUTHORIZATION_CODE_LIFETIME_SECONDS };
 

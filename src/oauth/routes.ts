@@ -1,20 +1,20 @@
 // The authorization server's endpoints: authorize (with its consent page), token, revoke,
 // introspection, and its metadata. The flow rules are authorization.ts's.
-import { pageKit, type PageOptions, type PageState } from '../account/page-kit.ts';
+import { type PageOptions, type PageState, pageKit } from '../account/page-kit.ts';
 import { problemPage } from '../account/pages.ts';
-import { TOKEN_RULES, type GuessThrottle } from '../auth/throttle.ts';
+import { type GuessThrottle, TOKEN_RULES } from '../auth/throttle.ts';
 import type { TokenLifetimes } from '../db/oauth-store.ts';
 import { narrowScopes } from '../domain/scopes.ts';
-import { jsonResponse, readForm, redirectResponse, type RequestContext, type Router } from '../http/router.ts';
+import { jsonResponse, type RequestContext, type Router, readForm, redirectResponse } from '../http/router.ts';
 import {
   approveAuthorization,
   authorizationServerMetadata,
   checkAuthorizeRequest,
   denyAuthorization,
+  type EndpointResponse,
   exchangeToken,
   introspect,
   revokeAccessToken,
-  type EndpointResponse,
 } from './authorization.ts';
 import { consentPage } from './pages.ts';
 

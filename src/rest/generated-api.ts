@@ -5,15 +5,16 @@
 // expect: typed failures as statuses (the one table in errors.ts) and the legacy layer's error body,
 // readable paths for the resources the legacy paths also have, bodies read under the service's limits,
 // and uploads as multipart parts.
-import { type Scope, SCOPES } from '../domain/scopes.ts';
+
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import {
   type DocumentNode,
   type FieldNode,
-  getNamedType,
   type GraphQLInputType,
   type GraphQLSchema,
+  getNamedType,
   isInputObjectType,
   isNullableType,
   isUnionType,
@@ -21,17 +22,16 @@ import {
   type OperationDefinitionNode,
   visit,
 } from 'graphql';
-import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { createSofaRouter, createSofa } from 'sofa-api';
+import { createSofa, createSofaRouter } from 'sofa-api';
+import { SCOPES, type Scope } from '../domain/scopes.ts';
 import type { Context } from '../graphql/context.ts';
-import { JSON_LIMIT_BYTES, MalformedBodyError, readJsonObject, readLimitedText } from '../http/body.ts';
+import { hasNul, JSON_LIMIT_BYTES, MalformedBodyError, readJsonObject, readLimitedText } from '../http/body.ts';
+import { CSRF_HEADERS, unpreflighted } from '../http/csrf.ts';
 import { readMultipartForm } from '../http/multipart.ts';
-import { hasNul } from '../http/body.ts';
 import { Router } from '../http/router.ts';
 import { failure, failureOfError, notAuthorized, RestError, TYPED_FAILURES, type TypedFailure } from './errors.ts';
 import type { RunOperation } from './execute.ts';
 import { LEFT_OUT, restViewSchema } from './rest-view.ts';
-import { CSRF_HEADERS, unpreflighted } from '../http/csrf.ts';
 
 export const API_BASE = '/api/v1';
 

@@ -1,10 +1,10 @@
 // The OpenAPI 3.1 description of the legacy REST paths and of the generated API at /api/v1, served at
 // /openapi.json and rendered at /docs.
 // The test suite checks that the document validates and that every response it sees conforms to it.
-import { SCOPE_DESCRIPTIONS, type Scope } from '../domain/scopes.ts';
+
 import { ACTIVITY_TYPES, displayActivityType } from '../domain/activity.ts';
-import { escapeMarkup as e } from '../domain/markup.ts';
 import { POPULAR_DAYS } from '../domain/paging.ts';
+import { SCOPE_DESCRIPTIONS, type Scope } from '../domain/scopes.ts';
 import { API_BASE, API_TAG, type GeneratedDescription, LEFT_OUT_NOTES } from './generated-api.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -884,50 +884,4 @@ function describe(baseUrl: string, v1: ReturnType<typeof generatedPaths>) {
       },
     ],
   };
-}
-
-type Doc = ReturnType<typeof openApiDocument>;
-
-/** Whether an operation's `security` needs a token (no empty alternative). */
-const needsToken = (security: unknown) => Array.isArray(security) && !security.some((option) => Object.keys(option).length === 0);
-
-/** The scope an operation's `security` names, as the docs page says it. */
-const scopeOf = (security: unknown) => {
-  const scope = (security as Array<{ oauth2?: string[] }>).find((option) => option.oauth2)?.oauth2?.[0];
-  return scope ? ` with the scope \`${scope}\`` : '';
-};
-
-/** A browsable reference, rendered from the document itself, with no front-end build. */
-export function docsPage(doc: Doc): string {
-  const code = (s: string) => e(s).replace(/`([^`]+)`/g, '<code>$1</code>');
-  const sections = Object.entries(doc.paths)
-    .flatMap(([path, operations]) =>
-      Object.entries(
-        operations as Record<
-          string,
-          {
-            summary: string;
-            security?: unknown;
-            parameters?: Array<{ name: string; in: string; description?: string }>;
-            responses: Record<string, { description: string }>;
-          }
-        >,
-      ).map(
-        ([method, op]) => `<section><h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${e(path)}</code></h2>
-        <p>${code(op.summary)}${needsToken(op.security) ? ` <strong>Needs an access token${scopeOf(op.security)}.</strong>` : ''}</p>
-        ${op.parameters?.length ? `<table><tr><th>Parameter</th><th>In</th><th>Meaning</th></tr>${op.parameters.map((p) => `<tr><td><code>${e(p.name)}</code></td><td>${p.in}</td><td>${code(p.description ?? '')}</td></tr>`).join('')}</table>` : ''}
-        <table><tr><th>Status</th><th>When</th></tr>${Object.entries(op.responses)
-          .map(([status, r]) => `<tr><td>${status}</td><td>${code(r.description)}</td></tr>`)
-          .join('')}</table></section>`,
-      ),
-    )
-    .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(doc.info.title)}</title><style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;color:#1d2430}
-section{border-top:1px solid #d0d5dd;padding:.5rem 0} table{border-collapse:collapse;margin:.5rem 0} td,th{text-align:left;padding:.2rem .75rem .2rem 0;vertical-align:top}
-.m{font-family:ui-monospace,monospace;padding:.1rem .4rem;border-radius:4px;color:#fff;background:#475467}.get{background:#1f6f50}.post{background:#1849a9}.put{background:#93370d}.delete{background:#b42318}
-</style></head><body><h1>${e(doc.info.title)}</h1><p>${code(doc.info.description)}</p>
-<p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Authorization: OAuth 2.0 at <code>/oauth/authorize</code> and <code>/oauth/token</code>.</p>
-${sections}</body></html>`;
 }

@@ -1,13 +1,13 @@
 // Request parameters of the legacy paths, turned into GraphQL variables, and GraphQL's field paths
 // turned back into the parameter names clients sent.
-import { activityTypeName } from '../domain/activity.ts';
+
 import {
   coerceInputValue,
   type DocumentNode,
-  getNullableType,
-  getOperationAST,
   type GraphQLInputType,
   type GraphQLSchema,
+  getNullableType,
+  getOperationAST,
   isEnumType,
   isInputObjectType,
   isListType,
@@ -15,6 +15,7 @@ import {
   isScalarType,
   typeFromAST,
 } from 'graphql';
+import { activityTypeName } from '../domain/activity.ts';
 
 /** `workout[distance][value]=3` → `{ workout: { distance: { value: '3' } } }`. The first value of a name wins. */
 export function nestBracketed(entries: Iterable<[string, string | File]>): Record<string, unknown> {

@@ -10,9 +10,9 @@
 import {
   buildASTSchema,
   type DefinitionNode,
-  getNamedType,
   GraphQLScalarType,
   type GraphQLSchema,
+  getNamedType,
   isLeafType,
   Kind,
   parse,

@@ -2,34 +2,30 @@
 // shapes of COMPAT.md (shapes.ts). One wrapper gives every path the same formats, JSONP, token
 // handling, status codes and error body.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { type ExecutionResult, getOperationAST } from 'graphql';
 // whatwg-node's Response: node:http gets a string body in one write, not through a web stream
 import { Response } from '@whatwg-node/fetch';
+import { type ExecutionResult, getOperationAST } from 'graphql';
+import { type EntryFragments, pageOf, recordingVersions } from '../cache/entry-fragments.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import type { Context } from '../graphql/context.ts';
 import { schema } from '../graphql/schema.ts';
 import { BodyTooLargeError, drainedOnCancel, MalformedBodyError, readJsonObject } from '../http/body.ts';
 import { readMultipartForm } from '../http/multipart.ts';
-import { readForm, type RequestContext, type Router } from '../http/router.ts';
-import type { RunOperation } from './execute.ts';
 import { accepts } from '../http/negotiation.ts';
-import { jsonpBody, validCallback } from './jsonp.ts';
-import { failure, failureOfError, notAuthorized, RestError } from './errors.ts';
-import { createEntryInput, decimalParam, enumValue, nestBracketed, positiveId, restFieldName, variableProblems } from './params.ts';
+import { type RequestContext, type Router, readForm } from '../http/router.ts';
 import {
   RestCreateCommentDocument,
   RestCreateEntryDocument,
   RestCreateRouteDocument,
   RestDeleteEntryDocument,
-  RestRemoveFriendDocument,
-  RestRequestFriendDocument,
   RestEntryDocument,
-  RestImportActivityDocument,
+  RestEntryGpxDocument,
   RestFriendsDocument,
   RestFriendsStreamDocument,
   RestFriendsStreamIdsDocument,
   type RestFriendsStreamIdsQuery,
   type RestFriendsStreamQuery,
+  RestImportActivityDocument,
   RestLikeEntryDocument,
   RestMeDocument,
   RestNearbyStreamDocument,
@@ -40,17 +36,18 @@ import {
   RestPersonStreamDocument,
   RestPersonStreamIdsDocument,
   type RestPersonStreamIdsQuery,
+  type RestPersonStreamQuery,
   RestPopularStreamDocument,
   RestPopularStreamIdsDocument,
   type RestPopularStreamIdsQuery,
-  type RestPersonStreamQuery,
+  type RestPopularStreamQuery,
   RestPublicStreamDocument,
   RestPublicStreamIdsDocument,
   type RestPublicStreamIdsQuery,
-  type RestPopularStreamQuery,
   type RestPublicStreamQuery,
+  RestRemoveFriendDocument,
+  RestRequestFriendDocument,
   RestRouteDocument,
-  RestEntryGpxDocument,
   RestRouteGpxDocument,
   RestRoutesDocument,
   RestSetEntryTrackDocument,
@@ -58,7 +55,10 @@ import {
   RestSetRouteTrackDocument,
   type RestSetRouteTrackMutation,
 } from '../operations/generated.ts';
-import { type EntryFragments, pageOf, recordingVersions } from '../cache/entry-fragments.ts';
+import { failure, failureOfError, notAuthorized, RestError } from './errors.ts';
+import type { RunOperation } from './execute.ts';
+import { jsonpBody, validCallback } from './jsonp.ts';
+import { createEntryInput, decimalParam, enumValue, nestBracketed, positiveId, restFieldName, variableProblems } from './params.ts';
 import { commentJson, entryJson, friendJson, friendshipJson, likeJson, personJson, routeJson, trackJson } from './shapes.ts';
 
 /** The streams answer the same selection. */

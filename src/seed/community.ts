@@ -1,12 +1,13 @@
 // The demo community as plain rows: deterministic (a seeded PRNG), no I/O, generated batch by batch so
 // that a million entries never sit in memory at once. seed.ts writes what this produces.
-import { SPEC_ACTIVITY_TYPES, FEELINGS, type UnitPreference } from '../domain/activity.ts';
+import { FEELINGS, SPEC_ACTIVITY_TYPES, type UnitPreference } from '../domain/activity.ts';
 
 /** The seed's workouts are of SPEC's five activity types. */
 type ActivityType = (typeof SPEC_ACTIVITY_TYPES)[number];
+
 import { EARTH_RADIUS_MILES, type Point } from '../domain/geo.ts';
-import { defaultDistanceUnits, fromMeters } from '../domain/units.ts';
 import type { TrackPointInput } from '../domain/track.ts';
+import { defaultDistanceUnits, fromMeters } from '../domain/units.ts';
 
 /** What one unit of `--scale` adds. */
 export const PER_SCALE = { people: 100, entries: 1000, comments: 3000, likes: 5000, routes: 10, friendsEach: 8 } as const;

@@ -1,20 +1,20 @@
 // Writes the demo community (community.ts) in batches: one transaction per batch keeps SQLite fast
 // (one commit per few thousand rows) and memory flat at any scale.
-import { bulkInsert, type BulkTarget } from '../db/bulk.ts';
+import { type BulkTarget, bulkInsert } from '../db/bulk.ts';
 import type { Database, Prisma } from '../db/database.ts';
 import { encodePolyline, summarizeTrack, thin } from '../domain/track.ts';
 import { encodePoints } from '../domain/track-codec.ts';
 import {
   CITIES,
-  MAX_TRACKED_ROUTES,
-  PER_SCALE,
   createRandom,
+  type EntryPlan,
   generateEntryBatch,
   generateFriendships,
   generateLoop,
   generatePeople,
   generateRoutes,
-  type EntryPlan,
+  MAX_TRACKED_ROUTES,
+  PER_SCALE,
 } from './community.ts';
 
 export interface SeedOptions {

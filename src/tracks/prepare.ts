@@ -2,8 +2,8 @@
 // tracks are prepared on the track thread (pool.ts), a FIT file's on the FIT thread that read it.
 import type { PackedGpx, ParsedGpx } from '../domain/gpx.ts';
 import { RECORDS_VERSION, type TrackEfforts, trackEfforts } from '../domain/records.ts';
+import { encodePolyline, summarizeTrack, type TrackPointInput, type TrackSummary, thin, thinIndexes } from '../domain/track.ts';
 import { compressPoints, encodePoints, iteratePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
-import { encodePolyline, summarizeTrack, thin, thinIndexes, type TrackPointInput, type TrackSummary } from '../domain/track.ts';
 
 /** The Track row's columns, as prepared (the owner's id is added by the write). */
 export interface PreparedTrackData extends TrackSummary {

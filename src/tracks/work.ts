@@ -2,12 +2,13 @@
 // points, and what a viewer that its owner hides part of from is shown of it. Pure functions of the
 // packed bytes and the privacy settings that apply (null: nothing hidden), run in place for small
 // tracks and on the track worker for big ones (pool.ts). No I/O.
-import { type GpxPoint, type GpxWaypoint, type PackedGpx, toGpx } from '../domain/gpx.ts';
-import { type PreparedTrack, prepareTrack } from './prepare.ts';
+
 import type { Point } from '../domain/geo.ts';
+import { type GpxPoint, type GpxWaypoint, type PackedGpx, toGpx } from '../domain/gpx.ts';
 import { type HiddenParts, hiddenParts, type PrivacySettings, trackEnds, visiblePoints } from '../domain/privacy-zones.ts';
+import { encodePolyline, summarizeTrack, type TrackSummary, thin, thinIndexes } from '../domain/track.ts';
 import { decodePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
-import { encodePolyline, summarizeTrack, thin, thinIndexes, type TrackSummary } from '../domain/track.ts';
+import { type PreparedTrack, prepareTrack } from './prepare.ts';
 
 export type TrackWork =
   | {

@@ -1,14 +1,14 @@
 // The frame every page shares (the people-facing pages and the account and OAuth pages): the head, the
 // style, and a header that shows who is logged in, with a log-out button.
 import type { FieldIssue } from '../domain/errors.ts';
-import { escapeMarkup as e } from '../domain/markup.ts';
+import { html, type Markup, raw } from '../http/html.ts';
 
 export interface PageViewer {
   username: string;
   displayName: string;
 }
 
-const STYLE = `
+const STYLE = raw(`
   body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1d2430; background: #f5f6f8; }
   header { background: #1f6f50; color: #fff; padding: .75rem 1rem; display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
   header a, header button { color: #fff; }
@@ -24,28 +24,29 @@ const STYLE = `
   .secret { font-family: ui-monospace, monospace; word-break: break-all; background: #f0f3f0; padding: .25rem .5rem; }
   .actions { display: flex; gap: .5rem; flex-wrap: wrap; }
   table { width: 100%; border-collapse: collapse; } td, th { text-align: left; padding: .25rem .5rem .25rem 0; vertical-align: top; }
-`;
+`);
 
-export function layout(title: string, body: string, viewer: PageViewer | null, csrf: string): string {
+/** A whole page: `style` adds to the shared style sheet. */
+export function layout(title: string, body: Markup, viewer: PageViewer | null, csrf: string, style?: Markup): Markup {
   const nav = viewer
-    ? `<a href="/account">${e(viewer.displayName)}</a> <a href="/developers/apps">Developers</a>
-       <form method="post" action="/logout"><input type="hidden" name="csrf" value="${e(csrf)}"><button type="submit">Log out</button></form>`
-    : `<a href="/login">Log in</a> <a href="/signup">Sign up</a>`;
-  return `<!doctype html>
+    ? html`<a href="/account">${viewer.displayName}</a> <a href="/developers/apps">Developers</a>
+       <form method="post" action="/logout"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">Log out</button></form>`
+    : html`<a href="/login">Log in</a> <a href="/signup">Sign up</a>`;
+  return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(title)} · Milepost</title><style>${STYLE}</style></head>
+<title>${title} · Milepost</title><style>${STYLE}${style}</style></head>
 <body><header><a class="brand" href="/">Milepost</a>${nav}</header>
-<main><h1>${e(title)}</h1>${body}</main></body></html>`;
+<main><h1>${title}</h1>${body}</main></body></html>`;
 }
 
 /** What a refused form says, above it, as an alert. */
-export function issuesBlock(issues: readonly FieldIssue[] | string | undefined): string {
-  if (!issues || issues.length === 0) return '';
+export function issuesBlock(issues: readonly FieldIssue[] | string | undefined): Markup | null {
+  if (!issues || issues.length === 0) return null;
   const items = typeof issues === 'string' ? [issues] : issues.map((i) => `${i.path.replace('_', ' ')}: ${i.message}`);
-  return `<div class="error" role="alert"><ul>${items.map((i) => `<li>${e(i)}</li>`).join('')}</ul></div>`;
+  return html`<div class="error" role="alert"><ul>${items.map((i) => html`<li>${i}</li>`)}</ul></div>`;
 }
 
 /** A hidden form field; nothing for an empty value. */
-export function hidden(name: string, value: string | null | undefined): string {
-  return value ? `<input type="hidden" name="${e(name)}" value="${e(value)}">` : '';
+export function hidden(name: string, value: string | null | undefined): Markup | null {
+  return value ? html`<input type="hidden" name="${name}" value="${value}">` : null;
 }

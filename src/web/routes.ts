@@ -1,29 +1,30 @@
 // The people-facing pages, at the same paths as the data they show: a browser asking for HTML at
 // /entries/42 gets the page, an app gets JSON (server.ts decides by the Accept header).
 import type { ExecutionResult } from 'graphql';
-import type { Context } from '../graphql/context.ts';
-import { htmlResponse, type Router } from '../http/router.ts';
-import type { RunOperation } from '../rest/execute.ts';
-import { positiveId } from '../rest/params.ts';
 import { ACTIVITY_TYPES, SPEC_ACTIVITY_TYPES } from '../domain/activity.ts';
 import { TYPED_ERRORS } from '../domain/errors.ts';
+import type { Context } from '../graphql/context.ts';
+import type { Markup } from '../http/html.ts';
+import { htmlResponse, type Router } from '../http/router.ts';
 import {
+  type ActivityType,
   PageEntryDetailDocument,
   PageFeedDocument,
   PagePersonDetailDocument,
   PagePersonStatsDocument,
   PageRouteDocument,
-  type ActivityType,
 } from '../operations/generated.ts';
+import type { RunOperation } from '../rest/execute.ts';
+import { positiveId } from '../rest/params.ts';
 import {
   entryPage,
   feedPage,
   notFoundPage,
+  type PageEntry,
   personPage,
   routePage,
-  statsPage,
-  type PageEntry,
   type StatsFilter,
+  statsPage,
   type Visitor,
 } from './pages.ts';
 
@@ -71,7 +72,7 @@ export function mountWebPages(router: Router, options: WebOptions): void {
   const { run } = options;
 
   /** A page for this visitor: `render` gets who is looking and answers the status and the HTML. */
-  const respond = async (request: Request, render: (visitor: Visitor) => Promise<[number, string]>) => {
+  const respond = async (request: Request, render: (visitor: Visitor) => Promise<[number, Markup]>) => {
     const session = await options.session(request);
     const [status, html] = await render(session);
     return htmlResponse(status, html, HEADERS, session.setCookies);

@@ -1,9 +1,9 @@
 // Pictures of a GPS track for the web pages: a map of its path and an elevation profile, as SVG
-// strings. Pure: points in, markup out. Long tracks are thinned to a few hundred vertices, which is
+// markup. Pure: points in, markup out. Long tracks are thinned to a few hundred vertices, which is
 // more than a page-wide picture can show.
 import { distanceMiles } from '../domain/geo.ts';
 import { thin } from '../domain/track.ts';
-import { escapeMarkup } from '../domain/markup.ts';
+import { html, type Markup } from '../http/html.ts';
 
 const METERS_PER_MILE = 1609.344;
 
@@ -22,11 +22,11 @@ const round = (n: number) => Math.round(n * 10) / 10;
  * The path on a plain map: an equirectangular projection scaled by the cosine of the middle latitude,
  * so that a square kilometre looks square. Segments are drawn apart; start and finish are marked.
  */
-export function trackMapSvg(points: readonly MapPoint[], options: { width?: number; height?: number; title: string }): string {
+export function trackMapSvg(points: readonly MapPoint[], options: { width?: number; height?: number; title: string }): Markup | null {
   const width = options.width ?? 640;
   const height = options.height ?? 400;
   const pad = 16;
-  if (points.length === 0) return '';
+  if (points.length === 0) return null;
   const shown = thin(points, MAX_VERTICES);
   const lats = shown.map((p) => p.lat);
   const midLat = (Math.min(...lats) + Math.max(...lats)) / 2;
@@ -52,21 +52,27 @@ export function trackMapSvg(points: readonly MapPoint[], options: { width?: numb
   paths.push(current.join(' '));
   const [startX, startY] = at(0);
   const [endX, endY] = at(shown.length - 1);
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="map-title" class="track-map">
-<title id="map-title">${escapeMarkup(options.title)}</title>
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="map-title" class="track-map">
+<title id="map-title">${options.title}</title>
 <rect width="${width}" height="${height}" fill="#eef3ee"/>
-${paths.map((d) => `<path d="${d}" fill="none" stroke="#1f6f50" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/>`).join('\n')}
+${paths.map(
+  (d) => html`<path d="${d}" fill="none" stroke="#1f6f50" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/>
+`,
+)}
 <circle cx="${startX}" cy="${startY}" r="6" fill="#1f6f50"><title>Start</title></circle>
 <circle cx="${endX}" cy="${endY}" r="6" fill="#b3261e"><title>Finish</title></circle>
 </svg>`;
 }
 
 /** Elevation against distance along the track, with the lowest and highest points labelled. */
-export function elevationProfileSvg(points: readonly MapPoint[], options: { width?: number; height?: number; title: string }): string {
+export function elevationProfileSvg(
+  points: readonly MapPoint[],
+  options: { width?: number; height?: number; title: string },
+): Markup | null {
   const width = options.width ?? 640;
   const height = options.height ?? 160;
   const withElevation = points.filter((p): p is MapPoint & { elevation: number } => p.elevation !== null);
-  if (withElevation.length < 2) return '';
+  if (withElevation.length < 2) return null;
   // distance along the track, in metres (haversine between consecutive points of one segment)
   const along: number[] = [0];
   for (let i = 1; i < withElevation.length; i++) {
@@ -86,8 +92,8 @@ export function elevationProfileSvg(points: readonly MapPoint[], options: { widt
   const y = (elevation: number) => round(top + (1 - (elevation - low) / (high - low || 1)) * (height - top - bottom));
   const line = indices.map((i, n) => `${n === 0 ? 'M' : 'L'}${x(along[i]!)} ${y(withElevation[i]!.elevation)}`).join(' ');
   const area = `${line} L${x(total)} ${height - bottom} L${x(0)} ${height - bottom} Z`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="profile-title" class="elevation-profile">
-<title id="profile-title">${escapeMarkup(options.title)}: from ${Math.round(low)} m to ${Math.round(high)} m over ${(total / 1000).toFixed(1)} km</title>
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="profile-title" class="elevation-profile">
+<title id="profile-title">${options.title}: from ${Math.round(low)} m to ${Math.round(high)} m over ${(total / 1000).toFixed(1)} km</title>
 <path d="${area}" fill="#cfe3d6"/>
 <path d="${line}" fill="none" stroke="#1f6f50" stroke-width="2"/>
 <text x="4" y="${top + 4}" font-size="12" fill="#1d2430">${Math.round(high)} m</text>

@@ -1,6 +1,7 @@
 // A person's training on the pages: a bar chart of distance per period drawn on the server
 // as SVG (no script), the records table and the streak. Pure: typed GraphQL results in, markup out.
-import { escapeMarkup as e } from '../domain/markup.ts';
+
+import { html, type Markup } from '../http/html.ts';
 import type { PageTotalsFragment, PageTrainingFragment } from '../operations/generated.ts';
 
 const RECORD_NAMES: Record<string, string> = {
@@ -35,7 +36,7 @@ export type ChartBar = Totals & { firstDay: string };
 export function distanceChartSvg(
   bars: readonly ChartBar[],
   options: { id: string; title: string; width?: number; height?: number },
-): string {
+): Markup {
   const width = options.width ?? 640;
   const height = options.height ?? 200;
   const top = 28;
@@ -45,33 +46,31 @@ export function distanceChartSvg(
   const step = (width - left * 2) / Math.max(bars.length, 1);
   const barWidth = Math.max(1, step * 0.7);
   const units = bars.find((bar) => bar.distance)?.distance.units ?? 'KILOMETERS';
-  const rects = bars
-    .map((bar, i) => {
-      const h = ((height - top - bottom) * bar.meters) / most;
-      const x = left + i * step + (step - barWidth) / 2;
-      const y = height - bottom - h;
-      return `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${h.toFixed(1)}" fill="#1f6f50"><title>${e(bar.firstDay)}: ${e(distanceText(bar.distance))}, ${bar.workouts} workout${bar.workouts === 1 ? '' : 's'}</title></rect>`;
-    })
-    .join('');
+  const rects = bars.map((bar, i) => {
+    const h = ((height - top - bottom) * bar.meters) / most;
+    const x = left + i * step + (step - barWidth) / 2;
+    const y = height - bottom - h;
+    return html`<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barWidth.toFixed(1)}" height="${h.toFixed(1)}" fill="#1f6f50"><title>${bar.firstDay}: ${distanceText(bar.distance)}, ${bar.workouts} workout${bar.workouts === 1 ? '' : 's'}</title></rect>`;
+  });
   const first = bars[0]?.firstDay ?? '';
   const last = bars.at(-1)?.firstDay ?? '';
   const peak = distanceText({ value: bars.reduce((a, bar) => Math.max(a, bar.distance.value), 0), units });
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${e(options.id)}-title" class="distance-chart">
-<title id="${e(options.id)}-title">${e(options.title)}: from ${e(first)} to ${e(last)}, at most ${e(peak)}</title>
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${options.id}-title" class="distance-chart">
+<title id="${options.id}-title">${options.title}: from ${first} to ${last}, at most ${peak}</title>
 <line x1="0" y1="${height - bottom}" x2="${width}" y2="${height - bottom}" stroke="#8a94a6"/>
 ${rects}
-<text x="${left}" y="${height - 8}" font-size="22" fill="#4a5568">${e(first)}</text>
-<text x="${width - left}" y="${height - 8}" font-size="22" fill="#4a5568" text-anchor="end">${e(last)}</text>
-<text x="${left}" y="${top - 6}" font-size="22" fill="#4a5568">${e(peak)}</text>
+<text x="${left}" y="${height - 8}" font-size="22" fill="#4a5568">${first}</text>
+<text x="${width - left}" y="${height - 8}" font-size="22" fill="#4a5568" text-anchor="end">${last}</text>
+<text x="${left}" y="${top - 6}" font-size="22" fill="#4a5568">${peak}</text>
 </svg>`;
 }
 
 type Measure = { at: string; entry: { url: string } };
 
-export function recordsTable(records: NonNullable<PageTrainingFragment['records']>): string {
+export function recordsTable(records: NonNullable<PageTrainingFragment['records']>): Markup {
   const rows = records.running.map(
     (record) =>
-      `<tr><th scope="row">${e(RECORD_NAMES[record.distance] ?? record.distance)}</th><td><a href="${e(record.entry.url)}">${clock(record.seconds)}</a></td><td>${e(record.at.slice(0, 10))}</td></tr>`,
+      html`<tr><th scope="row">${RECORD_NAMES[record.distance] ?? record.distance}</th><td><a href="${record.entry.url}">${clock(record.seconds)}</a></td><td>${record.at.slice(0, 10)}</td></tr>`,
   );
   const other = [
     records.longestRide ? ['Longest ride', distanceText(records.longestRide.distance), records.longestRide] : null,
@@ -81,21 +80,21 @@ export function recordsTable(records: NonNullable<PageTrainingFragment['records'
     .filter((row) => row !== null)
     .map(
       ([name, figure, record]) =>
-        `<tr><th scope="row">${e(name as string)}</th><td><a href="${e((record as Measure).entry.url)}">${e(figure as string)}</a></td><td>${e((record as Measure).at.slice(0, 10))}</td></tr>`,
+        html`<tr><th scope="row">${name as string}</th><td><a href="${(record as Measure).entry.url}">${figure as string}</a></td><td>${(record as Measure).at.slice(0, 10)}</td></tr>`,
     );
-  if (rows.length + other.length === 0) return '<p>No records yet: they come from timed tracks.</p>';
-  return `<table><caption class="meta">Fastest times found inside timed running tracks, and the biggest workouts</caption>
+  if (rows.length + other.length === 0) return html`<p>No records yet: they come from timed tracks.</p>`;
+  return html`<table><caption class="meta">Fastest times found inside timed running tracks, and the biggest workouts</caption>
 <thead><tr><th scope="col">Record</th><th scope="col">Best</th><th scope="col">Day</th></tr></thead>
-<tbody>${[...rows, ...other].join('')}</tbody></table>`;
+<tbody>${rows}${other}</tbody></table>`;
 }
 
-export function streakText(streak: NonNullable<PageTrainingFragment['streak']>): string {
+export function streakText(streak: NonNullable<PageTrainingFragment['streak']>): Markup {
   const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
   const weeks = (n: number) => `${n} week${n === 1 ? '' : 's'}`;
-  return `<p>Current streak: <strong>${days(streak.currentDays)}</strong> (${weeks(streak.currentWeeks)} in a row). Longest: ${days(streak.longestDays)}, ${weeks(streak.longestWeeks)}.${streak.lastWorkoutDay ? ` Last workout on ${e(streak.lastWorkoutDay)}.` : ''}</p>`;
+  return html`<p>Current streak: <strong>${days(streak.currentDays)}</strong> (${weeks(streak.currentWeeks)} in a row). Longest: ${days(streak.longestDays)}, ${weeks(streak.longestWeeks)}.${streak.lastWorkoutDay ? ` Last workout on ${streak.lastWorkoutDay}.` : ''}</p>`;
 }
 
 /** A period's figures as table cells: workouts, distance, moving time, climb. */
-export function totalsCells(totals: Totals): string {
-  return `<td>${totals.workouts}</td><td>${e(distanceText(totals.distance))}</td><td>${clock(totals.movingSeconds)}</td><td>${Math.round(totals.elevationGainMeters)} m</td>`;
+export function totalsCells(totals: Totals): Markup {
+  return html`<td>${totals.workouts}</td><td>${distanceText(totals.distance)}</td><td>${clock(totals.movingSeconds)}</td><td>${Math.round(totals.elevationGainMeters)} m</td>`;
 }

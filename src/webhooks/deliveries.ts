@@ -6,11 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { NotFoundError, ValidationError } from '../domain/errors.ts';
-import type { Logger } from '../log.ts';
 import type { Prisma } from '../db/database.ts';
 import { drainOutbox } from '../db/outbox.ts';
+import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { EventName, EventPayloads } from '../events/bus.ts';
+import type { Logger } from '../log.ts';
 import { isPublicAddress, PrivateAddressError, publicOnlyLookup } from './address-guard.ts';
 import { signPayload } from './signature.ts';
 

@@ -3,11 +3,11 @@
 import { Agent, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../../src/app/server.ts';
 import { parseGpx } from '../../src/domain/gpx.ts';
 import { GRAPHQL_LIMITS } from '../../src/http/graphql-hardening.ts';
-import { listen } from '../../src/app/server.ts';
 import { testApp } from '../support/app.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createEntry, createPerson, createToken } from '../support/factories.ts';
 import { hasRedisServer, startRedis } from '../support/redis.ts';
 

@@ -5,8 +5,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeFitPool } from '../../src/imports/fit-pool.ts';
-import { testApp } from '../support/app.ts';
 import { fitFile, pointsAlong, tcxFile } from '../support/activity-files.ts';
+import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createPerson, createToken } from '../support/factories.ts';
 

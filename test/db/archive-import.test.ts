@@ -3,19 +3,20 @@
 // a run cut short and started again makes no duplicates; hostile archives (zip-slip paths, zip bombs,
 // not an export at all) are refused before anything is made; `milepost import` prints progress and
 // what it skipped.
+
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { accountExport } from '../../src/db/account-export.ts';
+import { createAccount } from '../../src/db/oauth-store.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { importArchive } from '../../src/imports/archive.ts';
 import { closeFitPool } from '../../src/imports/fit-pool.ts';
-import { createMediaStore } from '../../src/media/store.ts';
 import {
   ImportAlreadyQueuedError,
   importsDirectory,
@@ -24,10 +25,10 @@ import {
   queueArchiveImport,
   runNextImportJob,
 } from '../../src/imports/jobs.ts';
-import { createAccount } from '../../src/db/oauth-store.ts';
+import { createMediaStore } from '../../src/media/store.ts';
+import { fitFile, pointsAlong, tcxFile } from '../support/activity-files.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
-import { fitFile, pointsAlong, tcxFile } from '../support/activity-files.ts';
 import { runCli } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createPerson } from '../support/factories.ts';

@@ -1,7 +1,7 @@
 // `milepost users|apps|tokens create`: what scripts use to set up people, apps and tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/tokens.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import { type Database, openDatabase } from '../../src/db/database.ts';
 import { newClientId } from '../../src/db/oauth-store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';

@@ -1,6 +1,6 @@
 // Crash safety: a server killed with SIGKILL in the middle of a write load loses no write it
 // acknowledged, and leaves nothing half-written. Looped, because a crash lands somewhere new each time.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

@@ -2,13 +2,13 @@
 // answered 503 with Retry-After within bounded waits (never 500, never held for the whole outage),
 // /readyz says so, and anonymous reads the cache holds are still served. The service reaches
 // PostgreSQL through a proxy of the test's own, which it cuts or blackholes.
-import { createServer, type Server, type Socket, connect } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../src/app/server.ts';
 import type { DatabaseConfig } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
-import { createApp, type App } from '../../src/app/server.ts';
+import { type Database, openDatabase } from '../../src/db/database.ts';
 import { BASE } from '../support/app.ts';
-import { createTestDatabase, provider, testConfig, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, provider, type TestDatabase, testConfig } from '../support/database.ts';
 import { createEntries, createPerson, createToken } from '../support/factories.ts';
 
 /** A TCP proxy to PostgreSQL that can refuse, cut, or swallow (blackhole) its connections. */

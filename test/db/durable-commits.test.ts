@@ -4,9 +4,9 @@
 import { writeFileSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseConfig } from '../../src/config.ts';
 import { checkpointer } from '../../src/db/checkpointer.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
-import type { DatabaseConfig } from '../../src/config.ts';
 import { testApp } from '../support/app.ts';
 import { freshDatabaseConfig, provider } from '../support/database.ts';
 import { createEntry, createPerson, createToken } from '../support/factories.ts';

@@ -8,7 +8,7 @@ import { createApp, listen } from '../../src/app/server.ts';
 import { createAccount } from '../../src/db/oauth-store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 
 /** One secret for the two servers below: the session cookie of one is good on the other. */
 const SESSION_SECRET = 'graphql-session-test-secret-0123456789abcdef';

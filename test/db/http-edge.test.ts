@@ -1,13 +1,14 @@
 // The HTTP edge as a client on a real socket sees it: status lines, compression, the graceful stop,
 // and how a client that hangs up is logged.
-import { Writable } from 'node:stream';
-import { Agent, request, type IncomingHttpHeaders, type Server } from 'node:http';
+
+import { Agent, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
+import { Writable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, listen, type App } from '../../src/app/server.ts';
+import { type App, createApp, listen } from '../../src/app/server.ts';
 import { createLogger } from '../../src/log.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createEntries, createPerson, createToken } from '../support/factories.ts';
 
 let db: TestDatabase;

@@ -1,12 +1,11 @@
 // Rate limits (SPEC 8), maintenance, request bounds, TLS and GraphQL hardening.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import https from 'node:https';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { serverAudits } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,11 +2,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.ts';
-import { applyMigrations, migrationsDir, MigrationError, readMigrations } from '../../src/db/migrate.ts';
 import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parseDatabaseUrl } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { applyMigrations, MigrationError, migrationsDir, readMigrations } from '../../src/db/migrate.ts';
 import { runCli } from '../support/cli.ts';
 import { freshDatabaseConfig, provider } from '../support/database.ts';
 

@@ -1,9 +1,9 @@
 // The data model's rules that the database itself enforces, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { createEntry, createPerson, makeFriends } from '../support/factories.ts';
 import { storedDate } from '../../src/db/entry-pages.ts';
 import { Prisma as Sql } from '../../src/generated/prisma-sqlite/client.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createEntry, createPerson, makeFriends } from '../support/factories.ts';
 
 let db: TestDatabase;
 beforeAll(async () => {

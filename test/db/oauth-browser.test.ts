@@ -2,14 +2,14 @@
 // registers an app, and authorizes it through both flows of SPEC 5, while a small third-party app
 // on its own port does what a real one does with the code and the token.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, listen } from '../../src/app/server.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));

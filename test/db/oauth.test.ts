@@ -1,7 +1,7 @@
 // The authorization server (SPEC 5, COMPAT.md): both flows, every rule failing closed, old clients.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApp, type CreatedApp } from '../../src/db/oauth-store.ts';
+import { type CreatedApp, createAccount, createApp } from '../../src/db/oauth-store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

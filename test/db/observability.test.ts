@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/server.ts';
 import { createLogger } from '../../src/log.ts';
 import { BASE } from '../support/app.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createEntry, createPerson, createToken } from '../support/factories.ts';
 
 let db: TestDatabase;

@@ -3,8 +3,8 @@
 // EXIF (no GPS position); what is not an image, too large or a decompression bomb is a 422 naming it.
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { IMAGE_JOBS, imageJobsRunning } from '../../src/media/images.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMAGE_JOBS, imageJobsRunning } from '../../src/media/images.ts';
 import { BASE, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createPerson, createToken } from '../support/factories.ts';

@@ -1,7 +1,7 @@
 // Expiring access tokens with rotating refresh tokens (OAuth 2.1, RFC 9700 4.14), introspection (RFC
 // 7662), and the legacy apps whose tokens never expire.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApp, type CreatedApp } from '../../src/db/oauth-store.ts';
+import { type CreatedApp, createAccount, createApp } from '../../src/db/oauth-store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

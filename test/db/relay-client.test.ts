@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
-  commitMutation,
   ConnectionHandler,
+  commitMutation,
   Environment,
   fetchQuery,
   Network,
@@ -19,15 +19,15 @@ import {
 } from 'relay-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AddCommentMutation from '../../examples/relay/__generated__/operationsAddCommentMutation.graphql.ts';
-import PostMutation from '../../examples/relay/__generated__/operationsPostMutation.graphql.ts';
 import CommentsSubscription from '../../examples/relay/__generated__/operationsCommentsSubscription.graphql.ts';
 import EntryQuery from '../../examples/relay/__generated__/operationsEntryQuery.graphql.ts';
+import EntryRefetchQuery from '../../examples/relay/__generated__/operationsEntryRefetchQuery.graphql.ts';
 import FeedCommentsPaginationQuery from '../../examples/relay/__generated__/operationsFeedCommentsPaginationQuery.graphql.ts';
 import FeedPaginationQuery from '../../examples/relay/__generated__/operationsFeedPaginationQuery.graphql.ts';
 import FeedQuery from '../../examples/relay/__generated__/operationsFeedQuery.graphql.ts';
-import EntryRefetchQuery from '../../examples/relay/__generated__/operationsEntryRefetchQuery.graphql.ts';
 import FriendsPaginationQuery from '../../examples/relay/__generated__/operationsFriendsPaginationQuery.graphql.ts';
 import PersonQuery from '../../examples/relay/__generated__/operationsPersonQuery.graphql.ts';
+import PostMutation from '../../examples/relay/__generated__/operationsPostMutation.graphql.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';

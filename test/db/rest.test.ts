@@ -5,13 +5,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitExtension } from '../../src/http/negotiation.ts';
 import { testApp } from '../support/app.ts';
-import { conformance, type SeenResponse } from '../support/openapi.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
+import { conformance, type SeenResponse } from '../support/openapi.ts';
 
 let db: TestDatabase;
 let api: ReturnType<typeof testApp>;

@@ -1,6 +1,6 @@
 // Many processes, one service: servers sharing the database and Redis behave as one. Also the
 // readiness probe, --workers, and a graceful stop.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'graphql-ws';

@@ -1,7 +1,7 @@
 // What an app may do for a person: the scopes the athlete grants on the consent page, and every read
 // and write path held to them (GraphQL, the legacy REST paths, /api/v1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApp, type CreatedApp } from '../../src/db/oauth-store.ts';
+import { type CreatedApp, createAccount, createApp } from '../../src/db/oauth-store.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

@@ -4,7 +4,7 @@ import { SPEC_ACTIVITY_TYPES } from '../../src/domain/activity.ts';
 import { distanceMiles } from '../../src/domain/geo.ts';
 import { decodePoints } from '../../src/domain/track-codec.ts';
 import { CITIES, PER_SCALE } from '../../src/seed/community.ts';
-import { seed, seedIfEmpty, type SeedResult } from '../../src/seed/seed.ts';
+import { type SeedResult, seed, seedIfEmpty } from '../../src/seed/seed.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 

@@ -1,10 +1,10 @@
 // The four streams of SPEC 4.2 over GraphQL: 20 a page, newest first, `page`, `since`, `until`,
 // Relay cursors, and the nearby radius.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EARTH_RADIUS_MILES } from '../../src/domain/geo.ts';
 import { createApp } from '../../src/app/server.ts';
+import { EARTH_RADIUS_MILES } from '../../src/domain/geo.ts';
 import { testApp } from '../support/app.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createEntries, createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
 
 const PAGE = `

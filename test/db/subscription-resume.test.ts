@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, listen, type App } from '../../src/app/server.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { type App, createApp, listen } from '../../src/app/server.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createPerson, createToken } from '../support/factories.ts';
 
 let db: TestDatabase;

@@ -1,16 +1,16 @@
 // Subscriptions over graphql-ws and server-sent events: who receives what, the protocol's close codes,
 // token revocation, slow consumers, and events crossing processes through Redis.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createClient, type Client } from 'graphql-ws';
+import { type Client, createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createApp, listen, type App } from '../../src/app/server.ts';
+import { type App, createApp, listen } from '../../src/app/server.ts';
 import { attachWebSocket, MAX_SUBSCRIPTIONS_PER_SOCKET } from '../../src/app/websocket.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 
 let db: TestDatabase;

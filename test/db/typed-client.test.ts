@@ -9,7 +9,7 @@ import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublicStreamDocument } from '../../examples/generated/graphql.ts';
 import { createApp, listen } from '../../src/app/server.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createEntry, createPerson } from '../support/factories.ts';
 
 let db: TestDatabase;

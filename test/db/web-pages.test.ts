@@ -3,13 +3,13 @@
 // photographed into test/artifacts/ for review.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, listen, type App } from '../../src/app/server.ts';
-import { createTestDatabase, testConfig, type TestDatabase } from '../support/database.ts';
+import { type App, createApp, listen } from '../../src/app/server.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -298,5 +298,35 @@ describe.skipIf(!haveChromium)('the web pages', () => {
       'Accept, Accept-Encoding',
     );
     expect(((await json.json()) as { id: number }).id).toBe(ids.entry);
+  });
+
+  it('shows what people wrote as text, never as markup: names, messages, places and comments', async () => {
+    const attack = '<img src=x onerror="alert(1)">';
+    const mallory = await createPerson(db.prisma, { username: 'mallory', displayName: attack });
+    const token = await createToken(db.prisma, mallory.id);
+    const made = await graphql<{ createEntry: { entry: { id: number } } }>(
+      token,
+      'mutation ($text: String!) { createEntry(input: { message: $text, placeName: $text, workout: { activityType: RUNNING, title: $text } }) { entry { id: databaseId } } }',
+      { text: attack },
+    );
+    await graphql(
+      token,
+      'mutation ($id: ID!, $text: String!) { createComment(input: { entryId: $id, body: $text }) { error { __typename } } }',
+      {
+        id: made.createEntry.entry.id,
+        text: attack,
+      },
+    );
+    for (const path of ['/', `/entries/${made.createEntry.entry.id}`, '/people/mallory']) {
+      const page = await (await fetch(`${base}${path}`, { headers: { accept: 'text/html' } })).text();
+      expect(page, path).not.toContain('<img src=x');
+      expect(page, path).toContain('&lt;img src=x onerror=&quot;alert(1)&quot;&gt;');
+    }
+    const tab = await noScript.newPage();
+    await tab.goto(`${base}/entries/${made.createEntry.entry.id}`);
+    // the only pictures are the avatars: none came from the text
+    expect(await tab.locator('img:not([src*="/avatar"]):not([src*="photo"])').count()).toBe(0);
+    expect(await tab.locator('h1').textContent()).toBe(`${attack}’s entry`);
+    await tab.close();
   });
 });

@@ -1,7 +1,7 @@
 // The whole HTTP service in-process: requests go through app.fetch, no port is opened.
-import { createApp, type App } from '../../src/app/server.ts';
-import type { Database } from '../../src/db/database.ts';
+import { type App, createApp } from '../../src/app/server.ts';
 import type { DatabaseConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/database.ts';
 import { testConfig } from './database.ts';
 
 export const BASE = 'http://milepost.test';

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig, parseDatabaseUrl, type Config, type DatabaseConfig } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import { type Config, type DatabaseConfig, loadConfig, parseDatabaseUrl } from '../../src/config.ts';
+import { type Database, openDatabase } from '../../src/db/database.ts';
 
 export const provider = process.env.MILEPOST_TEST_DB === 'postgres' ? 'postgresql' : 'sqlite';
 

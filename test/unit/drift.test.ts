@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { printSchemaFile } from '../../src/graphql/print.ts';
 import { pendingSql, scratchPostgres, scratchSqlite } from '../../scripts/lib/schema-diff.ts';
+import { printSchemaFile } from '../../src/graphql/print.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

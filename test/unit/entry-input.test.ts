@@ -1,7 +1,7 @@
 // Field rules of writes (SPEC 2.3, 4.3, 4.4), at their boundaries.
 import { describe, expect, it } from 'vitest';
+import { type CreateEntryInput, validateCreateEntry } from '../../src/domain/entry-input.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
-import { validateCreateEntry, type CreateEntryInput } from '../../src/domain/entry-input.ts';
 import { validateCommentBody, validateProfile } from '../../src/domain/social.ts';
 
 function issuesOf(fn: () => unknown): string[] {

@@ -1,8 +1,8 @@
 // Distances, bounding boxes, units and track summaries: the arithmetic nearby search and workouts rely on.
 import { describe, expect, it } from 'vitest';
+import { ACTIVITY_TYPES, activityTypeName, displayActivityType } from '../../src/domain/activity.ts';
 import { boundingBox, distanceMiles } from '../../src/domain/geo.ts';
 import { summarizeTrack } from '../../src/domain/track.ts';
-import { ACTIVITY_TYPES, activityTypeName, displayActivityType } from '../../src/domain/activity.ts';
 import { defaultDistanceUnits, fromMeters, toMeters } from '../../src/domain/units.ts';
 
 const sf = { lat: 37.7749, lon: -122.4194 };

@@ -1,7 +1,7 @@
 // Stream paging rules (SPEC 4.2) as pure data.
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/errors.ts';
-import { decodeCursor, encodeCursor, pageFromRows, PAGE_SIZE, streamWindow } from '../../src/domain/paging.ts';
+import { decodeCursor, encodeCursor, PAGE_SIZE, pageFromRows, streamWindow } from '../../src/domain/paging.ts';
 
 describe('streamWindow', () => {
   it('defaults to the 20 newest', () => {

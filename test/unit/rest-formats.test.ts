@@ -1,9 +1,9 @@
 // The REST layer's pure pieces: extensions, Accept, JSONP, bracketed forms and field names.
 import { describe, expect, it } from 'vitest';
-import { accepts, prefersHtml, splitExtension } from '../../src/http/negotiation.ts';
-import { jsonpBody, validCallback } from '../../src/rest/jsonp.ts';
 import { schema } from '../../src/graphql/schema.ts';
+import { accepts, prefersHtml, splitExtension } from '../../src/http/negotiation.ts';
 import { RestCreateCommentDocument, RestCreateEntryDocument, RestPublicStreamDocument } from '../../src/operations/generated.ts';
+import { jsonpBody, validCallback } from '../../src/rest/jsonp.ts';
 import { createEntryInput, nestBracketed, restFieldName, variableProblems } from '../../src/rest/params.ts';
 
 describe('splitExtension', () => {

@@ -1,5 +1,5 @@
 // The REST view of the schema (src/rest/rest-view.ts): what /api/v1's operations select.
-import { getNamedType, type GraphQLObjectType } from 'graphql';
+import { type GraphQLObjectType, getNamedType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/graphql/schema.ts';
 import { generatedOperations } from '../../src/rest/generated-api.ts';

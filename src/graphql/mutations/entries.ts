@@ -1,20 +1,20 @@
-import { processImage } from '../../media/images.ts';
-import { databaseIdOf, namesObject, requireDatabaseId } from '../global-ids.ts';
-import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
+import { replaceTrack } from '../../db/tracks.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { validateCreateEntry } from '../../domain/entry-input.ts';
+import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
-import { replaceTrack } from '../../db/tracks.ts';
-import { prepareUpload } from '../../tracks/pool.ts';
-import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
-import { builder } from '../builder.ts';
 import { encodeCursor } from '../../domain/paging.ts';
-import { EntryEdge } from '../types/entry.ts';
-import { ofResult, type PayloadFieldBuilder, payloadMutation, type PayloadTypes, readAfter } from './payload.ts';
+import { processImage } from '../../media/images.ts';
+import { prepareUpload } from '../../tracks/pool.ts';
+import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
-import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum, MediaTypeEnum, VisibilityEnum } from '../types/enums.ts';
+import { databaseIdOf, namesObject, requireDatabaseId } from '../global-ids.ts';
 import { viewerMaySee } from '../lookups.ts';
+import { EntryEdge } from '../types/entry.ts';
+import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum, MediaTypeEnum, VisibilityEnum } from '../types/enums.ts';
 import { gpxStream } from './gpx-source.ts';
+import { ofResult, type PayloadFieldBuilder, type PayloadTypes, payloadMutation, readAfter } from './payload.ts';
 
 const DistanceInput = builder.inputType('DistanceInput', {
   description: 'A distance: a value in some units.',

@@ -4,10 +4,10 @@ import { NotAuthorizedError, TryAgainLaterError, ValidationError } from '../../d
 import { openActivityFile, parseActivityFile } from '../../imports/activity-files.ts';
 import { ImportBusyError } from '../../imports/fit-pool.ts';
 import type { GpxSource } from '../builder.ts';
-import { entryEdgeField, entryField } from './entries.ts';
-import { ofResult, payloadMutation } from './payload.ts';
 import { requireViewer } from '../context.ts';
 import { VisibilityEnum } from '../types/enums.ts';
+import { entryEdgeField, entryField } from './entries.ts';
+import { ofResult, payloadMutation } from './payload.ts';
 
 /** People with an import being read right now, in this process: one file at a time each. */
 const importing = new Set<number>();

@@ -1,8 +1,10 @@
 // The viewer's profile and friendships: request, accept, decline, remove.
-import { namesObject, requireDatabaseId } from '../global-ids.ts';
-import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { validateProfile, validateZone } from '../../domain/social.ts';
+
 import { randomInt } from 'node:crypto';
+import { offsetToCursor } from '@pothos/plugin-relay';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { befriend } from '../../db/friendships.ts';
+import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import {
   MAX_HIDDEN_ENDS_METERS,
   MAX_ZONE_RADIUS_METERS,
@@ -10,16 +12,15 @@ import {
   MIN_ZONE_RADIUS_METERS,
   randomShift,
 } from '../../domain/privacy-zones.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
-import { befriend } from '../../db/friendships.ts';
+import { validateProfile, validateZone } from '../../domain/social.ts';
 import { builder } from '../builder.ts';
-import { offsetToCursor } from '@pothos/plugin-relay';
-import { PersonEdge } from '../types/person.ts';
-import { ofResult, type PayloadFieldBuilder, payloadMutation, type PayloadTypes, readAfter } from './payload.ts';
-import { readsAsOwner, requireViewer, type Context } from '../context.ts';
+import { type Context, readsAsOwner, requireViewer } from '../context.ts';
+import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { requirePersonId } from '../lookups.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from '../types/enums.ts';
+import { PersonEdge } from '../types/person.ts';
 import { WeekdayEnum } from '../types/stats.ts';
+import { ofResult, type PayloadFieldBuilder, type PayloadTypes, payloadMutation, readAfter } from './payload.ts';
 
 type Status = 'none' | 'requested' | 'incoming' | 'friends';
 

@@ -1,15 +1,16 @@
 // Comments and likes on entries.
-import { namesObject, requireDatabaseId } from '../global-ids.ts';
-import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { validateCommentBody } from '../../domain/social.ts';
+
+import { offsetToCursor } from '@pothos/plugin-relay';
 import { isMissingRow, isUniqueViolation } from '../../db/errors.ts';
 import { withOutboxEvent } from '../../db/outbox.ts';
-import { offsetToCursor } from '@pothos/plugin-relay';
+import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { validateCommentBody } from '../../domain/social.ts';
+import { requireViewer } from '../context.ts';
+import { namesObject, requireDatabaseId } from '../global-ids.ts';
+import { requireEntry } from '../lookups.ts';
 import { CommentEdge, LikeEdge } from '../types/comment.ts';
 import { entryField } from './entries.ts';
-import { payloadMutation, type PayloadTypes, readAfter } from './payload.ts';
-import { requireViewer } from '../context.ts';
-import { requireEntry } from '../lookups.ts';
+import { type PayloadTypes, payloadMutation, readAfter } from './payload.ts';
 
 /** A write that lost a race with the entry's deletion hits its foreign key: the entry is gone. */
 function entryGone(error: unknown, entryId: number): never {

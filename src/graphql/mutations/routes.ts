@@ -1,15 +1,15 @@
+import { offsetToCursor } from '@pothos/plugin-relay';
+import { replaceTrack } from '../../db/tracks.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
-import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
 import { validateRouteInput } from '../../domain/social.ts';
-import { replaceTrack } from '../../db/tracks.ts';
 import { prepareUpload } from '../../tracks/pool.ts';
-import { offsetToCursor } from '@pothos/plugin-relay';
-import { RouteEdge } from '../types/route.ts';
-import { type PayloadFieldBuilder, payloadMutation, readAfter } from './payload.ts';
 import { requireViewer } from '../context.ts';
+import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { ActivityTypeEnum } from '../types/enums.ts';
+import { RouteEdge } from '../types/route.ts';
 import { gpxStream } from './gpx-source.ts';
+import { type PayloadFieldBuilder, payloadMutation, readAfter } from './payload.ts';
 
 /** A payload's route, read after the write with what the operation asks of it. */
 function routeField<Result extends { routeId: number }>(t: PayloadFieldBuilder<Result>, description: string) {

@@ -1,22 +1,22 @@
+import type { LoadedEntry } from '../../db/entry-pages.ts';
 import { ENTRY_KINDS, storedValue } from '../../domain/activity.ts';
-import { databaseIdOf, namesObject } from '../global-ids.ts';
-import { VISIBILITIES } from '../../domain/visibility.ts';
 import { NotAuthorizedError } from '../../domain/errors.ts';
+import { POPULAR_DAYS } from '../../domain/paging.ts';
+import { VISIBILITIES } from '../../domain/visibility.ts';
+import { MEDIA_PATH } from '../../media/store.ts';
 import { builder } from '../builder.ts';
+import { databaseIdOf, namesObject } from '../global-ids.ts';
 import { entryPart, trackOfEntry } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
 import { entryPlaceHidden, entryPrivacy } from '../privacy.ts';
-import type { LoadedEntry } from '../../db/entry-pages.ts';
-import { POPULAR_DAYS } from '../../domain/paging.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream, popularStream } from '../streams.ts';
 import { CommentConnection, CommentRef, LikeConnection, LikeRef } from './comment.ts';
 import { EntryKindEnum, VisibilityEnum } from './enums.ts';
 import { GeoPointRef } from './geo.ts';
+import { listConnection, wholeListDescription } from './lists.ts';
 import { TrackRef } from './route.ts';
 import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
-import { listConnection, wholeListDescription } from './lists.ts';
 import { WorkoutRef } from './workout.ts';
-import { MEDIA_PATH } from '../../media/store.ts';
 
 interface Location {
   name: string;

@@ -1,13 +1,13 @@
+import { createGraphQLError } from 'graphql-yoga';
 import {
   type DomainError,
+  type FieldIssue,
   InsufficientScopeError,
   NotAuthorizedError,
   NotFoundError,
   TryAgainLaterError,
   ValidationError,
-  type FieldIssue,
 } from '../../domain/errors.ts';
-import { createGraphQLError } from 'graphql-yoga';
 import { builder } from '../builder.ts';
 
 export const ErrorInterface = builder.interfaceRef<DomainError>('Error').implement({

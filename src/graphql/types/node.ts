@@ -1,8 +1,7 @@
 // `node(id:)` and `nodes(ids:)`: any object again by its global id (graphql/global-ids.ts), as Relay
 // refetches. Written here rather than taken from the Relay plugin, whose look-ups skip visibility and
 // answer an error for an id that is not well formed: here either is null, as a missing object is.
-import { resolveNodes } from '@pothos/plugin-relay';
-import { decodeGlobalID } from '@pothos/plugin-relay';
+import { decodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';

@@ -1,16 +1,16 @@
-import { usernameKey } from '../../domain/accounts.ts';
-import { UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import { usernameKey } from '../../domain/accounts.ts';
+import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
+import { VISIBILITIES } from '../../domain/visibility.ts';
 import type { Person, Prisma } from '../../generated/prisma-sqlite/client.ts';
 import { builder } from '../builder.ts';
 import { personById } from '../loaders.ts';
 import { requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
-import { UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
-import { VISIBILITIES } from '../../domain/visibility.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
-import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
+import { UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
 import { countedConnection, listConnection, wholeListDescription } from './lists.ts';
+import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
 
 export const PersonRef = builder.prismaNode('Person', {
   id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },

@@ -1,18 +1,18 @@
-import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue } from '../../domain/activity.ts';
-import { databaseIdOf, namesObject } from '../global-ids.ts';
+import { ACTIVITY_TYPES, storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import type { GpxPoint } from '../../domain/gpx.ts';
-import { decodePoints } from '../../domain/track-codec.ts';
 import { type HiddenParts, hidesPlace } from '../../domain/privacy-zones.ts';
-import { keptGpx, trackWork } from '../../tracks/pool.ts';
-import { privacyOf, trackPoints } from '../loaders.ts';
-import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
+import { decodePoints } from '../../domain/track-codec.ts';
 import { fromMeters } from '../../domain/units.ts';
+import { keptGpx, trackWork } from '../../tracks/pool.ts';
 import { builder } from '../builder.ts';
 import { readsAsOwner } from '../context.ts';
+import { databaseIdOf, namesObject } from '../global-ids.ts';
+import { privacyOf, trackPoints } from '../loaders.ts';
+import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
 import { ActivityTypeEnum } from './enums.ts';
 import { GeoPointRef } from './geo.ts';
-import { DistanceRef } from './workout.ts';
 import { countedConnection, listConnection, wholeListDescription } from './lists.ts';
+import { DistanceRef } from './workout.ts';
 
 export const RouteRef = builder.prismaNode('Route', {
   id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },

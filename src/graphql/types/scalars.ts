@@ -1,11 +1,12 @@
 import { GraphQLError, Kind } from 'graphql';
+import { LRUCache } from 'lru-cache';
 import { builder } from '../builder.ts';
 
 const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, '0'));
 const DAY_MS = 86_400_000;
 /** The date part of the days formatted lately: a page's timestamps share a few days. */
-const dayTexts = new Map<number, string>();
 const DAY_TEXTS = 4096;
+const dayTexts = new LRUCache<number, string>({ max: DAY_TEXTS });
 
 /**
  * ISO 8601 in UTC with second precision: `2013-09-16T00:30:39Z` (some clients reject fractions).
@@ -21,7 +22,6 @@ export function formatTimestamp(date: Date): string {
     // years before 0 or after 9999 carry a sign and six digits: rare enough to take the long way
     if (iso.length !== 24) return iso.replace(/\.\d{3}Z$/, 'Z');
     dayText = iso.slice(0, 10);
-    if (dayTexts.size >= DAY_TEXTS) dayTexts.delete(dayTexts.keys().next().value!);
     dayTexts.set(day, dayText);
   }
   const second = Math.floor((ms - day * DAY_MS) / 1000);

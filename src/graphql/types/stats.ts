@@ -1,31 +1,32 @@
 // A person's training: totals per week, month or year on their own calendar, records and streaks.
 // The sums and the records come from aggregate queries (db/stats.ts); who may read them
 // is the person's `statsVisibility`, and each total counts only the workouts its reader may see.
-import { ACTIVITY_TYPES, UNIT_PREFERENCES, storedValue, type ActivityType } from '../../domain/activity.ts';
+
+import type { EntryReader } from '../../db/entry-pages.ts';
+import { type PeriodTotals, readBiggest, readPeriodTotals, readRunningRecords, readWorkoutMinutes } from '../../db/stats.ts';
+import { ACTIVITY_TYPES, type ActivityType, storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import {
   calendarPeriods,
   calendarZone,
   defaultRange,
   localDay,
-  streaks,
   type StatsPeriod,
   type Streaks,
+  streaks,
   type Weekday,
 } from '../../domain/calendar.ts';
 import { ValidationError } from '../../domain/errors.ts';
 import { RECORD_DISTANCES, type RecordDistance } from '../../domain/records.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
-import { readBiggest, readPeriodTotals, readRunningRecords, readWorkoutMinutes, type PeriodTotals } from '../../db/stats.ts';
 import { builder } from '../builder.ts';
 import type { Context } from '../context.ts';
+import { readerOf } from '../context.ts';
 import { entryById } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
-import { readerOf } from '../context.ts';
-import type { EntryReader } from '../../db/entry-pages.ts';
-import { ActivityTypeEnum, VisibilityEnum } from './enums.ts';
 import { EntryRef } from './entry.ts';
-import { DistanceRef, type Distance } from './workout.ts';
+import { ActivityTypeEnum, VisibilityEnum } from './enums.ts';
+import { type Distance, DistanceRef } from './workout.ts';
 
 const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
 

@@ -1,4 +1,4 @@
-import { ACTIVITY_TYPES, DISTANCE_UNITS, FEELINGS, storedValue, type DistanceUnits } from '../../domain/activity.ts';
+import { ACTIVITY_TYPES, DISTANCE_UNITS, type DistanceUnits, FEELINGS, storedValue } from '../../domain/activity.ts';
 import { builder } from '../builder.ts';
 import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum } from './enums.ts';
 
