@@ -3,6 +3,38 @@
 
 import type { PrivacySettings } from '../domain/privacy-zones.ts';
 import type { Comment, Entry, Like, Person, Workout } from '../generated/prisma-sqlite/client.ts';
+import { columnsOf } from './sql-json.ts';
+
+/** The columns of each table a page reads, in the order its rows carry them; each row's type follows. */
+export const ENTRY_COLUMNS = columnsOf<Entry>()(
+  'id',
+  'visibility',
+  'authorId',
+  'kind',
+  'message',
+  'lat',
+  'lon',
+  'placeName',
+  'mediaType',
+  'mediaUrl',
+  'mediaPreviewUrl',
+  'createdAt',
+);
+export const WORKOUT_COLUMNS = columnsOf<Workout>()(
+  'entryId',
+  'activityType',
+  'completedAt',
+  'distanceValue',
+  'distanceUnits',
+  'duration',
+  'felt',
+  'calories',
+  'title',
+  'routeId',
+);
+/** An entry's comments and likes: their entry is the one they are read with. */
+export const COMMENT_COLUMNS = columnsOf<Comment>()('id', 'authorId', 'body', 'createdAt');
+export const LIKE_COLUMNS = columnsOf<Like>()('id', 'personId', 'createdAt');
 
 /** Columns of a person a page may carry: the public ones only (never the password hash). */
 export const PERSON_COLUMNS = ['id', 'username', 'displayName', 'location', 'timeZone', 'photoUrl', 'goal', 'units'] as const;
@@ -34,7 +66,14 @@ export const ALL_PARTS: EntryParts = {
 /** A person as a page carries them: the columns the selection asked for. */
 export type PersonSummary = Pick<Person, PersonColumn>;
 
-/** An entry with the parts that were asked for; a part not asked for is absent (not null). */
+/** An entry's own columns as a page reads them. */
+export type EntryRow = ReturnType<typeof ENTRY_COLUMNS.read>;
+
+/**
+ * An entry with the parts that were asked for; a part not asked for is absent (not null). It stands for
+ * Prisma's Entry, the GraphQL type's model, of which a page leaves out the two columns no field shows
+ * (`importHash`, `revision`): see entry-documents.ts `readEntry`.
+ */
 export interface LoadedEntry extends Entry {
   author?: PersonSummary;
   workout?: Workout | null;

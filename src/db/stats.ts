@@ -1,13 +1,14 @@
 // A person's training totals, records and workout days, as aggregate queries over their workouts:
 // the database sums and groups, this process never loads the entries. Every query keeps
-// to the entries the viewer may see (entry-pages.ts's visibleCondition), so a total never counts a
+// to the entries the viewer may see (entry-conditions.ts's visibleCondition), so a total never counts a
 // workout its reader could not open.
 import type { CalendarPeriod } from '../domain/calendar.ts';
 import { RECORD_DISTANCES, type RecordDistance } from '../domain/records.ts';
 import { METERS_PER } from '../domain/units.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database } from './database.ts';
-import { type EntryReader, storedDate, visibleCondition } from './entry-pages.ts';
+import { type EntryReader, visibleCondition } from './entry-conditions.ts';
+import { storedDate } from './entry-rows.ts';
 
 type Reader = Pick<Database, 'read' | 'provider'>;
 

@@ -5,7 +5,7 @@ import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { PreparedTrack } from '../tracks/prepare.ts';
 import { bulkInsert } from './bulk.ts';
 import { type Database, forgetStatementArguments, type Prisma, type Transaction } from './database.ts';
-import { storedDate } from './entry-pages.ts';
+import { storedDate } from './entry-rows.ts';
 
 export type TrackOwner = { entryId: number } | { routeId: number };
 

@@ -1,6 +1,6 @@
 import type { Viewer } from '../auth/viewer.ts';
 import type { Database, Prisma } from '../db/database.ts';
-import type { EntryReader } from '../db/entry-pages.ts';
+import type { EntryReader } from '../db/entry-conditions.ts';
 import type { VersionRecorder } from '../db/entry-rows.ts';
 import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Events } from '../events/bus.ts';
@@ -55,7 +55,7 @@ export function readsAsOwner(context: Context, ownerId: number): boolean {
   return context.viewer?.id === ownerId && context.viewer.scopes.has('read_all');
 }
 
-/** Who the request reads entries as (db/entry-pages.ts): null without a token. */
+/** Who the request reads entries as (db/entry-conditions.ts): null without a token. */
 export function readerOf(context: Context): EntryReader {
   return context.viewer && { id: context.viewer.id, ownPrivate: context.viewer.scopes.has('read_all') };
 }

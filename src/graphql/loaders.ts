@@ -4,7 +4,8 @@
 // db/entry-pages.ts); an entry from anywhere else (`entry(id)`, a mutation, a subscription event)
 // gets them from one batched statement for all such entries of the operation.
 import DataLoader from 'dataloader';
-import { ALL_PARTS, type LoadedEntry, readEntriesById } from '../db/entry-pages.ts';
+import { readEntriesById } from '../db/entry-pages.ts';
+import { ALL_PARTS, type LoadedEntry } from '../db/entry-rows.ts';
 import { readPrivacy, readTrackOwners, readTrackPoints } from '../db/privacy.ts';
 import { readTrackSummaries, type TrackSummary } from '../db/tracks.ts';
 import { NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';

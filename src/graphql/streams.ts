@@ -2,19 +2,11 @@
 // reads the page with the parts the GraphQL selection asks for (db/entry-pages.ts), so a page costs
 // the same few statements however much it holds.
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
-import {
-  type BoxHit,
-  type EntryBox,
-  type EntryParts,
-  type EntryRange,
-  type EntryScope,
-  type LoadedEntry,
-  PERSON_COLUMNS,
-  readEntriesById,
-  readEntryPage,
-  readInBox,
-  readPopularRanking,
-} from '../db/entry-pages.ts';
+import { type BoxHit, type EntryBox, readInBox } from '../db/entries-in-box.ts';
+import type { EntryRange, EntryScope } from '../db/entry-conditions.ts';
+import { readEntriesById, readEntryPage } from '../db/entry-pages.ts';
+import { type EntryParts, type LoadedEntry, PERSON_COLUMNS } from '../db/entry-rows.ts';
+import { readPopularRanking } from '../db/popular-ranking.ts';
 import { type FieldIssue, ValidationError } from '../domain/errors.ts';
 import { boundingBox, distanceMiles, type Point } from '../domain/geo.ts';
 import { encodeCursor, encodePopularCursor, pageFromRows, popularWindow, type StreamArgs, streamWindow } from '../domain/paging.ts';

@@ -2,7 +2,8 @@
 // then read once for all the subscribers of the event (see readOncePerEvent).
 
 import { filter, map, pipe } from 'graphql-yoga';
-import { ALL_PARTS, PERSON_COLUMNS, readEntriesById } from '../db/entry-pages.ts';
+import { readEntriesById } from '../db/entry-pages.ts';
+import { ALL_PARTS, PERSON_COLUMNS } from '../db/entry-rows.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { distanceMiles } from '../domain/geo.ts';
 import { type EventName, type EventPayloads, eventIdOf } from '../events/bus.ts';

@@ -3,7 +3,7 @@
 // the very next page, whoever wrote: here through the API, and straight into the database as the
 // CLI, an import or another process would.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PERSON_COLUMNS } from '../../src/db/entry-pages.ts';
+import { PERSON_COLUMNS } from '../../src/db/entry-rows.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, createPlacedWorkout, createToken, makeFriends } from '../support/factories.ts';

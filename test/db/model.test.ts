@@ -1,6 +1,6 @@
 // The data model's rules that the database itself enforces, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storedDate } from '../../src/db/entry-pages.ts';
+import { storedDate } from '../../src/db/entry-rows.ts';
 import { Prisma as Sql } from '../../src/generated/prisma-sqlite/client.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, makeFriends } from '../support/factories.ts';

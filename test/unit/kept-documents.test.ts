@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LoadedEntry } from '../../src/db/entry-pages.ts';
+import type { LoadedEntry } from '../../src/db/entry-rows.ts';
 import { KeptDocuments } from '../../src/db/kept-documents.ts';
 
 const entry = (id: number) =>

@@ -1,7 +1,7 @@
 // Timestamps in answers: ISO 8601 in UTC with whole seconds, whatever the date, however many a page holds; and
 // timestamps as the database gives them back, read as UTC.
 import { describe, expect, it } from 'vitest';
-import { storedDate } from '../../src/db/entry-pages.ts';
+import { storedDate } from '../../src/db/entry-rows.ts';
 import { formatTimestamp } from '../../src/graphql/types/scalars.ts';
 
 /** What every answer must carry: toISOString without its fraction, cut (never rounded). */

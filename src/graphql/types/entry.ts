@@ -1,4 +1,4 @@
-import type { LoadedEntry } from '../../db/entry-pages.ts';
+import type { LoadedEntry } from '../../db/entry-rows.ts';
 import { ENTRY_KINDS, storedValue } from '../../domain/activity.ts';
 import { NotAuthorizedError } from '../../domain/errors.ts';
 import { POPULAR_DAYS } from '../../domain/paging.ts';

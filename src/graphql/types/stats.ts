@@ -2,7 +2,7 @@
 // The sums and the records come from aggregate queries (db/stats.ts); who may read them
 // is the person's `statsVisibility`, and each total counts only the workouts its reader may see.
 
-import type { EntryReader } from '../../db/entry-pages.ts';
+import type { EntryReader } from '../../db/entry-conditions.ts';
 import { type PeriodTotals, readBiggest, readPeriodTotals, readRunningRecords, readWorkoutMinutes } from '../../db/stats.ts';
 import { ACTIVITY_TYPES, type ActivityType, storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import {
