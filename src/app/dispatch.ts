@@ -20,6 +20,7 @@ import { docsPage } from '../rest/docs-page.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import { API_BASE, type GeneratedApi } from '../rest/generated-api.ts';
 import { openApiDocument } from '../rest/openapi.ts';
+import type { LegacyPaths } from '../rest/routes.ts';
 import type { RequestContexts } from './request-context.ts';
 
 /** `request` at another path of the same origin, with its method, headers, body and signal. */
@@ -125,13 +126,16 @@ export interface DocumentDeps {
   database: Database;
   media: MediaStore;
   api: GeneratedApi;
+  /** The legacy paths' OpenAPI operations, as their routes declared them. */
+  legacyPaths: LegacyPaths;
   /** Runs the photo's operation (whoever may see an entry that shows it may fetch it). */
   runMedia: RunOperation;
   sessionViewerOf: (request: Request) => Promise<Viewer | null>;
 }
 
 /** GraphiQL's files, avatars, photos, and the REST reference. */
-export function mountDocuments(router: Router, { config, contexts, database, media, api, runMedia, sessionViewerOf }: DocumentDeps): void {
+export function mountDocuments(router: Router, deps: DocumentDeps): void {
+  const { config, contexts, database, media, api, legacyPaths, runMedia, sessionViewerOf } = deps;
   if (config.graphiql)
     router.get(
       `${GRAPHIQL_ASSET_PATH}/:asset`,
@@ -144,8 +148,9 @@ export function mountDocuments(router: Router, { config, contexts, database, med
     if (errors?.length) throw new Error(`photo access failed: ${errors[0]!.message}`);
     return mediaFile(media, params.name!, request, data?.photo ?? null);
   });
-  router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, openApiDocument(contexts.baseUrl(request), api.describe()))));
-  router.get('/docs', ({ request }) => htmlResponse(200, docsPage(openApiDocument(contexts.baseUrl(request), api.describe()))));
+  const document = (request: Request) => openApiDocument(contexts.baseUrl(request), legacyPaths, api.describe());
+  router.get('/openapi.json', ({ request }) => withCors(jsonResponse(200, document(request))));
+  router.get('/docs', ({ request }) => htmlResponse(200, docsPage(document(request))));
 }
 
 export interface DispatchDeps {

@@ -207,8 +207,6 @@ function createRoutes(config: Config, database: Database, base: ReturnType<typeo
   };
   const router = new Router();
   mountProbes(router, { config, database, limiter, metrics, contexts, draining: () => base.draining });
-  const runMedia = createOperationRunner(yoga);
-  mountDocuments(router, { config, contexts, database, media, api, runMedia, sessionViewerOf });
   // the account pages and the authorization server: one guessing throttle for log-ins and token requests
   const pageOptions = {
     prisma: database.prisma,
@@ -225,7 +223,9 @@ function createRoutes(config: Config, database: Database, base: ReturnType<typeo
   const rest = new Router();
   // each entry's JSON kept per version, for the stream pages of the REST layer and of GraphQL alike
   const fragments = new EntryFragments(config.entryJsonMb * 1_000_000);
-  mountRestRoutes(rest, { run: createOperationRunner(yoga), context: contexts.forRequest, fragments });
+  const legacyPaths = mountRestRoutes(rest, { run: createOperationRunner(yoga), context: contexts.forRequest, fragments });
+  const runMedia = createOperationRunner(yoga);
+  mountDocuments(router, { config, contexts, database, media, api, legacyPaths, runMedia, sessionViewerOf });
   return { api, router, pages, rest, fragments, sessionViewerOf };
 }
 
