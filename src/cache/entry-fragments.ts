@@ -1,5 +1,5 @@
 // Each entry's JSON, kept per version, for the stream pages of both edges: the REST layer's
-// (rest/routes.ts) and GraphQL's (spliced-pages.ts). A stream page is the same twenty entries for one
+// (rest/kit.ts) and GraphQL's (spliced-pages.ts). A stream page is the same twenty entries for one
 // request after another; executing all they show, shaping and serializing 40-odd KB cost about two
 // thirds of such a request's CPU. A page now first runs its operation for the entries' ids only, which
 // records the version each entry was read at (db/entry-pages.ts: its revision and the people

@@ -31,8 +31,14 @@ import { routeJson, trackJson } from './shapes.ts';
 
 /** Routes and tracks (SPEC 4.7). */
 export function mountCourseRoutes(kit: RestKit): void {
-  const { route, run } = kit;
-  // routes and tracks (SPEC 4.7)
+  createRouteRoute(kit);
+  routeGpxRoute(kit);
+  setEntryTrackRoute(kit);
+  setRouteTrackRoute(kit);
+}
+
+/** POST /routes: Create a route; attach a track with PUT /routes/{id}/track.json. */
+function createRouteRoute({ route, run }: RestKit): void {
   route(
     'POST',
     '/routes',
@@ -71,6 +77,10 @@ export function mountCourseRoutes(kit: RestKit): void {
       return { status: 201, body: routeJson(created), headers: { location: `${context.baseUrl}/routes/${created.id}.gpx` } };
     },
   );
+}
+
+/** GET /routes/:id: A route as GPX 1.1 (also `/routes/{id}.json` for its JSON summary). */
+function routeGpxRoute({ route, run }: RestKit): void {
   route(
     'GET',
     '/routes/:id',
@@ -102,40 +112,51 @@ export function mountCourseRoutes(kit: RestKit): void {
       return { status: 200, body: null, raw: { contentType: 'application/gpx+xml; charset=utf-8', text: gpx } };
     },
   );
+}
 
-  const trackUpload =
-    (operation: typeof RestSetEntryTrackDocument | typeof RestSetRouteTrackDocument, what: 'entry' | 'route'): Handler =>
-    async ({ ctx, context }) => {
-      const id = positiveId(ctx.params.id);
-      if (id === null) throw new RestError(404, 'NOT_FOUND', `no ${what} ${ctx.params.id}`);
-      const type = (ctx.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/gpx+xml')
-        throw new RestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the GPX document as the raw body with Content-Type: application/gpx+xml');
-      if (Number(ctx.request.headers.get('content-length') ?? 0) > DEFAULT_MAX_GPX_BYTES) {
-        throw new RestError(413, 'TOO_LARGE', `GPX documents may be at most ${DEFAULT_MAX_GPX_BYTES} bytes`);
-      }
-      // the body streams into the parser, which stops at the size limit
-      const gpx = { stream: () => (ctx.request.body ? drainedOnCancel(ctx.request.body) : new Blob([]).stream()) };
-      const data = await run<RestSetEntryTrackMutation | RestSetRouteTrackMutation>(operation, ctx.request, context, { id, gpx });
-      const result =
-        what === 'entry'
-          ? outcome(data as ExecutionResult<RestSetEntryTrackMutation>, 'entry')
-          : outcome(data as ExecutionResult<RestSetRouteTrackMutation>, 'route');
-      return { status: 200, body: { id: result.id, track: trackJson(result.track!) } };
-    };
+/** PUT /entries/:id/track: Create or replace the GPS track of one of your workouts. */
+function setEntryTrackRoute(kit: RestKit): void {
+  const { route } = kit;
   route(
     'PUT',
     '/entries/:id/track',
     { auth: true, doc: trackDoc('legacySetEntryTrack', 'Create or replace the GPS track of one of your workouts.') },
-    trackUpload(RestSetEntryTrackDocument, 'entry'),
+    trackUpload(kit, RestSetEntryTrackDocument, 'entry'),
   );
+}
+
+/** PUT /routes/:id/track: Create or replace the GPS track of one of your routes. */
+function setRouteTrackRoute(kit: RestKit): void {
+  const { route } = kit;
   route(
     'PUT',
     '/routes/:id/track',
     { auth: true, doc: trackDoc('legacySetRouteTrack', 'Create or replace the GPS track of one of your routes.') },
-    trackUpload(RestSetRouteTrackDocument, 'route'),
+    trackUpload(kit, RestSetRouteTrackDocument, 'route'),
   );
 }
+
+/** A GPX document as the raw body, streamed into the track of an entry or a route. */
+const trackUpload =
+  ({ run }: RestKit, operation: typeof RestSetEntryTrackDocument | typeof RestSetRouteTrackDocument, what: 'entry' | 'route'): Handler =>
+  async ({ ctx, context }) => {
+    const id = positiveId(ctx.params.id);
+    if (id === null) throw new RestError(404, 'NOT_FOUND', `no ${what} ${ctx.params.id}`);
+    const type = (ctx.request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'application/gpx+xml')
+      throw new RestError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the GPX document as the raw body with Content-Type: application/gpx+xml');
+    if (Number(ctx.request.headers.get('content-length') ?? 0) > DEFAULT_MAX_GPX_BYTES) {
+      throw new RestError(413, 'TOO_LARGE', `GPX documents may be at most ${DEFAULT_MAX_GPX_BYTES} bytes`);
+    }
+    // the body streams into the parser, which stops at the size limit
+    const gpx = { stream: () => (ctx.request.body ? drainedOnCancel(ctx.request.body) : new Blob([]).stream()) };
+    const data = await run<RestSetEntryTrackMutation | RestSetRouteTrackMutation>(operation, ctx.request, context, { id, gpx });
+    const result =
+      what === 'entry'
+        ? outcome(data as ExecutionResult<RestSetEntryTrackMutation>, 'entry')
+        : outcome(data as ExecutionResult<RestSetRouteTrackMutation>, 'route');
+    return { status: 200, body: { id: result.id, track: trackJson(result.track!) } };
+  };
 
 function emptyGpx(name: string | null): string {
   const escaped = name?.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);

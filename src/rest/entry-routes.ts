@@ -46,8 +46,18 @@ const partOfEntry =
 
 /** Entries, their comments and likes. */
 export function mountEntryRoutes(kit: RestKit): void {
-  const { route, run } = kit;
-  // entries
+  createEntryRoute(kit);
+  importActivityRoute(kit);
+  entryRoute(kit);
+  deleteEntryRoute(kit);
+  createCommentRoute(kit);
+  likeEntryRoute(kit);
+  commentRoute(kit);
+  likeRoute(kit);
+}
+
+/** POST /entries: Create an entry: a note, a workout, an image and/or a location. */
+function createEntryRoute({ route, run }: RestKit): void {
   route(
     'POST',
     '/entries',
@@ -76,6 +86,10 @@ export function mountEntryRoutes(kit: RestKit): void {
       return { status: 201, body: entryJson(entry), headers: { location: entry.url } };
     },
   );
+}
+
+/** POST /entries/import: Make a workout entry from an activity file: FIT, TCX or GPX, gzipped or not. */
+function importActivityRoute({ route, run }: RestKit): void {
   // a FIT, TCX or GPX file (gzipped or not) as a workout entry; the same file again answers
   // the entry it made the first time, 200 instead of 201
   route(
@@ -152,6 +166,10 @@ export function mountEntryRoutes(kit: RestKit): void {
       };
     },
   );
+}
+
+/** GET /entries/:id: An entry. */
+function entryRoute({ route, run }: RestKit): void {
   route(
     'GET',
     '/entries/:id',
@@ -187,6 +205,10 @@ export function mountEntryRoutes(kit: RestKit): void {
       return { status: 200, body: entryJson(data.entry) };
     },
   );
+}
+
+/** DELETE /entries/:id: Delete one of your entries, with its comments, likes and track. */
+function deleteEntryRoute({ route, run }: RestKit): void {
   route(
     'DELETE',
     '/entries/:id',
@@ -217,6 +239,10 @@ export function mountEntryRoutes(kit: RestKit): void {
       return { status: 200, body: { id, deleted: true } };
     },
   );
+}
+
+/** POST /entries/:id/comments: Comment on an entry. */
+function createCommentRoute({ route, run }: RestKit): void {
   route(
     'POST',
     '/entries/:id/comments',
@@ -262,6 +288,10 @@ export function mountEntryRoutes(kit: RestKit): void {
       return { status: 201, body: commentJson(comment), headers: { location: `${context.baseUrl}/entries/${id}/comments/${comment.id}` } };
     },
   );
+}
+
+/** POST /entries/:id/likes: Like an entry; liking twice is not an error. */
+function likeEntryRoute({ route, run }: RestKit): void {
   route(
     'POST',
     '/entries/:id/likes',
@@ -291,6 +321,11 @@ export function mountEntryRoutes(kit: RestKit): void {
       return { status: 201, body: likeJson(like), headers: { location: `${context.baseUrl}/entries/${id}/likes/${like.id}` } };
     },
   );
+}
+
+/** GET /entries/:id/comments/:commentId: One comment of an entry (where its create’s Location points). */
+function commentRoute(kit: RestKit): void {
+  const { route } = kit;
   route(
     'GET',
     '/entries/:id/comments/:commentId',
@@ -305,6 +340,11 @@ export function mountEntryRoutes(kit: RestKit): void {
     },
     partOfEntry(kit, 'comments', commentJson),
   );
+}
+
+/** GET /entries/:id/likes/:likeId: One like of an entry (where its create’s Location points). */
+function likeRoute(kit: RestKit): void {
+  const { route } = kit;
   route(
     'GET',
     '/entries/:id/likes/:likeId',

@@ -208,38 +208,55 @@ export function createGeneratedApi(options: {
       requestsOf.set(context, request);
       return context;
     },
-    execute: (async (args: { document: DocumentNode; contextValue: Context; variableValues?: Record<string, unknown> | null }) => {
-      const request = requestsOf.get(args.contextValue)!;
-      const upload = uploads.get(request);
-      const variables = upload ? withFiles(args.variableValues ?? {}, upload) : (args.variableValues ?? {});
-      const { document, operation } = typed(args.document);
-      try {
-        const result = await options.run(
-          document as TypedDocumentNode<Record<string, unknown>, never>,
-          request,
-          args.contextValue,
-          variables,
-        );
-        return { data: { [operation.field]: outcome(result, operation, args.contextValue) } };
-      } catch (error) {
-        // a bug, not a refusal: it leaves sofa and reaches the edge, which logs it and answers 500
-        if (!(error instanceof RestError)) unexpected.set(args.contextValue, error);
-        throw error;
-      }
-    }) as never,
+    execute: executeThrough(options.run, runnableDocuments(view), { requestsOf, uploads, unexpected }) as never,
     // fets types its own Response; the fetch API's is what it sends
     errorHandler: ((errors: readonly unknown[]) => errorResponse(errors[0], parameters.getStore() ?? {})) as never,
   });
   const sofaRouter = createSofaRouter(sofa);
 
-  /**
-   * The document that runs for a generated one: `__typename` on its root field, so that a typed failure
-   * is told from a result; the field names the schema gives (graphql-tools aliases a name it met with
-   * another type elsewhere in the document); and a failure's `message` as `errorMessage`, since an
-   * entry's `message` (nullable) may sit beside it in the same union.
-   */
+  const router = operationsRouter(operations, (request) => sofaRouter.fetch(request), { contexts, bodies, parameters });
+
+  return {
+    patternFor: (pathname) => router.patternFor(pathname),
+    describe: () => ({ document: sofaRouter.openAPIDocument as never, operations }),
+    async handle(request, clientAddress) {
+      const pattern = router.patternFor(new URL(request.url).pathname);
+      if (!pattern) return null;
+      try {
+        // the one method that writes (any other is the router's 405)
+        if (request.method === 'POST' && unpreflighted(request)) {
+          throw new RestError(
+            403,
+            'CSRF_HEADER_REQUIRED',
+            `a ${request.method} with this content type must carry Authorization or one of ${CSRF_HEADERS.slice(0, 3).join(', ')} (a browser sends those only after a CORS preflight)`,
+          );
+        }
+        const takesInput = operations.some((operation) => operation.takesInput && `${API_BASE}${operation.path}` === pattern);
+        const forwarded = await withReadBody(request, uploads, bodies, takesInput);
+        const context = await options.context(request).catch((error: unknown) => {
+          throw RestError.ofToken(error) ?? error;
+        });
+        contexts.set(forwarded, context);
+        const response = await router.handle(forwarded, clientAddress);
+        if (unexpected.has(context)) throw unexpected.get(context);
+        return response;
+      } catch (error) {
+        if (error instanceof RestError) return error.toResponse();
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * The document that runs for a generated one: `__typename` on its root field, so that a typed failure
+ * is told from a result; the field names the schema gives (graphql-tools aliases a name it met with
+ * another type elsewhere in the document); and a failure's `message` as `errorMessage`, since an
+ * entry's `message` (nullable) may sit beside it in the same union.
+ */
+function runnableDocuments(view: GraphQLSchema): (document: DocumentNode) => { document: DocumentNode; operation: RootField } {
   const runnable = new WeakMap<DocumentNode, { document: DocumentNode; operation: RootField }>();
-  const typed = (document: DocumentNode) => {
+  return (document) => {
     const known = runnable.get(document);
     if (known) return known;
     const definition = document.definitions[0] as OperationDefinitionNode;
@@ -275,50 +292,59 @@ export function createGeneratedApi(options: {
     runnable.set(document, entry);
     return entry;
   };
+}
 
+/**
+ * How sofa's operations run: as the document runnableDocuments makes of each, through the REST layer's
+ * checked runner, with the request's uploads in their variables; a typed failure becomes its REST error.
+ */
+function executeThrough(
+  run: RunOperation,
+  typed: ReturnType<typeof runnableDocuments>,
+  known: { requestsOf: WeakMap<Context, Request>; uploads: WeakMap<Request, Upload>; unexpected: WeakMap<Context, unknown> },
+) {
+  return async (args: { document: DocumentNode; contextValue: Context; variableValues?: Record<string, unknown> | null }) => {
+    const request = known.requestsOf.get(args.contextValue)!;
+    const upload = known.uploads.get(request);
+    const variables = upload ? withFiles(args.variableValues ?? {}, upload) : (args.variableValues ?? {});
+    const { document, operation } = typed(args.document);
+    try {
+      const result = await run(document as TypedDocumentNode<Record<string, unknown>, never>, request, args.contextValue, variables);
+      return { data: { [operation.field]: outcome(result, operation, args.contextValue) } };
+    } catch (error) {
+      // a bug, not a refusal: it leaves sofa and reaches the edge, which logs it and answers 500
+      if (!(error instanceof RestError)) known.unexpected.set(args.contextValue, error);
+      throw error;
+    }
+  };
+}
+
+/**
+ * The generated operations' route table: each hands its request to sofa with the parameters it sent
+ * (for sofa's complaints to name them); a HEAD runs as the GET it asks about.
+ */
+function operationsRouter(
+  operations: readonly GeneratedOperation[],
+  fetchSofa: (request: Request) => Promise<Response> | Response,
+  known: {
+    contexts: WeakMap<Request, Context>;
+    bodies: WeakMap<Request, Record<string, unknown>>;
+    parameters: AsyncLocalStorage<Record<string, unknown>>;
+  },
+): Router {
   const router = new Router();
   for (const operation of operations) {
     router.add(operation.method, `${API_BASE}${operation.path}`, async ({ request, url, params }) => {
-      const known = { ...bodies.get(request), ...Object.fromEntries(url.searchParams), ...params };
-      if (request.method !== 'HEAD') return parameters.run(known, () => sofaRouter.fetch(request));
+      const sent = { ...known.bodies.get(request), ...Object.fromEntries(url.searchParams), ...params };
+      if (request.method !== 'HEAD') return known.parameters.run(sent, () => fetchSofa(request));
       // HEAD runs as the GET it asks about (sofa routes GET only); node:http sends no body for a
       // HEAD, and the response cache keeps the GET's answer for both, as on the legacy paths
       const asGet = new Request(request.url, { method: 'GET', headers: request.headers });
-      contexts.set(asGet, contexts.get(request)!);
-      return parameters.run(known, () => sofaRouter.fetch(asGet));
+      known.contexts.set(asGet, known.contexts.get(request)!);
+      return known.parameters.run(sent, () => fetchSofa(asGet));
     });
   }
-
-  return {
-    patternFor: (pathname) => router.patternFor(pathname),
-    describe: () => ({ document: sofaRouter.openAPIDocument as never, operations }),
-    async handle(request, clientAddress) {
-      const pattern = router.patternFor(new URL(request.url).pathname);
-      if (!pattern) return null;
-      try {
-        // the one method that writes (any other is the router's 405)
-        if (request.method === 'POST' && unpreflighted(request)) {
-          throw new RestError(
-            403,
-            'CSRF_HEADER_REQUIRED',
-            `a ${request.method} with this content type must carry Authorization or one of ${CSRF_HEADERS.slice(0, 3).join(', ')} (a browser sends those only after a CORS preflight)`,
-          );
-        }
-        const takesInput = operations.some((operation) => operation.takesInput && `${API_BASE}${operation.path}` === pattern);
-        const forwarded = await withReadBody(request, uploads, bodies, takesInput);
-        const context = await options.context(request).catch((error: unknown) => {
-          throw RestError.ofToken(error) ?? error;
-        });
-        contexts.set(forwarded, context);
-        const response = await router.handle(forwarded, clientAddress);
-        if (unexpected.has(context)) throw unexpected.get(context);
-        return response;
-      } catch (error) {
-        if (error instanceof RestError) return error.toResponse();
-        throw error;
-      }
-    },
-  };
+  return router;
 }
 
 /** The scope a root field declares in its extensions (every mutation: graphql/mutations/payload.ts). */

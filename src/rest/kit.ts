@@ -244,15 +244,7 @@ export function restKit(router: Router, options: RestOptions) {
       const callback = rawCallback !== null && validCallback(rawCallback) ? rawCallback : null;
       let viewer = false;
       try {
-        if (rawCallback !== null && !callback)
-          throw new RestError(400, 'INVALID_CALLBACK', 'callback must be a dotted JavaScript identifier of at most 128 characters');
-        if (!formats.includes(format as 'json'))
-          throw new RestError(406, 'NOT_ACCEPTABLE', `${ctx.url.pathname} is available as ${formats.map((f) => `.${f}`).join(' or ')}`);
-        const accept = ctx.request.headers.get('accept');
-        const mediaType = format === 'gpx' ? 'application/gpx+xml' : callback ? 'application/javascript' : 'application/json';
-        if (!accepts(accept, mediaType) && !(format === 'gpx' && (accepts(accept, 'application/xml') || accepts(accept, 'text/xml')))) {
-          throw new RestError(406, 'NOT_ACCEPTABLE', `the Accept header excludes ${mediaType}`);
-        }
+        checkFormat(ctx, formats, format, rawCallback, callback);
         const params = spec.body ? await readBody(ctx) : {};
         const context = await viewerContext(options, ctx, params.oauth_token);
         viewer = context.viewer !== null;
@@ -299,6 +291,25 @@ export function restKit(router: Router, options: RestOptions) {
   };
 
   return { route, run, stream, options, paths };
+}
+
+/** Refuses a bad JSONP callback (400), an extension the path does not offer, or an Accept header that excludes its type (406). */
+function checkFormat(
+  ctx: RestContext,
+  formats: readonly string[],
+  format: string,
+  rawCallback: string | null,
+  callback: string | null,
+): void {
+  if (rawCallback !== null && !callback)
+    throw new RestError(400, 'INVALID_CALLBACK', 'callback must be a dotted JavaScript identifier of at most 128 characters');
+  if (!formats.includes(format))
+    throw new RestError(406, 'NOT_ACCEPTABLE', `${ctx.url.pathname} is available as ${formats.map((f) => `.${f}`).join(' or ')}`);
+  const accept = ctx.request.headers.get('accept');
+  const mediaType = format === 'gpx' ? 'application/gpx+xml' : callback ? 'application/javascript' : 'application/json';
+  if (!accepts(accept, mediaType) && !(format === 'gpx' && (accepts(accept, 'application/xml') || accepts(accept, 'text/xml')))) {
+    throw new RestError(406, 'NOT_ACCEPTABLE', `the Accept header excludes ${mediaType}`);
+  }
 }
 
 async function viewerContext(options: RestOptions, ctx: RestContext, formToken: unknown): Promise<Context> {

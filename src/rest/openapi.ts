@@ -38,6 +38,166 @@ const distance = {
   properties: { value: { type: 'number' }, units: { enum: ['miles', 'kilometers', 'yards', 'meters'] } },
 };
 
+/** The JSON the legacy paths answer with (COMPAT.md), as the routes' operations refer to them. */
+const SHAPES = {
+  Error: {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: {
+          code: { type: 'string', examples: ['VALIDATION_FAILED', 'NOT_FOUND', 'NOT_AUTHORIZED'] },
+          message: { type: 'string' },
+          fields: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['field', 'message'],
+              properties: { field: { type: 'string', examples: ['workout[distance][value]'] }, message: { type: 'string' } },
+            },
+          },
+        },
+      },
+    },
+  },
+  User: user,
+  Person: {
+    type: 'object',
+    description: 'Always the six keys below; `goal` only when the person set one.',
+    required: ['username', 'display_name', 'url', 'location', 'time_zone', 'photo_url'],
+    properties: {
+      username: { type: 'string' },
+      display_name: { type: 'string' },
+      url: { type: 'string' },
+      location: { type: ['string', 'null'], description: 'A place name; `null` when the person gave none.' },
+      time_zone: {
+        type: 'string',
+        description: 'A time zone name; `UTC` when the person chose none.',
+        examples: ['Pacific Time (US & Canada)'],
+      },
+      photo_url: { type: 'string' },
+      goal: { type: 'string' },
+    },
+  },
+  Comment: {
+    type: 'object',
+    required: ['body', 'created_at', 'user'],
+    additionalProperties: false,
+    properties: { body: { type: 'string' }, created_at: timestamp, user: ref('User') },
+  },
+  Like: {
+    type: 'object',
+    required: ['created_at', 'user'],
+    additionalProperties: false,
+    properties: { created_at: timestamp, user: ref('User') },
+  },
+  Entry: {
+    type: 'object',
+    required: ['id', 'url', 'at', 'comments', 'likes', 'user'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'integer' },
+      url: { type: 'string' },
+      at: timestamp,
+      message: { type: 'string' },
+      comments: { type: 'array', items: ref('Comment') },
+      likes: { type: 'array', items: ref('Like') },
+      location: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+      geo,
+      user: ref('User'),
+      workout: {
+        type: 'object',
+        required: ['activity_type'],
+        additionalProperties: false,
+        properties: {
+          activity_type: ACTIVITY_OUTPUT,
+          distance,
+          duration: { type: 'integer' },
+          felt: { type: 'string' },
+          title: { type: 'string' },
+          calories: { type: 'integer' },
+          route_id: { type: 'integer' },
+        },
+      },
+      media: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['content'],
+          properties: {
+            content: { type: 'object', properties: { type: { const: 'image' }, url: { type: 'string' } } },
+            preview: { type: 'object' },
+          },
+        },
+      },
+    },
+  },
+  EntryList: {
+    type: 'object',
+    required: ['entries'],
+    additionalProperties: false,
+    properties: { entries: { type: 'array', maxItems: 20, items: ref('Entry') } },
+  },
+  Friend: {
+    type: 'object',
+    required: ['username', 'display_name', 'photo_url', 'url', 'location'],
+    additionalProperties: false,
+    properties: {
+      ...user.properties,
+      location: { type: ['string', 'null'], description: '`null` when the person gave none.' },
+    },
+  },
+  Friendship: {
+    type: 'object',
+    required: ['status', 'person'],
+    additionalProperties: false,
+    properties: {
+      status: { enum: ['requested', 'friends', 'none', 'incoming'], description: '`requested`: waiting for the person to accept.' },
+      person: ref('Friend'),
+    },
+  },
+  Route: {
+    type: 'object',
+    required: ['id'],
+    additionalProperties: false,
+    properties: {
+      id: { type: 'integer' },
+      name: { type: 'string' },
+      activity_type: ACTIVITY_OUTPUT,
+      distance,
+      geo,
+      encoded_samples: { type: 'string', description: 'Google encoded polyline of the track.' },
+    },
+  },
+  TrackUpload: {
+    type: 'object',
+    required: ['id', 'track'],
+    properties: {
+      id: { type: 'integer' },
+      track: {
+        type: 'object',
+        required: ['points', 'distance', 'elevation_gain', 'encoded_samples'],
+        properties: {
+          points: { type: 'integer' },
+          distance,
+          elevation_gain: { type: 'number' },
+          started_at: timestamp,
+          ended_at: timestamp,
+          encoded_samples: { type: 'string' },
+          repairs: {
+            type: 'array',
+            items: { type: 'string' },
+            description:
+              'What was dropped to read the file, one sentence each (point times outside 1970..2199, kept untimed); absent for a clean file.',
+          },
+        },
+      },
+    },
+  },
+};
+
 /** Component names of the generated API's types: `v1.Entry`, apart from the legacy shapes. */
 const V1 = 'v1.';
 
@@ -194,165 +354,7 @@ function describe(baseUrl: string, legacy: LegacyPaths, v1: ReturnType<typeof ge
           description: '`Authorization: Bearer <token>`; `Authorization: OAuth <token>` and `?oauth_token=` work too.',
         },
       },
-      schemas: {
-        ...v1.schemas,
-        Error: {
-          type: 'object',
-          required: ['error'],
-          properties: {
-            error: {
-              type: 'object',
-              required: ['code', 'message'],
-              properties: {
-                code: { type: 'string', examples: ['VALIDATION_FAILED', 'NOT_FOUND', 'NOT_AUTHORIZED'] },
-                message: { type: 'string' },
-                fields: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    required: ['field', 'message'],
-                    properties: { field: { type: 'string', examples: ['workout[distance][value]'] }, message: { type: 'string' } },
-                  },
-                },
-              },
-            },
-          },
-        },
-        User: user,
-        Person: {
-          type: 'object',
-          description: 'Always the six keys below; `goal` only when the person set one.',
-          required: ['username', 'display_name', 'url', 'location', 'time_zone', 'photo_url'],
-          properties: {
-            username: { type: 'string' },
-            display_name: { type: 'string' },
-            url: { type: 'string' },
-            location: { type: ['string', 'null'], description: 'A place name; `null` when the person gave none.' },
-            time_zone: {
-              type: 'string',
-              description: 'A time zone name; `UTC` when the person chose none.',
-              examples: ['Pacific Time (US & Canada)'],
-            },
-            photo_url: { type: 'string' },
-            goal: { type: 'string' },
-          },
-        },
-        Comment: {
-          type: 'object',
-          required: ['body', 'created_at', 'user'],
-          additionalProperties: false,
-          properties: { body: { type: 'string' }, created_at: timestamp, user: ref('User') },
-        },
-        Like: {
-          type: 'object',
-          required: ['created_at', 'user'],
-          additionalProperties: false,
-          properties: { created_at: timestamp, user: ref('User') },
-        },
-        Entry: {
-          type: 'object',
-          required: ['id', 'url', 'at', 'comments', 'likes', 'user'],
-          additionalProperties: false,
-          properties: {
-            id: { type: 'integer' },
-            url: { type: 'string' },
-            at: timestamp,
-            message: { type: 'string' },
-            comments: { type: 'array', items: ref('Comment') },
-            likes: { type: 'array', items: ref('Like') },
-            location: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
-            geo,
-            user: ref('User'),
-            workout: {
-              type: 'object',
-              required: ['activity_type'],
-              additionalProperties: false,
-              properties: {
-                activity_type: ACTIVITY_OUTPUT,
-                distance,
-                duration: { type: 'integer' },
-                felt: { type: 'string' },
-                title: { type: 'string' },
-                calories: { type: 'integer' },
-                route_id: { type: 'integer' },
-              },
-            },
-            media: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['content'],
-                properties: {
-                  content: { type: 'object', properties: { type: { const: 'image' }, url: { type: 'string' } } },
-                  preview: { type: 'object' },
-                },
-              },
-            },
-          },
-        },
-        EntryList: {
-          type: 'object',
-          required: ['entries'],
-          additionalProperties: false,
-          properties: { entries: { type: 'array', maxItems: 20, items: ref('Entry') } },
-        },
-        Friend: {
-          type: 'object',
-          required: ['username', 'display_name', 'photo_url', 'url', 'location'],
-          additionalProperties: false,
-          properties: {
-            ...user.properties,
-            location: { type: ['string', 'null'], description: '`null` when the person gave none.' },
-          },
-        },
-        Friendship: {
-          type: 'object',
-          required: ['status', 'person'],
-          additionalProperties: false,
-          properties: {
-            status: { enum: ['requested', 'friends', 'none', 'incoming'], description: '`requested`: waiting for the person to accept.' },
-            person: ref('Friend'),
-          },
-        },
-        Route: {
-          type: 'object',
-          required: ['id'],
-          additionalProperties: false,
-          properties: {
-            id: { type: 'integer' },
-            name: { type: 'string' },
-            activity_type: ACTIVITY_OUTPUT,
-            distance,
-            geo,
-            encoded_samples: { type: 'string', description: 'Google encoded polyline of the track.' },
-          },
-        },
-        TrackUpload: {
-          type: 'object',
-          required: ['id', 'track'],
-          properties: {
-            id: { type: 'integer' },
-            track: {
-              type: 'object',
-              required: ['points', 'distance', 'elevation_gain', 'encoded_samples'],
-              properties: {
-                points: { type: 'integer' },
-                distance,
-                elevation_gain: { type: 'number' },
-                started_at: timestamp,
-                ended_at: timestamp,
-                encoded_samples: { type: 'string' },
-                repairs: {
-                  type: 'array',
-                  items: { type: 'string' },
-                  description:
-                    'What was dropped to read the file, one sentence each (point times outside 1970..2199, kept untimed); absent for a clean file.',
-                },
-              },
-            },
-          },
-        },
-      },
+      schemas: { ...v1.schemas, ...SHAPES },
     },
     paths: {
       ...legacy,

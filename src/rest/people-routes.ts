@@ -14,8 +14,16 @@ import { friendJson, friendshipJson, personJson, routeJson } from './shapes.ts';
 
 /** People, their friends and routes. */
 export function mountPeopleRoutes(kit: RestKit): void {
-  const { route, run } = kit;
-  // people
+  meRoute(kit);
+  personRoute(kit);
+  friendsRoute(kit);
+  requestFriendRoute(kit);
+  removeFriendRoute(kit);
+  personRoutesRoute(kit);
+}
+
+/** GET /people/me: The person who authorized the token. */
+function meRoute({ route, run }: RestKit): void {
   route(
     'GET',
     '/people/me',
@@ -34,6 +42,10 @@ export function mountPeopleRoutes(kit: RestKit): void {
       return { status: 200, body: personJson(data.me!) };
     },
   );
+}
+
+/** GET /people/:username: A person. */
+function personRoute({ route, run }: RestKit): void {
   route(
     'GET',
     '/people/:username',
@@ -52,6 +64,10 @@ export function mountPeopleRoutes(kit: RestKit): void {
       return { status: 200, body: personJson(data.person) };
     },
   );
+}
+
+/** GET /people/:username/friends: A person’s friends: the 50 longest-standing (GraphQL `Person.friends` pages through all of them). */
+function friendsRoute({ route, run }: RestKit): void {
   route(
     'GET',
     '/people/:username/friends',
@@ -78,6 +94,10 @@ export function mountPeopleRoutes(kit: RestKit): void {
       return { status: 200, body: { friends: data.person.friends.edges.map((edge) => friendJson(edge.node)) } };
     },
   );
+}
+
+/** POST /people/:username/friends: Ask a person to be friends; when they already asked you, you become friends at once. */
+function requestFriendRoute({ route, run }: RestKit): void {
   // friend requests: asking someone who already asked you makes you friends at once
   route(
     'POST',
@@ -107,6 +127,10 @@ export function mountPeopleRoutes(kit: RestKit): void {
       return { status: 201, body: friendshipJson(state), headers: { location: state.person.url } };
     },
   );
+}
+
+/** DELETE /people/:username/friends: End a friendship, or withdraw your own request. Not being friends is not an error. */
+function removeFriendRoute({ route, run }: RestKit): void {
   route(
     'DELETE',
     '/people/:username/friends',
@@ -129,6 +153,10 @@ export function mountPeopleRoutes(kit: RestKit): void {
       return { status: 200, body: friendshipJson(outcome(result, 'friendship')) };
     },
   );
+}
+
+/** GET /people/:username/routes: A person’s routes. */
+function personRoutesRoute({ route, run }: RestKit): void {
   route(
     'GET',
     '/people/:username/routes',

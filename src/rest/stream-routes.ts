@@ -18,14 +18,26 @@ import { pathParam, streamDoc, USERNAME } from './openapi-parts.ts';
 
 /** The streams (SPEC 4.2). */
 export function mountStreamRoutes(kit: RestKit): void {
-  const { route, stream } = kit;
-  // streams (SPEC 4.2)
+  publicStreamRoute(kit);
+  popularStreamRoute(kit);
+  friendsStreamRoute(kit);
+  nearbyStreamRoute(kit);
+  myStreamRoute(kit);
+  personStreamRoute(kit);
+}
+
+/** GET /entries: Public stream: everyone’s entries. */
+function publicStreamRoute({ route, stream }: RestKit): void {
   route(
     'GET',
     '/entries',
     { doc: streamDoc('legacyPublicStream', 'Public stream: everyone’s entries.') },
     stream(RestPublicStreamIdsDocument, RestPublicStreamDocument, () => ({})),
   );
+}
+
+/** GET /entries/popular: Popular stream: the week’s most liked and commented entries. */
+function popularStreamRoute({ route, stream }: RestKit): void {
   // the week's most liked and commented, ranked as of one moment (GraphQL popularStream)
   route(
     'GET',
@@ -46,12 +58,20 @@ export function mountStreamRoutes(kit: RestKit): void {
     },
     stream(RestPopularStreamIdsDocument, RestPopularStreamDocument, () => ({})),
   );
+}
+
+/** GET /entries/friends: The viewer’s and their friends’ entries. */
+function friendsStreamRoute({ route, stream }: RestKit): void {
   route(
     'GET',
     '/entries/friends',
     { auth: true, doc: streamDoc('legacyFriendsStream', 'The viewer’s and their friends’ entries.', [], true) },
     stream(RestFriendsStreamIdsDocument, RestFriendsStreamDocument, () => ({})),
   );
+}
+
+/** GET /entries/nearby/:lat,:lon: Entries posted near a point. */
+function nearbyStreamRoute({ route, stream }: RestKit): void {
   route(
     'GET',
     '/entries/nearby/:lat,:lon',
@@ -77,12 +97,20 @@ export function mountStreamRoutes(kit: RestKit): void {
       };
     }),
   );
+}
+
+/** GET /people/me/entries */
+function myStreamRoute({ route, stream }: RestKit): void {
   route(
     'GET',
     '/people/me/entries',
     { auth: true },
     stream(RestPersonStreamIdsDocument, RestPersonStreamDocument, (_ctx, context) => ({ username: context.viewer!.username })),
   );
+}
+
+/** GET /people/:username/entries: A person’s entries. */
+function personStreamRoute({ route, stream }: RestKit): void {
   route(
     'GET',
     '/people/:username/entries',
