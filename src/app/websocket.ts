@@ -67,22 +67,7 @@ export function attachWebSocket(
   const disposable = useServer<Record<string, unknown>, Extra>(
     {
       connectionInitWaitTimeout: 3_000,
-      onConnect: async (ctx) => {
-        const fromParams = ctx.connectionParams?.oauth_token;
-        const fromHeader = tokenFromHeader(ctx.extra.request.headers.authorization);
-        if (typeof fromParams === 'string' && fromHeader && fromParams !== fromHeader) return false;
-        const token = typeof fromParams === 'string' ? fromParams : (fromHeader ?? null);
-        const address = ctx.extra.request.socket.remoteAddress ?? 'unknown';
-        const decision = await app.rateLimit(token, address);
-        if (!decision.allowed) return false;
-        const viewer = token ? await viewerForToken(database, token) : null;
-        // an unknown or revoked token is refused (4403), never downgraded to anonymous
-        if (token && !viewer) return false;
-        ctx.extra.viewer = viewer;
-        ctx.extra.token = token;
-        if (token) sockets.set(ctx.extra.socket, token);
-        return true;
-      },
+      onConnect: (ctx) => connect(app, database, sockets, ctx),
       onSubscribe: async (ctx, id, payload) => {
         const decision = await app.rateLimit(ctx.extra.token ?? null, ctx.extra.request.socket.remoteAddress ?? 'unknown');
         if (!decision.allowed) {
@@ -93,7 +78,7 @@ export function attachWebSocket(
         const refusal = limits.take(ctx.extra.socket, ownerOf(ctx.extra), id);
         if (refusal) return [new GraphQLError(refusal, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
         try {
-          const prepared = await prepare(ctx, payload);
+          const prepared = await prepare(app, ctx, payload);
           if (Array.isArray(prepared)) limits.release(ctx.extra.socket, id);
           return prepared;
         } catch (error) {
@@ -117,7 +102,80 @@ export function attachWebSocket(
     wss,
   );
 
-  // a client's `complete` frees its place at once: the operation's own end waits for its next event
+  releaseOnComplete(wss, limits);
+
+  return {
+    close: async () => {
+      clearInterval(recheck);
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      await disposable.dispose();
+      await new Promise((resolve) => wss.close(resolve));
+    },
+  };
+}
+
+/**
+ * Accepts a connection: its token (connection params or the upgrade's header, not two different ones)
+ * within the rate limit, and known; an unknown or revoked token is refused (4403), never downgraded to
+ * anonymous. A socket with a token is remembered, to be closed when the token is revoked.
+ */
+async function connect(
+  app: App,
+  database: Database,
+  sockets: Map<WebSocket, string>,
+  ctx: { connectionParams?: Readonly<Record<string, unknown>>; extra: Extra },
+): Promise<boolean> {
+  const fromParams = ctx.connectionParams?.oauth_token;
+  const fromHeader = tokenFromHeader(ctx.extra.request.headers.authorization);
+  if (typeof fromParams === 'string' && fromHeader && fromParams !== fromHeader) return false;
+  const token = typeof fromParams === 'string' ? fromParams : (fromHeader ?? null);
+  const address = ctx.extra.request.socket.remoteAddress ?? 'unknown';
+  const decision = await app.rateLimit(token, address);
+  if (!decision.allowed) return false;
+  const viewer = token ? await viewerForToken(database, token) : null;
+  if (token && !viewer) return false;
+  ctx.extra.viewer = viewer;
+  ctx.extra.token = token;
+  if (token) sockets.set(ctx.extra.socket, token);
+  return true;
+}
+
+/** The execution of one operation, or the errors that refuse it. */
+async function prepare(
+  app: App,
+  ctx: { extra: Extra },
+  payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+) {
+  // the upgrade request as the fetch API sees a request, so that the one base-URL rule applies
+  const upgrade = ctx.extra.request;
+  const scheme = (upgrade.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string') headers.set(name, value);
+  const request = new Request(`${scheme}://${upgrade.headers.host ?? 'localhost'}/graphql`, { headers });
+  const context: Context = app.contexts.forViewer(request, ctx.extra.viewer ?? null);
+  // `params` as yoga's HTTP path gives them to plugins (the metrics plugin reads the operation name)
+  const params = {
+    query: payload.query,
+    operationName: payload.operationName ?? undefined,
+    variables: payload.variables ?? undefined,
+  };
+  const enveloped: Enveloped = app.yoga.getEnveloped({ request, params, ...context } as never);
+  const document = enveloped.parse(payload.query);
+  const args: ExecutionArgs & { rootValue: Enveloped } = {
+    schema: enveloped.schema,
+    operationName: payload.operationName ?? null,
+    document,
+    variableValues: payload.variables ?? null,
+    contextValue: await enveloped.contextFactory(),
+    rootValue: enveloped,
+  };
+  const errors = enveloped.validate(args.schema, args.document);
+  if (errors.length) return errors;
+  return args;
+}
+
+/** A client's `complete` frees its place at once: the operation's own end waits for its next event. */
+function releaseOnComplete(wss: WebSocketServer, limits: ReturnType<typeof subscriptionLimits>): void {
   wss.on('connection', (socket) => {
     socket.on('message', (data) => {
       if (String(data).length > 200) return;
@@ -129,48 +187,6 @@ export function attachWebSocket(
       }
     });
   });
-
-  /** The execution of one operation, or the errors that refuse it. */
-  async function prepare(
-    ctx: { extra: Extra },
-    payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
-  ) {
-    // the upgrade request as the fetch API sees a request, so that the one base-URL rule applies
-    const upgrade = ctx.extra.request;
-    const scheme = (upgrade.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string') headers.set(name, value);
-    const request = new Request(`${scheme}://${upgrade.headers.host ?? 'localhost'}/graphql`, { headers });
-    const context: Context = app.contexts.forViewer(request, ctx.extra.viewer ?? null);
-    // `params` as yoga's HTTP path gives them to plugins (the metrics plugin reads the operation name)
-    const params = {
-      query: payload.query,
-      operationName: payload.operationName ?? undefined,
-      variables: payload.variables ?? undefined,
-    };
-    const enveloped: Enveloped = app.yoga.getEnveloped({ request, params, ...context } as never);
-    const document = enveloped.parse(payload.query);
-    const args: ExecutionArgs & { rootValue: Enveloped } = {
-      schema: enveloped.schema,
-      operationName: payload.operationName ?? null,
-      document,
-      variableValues: payload.variables ?? null,
-      contextValue: await enveloped.contextFactory(),
-      rootValue: enveloped,
-    };
-    const errors = enveloped.validate(args.schema, args.document);
-    if (errors.length) return errors;
-    return args;
-  }
-
-  return {
-    close: async () => {
-      clearInterval(recheck);
-      for (const client of wss.clients) client.close(1001, 'Going away');
-      await disposable.dispose();
-      await new Promise((resolve) => wss.close(resolve));
-    },
-  };
 }
 
 /** What each socket and each owner (an athlete, or an address without a token) holds of operations. */
