@@ -122,6 +122,132 @@ const uint32 = (bytes: Uint8Array, at: number, littleEndian: boolean) =>
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+const TOO_BIG = 'the rewritten FIT file would pass its limit';
+
+/**
+ * A walk over a FIT file's records, writing each as the SDK reads it. Each step reads the record at
+ * `at` and answers where the next begins, or null to stop there: at the end, at damage (`damagedAt`),
+ * or at the cut of a file cut short.
+ */
+class RecordWalk {
+  readonly definitions: Array<Definition | undefined> = [];
+  /** Which definition each local message number holds in the output: the original or the timed one. */
+  readonly written: Array<Uint8Array | undefined> = [];
+  records = 0;
+  compressed = 0;
+  lastTimestamp: number | null = null;
+  damagedAt: number | null = null;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly end: number,
+    /** Whether the file declares all its bytes: then a record running past them is damage, not a cut. */
+    readonly whole: boolean,
+    readonly out: Output,
+  ) {}
+
+  step(at: number): number | null {
+    const header = this.bytes[at]!;
+    if (header & 0x80) return this.compressedRecord(at, header);
+    if (header & 0x40) return this.definitionRecord(at, header);
+    return this.dataRecord(at, header);
+  }
+
+  /** The definition of local message `local` and its data's size, if the record at `at` fits; null (having noted any damage) if not. */
+  private sized(at: number, local: number, needsTime: boolean): { definition: Definition; size: number } | null {
+    const definition = this.definitions[local];
+    if (!definition || (needsTime && this.lastTimestamp === null)) {
+      this.damagedAt = at;
+      return null;
+    }
+    const size = definition.fieldBytes + definition.developerBytes;
+    // a record that runs past the bytes there are is the cut of a file cut short, damage in a whole one
+    if (at + 1 + size > this.end) {
+      if (this.whole) this.damagedAt = at;
+      return null;
+    }
+    return { definition, size };
+  }
+
+  private emit(definition: Uint8Array, local: number, data: Uint8Array[]): void {
+    if (this.written[local] !== definition) {
+      if (!this.out.write(definition)) throw new RangeError(TOO_BIG);
+      this.written[local] = definition;
+    }
+    if (!data.every((part) => this.out.write(part))) throw new RangeError(TOO_BIG);
+  }
+
+  /** A compressed timestamp header: local message 0-3, the low five bits of the time; written with its full time. */
+  private compressedRecord(at: number, header: number): number | null {
+    const local = (header >> 5) & 0x03;
+    const found = this.sized(at, local, true);
+    if (!found) return null;
+    const { definition, size } = found;
+    const last = this.lastTimestamp!;
+    const offset = header & 0x1f;
+    let timestamp: number = ((last & ~0x1f) >>> 0) + offset;
+    if (offset < (last & 0x1f)) timestamp += 0x20;
+    this.lastTimestamp = timestamp >>> 0;
+    const data = this.bytes.subarray(at + 1, at + 1 + size);
+    if (definition.timestampAt >= 0) {
+      this.emit(definition.bytes, local, [Uint8Array.of(local), data]);
+    } else {
+      definition.timed ??= timedDefinition(definition, local);
+      const stamp = new Uint8Array(4);
+      new DataView(stamp.buffer).setUint32(0, this.lastTimestamp, definition.littleEndian);
+      this.emit(definition.timed, local, [
+        Uint8Array.of(local),
+        data.subarray(0, definition.fieldBytes),
+        stamp,
+        data.subarray(definition.fieldBytes),
+      ]);
+    }
+    this.compressed += 1;
+    this.records += 1;
+    return at + 1 + size;
+  }
+
+  private definitionRecord(at: number, header: number): number | null {
+    const read = readDefinition(this.bytes, at, this.end);
+    if (!read) {
+      // a definition is at most 1 + 5 + 2 × (1 + 255 × 3) bytes: one that fits in none left was cut
+      if (this.whole || this.end - at > 1 + 5 + 2 * (1 + 255 * 3)) this.damagedAt = at;
+      return null;
+    }
+    const local = header & 0x0f;
+    this.definitions[local] = read.definition;
+    if (!this.out.write(read.definition.bytes)) throw new RangeError(TOO_BIG);
+    this.written[local] = read.definition.bytes;
+    return read.next;
+  }
+
+  private dataRecord(at: number, header: number): number | null {
+    const local = header & 0x0f;
+    const found = this.sized(at, local, false);
+    if (!found) return null;
+    const { definition, size } = found;
+    if (definition.timestampAt >= 0) this.lastTimestamp = uint32(this.bytes, at + 1 + definition.timestampAt, definition.littleEndian);
+    this.emit(definition.bytes, local, [this.bytes.subarray(at, at + 1 + size)]);
+    this.records += 1;
+    return at + 1 + size;
+  }
+}
+
+/** The rewritten file: a 14-byte header (with the protocol and profile versions of `original`), the records, and the CRC over both. */
+function framed(records: Uint8Array, original: Uint8Array): Uint8Array {
+  const dataSize = records.length - 14;
+  records.set([14, original[1]!, original[2]!, original[3]!], 0);
+  new DataView(records.buffer, records.byteOffset + 4, 4).setUint32(0, dataSize, true);
+  records.set([0x2e, 0x46, 0x49, 0x54], 8);
+  const headerCrc = fitCrc(records.subarray(0, 12));
+  records.set([headerCrc & 0xff, headerCrc >> 8], 12);
+  const crc = fitCrc(records);
+  const result = new Uint8Array(records.length + 2);
+  result.set(records);
+  result.set([crc & 0xff, crc >> 8], records.length);
+  return result;
+}
+
 /**
  * The file's records, framed so that the SDK reads them: given back as it is when it is whole and has
  * no compressed timestamp headers. `limit` bounds the rewritten file.
@@ -133,96 +259,14 @@ export function normalizeFit(bytes: Uint8Array, limit: number): NormalizedFit {
   const whole = declared > 0 && declaredEnd + 2 <= bytes.length;
   // a file cut short declares more than follows, or nothing (written before the device closed it)
   const end = whole ? declaredEnd : bytes.length;
-  const definitions: Array<Definition | undefined> = [];
-  /** Which definition each local message number holds in the output: the original or the timed one. */
-  const written: Array<Uint8Array | undefined> = [];
   const out = new Output(Math.min(limit, bytes.length + 1024), limit);
   out.write(new Uint8Array(14));
-  let at = headerSize;
-  let records = 0;
-  let compressed = 0;
-  let lastTimestamp: number | null = null;
-  let damagedAt: number | null = null;
-  const emit = (definition: Uint8Array, local: number, data: Uint8Array[]) => {
-    if (written[local] !== definition) {
-      if (!out.write(definition)) return false;
-      written[local] = definition;
-    }
-    return data.every((part) => out.write(part));
-  };
-  while (at < end) {
-    const header = bytes[at]!;
-    if (header & 0x80) {
-      // compressed timestamp header: local message 0-3, the low five bits of the time
-      const local = (header >> 5) & 0x03;
-      const definition = definitions[local];
-      const size = definition ? definition.fieldBytes + definition.developerBytes : 0;
-      if (!definition || lastTimestamp === null) {
-        damagedAt = at;
-        break;
-      }
-      // a record that runs past the bytes there are is the cut of a file cut short, damage in a whole one
-      if (at + 1 + size > end) {
-        if (whole) damagedAt = at;
-        break;
-      }
-      const offset = header & 0x1f;
-      let timestamp: number = ((lastTimestamp & ~0x1f) >>> 0) + offset;
-      if (offset < (lastTimestamp & 0x1f)) timestamp += 0x20;
-      lastTimestamp = timestamp >>> 0;
-      const data = bytes.subarray(at + 1, at + 1 + size);
-      let ok: boolean;
-      if (definition.timestampAt >= 0) {
-        ok = emit(definition.bytes, local, [Uint8Array.of(local), data]);
-      } else {
-        definition.timed ??= timedDefinition(definition, local);
-        const stamp = new Uint8Array(4);
-        new DataView(stamp.buffer).setUint32(0, lastTimestamp, definition.littleEndian);
-        ok = emit(definition.timed, local, [
-          Uint8Array.of(local),
-          data.subarray(0, definition.fieldBytes),
-          stamp,
-          data.subarray(definition.fieldBytes),
-        ]);
-      }
-      if (!ok) throw new RangeError('the rewritten FIT file would pass its limit');
-      compressed += 1;
-      records += 1;
-      at += 1 + size;
-    } else if (header & 0x40) {
-      const read = readDefinition(bytes, at, end);
-      if (!read) {
-        // a definition is at most 1 + 5 + 2 × (1 + 255 × 3) bytes: one that fits in none left was cut
-        if (whole || end - at > 1 + 5 + 2 * (1 + 255 * 3)) damagedAt = at;
-        break;
-      }
-      const local = header & 0x0f;
-      definitions[local] = read.definition;
-      if (!out.write(read.definition.bytes)) throw new RangeError('the rewritten FIT file would pass its limit');
-      written[local] = read.definition.bytes;
-      at = read.next;
-    } else {
-      const local = header & 0x0f;
-      const definition = definitions[local];
-      const size = definition ? definition.fieldBytes + definition.developerBytes : 0;
-      if (!definition) {
-        damagedAt = at;
-        break;
-      }
-      // a record that runs past the bytes there are is the cut of a file cut short, damage in a whole one
-      if (at + 1 + size > end) {
-        if (whole) damagedAt = at;
-        break;
-      }
-      if (definition.timestampAt >= 0) lastTimestamp = uint32(bytes, at + 1 + definition.timestampAt, definition.littleEndian);
-      if (!emit(definition.bytes, local, [bytes.subarray(at, at + 1 + size)]))
-        throw new RangeError('the rewritten FIT file would pass its limit');
-      records += 1;
-      at += 1 + size;
-    }
-  }
+  const walk = new RecordWalk(bytes, end, whole, out);
+  let at: number | null = headerSize;
+  while (at !== null && at < end) at = walk.step(at);
+  const { damagedAt, records } = walk;
   const crcMatches = whole && damagedAt === null && fitCrc(bytes.subarray(0, declaredEnd + 2)) === 0;
-  if (crcMatches && compressed === 0) return { bytes, repairs: [], rewritten: false };
+  if (crcMatches && walk.compressed === 0) return { bytes, repairs: [], rewritten: false };
 
   const repairs: string[] = [];
   if (damagedAt !== null) {
@@ -236,17 +280,5 @@ export function normalizeFit(bytes: Uint8Array, limit: number): NormalizedFit {
   } else if (!crcMatches) {
     repairs.push(`the file's checksum does not match: its ${count(records)} records were read as they are`);
   }
-  // the rewritten file: a 14-byte header, the records, and the CRC over both
-  const result = out.bytes();
-  const dataSize = result.length - 14;
-  result.set([14, bytes[1]!, bytes[2]!, bytes[3]!], 0);
-  new DataView(result.buffer, result.byteOffset + 4, 4).setUint32(0, dataSize, true);
-  result.set([0x2e, 0x46, 0x49, 0x54], 8);
-  const headerCrc = fitCrc(result.subarray(0, 12));
-  result.set([headerCrc & 0xff, headerCrc >> 8], 12);
-  const crc = fitCrc(result);
-  const framed = new Uint8Array(result.length + 2);
-  framed.set(result);
-  framed.set([crc & 0xff, crc >> 8], result.length);
-  return { bytes: framed, repairs, rewritten: true };
+  return { bytes: framed(out.bytes(), bytes), repairs, rewritten: true };
 }

@@ -206,21 +206,8 @@ async function readGpx(
             kind = null;
           }
         } else if (kind !== null && kind !== 'wpt' && (local === 'hr' || local === 'cad') && TRACKPOINT_EXTENSION.test(uri)) {
-          const index = trackPoints + 1;
-          const value = optionalNumber(text, local === 'hr' ? 'heart rate' : 'cadence', kind, index, 1000);
-          if (value !== null && value < 0) fail(`${kind} ${index} ${local === 'hr' ? 'heart rate' : 'cadence'} ${value} is negative`);
-          if (local === 'hr') point!.heartRate = value === null ? null : Math.round(value);
-          else point!.cadence = value === null ? null : Math.round(value);
-        } else if (
-          local === 'name' &&
-          uri === gpxUri &&
-          result.name === null &&
-          (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')
-        ) {
-          result.name = text.trim().slice(0, 200) || null;
-        } else if (local === 'type' && uri === gpxUri && parent === 'trk' && !result.type) {
-          result.type = text.trim().slice(0, 100) || null;
-        }
+          readSensor(point!, local, text, kind, trackPoints + 1);
+        } else if (uri === gpxUri) readTitle(result, local, parent, text);
       },
     },
   ).catch((error: unknown) => {
@@ -233,6 +220,24 @@ async function readGpx(
       `${absurdTimes === 1 ? '1 time was' : `${absurdTimes} times were`} outside 1970..2199 and dropped: those points are kept without a time`,
     );
   return result;
+}
+
+/** A heart rate or cadence of a Garmin TrackPointExtension, of the point being read (the `index`th of its `kind`). */
+function readSensor(point: GpxPoint, local: 'hr' | 'cad', text: string, kind: 'trkpt' | 'rtept', index: number): void {
+  const what = local === 'hr' ? 'heart rate' : 'cadence';
+  const value = optionalNumber(text, what, kind, index, 1000);
+  if (value !== null && value < 0) fail(`${kind} ${index} ${what} ${value} is negative`);
+  if (local === 'hr') point.heartRate = value === null ? null : Math.round(value);
+  else point.cadence = value === null ? null : Math.round(value);
+}
+
+/** The document's name (the first of its metadata's, track's, route's or root's) and its track's type. */
+function readTitle(result: GpxRest, local: string, parent: string | undefined, text: string): void {
+  if (local === 'name' && result.name === null && (parent === 'metadata' || parent === 'trk' || parent === 'rte' || parent === 'gpx')) {
+    result.name = text.trim().slice(0, 200) || null;
+  } else if (local === 'type' && parent === 'trk' && !result.type) {
+    result.type = text.trim().slice(0, 100) || null;
+  }
 }
 
 const isoSeconds = (date: Date) => date.toISOString().replace(/\.000Z$/, 'Z');

@@ -32,30 +32,49 @@ function time(text: string, what: string): Date {
   return date;
 }
 
+type Trackpoint = GpxPoint & { hasPosition: boolean };
+
+/** A part of a trackpoint that just closed (its time, position, elevation, heart rate, cadence, power); `at` names the point. */
+function readTrackpointPart(point: Trackpoint, local: string, parent: string | undefined, text: string, at: string): void {
+  if (local === 'Time' && parent === 'Trackpoint') point.time = time(text, `${at} Time`);
+  else if (local === 'LatitudeDegrees') {
+    point.lat = number(text, `${at} LatitudeDegrees`, -90, 90) ?? fail(`${at} has an empty LatitudeDegrees`);
+    point.hasPosition = true;
+  } else if (local === 'LongitudeDegrees')
+    point.lon = number(text, `${at} LongitudeDegrees`, -180, 180) ?? fail(`${at} has an empty LongitudeDegrees`);
+  else if (local === 'AltitudeMeters') point.elevation = number(text, `${at} AltitudeMeters`, -100_000, 100_000);
+  else if (local === 'Value' && parent === 'HeartRateBpm') point.heartRate = rounded(number(text, `${at} heart rate`, 0, 1000));
+  else if ((local === 'Cadence' && parent === 'Trackpoint') || local === 'RunCadence')
+    point.cadence = rounded(number(text, `${at} cadence`, 0, 1000));
+  else if (local === 'Watts') point.power = rounded(number(text, `${at} Watts`, 0, 10_000));
+}
+
+const emptyActivity = (): ImportedActivity => ({
+  format: 'tcx',
+  activityType: 'fitness',
+  startedAt: null,
+  distanceMeters: null,
+  durationSeconds: null,
+  calories: null,
+  name: null,
+  notes: null,
+  repairs: [],
+  points: [],
+  waypoints: [],
+});
+
 /** Parses a TCX document (bytes as they arrive, or all of them); refusals are ValidationErrors on `file`. */
 export async function parseTcx(
   source: AsyncIterable<Uint8Array> | Uint8Array | string,
   maxBytes = MAX_ACTIVITY_FILE_BYTES,
 ): Promise<ImportedActivity> {
-  const activity: ImportedActivity = {
-    format: 'tcx',
-    activityType: 'fitness',
-    startedAt: null,
-    distanceMeters: null,
-    durationSeconds: null,
-    calories: null,
-    name: null,
-    notes: null,
-    repairs: [],
-    points: [],
-    waypoints: [],
-  };
+  const activity = emptyActivity();
   let rooted = false;
   // 0 before the first <Activity>, 1 inside it, 2 once it closed: later activities are not read
   let phase = 0;
   let sport: string | null = null;
   let segment = -1;
-  let point: (GpxPoint & { hasPosition: boolean }) | null = null;
+  let point: Trackpoint | null = null;
   let lapDistance = 0;
   let lapSeconds = 0;
   let lapCalories = 0;
@@ -94,17 +113,7 @@ export async function parseTcx(
               activity.points.push(kept);
             }
             point = null;
-          } else if (local === 'Time' && parent === 'Trackpoint') point.time = time(text, `${at()} Time`);
-          else if (local === 'LatitudeDegrees') {
-            point.lat = number(text, `${at()} LatitudeDegrees`, -90, 90) ?? fail(`${at()} has an empty LatitudeDegrees`);
-            point.hasPosition = true;
-          } else if (local === 'LongitudeDegrees')
-            point.lon = number(text, `${at()} LongitudeDegrees`, -180, 180) ?? fail(`${at()} has an empty LongitudeDegrees`);
-          else if (local === 'AltitudeMeters') point.elevation = number(text, `${at()} AltitudeMeters`, -100_000, 100_000);
-          else if (local === 'Value' && parent === 'HeartRateBpm') point.heartRate = rounded(number(text, `${at()} heart rate`, 0, 1000));
-          else if ((local === 'Cadence' && parent === 'Trackpoint') || local === 'RunCadence')
-            point.cadence = rounded(number(text, `${at()} cadence`, 0, 1000));
-          else if (local === 'Watts') point.power = rounded(number(text, `${at()} Watts`, 0, 10_000));
+          } else readTrackpointPart(point, local, parent, text, at());
           return;
         }
         if (parent === 'Lap') {

@@ -49,27 +49,18 @@ export function sniffEncoding(head: Uint8Array, field = 'gpx'): { encoding: stri
   throw ValidationError.field(field, `encoding "${declared}" is not supported; send UTF-8 or ISO-8859-1`);
 }
 
-/**
- * Reads a document from a stream of bytes (or its text), calling `handlers` for each element. Resolves
- * once the whole document was read and closed; rejects with the first ValidationError, whether a
- * bound's, the parser's (not well-formed) or one a handler threw.
- */
-export async function readXml(
-  source: AsyncIterable<Uint8Array> | Uint8Array | string,
-  limits: XmlLimits,
-  handlers: XmlHandlers,
-): Promise<void> {
-  const fail = (message: string): never => {
-    throw ValidationError.field(limits.field, message);
-  };
+const refusal = (limits: XmlLimits, message: string): never => {
+  throw ValidationError.field(limits.field, message);
+};
+
+/** A parser with the bounds on it and `handlers` wired; `state` counts the elements met and keeps the first error. */
+function boundedParser(limits: XmlLimits, handlers: XmlHandlers) {
+  const fail = (message: string) => refusal(limits, message);
   // positions cost a fifth of the parse, and errors name the point instead
   const parser = new SaxesParser({ xmlns: true, position: false });
+  const state = { elements: 0, error: null as Error | null };
   const stack: string[] = [];
   let text = '';
-  let elements = 0;
-  let error: Error | null = null;
-  let leading = true;
-
   let attributes = 0;
   let declarations = 0;
   parser.on('doctype', () => fail('documents with a DOCTYPE are refused (no entity expansion, no external entities)'));
@@ -84,12 +75,12 @@ export async function readXml(
       fail(`declares more than ${MAX_NAMESPACE_DECLARATIONS} namespaces`);
   });
   parser.on('error', (e) => {
-    error ??= e instanceof ValidationError ? e : ValidationError.field(limits.field, `is not well-formed XML: ${e.message}`);
+    state.error ??= e instanceof ValidationError ? e : ValidationError.field(limits.field, `is not well-formed XML: ${e.message}`);
   });
   parser.on('opentag', (tag) => {
     const { local, uri } = tag as SaxesTagNS;
     if (stack.length >= limits.maxDepth) fail(`nests elements more than ${limits.maxDepth} levels deep`);
-    if (++elements > limits.maxElements) fail(`has more than ${limits.maxElements} elements`);
+    if (++state.elements > limits.maxElements) fail(`has more than ${limits.maxElements} elements`);
     handlers.open(local, uri, tag as SaxesTagNS, stack.length);
     stack.push(local);
     text = '';
@@ -106,72 +97,83 @@ export async function readXml(
     handlers.close(local, uri, text, stack[stack.length - 1]);
     text = '';
   });
+  return { parser, state };
+}
 
-  const write = async (chunk: string) => {
+/**
+ * A document's text, decoded in the encoding it declares (read from its first bytes), and refused as
+ * soon as its bytes pass the bound, however they come (chunked, without a length).
+ */
+async function* documentText(source: AsyncIterable<Uint8Array> | Uint8Array | string, limits: XmlLimits): AsyncGenerator<string> {
+  if (typeof source === 'string') {
+    if (Buffer.byteLength(source) > limits.maxBytes) throw new TooLargeError(limits.field, limits.maxBytes);
+    yield source.replace(/^\uFEFF/, '');
+    return;
+  }
+  let decoder: TextDecoder | null = null;
+  const decode = (body?: Uint8Array) => {
+    try {
+      // stream mode: a character split across chunks is completed by the next one
+      return body ? decoder!.decode(body, { stream: true }) : decoder!.decode();
+    } catch {
+      return refusal(limits, `is not valid ${decoder!.encoding}`);
+    }
+  };
+  // the encoding is read from the first bytes, so enough of them are gathered before any is decoded
+  let head: Uint8Array[] = [];
+  let headBytes = 0;
+  const start = () => {
+    const first = Buffer.concat(head);
+    const { encoding, bomLength } = sniffEncoding(first, limits.field);
+    decoder = new TextDecoder(encoding, { fatal: true });
+    head = [];
+    return decode(first.subarray(bomLength));
+  };
+  let bytes = 0;
+  for await (const chunk of source instanceof Uint8Array ? slices(source) : source) {
+    bytes += chunk.byteLength;
+    if (bytes > limits.maxBytes) throw new TooLargeError(limits.field, limits.maxBytes);
+    if (decoder) {
+      yield decode(chunk);
+      continue;
+    }
+    head.push(chunk);
+    headBytes += chunk.byteLength;
+    if (headBytes >= 256) yield start();
+  }
+  if (!decoder) yield start();
+  yield decode();
+}
+
+/**
+ * Reads a document from a stream of bytes (or its text), calling `handlers` for each element. Resolves
+ * once the whole document was read and closed; rejects with the first ValidationError, whether a
+ * bound's, the parser's (not well-formed) or one a handler threw.
+ */
+export async function readXml(
+  source: AsyncIterable<Uint8Array> | Uint8Array | string,
+  limits: XmlLimits,
+  handlers: XmlHandlers,
+): Promise<void> {
+  const { parser, state } = boundedParser(limits, handlers);
+  let leading = true;
+  for await (let chunk of documentText(source, limits)) {
     // whitespace before the XML declaration (Strava's TCX files start with ten spaces) is not XML's,
     // but no reader of these files should refuse them for it
     if (leading) {
       chunk = chunk.replace(/^\s+/, '');
-      if (chunk === '') return;
+      if (chunk === '') continue;
       leading = false;
     }
     for (let at = 0; at < chunk.length; at += SLICE_CHARS) {
       parser.write(chunk.length <= SLICE_CHARS ? chunk : chunk.slice(at, at + SLICE_CHARS));
-      if (error) throw error;
+      if (state.error) throw state.error;
       await yieldToEventLoop();
     }
-  };
-
-  if (typeof source === 'string') {
-    if (Buffer.byteLength(source) > limits.maxBytes) throw new TooLargeError(limits.field, limits.maxBytes);
-    await write(source.replace(/^\uFEFF/, ''));
-  } else {
-    let decoder: TextDecoder | null = null;
-    let head: Uint8Array[] = [];
-    let headBytes = 0;
-    let bytes = 0;
-    const feed = async (body: Uint8Array) => {
-      let decoded: string;
-      try {
-        // stream mode: a character split across chunks is completed by the next one
-        decoded = decoder!.decode(body, { stream: true });
-      } catch {
-        return fail(`is not valid ${decoder!.encoding}`);
-      }
-      await write(decoded);
-    };
-    // the encoding is read from the first bytes, so gather enough of them before decoding any
-    const start = async () => {
-      const first = Buffer.concat(head);
-      const { encoding, bomLength } = sniffEncoding(first, limits.field);
-      decoder = new TextDecoder(encoding, { fatal: true });
-      head = [];
-      await feed(first.subarray(bomLength));
-    };
-    const chunks = source instanceof Uint8Array ? slices(source) : source;
-    for await (const chunk of chunks) {
-      bytes += chunk.byteLength;
-      // refused as soon as the bytes pass the bound, however they come (chunked, without a length)
-      if (bytes > limits.maxBytes) throw new TooLargeError(limits.field, limits.maxBytes);
-      if (decoder) {
-        await feed(chunk);
-        continue;
-      }
-      head.push(chunk);
-      headBytes += chunk.byteLength;
-      if (headBytes >= 256) await start();
-    }
-    if (!decoder) await start();
-    try {
-      await write(decoder!.decode());
-    } catch (e) {
-      if (e instanceof ValidationError) throw e;
-      fail(`is not valid ${decoder!.encoding}`);
-    }
   }
-  if (elements === 0 && !error) fail('is empty: it holds no XML element');
+  if (state.elements === 0 && !state.error) refusal(limits, 'is empty: it holds no XML element');
   parser.close();
-  if (error) throw error;
+  if (state.error) throw state.error;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
