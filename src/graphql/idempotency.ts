@@ -94,53 +94,12 @@ export function useIdempotencyKeys(): Plugin<Context & { request?: Request }> {
       const personId = context.viewer.id;
       const requestHash = fingerprint(args.document, args.variableValues);
       const where = { personId_key: { personId, key } };
-      const refuse = (error: ReturnType<typeof failure>) => {
-        setResultAndStopExecution({ errors: [error] });
+      const claim = await claimKey(prisma, { personId, key }, requestHash);
+      if ('answer' in claim) {
+        setResultAndStopExecution(claim.answer);
         return undefined;
-      };
-      let phases: unknown[] | null = null;
-      // the row is the lock: whoever inserts it, or takes over an abandoned one, runs the mutation
-      for (let attempt = 0; phases === null; attempt++) {
-        const claimed = await prisma.idempotencyKey
-          .create({ data: { personId, key, requestHash, lockedUntil: lockUntil() }, select: { key: true } })
-          .then(
-            () => true,
-            (error: unknown) => {
-              if (!isUniqueViolation(error)) throw error;
-              return false;
-            },
-          );
-        if (claimed) {
-          phases = [];
-          break;
-        }
-        const found = await prisma.idempotencyKey.findUnique({ where });
-        // older than the time keys are kept: gone, whether or not the clean-up has run yet
-        const expired = found !== null && Date.now() - found.createdAt.getTime() > IDEMPOTENCY_TTL_HOURS * 3600_000;
-        if (expired) await prisma.idempotencyKey.deleteMany({ where: { personId, key, createdAt: found.createdAt } });
-        const existing = expired ? null : found;
-        if (!existing) {
-          // deleted in between (a first attempt that wrote nothing, an expired key): claim it again, a few times at most
-          if (attempt < 3) continue;
-          return refuse(inProgress());
-        }
-        if (existing.requestHash !== requestHash)
-          return refuse(
-            failure('this Idempotency-Key was used with a different request; use a new key for a new write', 'IDEMPOTENCY_KEY_REUSED', 422),
-          );
-        if (existing.response !== null) {
-          setResultAndStopExecution(JSON.parse(existing.response) as ExecutionResult);
-          return undefined;
-        }
-        if (existing.lockedUntil && existing.lockedUntil.getTime() > Date.now()) return refuse(inProgress());
-        // cut off (a crash, a lost database) or released after a failure: take it over, once
-        const { count } = await prisma.idempotencyKey.updateMany({
-          where: { personId, key, response: null, lockedUntil: existing.lockedUntil },
-          data: { lockedUntil: lockUntil() },
-        });
-        if (count === 1) phases = existing.phases ? (JSON.parse(existing.phases) as unknown[]) : [];
-        else if (attempt >= 3) return refuse(inProgress());
       }
+      const { phases } = claim;
       if (Math.random() < 0.01) {
         void prisma.idempotencyKey
           .deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_TTL_HOURS * 3600_000) } } })
@@ -149,24 +108,83 @@ export function useIdempotencyKeys(): Plugin<Context & { request?: Request }> {
       const run: KeyedRun = { where, phases, next: 0 };
       (context as { prisma: Prisma }).prisma = keyedClient(prisma, run);
       return {
-        async onExecuteDone({ result }) {
+        onExecuteDone: async ({ result }) => {
           (context as { prisma: Prisma }).prisma = prisma;
-          const done = result as ExecutionResult;
-          try {
-            if (!done.errors?.length)
-              await prisma.idempotencyKey.update({ where, data: { response: JSON.stringify(done), lockedUntil: null } });
-            // an unexpected failure is not an answer to keep: with nothing committed, the retry
-            // runs the write again; after a commit, it replays what was committed and goes on
-            else if (run.phases.length === 0) await prisma.idempotencyKey.deleteMany({ where: { personId, key } });
-            else await prisma.idempotencyKey.update({ where, data: { lockedUntil: new Date() } });
-          } catch {
-            // the database went away after the write: the recorded phases let a retry answer
-            // the same once the lock has lapsed; this answer still goes to the client
-          }
+          await recordOutcome(prisma, { personId, key }, run, result as ExecutionResult);
         },
       };
     },
   };
+}
+
+/**
+ * Claims an Idempotency-Key for a request: the row is the lock, and whoever inserts it, or takes over an
+ * abandoned one, runs the mutation (with the phases a cut-off run had committed). Otherwise the answer
+ * is the one kept for the same request, or a refusal: another request's key (422), or still running (409).
+ */
+async function claimKey(
+  prisma: Prisma,
+  owner: { personId: number; key: string },
+  requestHash: string,
+): Promise<{ phases: unknown[] } | { answer: ExecutionResult }> {
+  const { personId, key } = owner;
+  const where = { personId_key: owner };
+  const refuse = (error: ReturnType<typeof failure>) => ({ answer: { errors: [error] } });
+  for (let attempt = 0; ; attempt++) {
+    const claimed = await prisma.idempotencyKey
+      .create({ data: { personId, key, requestHash, lockedUntil: lockUntil() }, select: { key: true } })
+      .then(
+        () => true,
+        (error: unknown) => {
+          if (!isUniqueViolation(error)) throw error;
+          return false;
+        },
+      );
+    if (claimed) return { phases: [] };
+    const found = await prisma.idempotencyKey.findUnique({ where });
+    // older than the time keys are kept: gone, whether or not the clean-up has run yet
+    const expired = found !== null && Date.now() - found.createdAt.getTime() > IDEMPOTENCY_TTL_HOURS * 3600_000;
+    if (expired) await prisma.idempotencyKey.deleteMany({ where: { personId, key, createdAt: found.createdAt } });
+    const existing = expired ? null : found;
+    if (!existing) {
+      // deleted in between (a first attempt that wrote nothing, an expired key): claim it again, a few times at most
+      if (attempt < 3) continue;
+      return refuse(inProgress());
+    }
+    if (existing.requestHash !== requestHash)
+      return refuse(
+        failure('this Idempotency-Key was used with a different request; use a new key for a new write', 'IDEMPOTENCY_KEY_REUSED', 422),
+      );
+    if (existing.response !== null) return { answer: JSON.parse(existing.response) as ExecutionResult };
+    if (existing.lockedUntil && existing.lockedUntil.getTime() > Date.now()) return refuse(inProgress());
+    // cut off (a crash, a lost database) or released after a failure: take it over, once
+    const { count } = await prisma.idempotencyKey.updateMany({
+      where: { personId, key, response: null, lockedUntil: existing.lockedUntil },
+      data: { lockedUntil: lockUntil() },
+    });
+    if (count === 1) return { phases: existing.phases ? (JSON.parse(existing.phases) as unknown[]) : [] };
+    if (attempt >= 3) return refuse(inProgress());
+  }
+}
+
+/** Keeps a mutation's answer under its key, or lets the key go when there is none to keep. */
+async function recordOutcome(
+  prisma: Prisma,
+  owner: { personId: number; key: string },
+  run: KeyedRun,
+  done: ExecutionResult,
+): Promise<void> {
+  const where = { personId_key: owner };
+  try {
+    if (!done.errors?.length) await prisma.idempotencyKey.update({ where, data: { response: JSON.stringify(done), lockedUntil: null } });
+    // an unexpected failure is not an answer to keep: with nothing committed, the retry
+    // runs the write again; after a commit, it replays what was committed and goes on
+    else if (run.phases.length === 0) await prisma.idempotencyKey.deleteMany({ where: owner });
+    else await prisma.idempotencyKey.update({ where, data: { lockedUntil: new Date() } });
+  } catch {
+    // the database went away after the write: the recorded phases let a retry answer
+    // the same once the lock has lapsed; this answer still goes to the client
+  }
 }
 
 const inProgress = () =>

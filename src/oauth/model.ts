@@ -96,21 +96,7 @@ export function createModel(prisma: Prisma, endpoint: 'authorize' | 'token', lif
       return { ...code, client, user };
     },
 
-    async getAuthorizationCode(authorizationCode) {
-      const row = await findUnusedCode(prisma, authorizationCode);
-      if (!row) return false;
-      return {
-        authorizationCode,
-        codeId: row.id,
-        expiresAt: row.expiresAt,
-        redirectUri: row.redirectUri,
-        scope: row.scope ? row.scope.split(' ') : undefined,
-        codeChallenge: row.codeChallenge ?? undefined,
-        codeChallengeMethod: row.codeChallengeMethod ?? undefined,
-        client: { id: String(row.client.id), grants: ['authorization_code'] },
-        user: { id: row.person.id, username: row.person.username },
-      };
-    },
+    getAuthorizationCode: (authorizationCode) => readCode(prisma, authorizationCode),
 
     async revokeAuthorizationCode(code) {
       return consumeCode(prisma, (code as OAuth2Server.AuthorizationCode & { codeId: number }).codeId);
@@ -120,38 +106,66 @@ export function createModel(prisma: Prisma, endpoint: 'authorize' | 'token', lif
       return generateToken();
     },
 
-    async saveToken(token, client, user) {
-      const authorizationCodeId = token.authorizationCode ? await codeIdFor(prisma, token.authorizationCode) : null;
-      // an app's token expires, with a refresh token; a legacy app's never does (its client cannot refresh)
-      const expiring = lifetimes && !(client as OAuthClient).legacyTokens ? lifetimes : null;
-      const refreshToken = expiring ? generateToken() : undefined;
-      await issueAccessToken(
-        prisma,
-        {
-          clientId: (client as OAuthClient).rowId,
-          personId: (user as { id: number }).id,
-          scope: token.scope?.join(' ') || null,
-          authorizationCodeId,
-        },
-        token.accessToken,
-        expiring ? { lifetimes: expiring, refreshToken } : undefined,
-      );
-      // a replay that raced this exchange may have revoked before the token existed: look again
-      if (authorizationCodeId !== null && (await codeWasReplayed(prisma, authorizationCodeId)))
-        await revokeTokensOfCode(prisma, authorizationCodeId);
-      // the library's own expiry and refresh token are not kept or shown: these are
-      return {
-        accessToken: token.accessToken,
-        client,
-        user,
-        scope: token.scope,
-        ...(expiring ? { refreshToken, accessTokenExpiresAt: new Date(Date.now() + expiring.accessSeconds * 1000) } : {}),
-      };
-    },
+    saveToken: (token, client, user) => saveToken(prisma, lifetimes, token, client as OAuthClient, user),
 
     async getAccessToken() {
       // resources authenticate through src/auth/tokens.ts, one path for GraphQL and REST
       return false;
     },
+  };
+}
+
+/** An unused authorization code as the library reads it; false for any other. */
+async function readCode(prisma: Prisma, authorizationCode: string): Promise<OAuth2Server.AuthorizationCode | false> {
+  const row = await findUnusedCode(prisma, authorizationCode);
+  if (!row) return false;
+  return {
+    authorizationCode,
+    codeId: row.id,
+    expiresAt: row.expiresAt,
+    redirectUri: row.redirectUri,
+    scope: row.scope ? row.scope.split(' ') : undefined,
+    codeChallenge: row.codeChallenge ?? undefined,
+    codeChallengeMethod: row.codeChallengeMethod ?? undefined,
+    client: { id: String(row.client.id), grants: ['authorization_code'] },
+    user: { id: row.person.id, username: row.person.username },
+  };
+}
+
+/**
+ * Stores an issued access token (hashed): an app's expires, with a refresh token; a legacy app's never
+ * does (its client cannot refresh).
+ */
+async function saveToken(
+  prisma: Prisma,
+  lifetimes: TokenLifetimes | undefined,
+  token: OAuth2Server.Token,
+  client: OAuthClient,
+  user: OAuth2Server.User,
+): Promise<OAuth2Server.Token> {
+  const authorizationCodeId = token.authorizationCode ? await codeIdFor(prisma, token.authorizationCode) : null;
+  const expiring = lifetimes && !client.legacyTokens ? lifetimes : null;
+  const refreshToken = expiring ? generateToken() : undefined;
+  await issueAccessToken(
+    prisma,
+    {
+      clientId: client.rowId,
+      personId: (user as { id: number }).id,
+      scope: token.scope?.join(' ') || null,
+      authorizationCodeId,
+    },
+    token.accessToken,
+    expiring ? { lifetimes: expiring, refreshToken } : undefined,
+  );
+  // a replay that raced this exchange may have revoked before the token existed: look again
+  if (authorizationCodeId !== null && (await codeWasReplayed(prisma, authorizationCodeId)))
+    await revokeTokensOfCode(prisma, authorizationCodeId);
+  // the library's own expiry and refresh token are not kept or shown: these are
+  return {
+    accessToken: token.accessToken,
+    client,
+    user,
+    scope: token.scope,
+    ...(expiring ? { refreshToken, accessTokenExpiresAt: new Date(Date.now() + expiring.accessSeconds * 1000) } : {}),
   };
 }
