@@ -86,6 +86,37 @@ async function encoded(stored: Stored, headers: Record<string, string | number>,
   return body;
 }
 
+/** The rate limit's refusal, as JSON. */
+function sendRefusal(res: ServerResponse, reply: NonNullable<Admission['refusal']>, requestId: string): number {
+  const body = JSON.stringify(reply.body);
+  res.writeHead(reply.status, {
+    ...reply.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': requestId,
+  });
+  res.end(body);
+  return reply.status;
+}
+
+/** A kept answer, compressed as the client accepts, or 304 when the client holds it already; answers the status sent. */
+async function sendStored(req: IncomingMessage, res: ServerResponse, stored: Stored, extra: Record<string, string>): Promise<number> {
+  const headers: Record<string, string | number> = {};
+  for (const [name, value] of stored.headers) if (name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value;
+  Object.assign(headers, extra, { etag: stored.etag });
+  if (alreadyHeld(req.headers['if-none-match'], stored.etag)) {
+    delete headers['content-type'];
+    res.writeHead(304, headers);
+    res.end();
+    return 304;
+  }
+  const body = await encoded(stored, headers, req.headers['accept-encoding']);
+  headers['content-length'] = body.byteLength;
+  res.writeHead(stored.status, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return stored.status;
+}
+
 export function withFastReads(options: FastReadOptions, fullWay: Listener): Listener {
   /** What kind of cacheable read this is, if any: a GET of a legacy path, or a GraphQL POST. */
   const kind = (req: IncomingMessage): 'get' | 'graphql' | null => {
@@ -119,35 +150,10 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
       (req.headers['x-forwarded-for'] as string | undefined) ?? null,
       null,
     );
-    let status: number;
     const reply = admission.refusal;
-    if (reply) {
-      const body = JSON.stringify(reply.body);
-      status = reply.status;
-      res.writeHead(status, {
-        ...reply.headers,
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
-        'x-request-id': requestId,
-      });
-      res.end(body);
-    } else {
-      const headers: Record<string, string | number> = {};
-      for (const [name, value] of stored.headers) if (name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value;
-      Object.assign(headers, admission.headers, { etag: stored.etag, 'x-request-id': requestId });
-      if (alreadyHeld(req.headers['if-none-match'], stored.etag)) {
-        status = 304;
-        delete headers['content-type'];
-        res.writeHead(status, headers);
-        res.end();
-      } else {
-        status = stored.status;
-        const body = await encoded(stored, headers, req.headers['accept-encoding']);
-        headers['content-length'] = body.byteLength;
-        res.writeHead(status, headers);
-        res.end(req.method === 'HEAD' ? undefined : body);
-      }
-    }
+    const status = reply
+      ? sendRefusal(res, reply, requestId)
+      : await sendStored(req, res, stored, { ...admission.headers, 'x-request-id': requestId });
     options.observe({
       requestId,
       method: req.method!,

@@ -19,6 +19,32 @@ export interface Metrics {
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** The response cache's figures, read at each scrape from where `statsOf` says they come from (none before it is watched). */
+function cacheGauges(registers: Registry[], statsOf: () => (() => CacheStats) | null): void {
+  const cacheCounter = (name: string, help: string, pick: (stats: CacheStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const stats = statsOf();
+        if (stats) this.set(pick(stats()));
+      },
+    });
+  cacheCounter('milepost_response_cache_hits', 'Anonymous reads answered from the response cache since start.', (s) => s.hits);
+  cacheCounter(
+    'milepost_response_cache_misses',
+    'Anonymous reads computed and offered to the response cache since start.',
+    (s) => s.misses,
+  );
+  cacheCounter(
+    'milepost_response_cache_coalesced',
+    'Anonymous reads that waited for the same read being computed, instead of computing it again, since start.',
+    (s) => s.coalesced,
+  );
+  cacheCounter('milepost_response_cache_bytes', 'Bytes held by the response cache.', (s) => s.bytes);
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'milepost_' });
@@ -59,27 +85,7 @@ export function createMetrics(): Metrics {
     registers,
   });
   let cacheStats: (() => CacheStats) | null = null;
-  const cacheCounter = (name: string, help: string, pick: (stats: CacheStats) => number) =>
-    new Gauge({
-      name,
-      help,
-      registers,
-      collect() {
-        if (cacheStats) this.set(pick(cacheStats()));
-      },
-    });
-  cacheCounter('milepost_response_cache_hits', 'Anonymous reads answered from the response cache since start.', (s) => s.hits);
-  cacheCounter(
-    'milepost_response_cache_misses',
-    'Anonymous reads computed and offered to the response cache since start.',
-    (s) => s.misses,
-  );
-  cacheCounter(
-    'milepost_response_cache_coalesced',
-    'Anonymous reads that waited for the same read being computed, instead of computing it again, since start.',
-    (s) => s.coalesced,
-  );
-  cacheCounter('milepost_response_cache_bytes', 'Bytes held by the response cache.', (s) => s.bytes);
+  cacheGauges(registers, () => cacheStats);
   return {
     registry,
     request(method, route, status, seconds) {

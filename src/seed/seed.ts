@@ -66,6 +66,33 @@ async function inChunks<T>(rows: T[], size: number, write: (chunk: T[]) => Promi
   }
 }
 
+/** GPS loops for the first routes, around their owners' cities. */
+async function seedRouteTracks(
+  prisma: Database['prisma'],
+  random: ReturnType<typeof createRandom>,
+  routes: ReturnType<typeof generateRoutes>,
+  people: ReturnType<typeof generatePeople>,
+  firstPersonId: number,
+  report: (done: number, of: number) => void,
+): Promise<void> {
+  const tracked = routes.slice(0, MAX_TRACKED_ROUTES);
+  for (const [i, route] of tracked.entries()) {
+    const owner = people[route.ownerId - firstPersonId]!;
+    const city = CITIES.find((c) => c.name === owner.location)!;
+    const points = generateLoop(random, city, route.activityType, route.createdAt);
+    const full = points.map((p) => ({ ...p, heartRate: null, cadence: null, segment: 0 }));
+    await prisma.track.create({
+      data: {
+        routeId: route.id,
+        ...summarizeTrack(points),
+        polyline: encodePolyline(thin(points)),
+        pointData: encodePoints(full) as Uint8Array<ArrayBuffer>,
+      },
+    });
+    report(i + 1, tracked.length);
+  }
+}
+
 export async function seed(database: Database, options: SeedOptions = {}): Promise<SeedResult> {
   const { prisma } = database;
   const scale = options.scale ?? 1;
@@ -99,22 +126,7 @@ export async function seed(database: Database, options: SeedOptions = {}): Promi
 
   const routes = generateRoutes(random, ids.route, PER_SCALE.routes * scale, personIds, now);
   await bulkInsert(target, 'Route', routes);
-  const tracked = routes.slice(0, MAX_TRACKED_ROUTES);
-  for (const [i, route] of tracked.entries()) {
-    const owner = people[route.ownerId - ids.person]!;
-    const city = CITIES.find((c) => c.name === owner.location)!;
-    const points = generateLoop(random, city, route.activityType, route.createdAt);
-    const full = points.map((p) => ({ ...p, heartRate: null, cadence: null, segment: 0 }));
-    await prisma.track.create({
-      data: {
-        routeId: route.id,
-        ...summarizeTrack(points),
-        polyline: encodePolyline(thin(points)),
-        pointData: encodePoints(full) as Uint8Array<ArrayBuffer>,
-      },
-    });
-    report('routes', i + 1, tracked.length);
-  }
+  await seedRouteTracks(prisma, random, routes, people, ids.person, (n, of) => report('routes', n, of));
 
   const routesByOwner = new Map<number, number[]>();
   for (const route of routes) routesByOwner.set(route.ownerId, [...(routesByOwner.get(route.ownerId) ?? []), route.id]);
