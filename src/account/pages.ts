@@ -34,7 +34,8 @@ export function signupPage(input: {
     'Sign up',
     html`<div class="card">${issuesBlock(input.issues)}
     <form method="post" action="/signup">${hidden('csrf', input.csrf)}${hidden('next', input.next)}
-      <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required minlength="2" maxlength="30" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]+" value="${input.username ?? ''}">
+      <label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required minlength="2" maxlength="30" pattern="[A-Za-z0-9][A-Za-z0-9_\\-]+" aria-describedby="username-rules" value="${input.username ?? ''}">
+      <p class="help" id="username-rules">2 to 30 letters, digits, <code>_</code> or <code>-</code>, starting with a letter or digit. It is in your page's address and others find you by it.</p>
       <label for="display_name">Display name</label><input type="text" id="display_name" name="display_name" autocomplete="name" required maxlength="60" value="${input.displayName ?? ''}">
       <label for="password">Password (at least 8 characters)</label><input type="password" id="password" name="password" autocomplete="new-password" required minlength="8">
       <button type="submit">Create account</button>
@@ -115,9 +116,14 @@ export function accountPage(input: {
           <button type="submit" class="secondary" aria-label="Revoke access of ${a.client.name}">Revoke</button></form></td></tr>`,
       )}</tbody></table>`
     : html`<p>No app can act for you.</p>`;
+  // a refused form is said at the top, where the page opens, with a link to the form
+  const refused = input.tokenError ? 'tokens-heading' : input.importError ? 'import-heading' : input.deleteError ? 'delete-heading' : null;
+  const alert = refused && html`<p class="error" role="alert">That did not work: <a href="#${refused}">see why below</a>.</p>`;
+  // while an import runs, the page looks again every 5 seconds (a plain refresh: no script)
+  const head = active ? html`<meta http-equiv="refresh" content="5; url=/account#import-heading">` : undefined;
   return layout(
     `Hello, ${input.viewer.displayName}`,
-    html`<div class="card"><h2>Apps you have authorized</h2>${rows}</div>
+    html`${alert}<div class="card"><h2>Apps you have authorized</h2>${rows}</div>
      ${personalTokensCard(input)}
      <div class="card"><p>Building an app? Register it on the <a href="/developers/apps">developer page</a>.</p></div>
      <div class="card"><h2>Take your data with you</h2><p><a href="/account/export" download>Download everything you posted</a>
@@ -131,7 +137,7 @@ export function accountPage(input: {
        <input type="file" id="import-file" name="archive" accept=".zip,application/zip" required>
        <button type="submit">Import</button></form>
        ${imports.length ? html`<ul class="imports">${imports.map(importJobBlock)}</ul>` : ''}
-       ${active ? html`<p><a href="/account#import-heading">Refresh to follow the progress</a></p>` : ''}</div>
+       ${active ? html`<p><a href="/account#import-heading">Refresh to follow the progress</a> (this page refreshes itself every 5 seconds while an import runs).</p>` : ''}</div>
      <div class="card"><h2 id="delete-heading">Delete your account</h2>${issuesBlock(input.deleteError)}
        <p>This removes you and everything you posted at once, for good: your entries with their workouts, tracks,
        photos and the comments others left on them, your comments and likes, friends, routes, the apps you
@@ -139,9 +145,12 @@ export function accountPage(input: {
        <form method="post" action="/account/delete" aria-labelledby="delete-heading">${hidden('csrf', input.csrf)}
        <label for="delete-password">Your password, to confirm</label>
        <input type="password" id="delete-password" name="password" autocomplete="current-password" required>
-       <button type="submit">Delete my account</button></form></div>`,
+       <label><input type="checkbox" name="confirm" value="yes" required> I understand that nothing can be restored</label>
+       <button type="submit" class="danger">Delete my account</button></form></div>`,
     input.viewer,
     input.csrf,
+    undefined,
+    head,
   );
 }
 

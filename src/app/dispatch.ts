@@ -158,6 +158,8 @@ export interface DispatchDeps {
   api: GeneratedApi;
   /** The pages for browsers, the service's own routes, and the legacy REST paths (routed without extension). */
   pages: Router;
+  /** The page a browser gets for a path that leads nowhere. */
+  pageNotFound: (request: Request) => Promise<Response>;
   router: Router;
   rest: Router;
   cache: ResponseCache | null;
@@ -165,7 +167,7 @@ export interface DispatchDeps {
 }
 
 /** Answers a request that passed the edge (`anonymous`: it carries no token). */
-export function createDispatch({ graphql, api, pages, router, rest, cache, cacheKey }: DispatchDeps) {
+export function createDispatch({ graphql, api, pages, pageNotFound, router, rest, cache, cacheKey }: DispatchDeps) {
   const handle = async (
     request: Request,
     serverContext: { req?: IncomingMessage },
@@ -201,7 +203,10 @@ export function createDispatch({ graphql, api, pages, router, rest, cache, cache
     if (request.method === 'OPTIONS') return corsPreflight(request);
     const legacy = async () => {
       const response = await rest.handle(request, clientAddress, { pathname: split.path, extension: split.extension });
-      return response ? withCors(response) : errorResponse(404, 'NOT_FOUND', `no resource at ${pathname}`);
+      if (response) return withCors(response);
+      // a person in a browser gets a page; an app, the JSON error
+      if (request.method === 'GET' && prefersHtml(request.headers.get('accept'))) return pageNotFound(request);
+      return errorResponse(404, 'NOT_FOUND', `no resource at ${pathname}`);
     };
     if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD'))
       return cache.serve(request, cacheKey(request, serverContext), legacy);

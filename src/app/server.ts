@@ -9,7 +9,7 @@ import { mountAccountRoutes } from '../account/routes.ts';
 import { hasSessionCookie } from '../auth/session.ts';
 import { GuessThrottle } from '../auth/throttle.ts';
 import { createTokenRecognizer } from '../auth/tokens.ts';
-import type { Viewer } from '../auth/viewer.ts';
+import { sessionViewer, type Viewer } from '../auth/viewer.ts';
 import { createDirectQueries } from '../cache/direct-queries.ts';
 import { EntryFragments } from '../cache/entry-fragments.ts';
 import { fullUrlOf, withFastReads } from '../cache/fast-read.ts';
@@ -17,7 +17,6 @@ import { ResponseCache, readKey } from '../cache/response-cache.ts';
 import type { Config } from '../config.ts';
 import { createChangeClock } from '../db/change-clock.ts';
 import type { Database } from '../db/database.ts';
-import { ALL_SCOPES } from '../domain/scopes.ts';
 import { createEvents, type Events } from '../events/bus.ts';
 import { createPersistedQueryStore } from '../graphql/persisted-queries.ts';
 import { schema } from '../graphql/schema.ts';
@@ -32,6 +31,7 @@ import { createOperationRunner } from '../rest/execute.ts';
 import { createGeneratedApi } from '../rest/generated-api.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { closeTrackPool } from '../tracks/pool.ts';
+import { mountWebActions } from '../web/actions.ts';
 import { mountWebPages } from '../web/routes.ts';
 import { createDispatch, mountDocuments, mountProbes, routeLabeller } from './dispatch.ts';
 import { createGuard, createNodeListener, createObserved, createObserver, MAX_URL_LENGTH } from './edge.ts';
@@ -203,7 +203,7 @@ function createRoutes(config: Config, database: Database, base: ReturnType<typeo
   const sessionViewerOf = async (request: Request): Promise<Viewer | null> => {
     if (!hasSessionCookie(request.headers.get('cookie'))) return null;
     const { viewer } = await sessionOf(request);
-    return viewer && { id: viewer.id, username: viewer.username, clientId: null, scopes: new Set(ALL_SCOPES) };
+    return viewer && sessionViewer(viewer);
   };
   const router = new Router();
   mountProbes(router, { config, database, limiter, metrics, contexts, draining: () => base.draining });
@@ -218,7 +218,10 @@ function createRoutes(config: Config, database: Database, base: ReturnType<typeo
   mountOAuthRoutes(router, { ...pageOptions, tokenLifetimes: config.tokenLifetimes });
   // the pages the API's `url` fields point at, for browsers (dispatch.ts: by the Accept header)
   const pages = new Router();
-  mountWebPages(pages, { run: createOperationRunner(yoga), context: (request) => contexts.forViewer(request, null), session: sessionOf });
+  const web = { run: createOperationRunner(yoga), context: contexts.forViewer, session: sessionOf };
+  const pageNotFound = mountWebPages(pages, web);
+  // the athlete's forms (post, comment, like, befriend, settings): any Accept, on the service's router
+  mountWebActions(router, web);
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
   const rest = new Router();
   // each entry's JSON kept per version, for the stream pages of the REST layer and of GraphQL alike
@@ -226,7 +229,7 @@ function createRoutes(config: Config, database: Database, base: ReturnType<typeo
   const legacyPaths = mountRestRoutes(rest, { run: createOperationRunner(yoga), context: contexts.forRequest, fragments });
   const runMedia = createOperationRunner(yoga);
   mountDocuments(router, { config, contexts, database, media, api, legacyPaths, runMedia, sessionViewerOf });
-  return { api, router, pages, rest, fragments, sessionViewerOf };
+  return { api, router, pages, pageNotFound, rest, fragments, sessionViewerOf };
 }
 
 /** How long a client may take to send its headers (slowloris). */

@@ -1,5 +1,5 @@
 // Who a request acts for: resolved from its access token (src/auth/tokens.ts), read by every layer above.
-import type { Scope } from '../domain/scopes.ts';
+import { ALL_SCOPES, type Scope } from '../domain/scopes.ts';
 
 /** The person an access token speaks for, and the app that holds it. */
 export interface Viewer {
@@ -8,4 +8,9 @@ export interface Viewer {
   readonly clientId: number | null;
   /** What the person granted the token (domain/scopes.ts); a session acting in the browser has every scope. */
   readonly scopes: ReadonlySet<Scope>;
+}
+
+/** The athlete logged in to the pages, acting in their own browser: every scope is theirs. */
+export function sessionViewer(account: { id: number; username: string }): Viewer {
+  return { id: account.id, username: account.username, clientId: null, scopes: new Set(ALL_SCOPES) };
 }

@@ -45,3 +45,19 @@ export async function befriend(prisma: Prisma, a: number, b: number): Promise<vo
     });
   }
 }
+
+/** Where `viewerId` stands with `personId`: friends, a request either way, or none (three counts, read together). */
+export async function friendshipStatus(
+  prisma: Prisma,
+  viewerId: number,
+  personId: number,
+): Promise<'none' | 'requested' | 'incoming' | 'friends'> {
+  const [friends, asked, askedBy] = await prisma.$transaction([
+    prisma.friendship.count({ where: { personId: viewerId, friendId: personId } }),
+    prisma.friendRequest.count({ where: { fromId: viewerId, toId: personId } }),
+    prisma.friendRequest.count({ where: { fromId: personId, toId: viewerId } }),
+  ]);
+  if (friends > 0) return 'friends';
+  if (asked > 0) return 'requested';
+  return askedBy > 0 ? 'incoming' : 'none';
+}

@@ -3,7 +3,7 @@
 // that nothing is written for a forged form.
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -71,7 +71,31 @@ export async function receiveArchive(
     void discardRest(reader);
     result = { ok: false, status: 400, message: 'archive: the form body cannot be read' };
   }
-  const received = result ?? { ok: false, status: csrfValid(csrf) ? 422 : 403, message: 'archive: choose the zip to import' };
+  let received = result ?? { ok: false, status: csrfValid(csrf) ? 422 : 403, message: 'archive: choose the zip to import' };
+  // told at once, not by a failed job later (which would also hold up the next, good import)
+  if (received.ok && !(await isZip(target))) {
+    received = {
+      ok: false,
+      status: 422,
+      message: 'archive: is not a zip archive; post a single GPX, FIT or TCX file from the home page instead',
+    };
+  }
   if (!received.ok) await rm(target, { force: true });
   return received;
+}
+
+/** Whether a file begins as a zip archive does: a local file header, or the end record of an empty one. */
+async function isZip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4), 0, 4, 0);
+    return (
+      bytesRead === 4 &&
+      buffer[0] === 0x50 &&
+      buffer[1] === 0x4b &&
+      ((buffer[2] === 3 && buffer[3] === 4) || (buffer[2] === 5 && buffer[3] === 6))
+    );
+  } finally {
+    await handle.close();
+  }
 }

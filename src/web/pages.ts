@@ -1,23 +1,24 @@
 // The pages every `url` of the API points at: the home feed, an entry, a person, a route. Rendered on
 // the server as plain HTML (no script), readable on a phone; built with `html`, which escapes every value.
 
+import type { FieldIssue } from '../domain/errors.ts';
 import { html, type Markup, raw } from '../http/html.ts';
 import type {
   PageEntryDetailQuery,
-  PageEntryFragment,
   PagePersonDetailQuery,
-  PagePersonFragment,
   PagePersonStatsQuery,
   PageRouteQuery,
   PageTrackFragment,
 } from '../operations/generated.ts';
+import { avatar, entryCard, entryTitle, lower, type PageEntry, pager, personLink, plural, time } from './entry-card.ts';
+import { entryActions, findForm, friendshipForm } from './forms.ts';
 import { layout, type PageViewer } from './layout.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
-import { distanceChartSvg, recordsTable, streakText, totalsCells } from './training.ts';
+import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
+import { climbIn, distanceIn, metersOf, type UnitSystem } from './units.ts';
 
 /** What the pages are drawn from: the typed results of src/operations/pages.graphql. */
-export type PagePerson = PagePersonFragment;
-export type PageEntry = PageEntryFragment;
+export type { PageEntry, PagePerson } from './entry-card.ts';
 export type PageTrack = PageTrackFragment;
 export type PagePersonDetail = NonNullable<PagePersonDetailQuery['person']>;
 type EntryDetail = NonNullable<PageEntryDetailQuery['entry']>;
@@ -43,112 +44,112 @@ export const PAGE_STYLE = raw(`
   .scroll table { font-size: .9rem; } .scroll th[scope=row] { white-space: nowrap; }
   caption { text-align: left; }
   h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+  .entry h2 { margin: 0; font-size: 1.1rem; }
   main { max-width: 42rem; }
+  .badge { background: #eef3ee; border-radius: 4px; padding: 0 .35rem; }
+  a.photo { display: block; margin: .5rem 0; }
+  a.photo img { width: 100%; height: auto; border-radius: 6px; }
+  .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: 0 .75rem; }
+  .help { color: #4a5568; font-size: .9rem; margin: .25rem 0 0; }
+  form.inline, .inline { display: inline-flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+  form.inline button, .actions button { margin-top: .5rem; }
+  fieldset.choice { border: 0; padding: 0; margin: .5rem 0 0; display: flex; gap: 1rem; }
+  fieldset.choice label { font-weight: 400; margin: 0; }
+  select, input[type=number], input[type=file], input[type=datetime-local] { font: inherit; padding: .4rem; max-width: 100%; }
+  details { margin-top: .75rem; } summary { cursor: pointer; font-weight: 600; }
+  form.danger { border-top: 1px solid #e2e6ea; margin-top: 1rem; padding-top: .5rem; }
+  form.danger label { font-weight: 400; }
+  .notice { border-left: 4px solid #1f6f50; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  table.totals td, table.totals th { padding-right: .4rem; white-space: nowrap; }
+  table.records { margin-bottom: .75rem; } table.records caption { font-weight: 600; text-align: left; }
+  .find label { margin-top: 0; }
 `);
 
-/** `2024-06-01 12:00 UTC`, in a <time> element carrying the exact instant. */
-function time(iso: string): Markup {
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
-}
-
-function formatDuration(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  const s = Math.round(seconds % 60);
-  const mm = String(m).padStart(h ? 2 : 1, '0');
-  return `${h ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
-}
-
-const lower = (value: string) => value.toLowerCase().replace(/_/g, ' ');
-const distance = (d: { value: number; units: string }) => `${Number(d.value.toFixed(2))} ${lower(d.units)}`;
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-function avatar(person: PagePerson, size: 'avatar' | '' = 'avatar'): Markup {
-  // the name is written beside every picture: the picture itself is decoration
-  return html`<img class="${size}" src="${person.photoUrl}" alt="" width="48" height="48">`;
-}
-
-function personLink(person: PagePerson): Markup {
-  return html`<a href="${person.url}">${person.displayName}</a> <span class="meta">@${person.username}</span>`;
-}
-
-function workoutLine(workout: NonNullable<PageEntry['workout']>): Markup {
-  const parts = [workout.title ? workout.title : lower(workout.activityType)];
-  if (workout.distance) parts.push(distance(workout.distance));
-  if (workout.duration) parts.push(formatDuration(workout.duration));
-  if (workout.felt) parts.push(`felt ${lower(workout.felt)}`);
-  return html`<p class="workout">${parts.join(' · ')}</p>`;
-}
-
-/** One entry as a card; `heading` is the level of its title in the page's outline. */
-function entryCard(entry: PageEntry, options: { link: boolean }): Markup {
-  const title = options.link
-    ? html`<a href="${entry.url}">Entry by ${entry.author.displayName}</a>`
-    : `Entry by ${entry.author.displayName}`;
-  return html`<article class="card entry" aria-labelledby="entry-${entry.id}">
-  ${avatar(entry.author)}
-  <div>
-    <h2 id="entry-${entry.id}" class="visually-plain">${title}</h2>
-    <p class="meta">${personLink(entry.author)} · ${time(entry.at)}${entry.location ? ` · ${entry.location.name}` : ''}</p>
-  </div>
-  <div class="body">
-    ${entry.workout && workoutLine(entry.workout)}
-    ${entry.message && html`<p>${entry.message}</p>`}
-    <p class="meta">${plural(entry.commentCount, 'comment')} · ${plural(entry.likeCount, 'like')}</p>
-  </div>
-</article>`;
-}
-
-function pager(base: string, page: number, hasNext: boolean): Markup {
-  const previous = page > 1 ? html`<a href="${base}?page=${page - 1}" rel="prev">Newer entries</a>` : html`<span></span>`;
-  const next = hasNext && html`<a href="${base}?page=${page + 1}" rel="next">Older entries</a>`;
-  return html`<nav class="pages" aria-label="Pages">${previous}${next}</nav>`;
-}
-
-/** Who is looking (their name and the log-out button in the header), when they are logged in. */
+/** Who is looking (their name and the log-out button in the header), when they are logged in, and the units they read in. */
 export interface Visitor {
   viewer: PageViewer | null;
   csrf: string;
+  units: UnitSystem;
 }
 
-function page(visitor: Visitor, title: string, body: Markup): Markup {
-  return layout(title, body, visitor.viewer, visitor.csrf, PAGE_STYLE);
+function page(visitor: Visitor, title: string, body: Markup, status?: Markup | null): Markup {
+  return layout(title, html`${status}${body}`, visitor.viewer, visitor.csrf, PAGE_STYLE);
 }
 
-export function feedPage(visitor: Visitor, entries: PageEntry[], pageNumber: number, hasNext: boolean): Markup {
-  const list = entries.length ? entries.map((entry) => entryCard(entry, { link: true })) : html`<p class="card">Nothing posted yet.</p>`;
-  return page(visitor, 'Latest from everyone', html`${list}${pager('/', pageNumber, hasNext)}`);
+/** A page in the frame and style of these pages. */
+export const layoutPage = page;
+
+/** A one-line outcome of the last form, announced. */
+export function notice(text: string | null): Markup | null {
+  return text ? html`<p class="card notice" role="status">${text}</p>` : null;
 }
 
-function trackFigures(track: PageTrack, title: string): Markup | null {
+export function feedPage(
+  visitor: Visitor,
+  feed: { entries: PageEntry[]; page: number; hasNext: boolean },
+  compose: Markup | null,
+  status?: Markup | null,
+): Markup {
+  const list = feed.entries.length
+    ? feed.entries.map((entry) => entryCard(entry, { link: true, units: visitor.units }))
+    : html`<p class="card">Nothing posted yet.</p>`;
+  return page(
+    visitor,
+    'Latest from everyone',
+    html`${compose}<div class="card">${findForm()}</div>${list}${pager('/', feed.page, feed.hasNext)}`,
+    status,
+  );
+}
+
+function trackFigures(track: PageTrack, title: string, units: UnitSystem): Markup | null {
   if (track.outline.length === 0) return null;
   const map = trackMapSvg(track.outline, { title: `Map of ${title}` });
-  const profile = elevationProfileSvg(track.outline, { title: `Elevation of ${title}` });
+  const profile = elevationProfileSvg(track.outline, { title: `Elevation of ${title}`, units });
   return html`<section class="card" aria-labelledby="track-heading"><h2 id="track-heading">Track</h2>
-  <p>${(track.distanceMeters / 1000).toFixed(2)} km · ${Math.round(track.elevationGain)} m climbed · ${track.pointCount} points</p>
+  <p>${distanceIn(track.distanceMeters, units)} · ${climbIn(track.elevationGain, units)} climbed · ${track.pointCount} points</p>
   <figure>${map}<figcaption>The path, north up; green marks the start, red the finish.</figcaption></figure>
   ${profile && html`<figure>${profile}<figcaption>Elevation along the way.</figcaption></figure>`}
 </section>`;
 }
 
-export function entryPage(visitor: Visitor, entry: EntryDetail): Markup {
+export function entryPage(
+  visitor: Visitor,
+  entry: EntryDetail,
+  form: { comment?: string; issues?: FieldIssue[]; status?: Markup | null } = {},
+): Markup {
   const comments = entry.comments.edges.length
     ? html`<ul class="plain">${entry.comments.edges.map(({ node: c }) => html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${c.body}</p></li>`)}</ul>`
     : html`<p>No comments yet.</p>`;
   const likes = entry.likes.edges.length
     ? html`<ul class="plain people">${entry.likes.edges.map(({ node: l }) => html`<li>${avatar(l.person, '')}${personLink(l.person)}</li>`)}</ul>`
     : html`<p>No likes yet.</p>`;
+  const viewer = visitor.viewer;
+  const actions = viewer
+    ? entryActions(visitor.csrf, entry, {
+        liked: entry.likes.edges.some(({ node }) => node.person.username === viewer.username),
+        own: entry.author.username === viewer.username,
+        ...form,
+      })
+    : html`<p class="card"><a href="/login?next=${encodeURIComponent(`/entries/${entry.id}`)}">Log in</a> to like or comment.</p>`;
   return page(
     visitor,
-    `${entry.author.displayName}’s entry`,
-    html`${entryCard(entry, { link: false })}
-${entry.track && trackFigures(entry.track, `this ${entry.workout ? lower(entry.workout.activityType) : 'entry'}`)}
+    entryTitle(entry, visitor.units),
+    html`${entryCard(entry, { link: false, units: visitor.units })}
+${entry.track && trackFigures(entry.track, `this ${entry.workout ? lower(entry.workout.activityType) : 'entry'}`, visitor.units)}
+${actions}
 <section class="card" aria-labelledby="comments-heading"><h2 id="comments-heading">Comments</h2>${comments}</section>
 <section class="card" aria-labelledby="likes-heading"><h2 id="likes-heading">Likes</h2>${likes}</section>`,
+    form.status,
   );
 }
 
-export function personPage(visitor: Visitor, person: PagePersonDetail, entries: PageEntry[], pageNumber: number, hasNext: boolean): Markup {
+export function personPage(
+  visitor: Visitor,
+  person: PagePersonDetail,
+  feed: { entries: PageEntry[]; page: number; hasNext: boolean },
+  status?: Markup | null,
+): Markup {
   const about = html`${person.location && html`<p>${person.location}</p>`}${person.goal && html`<p>Goal: ${person.goal}</p>`}`;
   const friends = person.friends.edges.length
     ? html`<ul class="plain people">${person.friends.edges.map(({ node: f }) => html`<li>${avatar(f, '')}${personLink(f)}</li>`)}</ul>`
@@ -156,31 +157,36 @@ export function personPage(visitor: Visitor, person: PagePersonDetail, entries: 
   const routes = person.routes.edges.length
     ? html`<ul class="plain">${person.routes.edges.map(
         ({ node: r }) =>
-          html`<li><a href="/routes/${r.id}">${r.name ?? `Route ${r.id}`}</a>${r.activityType && ` · ${lower(r.activityType)}`}${r.distance && ` · ${distance(r.distance)}`}</li>`,
+          html`<li><a href="/routes/${r.id}">${r.name ?? `Route ${r.id}`}</a>${r.activityType && ` · ${lower(r.activityType)}`}${r.distance && ` · ${distanceIn(metersOf(r.distance), visitor.units)}`}</li>`,
       )}</ul>`
     : html`<p>No routes yet.</p>`;
-  const stream = entries.length ? entries.map((entry) => entryCard(entry, { link: true })) : html`<p class="card">No entries yet.</p>`;
+  const stream = feed.entries.length
+    ? feed.entries.map((entry) => entryCard(entry, { link: true, units: visitor.units }))
+    : html`<p class="card">No entries yet.</p>`;
+  const own = visitor.viewer?.username === person.username;
   return page(
     visitor,
     person.displayName,
-    html`<section class="card person"><p>${avatar(person)} @${person.username}</p>${about}</section>
-<section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2>${stream}${pager(`/people/${encodeURIComponent(person.username)}`, pageNumber, hasNext)}</section>
-${trainingSection(person)}
+    html`<section class="card person"><p>${avatar(person)} @${person.username}</p>${about}${own && html`<p><a href="/settings">Edit your profile and privacy</a></p>`}</section>
+${friendshipForm(visitor.csrf, person.username, person.viewerFriendship ?? null)}
+<section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2>${stream}${pager(`/people/${encodeURIComponent(person.username)}`, feed.page, feed.hasNext)}</section>
+${trainingSection(person, visitor.units)}
 <section class="card" aria-labelledby="friends-heading"><h2 id="friends-heading">Friends</h2>${friends}</section>
 <section class="card" aria-labelledby="routes-heading"><h2 id="routes-heading">Routes</h2>${routes}</section>`,
+    status,
   );
 }
 
 const statsPath = (username: string) => `/people/${encodeURIComponent(username)}/stats`;
 
 /** A year of weekly distance, the records and the streak: what the person lets everyone see. */
-function trainingSection(person: PagePersonDetail): Markup | null {
+function trainingSection(person: PagePersonDetail, units: UnitSystem): Markup | null {
   if (!person.records || !person.streak || person.weekly?.__typename !== 'TrainingStats') return null;
   const weeks = 'periods' in person.weekly ? person.weekly.periods : [];
   return html`<section class="card" aria-labelledby="training-heading"><h2 id="training-heading">Training</h2>
-<figure>${distanceChartSvg(weeks, { id: 'weekly', title: 'Distance per week over the last year' })}<figcaption>Distance per week over the last year.</figcaption></figure>
+<figure>${distanceChartSvg(weeks, { id: 'weekly', title: 'Distance per week over the last year', units })}<figcaption>Distance per week over the last year.</figcaption></figure>
 ${streakText(person.streak)}
-${recordsTable(person.records)}
+${recordsTable(person.records, units)}
 <p><a href="${statsPath(person.username)}">All stats, by week, month or year</a></p></section>`;
 }
 
@@ -215,16 +221,21 @@ export function statsPage(visitor: Visitor, person: PersonStats, filter: StatsFi
     body = html`<p class="card">${'message' in stats ? stats.message : 'No stats.'}</p>`;
   else {
     const what = `${filter.activityType ? lower(filter.activityType) : 'all activities'}, by ${filter.period.toLowerCase()}`;
-    const rows = [...stats.periods].reverse().map((period) => html`<tr><th scope="row">${period.firstDay}</th>${totalsCells(period)}</tr>`);
+    const units = visitor.units;
+    // a period without a workout says nothing a row should: the chart shows the gaps
+    const active = [...stats.periods].reverse().filter((period) => period.workouts > 0);
+    const rows = active.map((period) => html`<tr><th scope="row">${period.firstDay}</th>${totalsCells(period, units)}</tr>`);
+    const empty = stats.periods.length - active.length;
     body = html`<section class="card" aria-labelledby="chart-heading"><h2 id="chart-heading">Distance: ${what}</h2>
-<figure>${distanceChartSvg(stats.periods, { id: 'stats', title: `Distance, ${what}` })}<figcaption>Days are in ${stats.timeZone}.</figcaption></figure>
-<div class="scroll" tabindex="0" role="region" aria-label="Totals by period"><table><caption class="meta">Newest first; moving time as hours:minutes:seconds</caption>
+<p>${totalsSentence(stats.total, units)}</p>
+<figure>${distanceChartSvg(stats.periods, { id: 'stats', title: `Distance, ${what}`, units })}<figcaption>Days are in ${stats.timeZone}.</figcaption></figure>
+<div class="scroll" tabindex="0" role="region" aria-label="Totals by period"><table class="totals"><caption class="meta">Newest first${empty ? `; ${plural(empty, filter.period.toLowerCase())} without a workout left out` : ''}; moving time as h:mm:ss</caption>
 <thead><tr><th scope="col">From</th><th scope="col">Workouts</th><th scope="col">Distance</th><th scope="col">Moving</th><th scope="col">Climb</th></tr></thead>
-<tbody>${rows}</tbody><tfoot><tr><th scope="row">Total</th>${totalsCells(stats.total)}</tr></tfoot></table></div></section>`;
+<tbody>${rows}</tbody><tfoot><tr><th scope="row">Total</th>${totalsCells(stats.total, units)}</tr></tfoot></table></div></section>`;
   }
   const training =
     person.records && person.streak
-      ? html`<section class="card" aria-labelledby="records-heading"><h2 id="records-heading">Records and streak</h2>${streakText(person.streak)}${recordsTable(person.records)}</section>`
+      ? html`<section class="card" aria-labelledby="records-heading"><h2 id="records-heading">Records and streak</h2>${streakText(person.streak)}${recordsTable(person.records, visitor.units)}</section>`
       : null;
   return page(
     visitor,
@@ -235,7 +246,10 @@ export function statsPage(visitor: Visitor, person: PersonStats, filter: StatsFi
 
 export function routePage(visitor: Visitor, route: RouteDetail): Markup {
   const title = route.name ?? `Route ${route.id}`;
-  const facts = [route.activityType ? lower(route.activityType) : null, route.distance ? distance(route.distance) : null]
+  const facts = [
+    route.activityType ? lower(route.activityType) : null,
+    route.distance ? distanceIn(metersOf(route.distance), visitor.units) : null,
+  ]
     .filter(Boolean)
     .join(' · ');
   return page(
@@ -243,7 +257,7 @@ export function routePage(visitor: Visitor, route: RouteDetail): Markup {
     title,
     html`<section class="card"><p>A route by ${personLink(route.owner)}${facts ? ` · ${facts}` : ''}</p>
 <p><a href="/routes/${route.id}.gpx" download>Download the GPX</a></p></section>
-${route.track ? trackFigures(route.track, title) : html`<p class="card">No track has been uploaded for this route yet.</p>`}`,
+${route.track ? trackFigures(route.track, title, visitor.units) : html`<p class="card">No track has been uploaded for this route yet.</p>`}`,
   );
 }
 

@@ -1,6 +1,9 @@
 // The people-facing pages, at the same paths as the data they show: a browser asking for HTML at
-// /entries/42 gets the page, an app gets JSON (server.ts decides by the Accept header).
+// /entries/42 gets the page, an app gets JSON (dispatch.ts decides by the Accept header). A page reads
+// as the athlete logged in, if any (their friends-only entries, their own), else as anyone.
 import type { ExecutionResult } from 'graphql';
+import type { PageState } from '../account/page-kit.ts';
+import { sessionViewer, type Viewer } from '../auth/viewer.ts';
 import { ACTIVITY_TYPES, SPEC_ACTIVITY_TYPES } from '../domain/activity.ts';
 import { TYPED_ERRORS } from '../domain/errors.ts';
 import type { Context } from '../graphql/context.ts';
@@ -16,6 +19,7 @@ import {
 } from '../operations/generated.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import { positiveId } from '../rest/params.ts';
+import { composeForm } from './forms.ts';
 import {
   entryPage,
   feedPage,
@@ -27,19 +31,19 @@ import {
   statsPage,
   type Visitor,
 } from './pages.ts';
+import type { UnitSystem } from './units.ts';
 
 export interface WebOptions {
   run: RunOperation;
-  /** The context of an anonymous reader: the pages show what everyone may see. */
-  context: (request: Request) => Context;
-  /** Who is logged in (for the header), and the cookies a first visit gets. */
-  session: (request: Request) => Promise<Visitor & { setCookies: string[] }>;
+  /** The context a page reads in: the logged-in athlete's, or anyone's. */
+  context: (request: Request, viewer: Viewer | null) => Context;
+  /** Who is logged in, their CSRF token, and the cookies a first visit gets. */
+  session: (request: Request) => Promise<PageState>;
 }
 
-const HEADERS = {
-  // avatars may live anywhere on the web; nothing else is loaded, and no script at all
+/** Avatars may live anywhere on the web; nothing else is loaded, and no script at all. */
+export const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'",
-  'cache-control': 'no-cache',
   vary: 'Accept',
 };
 
@@ -59,7 +63,7 @@ function statsFilter(url: URL): StatsFilter {
 }
 
 /** The data; a typed failure (a stream's person who does not exist) leaves its field null, anything else fails the page. */
-function dataOf<T>(result: ExecutionResult<T>): T {
+export function pageData<T>(result: ExecutionResult<T>): T {
   const unexpected = result.errors?.find((error) => !TYPED_ERRORS.has(String(error.extensions?.type)));
   if (unexpected || !result.data) throw new Error(`page operation failed: ${(unexpected ?? result.errors?.[0])?.message}`);
   return result.data;
@@ -67,65 +71,97 @@ function dataOf<T>(result: ExecutionResult<T>): T {
 
 /** The entries of a stream's answer (none when it was refused). */
 type Stream = { edges: Array<{ node: PageEntry }>; pageInfo: { hasNextPage: boolean } } | null | undefined;
+const feedOf = (stream: Stream, page: number) => ({
+  entries: stream?.edges.map((edge) => edge.node) ?? [],
+  page,
+  hasNext: stream?.pageInfo.hasNextPage ?? false,
+});
 
-export function mountWebPages(router: Router, options: WebOptions): void {
-  const { run } = options;
+/** What a page's render is handed: who is looking, the context to read in, and the visitor once the reader's units are known. */
+export interface PageRead {
+  session: PageState;
+  context: Context;
+  visitor: (reader?: { units: string } | null) => Visitor;
+}
 
-  /** A page for this visitor: `render` gets who is looking and answers the status and the HTML. */
-  const respond = async (request: Request, render: (visitor: Visitor) => Promise<[number, Markup]>) => {
+/**
+ * A page read as the session's athlete; its answer is private to them, and never kept by a shared cache.
+ * `render` answers the status and the page, or a response of its own (a redirect).
+ */
+export function pageReader(options: WebOptions) {
+  return async (request: Request, render: (read: PageRead) => Promise<[number, Markup] | Response>): Promise<Response> => {
     const session = await options.session(request);
-    const [status, html] = await render(session);
-    return htmlResponse(status, html, HEADERS, session.setCookies);
+    const context = options.context(request, session.viewer ? sessionViewer(session.viewer) : null);
+    const visitor = (reader?: { units: string } | null): Visitor => ({
+      viewer: session.viewer,
+      csrf: session.csrf,
+      units: (reader?.units === 'MILES' ? 'MILES' : 'KILOMETERS') satisfies UnitSystem,
+    });
+    const rendered = await render({ session, context, visitor });
+    if (rendered instanceof Response) {
+      for (const cookie of session.setCookies) rendered.headers.append('set-cookie', cookie);
+      return rendered;
+    }
+    const [status, body] = rendered;
+    const caching = { 'cache-control': session.viewer ? 'private, no-cache' : 'no-cache' };
+    return htmlResponse(status, body, { ...PAGE_HEADERS, ...caching }, session.setCookies);
   };
+}
+
+/** Mounts the pages; answers the page a browser gets for a path that leads nowhere. */
+export function mountWebPages(router: Router, options: WebOptions): (request: Request) => Promise<Response> {
+  const { run } = options;
+  const respond = pageReader(options);
 
   router.get('/', ({ request, url }) =>
-    respond(request, async (visitor) => {
+    respond(request, async ({ context, visitor, session }) => {
       const page = pageNumber(url);
-      const stream: Stream = dataOf(await run(PageFeedDocument, request, options.context(request), { page })).stream;
-      return [200, feedPage(visitor, stream?.edges.map((edge) => edge.node) ?? [], page, stream?.pageInfo.hasNextPage ?? false)];
+      const data = pageData(await run(PageFeedDocument, request, context, { page }));
+      const compose = data.reader
+        ? composeForm(session.csrf, { visibility: data.reader.defaultVisibility ?? 'EVERYONE', units: data.reader.units })
+        : null;
+      return [200, feedPage(visitor(data.reader), feedOf(data.stream, page), compose)];
     }),
   );
 
   router.get('/entries/:id', ({ request, params }) =>
-    respond(request, async (visitor) => {
+    respond(request, async ({ context, visitor }) => {
       const id = positiveId(params.id);
-      if (id === null) return [404, notFoundPage(visitor, `Entry ${params.id}`)];
-      const { entry } = dataOf(await run(PageEntryDetailDocument, request, options.context(request), { id }));
-      return entry ? [200, entryPage(visitor, entry)] : [404, notFoundPage(visitor, `Entry ${id}`)];
+      if (id === null) return [404, notFoundPage(visitor(), `Entry ${params.id}`)];
+      const { entry, reader } = pageData(await run(PageEntryDetailDocument, request, context, { id }));
+      return entry ? [200, entryPage(visitor(reader), entry)] : [404, notFoundPage(visitor(reader), `Entry ${id}`)];
     }),
   );
 
   router.get('/people/:username', ({ request, url, params }) =>
-    respond(request, async (visitor) => {
+    respond(request, async ({ context, visitor }) => {
       const page = pageNumber(url);
-      const data = dataOf(await run(PagePersonDetailDocument, request, options.context(request), { username: params.username, page }));
-      const stream: Stream = data.stream;
-      if (!data.person) return [404, notFoundPage(visitor, `Nobody called ${params.username}`)];
-      return [
-        200,
-        personPage(visitor, data.person, stream?.edges.map((edge) => edge.node) ?? [], page, stream?.pageInfo.hasNextPage ?? false),
-      ];
+      const data = pageData(await run(PagePersonDetailDocument, request, context, { username: params.username, page }));
+      if (!data.person) return [404, notFoundPage(visitor(data.reader), `Nobody called ${params.username}`)];
+      return [200, personPage(visitor(data.reader), data.person, feedOf(data.stream, page))];
     }),
   );
 
   router.get('/people/:username/stats', ({ request, url, params }) =>
-    respond(request, async (visitor) => {
+    respond(request, async ({ context, visitor }) => {
       const filter = statsFilter(url);
       const variables = { username: params.username, period: filter.period, activityType: filter.activityType as ActivityType | null };
-      const { person } = dataOf(await run(PagePersonStatsDocument, request, options.context(request), variables));
-      if (!person) return [404, notFoundPage(visitor, `Nobody called ${params.username}`)];
+      const { person, reader } = pageData(await run(PagePersonStatsDocument, request, context, variables));
+      if (!person) return [404, notFoundPage(visitor(reader), `Nobody called ${params.username}`)];
       const types = SPEC_ACTIVITY_TYPES.map((type) => type.toUpperCase());
       if (filter.activityType && !types.includes(filter.activityType)) types.push(filter.activityType);
-      return [200, statsPage(visitor, person, filter, types)];
+      return [200, statsPage(visitor(reader), person, filter, types)];
     }),
   );
 
   router.get('/routes/:id', ({ request, params }) =>
-    respond(request, async (visitor) => {
+    respond(request, async ({ context, visitor }) => {
       const id = positiveId(params.id);
-      if (id === null) return [404, notFoundPage(visitor, `Route ${params.id}`)];
-      const { route } = dataOf(await run(PageRouteDocument, request, options.context(request), { id }));
-      return route ? [200, routePage(visitor, route)] : [404, notFoundPage(visitor, `Route ${id}`)];
+      if (id === null) return [404, notFoundPage(visitor(), `Route ${params.id}`)];
+      const { route, reader } = pageData(await run(PageRouteDocument, request, context, { id }));
+      return route ? [200, routePage(visitor(reader), route)] : [404, notFoundPage(visitor(reader), `Route ${id}`)];
     }),
   );
+
+  return (request) => respond(request, async ({ visitor }) => [404, notFoundPage(visitor(), `The page ${new URL(request.url).pathname}`)]);
 }

@@ -4,6 +4,7 @@
 import { distanceMiles } from '../domain/geo.ts';
 import { thin } from '../domain/track.ts';
 import { html, type Markup } from '../http/html.ts';
+import { climbIn, distanceIn, type UnitSystem } from './units.ts';
 
 const METERS_PER_MILE = 1609.344;
 
@@ -67,8 +68,9 @@ ${paths.map(
 /** Elevation against distance along the track, with the lowest and highest points labelled. */
 export function elevationProfileSvg(
   points: readonly MapPoint[],
-  options: { width?: number; height?: number; title: string },
+  options: { width?: number; height?: number; title: string; units?: UnitSystem },
 ): Markup | null {
+  const units = options.units ?? 'KILOMETERS';
   const width = options.width ?? 640;
   const height = options.height ?? 160;
   const withElevation = points.filter((p): p is MapPoint & { elevation: number } => p.elevation !== null);
@@ -87,17 +89,17 @@ export function elevationProfileSvg(
   const elevations = indices.map((i) => withElevation[i]!.elevation);
   const [low, high] = [Math.min(...elevations), Math.max(...elevations)];
   const total = along.at(-1)! || 1;
-  const [left, right, top, bottom] = [48, 8, 12, 24];
+  const [left, right, top, bottom] = [76, 8, 20, 28];
   const x = (metres: number) => round(left + (metres / total) * (width - left - right));
   const y = (elevation: number) => round(top + (1 - (elevation - low) / (high - low || 1)) * (height - top - bottom));
   const line = indices.map((i, n) => `${n === 0 ? 'M' : 'L'}${x(along[i]!)} ${y(withElevation[i]!.elevation)}`).join(' ');
   const area = `${line} L${x(total)} ${height - bottom} L${x(0)} ${height - bottom} Z`;
   return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="profile-title" class="elevation-profile">
-<title id="profile-title">${options.title}: from ${Math.round(low)} m to ${Math.round(high)} m over ${(total / 1000).toFixed(1)} km</title>
+<title id="profile-title">${options.title}: from ${climbIn(low, units)} to ${climbIn(high, units)} over ${distanceIn(total, units)}</title>
 <path d="${area}" fill="#cfe3d6"/>
 <path d="${line}" fill="none" stroke="#1f6f50" stroke-width="2"/>
-<text x="4" y="${top + 4}" font-size="12" fill="#1d2430">${Math.round(high)} m</text>
-<text x="4" y="${height - bottom}" font-size="12" fill="#1d2430">${Math.round(low)} m</text>
-<text x="${width - right}" y="${height - 6}" font-size="12" fill="#1d2430" text-anchor="end">${(total / 1000).toFixed(1)} km</text>
+<text x="4" y="${top + 14}" font-size="18" fill="#1d2430">${climbIn(high, units)}</text>
+<text x="4" y="${height - bottom}" font-size="18" fill="#1d2430">${climbIn(low, units)}</text>
+<text x="${width - right}" y="${height - 4}" font-size="18" fill="#1d2430" text-anchor="end">${distanceIn(total, units)}</text>
 </svg>`;
 }

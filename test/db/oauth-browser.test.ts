@@ -331,9 +331,17 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     expect(violations).toEqual([]);
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: `${ARTIFACTS}account.png`, fullPage: true });
+    // the red button asks for a tick first: without it the browser submits nothing
     await page.getByLabel('Your password, to confirm').fill('not the password');
     await page.getByRole('button', { name: 'Delete my account' }).click();
+    expect(await page.textContent('h1')).toBe('Hello, Leaving L.');
+    expect(await page.getByLabel('Your password, to confirm').evaluate((input: HTMLInputElement) => input.value)).toBe('not the password');
+    await page.getByLabel('I understand that nothing can be restored').check();
+    await page.getByRole('button', { name: 'Delete my account' }).click();
     expect(await page.textContent('main')).toContain('is not your password');
+    // said at the top of the page, where it opens, with a link down to the form
+    expect(await page.locator('main > p.error[role=alert]').textContent()).toContain('see why below');
+    await page.getByLabel('I understand that nothing can be restored').check();
     await page.getByLabel('Your password, to confirm').fill('a good long password');
     await page.getByRole('button', { name: 'Delete my account' }).click();
     expect(await page.textContent('h1')).toBe('Your account is deleted');

@@ -43,7 +43,11 @@ describe('elevationProfileSvg', () => {
     expect(svg).toContain('>40 m</text>');
     expect(svg).toContain('>10 m</text>');
     // 0.01° of longitude then of latitude at the equator: about 2.2 km (the segment break adds nothing)
-    expect(svg).toContain('>2.2 km</text>');
+    expect(svg).toContain('>2.22 km</text>');
+    // in feet and miles for a reader who counts in miles
+    const imperial = String(elevationProfileSvg(square, { title: 'Profile', units: 'MILES' }));
+    expect(imperial).toContain('>131 ft</text>');
+    expect(imperial).toContain('>1.38 mi</text>');
   });
 
   it('draws nothing when the track has no elevations', () => {

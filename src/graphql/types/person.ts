@@ -1,4 +1,5 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
+import { friendshipStatus } from '../../db/friendships.ts';
 import { usernameKey } from '../../domain/accounts.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
@@ -8,7 +9,7 @@ import { personById } from '../loaders.ts';
 import { requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
-import { UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
+import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
 import { countedConnection, listConnection, wholeListDescription } from './lists.ts';
 import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
 
@@ -124,6 +125,17 @@ builder.prismaObjectField(PersonRef, 'friendRequests', (t) =>
     },
     PersonConnection,
   ),
+);
+
+builder.prismaObjectField(PersonRef, 'viewerFriendship', (t) =>
+  t.field({
+    type: FriendshipStatusEnum,
+    nullable: true,
+    description:
+      'Where the viewer stands with this person: friends, a request either way, or none. Null without a token, and for the viewer themselves.',
+    resolve: (person, _args, context) =>
+      context.viewer && context.viewer.id !== person.id ? friendshipStatus(context.prisma, context.viewer.id, person.id) : null,
+  }),
 );
 
 builder.queryFields((t) => ({

@@ -1,0 +1,238 @@
+// The forms of the athlete's pages, answered: liking, commenting, choosing who sees an entry, deleting
+// it, befriending, finding someone, and the settings page (posting an entry is compose.ts). Each runs a
+// GraphQL operation of src/operations/pages.graphql as the logged-in athlete, after the form's CSRF
+// check; a refused form is shown again with what was wrong above it, a done one leads on (303).
+import { safeNext } from '../account/page-kit.ts';
+import { CSRF_COOKIE, csrfMatches } from '../auth/session.ts';
+import { MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
+import type { FieldIssue } from '../domain/errors.ts';
+import { BodyTooLargeError, MalformedBodyError } from '../http/body.ts';
+import { html, type Markup } from '../http/html.ts';
+import { readMultipartForm } from '../http/multipart.ts';
+import { type RequestContext, type Router, readForm } from '../http/router.ts';
+import { MAX_IMAGE_BYTES } from '../media/images.ts';
+import {
+  PageAcceptFriendDocument,
+  PageAddPrivacyZoneDocument,
+  PageCreateCommentDocument,
+  PageDeclineFriendDocument,
+  PageDeleteEntryDocument,
+  PageEntryDetailDocument,
+  PageFindPersonDocument,
+  PageLikeEntryDocument,
+  PageRemoveFriendDocument,
+  PageRemovePrivacyZoneDocument,
+  PageRequestFriendDocument,
+  PageUnlikeEntryDocument,
+  PageUpdateEntryDocument,
+  PageUpdateProfileDocument,
+  PageViewerSettingsDocument,
+  type Visibility,
+} from '../operations/generated.ts';
+import { postEntry } from './compose.ts';
+import { findForm } from './forms.ts';
+import { entryPage, layoutPage, notFoundPage } from './pages.ts';
+import { type PageRead, pageData, pageReader, type WebOptions } from './routes.ts';
+import { settingsPage } from './settings-page.ts';
+
+/** What a mutation of these forms answers: its typed failure, if any. */
+export type Outcome = {
+  data?: { result: { error?: Failure | null } } | null;
+  errors?: ReadonlyArray<{ message: string }>;
+};
+type Failure = { errorMessage: string; issues?: Array<{ path: string; message: string }> | null };
+
+/** A mutation's failure as the form shows it: each field named, or the one sentence. */
+export function issuesOf(outcome: Outcome): FieldIssue[] | null {
+  if (outcome.errors?.length) return [{ path: 'form', message: outcome.errors[0]!.message }];
+  const failure = outcome.data?.result.error;
+  if (!failure) return null;
+  return failure.issues?.length ? failure.issues : [{ path: 'form', message: failure.errorMessage }];
+}
+
+export const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
+
+/** A form's fields (and files). */
+export type Form = Map<string, string | File>;
+export const field = (form: Form, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+/** The compose form may carry a track file and a photo, each at its own limit. */
+const COMPOSE_LIMIT_BYTES = MAX_ACTIVITY_FILE_BYTES + MAX_IMAGE_BYTES + 256 * 1024;
+
+type Act = (ctx: RequestContext, read: PageRead, form: Form) => Promise<Response | Markup>;
+type Post = (path: string, act: Act, multipart?: boolean) => void;
+
+function problemPage(read: PageRead, title: string, description: string): Markup {
+  return layoutPage(read.visitor(), title, html`<p class="card error" role="alert">${description}</p>`);
+}
+
+export function mountWebActions(router: Router, options: WebOptions): void {
+  const respond = pageReader(options);
+  const { run } = options;
+
+  /**
+   * A form post by a logged-in athlete with the CSRF token of their page. Without a session: the log-in
+   * page; with a forged or expired form: 403, and nothing done.
+   */
+  const post: Post = (path, act, multipart = false) =>
+    router.post(path, (ctx) =>
+      respond(ctx.request, async (read) => {
+        if (!read.session.viewer) return seeOther('/login');
+        let form: Form;
+        try {
+          form = new Map(
+            multipart ? await readMultipartForm(ctx.request, COMPOSE_LIMIT_BYTES) : [...(await readForm(ctx.request)).entries()],
+          );
+        } catch (error) {
+          if (!(error instanceof BodyTooLargeError || error instanceof MalformedBodyError)) throw error;
+          return [error instanceof BodyTooLargeError ? 413 : 400, problemPage(read, 'The form could not be read', error.message)];
+        }
+        if (!csrfMatches(read.session.cookies[CSRF_COOKIE], field(form, 'csrf'))) {
+          return [
+            403,
+            problemPage(read, 'The form expired', 'The form expired or came from another site. Go back, reload the page and try again.'),
+          ];
+        }
+        const answer = await act(ctx, read, form);
+        return answer instanceof Response ? answer : [422, answer];
+      }),
+    );
+
+  post('/compose', (ctx, read, form) => postEntry(ctx.request, read, form, run), true);
+  mountEntryActions(post, run);
+  mountFriendshipAction(post, run);
+  mountSettings(router, respond, post, run);
+
+  // an athlete by username: their page, or a page saying there is nobody by that name
+  router.get('/people', ({ request, url }) =>
+    respond(request, async (read) => {
+      const username = (url.searchParams.get('username') ?? '').trim().replace(/^@/, '');
+      if (username) {
+        const { person } = pageData(await run(PageFindPersonDocument, request, read.context, { username }));
+        if (person) return seeOther(`/people/${encodeURIComponent(person.username)}`);
+      }
+      const body = html`${username && html`<p class="card" role="status">Nobody is called ${username}.</p>`}<div class="card">${findForm(username)}</div>`;
+      return [username ? 404 : 200, layoutPage(read.visitor(), 'Find an athlete', body)];
+    }),
+  );
+}
+
+/** Like, unlike, comment, who sees it, delete: then the entry's page, or it again with what went wrong. */
+function mountEntryActions(post: Post, run: WebOptions['run']): void {
+  const entryOf = (ctx: RequestContext) => Number(ctx.params.id);
+  const action = (
+    path: string,
+    mutate: (ctx: RequestContext, read: PageRead, form: Form) => Promise<Outcome>,
+    after?: (read: PageRead) => string,
+  ) =>
+    post(`/entries/:id/${path}`, async (ctx, read, form) => {
+      if (!Number.isInteger(entryOf(ctx)) || entryOf(ctx) < 1) return notFoundPage(read.visitor(), `Entry ${ctx.params.id}`);
+      const issues = issuesOf(await mutate(ctx, read, form));
+      if (!issues) return seeOther(after ? after(read) : `/entries/${entryOf(ctx)}`);
+      const { entry, reader } = pageData(await run(PageEntryDetailDocument, ctx.request, read.context, { id: entryOf(ctx) }));
+      if (!entry) return notFoundPage(read.visitor(reader), `Entry ${ctx.params.id}`);
+      return entryPage(read.visitor(reader), entry, { issues, comment: field(form, 'body') });
+    });
+  action('like', (ctx, read) => run(PageLikeEntryDocument, ctx.request, read.context, { entryId: entryOf(ctx) }));
+  action('unlike', (ctx, read) => run(PageUnlikeEntryDocument, ctx.request, read.context, { entryId: entryOf(ctx) }));
+  action('comment', (ctx, read, form) =>
+    run(PageCreateCommentDocument, ctx.request, read.context, { entryId: entryOf(ctx), body: field(form, 'body') }),
+  );
+  action('visibility', (ctx, read, form) =>
+    run(PageUpdateEntryDocument, ctx.request, read.context, { id: entryOf(ctx), visibility: field(form, 'visibility') as Visibility }),
+  );
+  const unconfirmed: Outcome = {
+    data: {
+      result: {
+        error: { errorMessage: 'tick the box to confirm', issues: [{ path: 'confirm', message: 'tick the box to confirm the deletion' }] },
+      },
+    },
+  };
+  action(
+    'delete',
+    async (ctx, read, form) =>
+      field(form, 'confirm') === 'yes' ? run(PageDeleteEntryDocument, ctx.request, read.context, { id: entryOf(ctx) }) : unconfirmed,
+    (read) => `/people/${encodeURIComponent(read.session.viewer!.username)}`,
+  );
+}
+
+/** Ask, accept, decline, withdraw or unfriend; back to the person's page (or the settings page). */
+function mountFriendshipAction(post: Post, run: WebOptions['run']): void {
+  const documents = {
+    request: PageRequestFriendDocument,
+    accept: PageAcceptFriendDocument,
+    decline: PageDeclineFriendDocument,
+    remove: PageRemoveFriendDocument,
+  } as const;
+  post('/people/:username/friendship', async (ctx, read, form) => {
+    const action = field(form, 'action');
+    const username = ctx.params.username!;
+    if (!Object.hasOwn(documents, action)) return problemPage(read, 'Nothing to do', 'Choose to ask, accept, decline or end a friendship.');
+    const issues = issuesOf(await run(documents[action as keyof typeof documents], ctx.request, read.context, { username }));
+    if (issues) return problemPage(read, 'The friendship did not change', issues.map((issue) => issue.message).join('; '));
+    return seeOther(safeNext(field(form, 'back') || null) ?? `/people/${encodeURIComponent(username)}`);
+  });
+}
+
+type Respond = ReturnType<typeof pageReader>;
+
+const SAVED: Record<string, string> = {
+  profile: 'Your profile and privacy settings are saved.',
+  zones: 'Your privacy zones are saved.',
+};
+
+/** The settings page, its profile form and its privacy zones. */
+function mountSettings(router: Router, respond: Respond, post: Post, run: WebOptions['run']): void {
+  const settingsOf = async (request: Request, read: PageRead) => pageData(await run(PageViewerSettingsDocument, request, read.context)).me!;
+  const again = async (ctx: RequestContext, read: PageRead, form: { profileIssues?: FieldIssue[]; zoneIssues?: FieldIssue[] }) => {
+    const me = await settingsOf(ctx.request, read);
+    return settingsPage(read.visitor(me), me, form);
+  };
+  router.get('/settings', ({ request, url }) =>
+    respond(request, async (read) => {
+      if (!read.session.viewer) return seeOther('/login?next=%2Fsettings');
+      const me = await settingsOf(request, read);
+      return [200, settingsPage(read.visitor(me), me, { saved: SAVED[url.searchParams.get('saved') ?? ''] ?? null })];
+    }),
+  );
+  post('/settings', async (ctx, read, form) => {
+    const ends = field(form, 'hidden_ends_meters');
+    const input = {
+      displayName: field(form, 'display_name'),
+      location: field(form, 'location'),
+      timeZone: field(form, 'time_zone') || undefined,
+      units: field(form, 'units'),
+      weekStart: field(form, 'week_start'),
+      defaultVisibility: field(form, 'default_visibility'),
+      statsVisibility: field(form, 'stats_visibility'),
+      ...(ends !== '' ? { hiddenEndsMeters: Number.isInteger(Number(ends)) ? Number(ends) : -1 } : {}),
+    };
+    const issues = issuesOf(await run(PageUpdateProfileDocument, ctx.request, read.context, { input: input as never }));
+    return issues ? again(ctx, read, { profileIssues: issues }) : seeOther('/settings?saved=profile');
+  });
+  post('/settings/zones', async (ctx, read, form) => {
+    const [lat, lon, radiusMeters] = ['lat', 'lon', 'radius_meters'].map((name) =>
+      field(form, name).trim() === '' ? Number.NaN : Number(field(form, name)),
+    );
+    const issues = (
+      [
+        ['lat', lat],
+        ['lon', lon],
+        ['radius_meters', radiusMeters],
+      ] as const
+    )
+      .filter(([, value]) => !Number.isFinite(value))
+      .map(([path]) => ({ path, message: 'is not a number' }));
+    const refused = issues.length
+      ? issues
+      : issuesOf(await run(PageAddPrivacyZoneDocument, ctx.request, read.context, { lat: lat!, lon: lon!, radiusMeters: radiusMeters! }));
+    return refused ? again(ctx, read, { zoneIssues: refused }) : seeOther('/settings?saved=zones');
+  });
+  post('/settings/zones/:id/delete', async (ctx, read) => {
+    const issues = issuesOf(await run(PageRemovePrivacyZoneDocument, ctx.request, read.context, { id: ctx.params.id! }));
+    return issues ? again(ctx, read, { zoneIssues: issues }) : seeOther('/settings?saved=zones');
+  });
+}

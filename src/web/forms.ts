@@ -1,0 +1,115 @@
+// The forms of the athlete's pages: posting an entry, commenting, liking, choosing who sees an entry,
+// deleting it, and befriending. Plain HTML forms that work without script, each with its CSRF token.
+// Pure: markup out.
+
+import { ACTIVITY_TYPES, FEELINGS } from '../domain/activity.ts';
+import type { FieldIssue } from '../domain/errors.ts';
+import { html, type Markup } from '../http/html.ts';
+import { lower, visibilityName } from './entry-card.ts';
+import { hidden, issuesBlock } from './layout.ts';
+
+export const VISIBILITIES = ['EVERYONE', 'FRIENDS', 'ONLY_ME'] as const;
+
+/** What the compose form held when it was refused, to show it again. */
+export interface ComposeDraft {
+  kind?: string;
+  message?: string;
+  activity?: string;
+  title?: string;
+  distance?: string;
+  distanceUnits?: string;
+  duration?: string;
+  felt?: string;
+  date?: string;
+  place?: string;
+  visibility?: string;
+}
+
+const option = (value: string, label: string, chosen: string | undefined) =>
+  value === chosen ? html`<option value="${value}" selected>${label}</option>` : html`<option value="${value}">${label}</option>`;
+
+function visibilitySelect(id: string, chosen: string): Markup {
+  return html`<select id="${id}" name="visibility">${VISIBILITIES.map((v) => option(v, visibilityName(v), chosen))}</select>`;
+}
+
+/** The form that posts a note or a workout, with a track file or a photo. */
+export function composeForm(
+  csrf: string,
+  defaults: { visibility: string; units: string },
+  draft: ComposeDraft = {},
+  issues?: FieldIssue[],
+): Markup {
+  const units = draft.distanceUnits ?? (defaults.units === 'MILES' ? 'miles' : 'kilometers');
+  return html`<section class="card" aria-labelledby="compose-heading"><h2 id="compose-heading">Post</h2>${issuesBlock(issues)}
+<form method="post" action="/compose" enctype="multipart/form-data" class="compose">${hidden('csrf', csrf)}
+  <fieldset class="choice"><legend>What</legend>
+    <label><input type="radio" name="kind" value="note"${draft.kind === 'workout' ? '' : ' checked'}> A note</label>
+    <label><input type="radio" name="kind" value="workout"${draft.kind === 'workout' ? ' checked' : ''}> A workout</label>
+  </fieldset>
+  <label for="compose-message">Message</label><textarea id="compose-message" name="message" rows="3" maxlength="5000">${draft.message ?? ''}</textarea>
+  <details${draft.kind === 'workout' ? ' open' : ''}><summary>Workout details</summary>
+    <div class="grid">
+      <div><label for="compose-activity">Activity</label><select id="compose-activity" name="activity">${ACTIVITY_TYPES.map((type) => option(type, lower(type), draft.activity ?? 'running'))}</select></div>
+      <div><label for="compose-title">Title</label><input type="text" id="compose-title" name="title" maxlength="200" value="${draft.title ?? ''}"></div>
+      <div><label for="compose-distance">Distance</label><input type="text" inputmode="decimal" id="compose-distance" name="distance" value="${draft.distance ?? ''}" aria-describedby="compose-distance-units"></div>
+      <div><label for="compose-distance-units">Units</label><select id="compose-distance-units" name="distance_units">${['kilometers', 'miles', 'meters', 'yards'].map((u) => option(u, u, units))}</select></div>
+      <div><label for="compose-duration">Duration (h:mm:ss)</label><input type="text" id="compose-duration" name="duration" placeholder="0:45:10" value="${draft.duration ?? ''}"></div>
+      <div><label for="compose-felt">Felt</label><select id="compose-felt" name="felt"><option value="">—</option>${FEELINGS.map((f) => option(f, f, draft.felt))}</select></div>
+      <div><label for="compose-date">When (UTC)</label><input type="datetime-local" id="compose-date" name="date" value="${draft.date ?? ''}"></div>
+    </div>
+  </details>
+  <label for="compose-place">Place</label><input type="text" id="compose-place" name="place" maxlength="200" value="${draft.place ?? ''}">
+  <label for="compose-track">Track: a GPX, FIT or TCX file</label><input type="file" id="compose-track" name="track" accept=".gpx,.fit,.tcx,.gz,application/gpx+xml" aria-describedby="compose-track-help">
+  <p class="help" id="compose-track-help">Without a photo, the workout is read from the file: its activity, distance, time and date. With a photo, a GPX file is the track of the workout described above.</p>
+  <label for="compose-photo">Photo (JPEG, PNG, WebP or GIF, up to 10 MB)</label><input type="file" id="compose-photo" name="photo" accept="image/jpeg,image/png,image/webp,image/gif">
+  <label for="compose-visibility">Who sees it</label>${visibilitySelect('compose-visibility', draft.visibility ?? defaults.visibility)}
+  <button type="submit">Post</button>
+</form></section>`;
+}
+
+/** Like or unlike, comment, and for the author: who sees it, and delete. */
+export function entryActions(
+  csrf: string,
+  entry: { id: number; visibility: string; url: string },
+  state: { liked: boolean; own: boolean; comment?: string; issues?: FieldIssue[] },
+): Markup {
+  const base = `/entries/${entry.id}`;
+  const like = state.liked
+    ? html`<form method="post" action="${base}/unlike">${hidden('csrf', csrf)}<button type="submit" class="secondary" aria-pressed="true">Liked · Unlike</button></form>`
+    : html`<form method="post" action="${base}/like">${hidden('csrf', csrf)}<button type="submit">Like</button></form>`;
+  const author = state.own
+    ? html`<form method="post" action="${base}/visibility" class="inline">${hidden('csrf', csrf)}<label for="entry-visibility">Who sees it</label>
+        ${visibilitySelect('entry-visibility', entry.visibility)} <button type="submit" class="secondary">Save</button></form>
+      <form method="post" action="${base}/delete" class="danger">${hidden('csrf', csrf)}
+        <label><input type="checkbox" name="confirm" value="yes" required> Yes, delete this entry with its comments, likes, track and photo</label>
+        <button type="submit" class="danger">Delete entry</button></form>`
+    : null;
+  return html`<section class="card" aria-labelledby="actions-heading"><h2 id="actions-heading" class="visually-hidden">Respond</h2>${issuesBlock(state.issues)}
+  <div class="actions">${like}</div>
+  <form method="post" action="${base}/comment">${hidden('csrf', csrf)}<label for="comment-body">Your comment</label>
+    <textarea id="comment-body" name="body" rows="2" maxlength="510" required>${state.comment ?? ''}</textarea>
+    <button type="submit">Comment</button></form>
+  ${author}
+</section>`;
+}
+
+/** Where the viewer stands with a person, and what they may do about it. */
+export function friendshipForm(csrf: string, username: string, status: string | null): Markup | null {
+  if (status === null) return null;
+  const action = `/people/${encodeURIComponent(username)}/friendship`;
+  const button = (value: string, label: string, kind = '') =>
+    html`<form method="post" action="${action}">${hidden('csrf', csrf)}${hidden('action', value)}<button type="submit"${kind ? html` class="${kind}"` : ''}>${label}</button></form>`;
+  const parts: Record<string, Markup> = {
+    NONE: html`<p>You are not friends.</p><div class="actions">${button('request', 'Ask to be friends')}</div>`,
+    REQUESTED: html`<p>You asked to be friends; waiting for an answer.</p><div class="actions">${button('remove', 'Withdraw the request', 'secondary')}</div>`,
+    INCOMING: html`<p>They asked to be your friend.</p><div class="actions">${button('accept', 'Accept')}${button('decline', 'Decline', 'secondary')}</div>`,
+    FRIENDS: html`<p>You are friends.</p><div class="actions">${button('remove', 'Unfriend', 'secondary')}</div>`,
+  };
+  return html`<section class="card" aria-labelledby="friendship-heading"><h2 id="friendship-heading">Friendship</h2>${parts[status] ?? null}</section>`;
+}
+
+/** Find an athlete by their username. */
+export function findForm(value = ''): Markup {
+  return html`<form method="get" action="/people" class="find" role="search"><label for="find-username">Find an athlete by username</label>
+  <div class="inline"><input type="text" id="find-username" name="username" maxlength="30" autocomplete="off" value="${value}"> <button type="submit" class="secondary">Find</button></div></form>`;
+}

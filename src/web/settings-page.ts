@@ -1,0 +1,97 @@
+// The athlete's settings page: their profile, who sees what by default, the privacy of their tracks
+// (hidden ends and privacy zones), and the friend requests waiting for them. Pure: markup out.
+import type { FieldIssue } from '../domain/errors.ts';
+import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MIN_ZONE_RADIUS_METERS } from '../domain/privacy-zones.ts';
+import { html, type Markup } from '../http/html.ts';
+import type { PageViewerSettingsQuery } from '../operations/generated.ts';
+import { avatar, personLink, visibilityName } from './entry-card.ts';
+import { VISIBILITIES } from './forms.ts';
+import { hidden, issuesBlock } from './layout.ts';
+import { layoutPage, notice, type Visitor } from './pages.ts';
+
+export type Settings = NonNullable<PageViewerSettingsQuery['me']>;
+
+const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
+const capital = (text: string) => text.charAt(0) + text.slice(1).toLowerCase();
+
+function select(id: string, name: string, values: ReadonlyArray<readonly [string, string]>, chosen: string | null | undefined): Markup {
+  return html`<select id="${id}" name="${name}">${values.map(([value, label]) =>
+    value === chosen ? html`<option value="${value}" selected>${label}</option>` : html`<option value="${value}">${label}</option>`,
+  )}</select>`;
+}
+
+function profileForm(csrf: string, me: Settings, issues?: FieldIssue[]): Markup {
+  const visibilities = VISIBILITIES.map((v) => [v, visibilityName(v)] as const);
+  return html`<section class="card" aria-labelledby="profile-heading"><h2 id="profile-heading">Profile and privacy</h2>${issuesBlock(issues)}
+<form method="post" action="/settings">${hidden('csrf', csrf)}
+  <label for="display_name">Display name</label><input type="text" id="display_name" name="display_name" required maxlength="60" value="${me.displayName}">
+  <label for="location">Location</label><input type="text" id="location" name="location" maxlength="100" value="${me.location ?? ''}">
+  <label for="time_zone">Time zone</label><input type="text" id="time_zone" name="time_zone" maxlength="100" value="${me.timeZone ?? ''}" aria-describedby="time_zone_help">
+  <p class="help" id="time_zone_help">A name such as <code>Europe/London</code> or <code>Pacific Time (US &amp; Canada)</code>: your days and weeks in stats follow it.</p>
+  <label for="units">Units</label>${select(
+    'units',
+    'units',
+    [
+      ['KILOMETERS', 'Kilometres and metres'],
+      ['MILES', 'Miles and feet'],
+    ],
+    me.units,
+  )}
+  <label for="week_start">Weeks begin on</label>${select(
+    'week_start',
+    'week_start',
+    WEEKDAYS.map((d) => [d, capital(d)] as const),
+    me.weekStart,
+  )}
+  <label for="default_visibility">Who sees what you post, unless you choose otherwise</label>${select('default_visibility', 'default_visibility', visibilities, me.defaultVisibility)}
+  <label for="stats_visibility">Who sees your stats, records and streak</label>${select('stats_visibility', 'stats_visibility', visibilities, me.statsVisibility)}
+  <label for="hidden_ends">Hide the start and finish of your tracks (metres, up to ${MAX_HIDDEN_ENDS_METERS}; 0 to show them)</label>
+  <input type="number" id="hidden_ends" name="hidden_ends_meters" min="0" max="${MAX_HIDDEN_ENDS_METERS}" step="50" value="${me.hiddenEndsMeters ?? 0}">
+  <button type="submit">Save</button>
+</form></section>`;
+}
+
+function zonesCard(csrf: string, me: Settings, issues?: FieldIssue[]): Markup {
+  const zones = me.privacyZones ?? [];
+  const list = zones.length
+    ? html`<ul class="plain">${zones.map(
+        (zone) => html`<li>Within ${Math.round(zone.radiusMeters)} m of ${zone.lat.toFixed(4)}, ${zone.lon.toFixed(4)}
+          <form method="post" action="/settings/zones/${zone.id}/delete" class="inline">${hidden('csrf', csrf)}<button type="submit" class="secondary" aria-label="Remove the zone around ${zone.lat.toFixed(4)}, ${zone.lon.toFixed(4)}">Remove</button></form></li>`,
+      )}</ul>`
+    : html`<p>You hide no places yet.</p>`;
+  return html`<section class="card" aria-labelledby="zones-heading"><h2 id="zones-heading">Privacy zones</h2>${issuesBlock(issues)}
+<p>Nobody else sees where your entries were posted or where your tracks pass inside these circles (your home, your work).</p>${list}
+<form method="post" action="/settings/zones">${hidden('csrf', csrf)}
+  <div class="grid">
+    <div><label for="zone_lat">Latitude</label><input type="text" inputmode="decimal" id="zone_lat" name="lat" required></div>
+    <div><label for="zone_lon">Longitude</label><input type="text" inputmode="decimal" id="zone_lon" name="lon" required></div>
+    <div><label for="zone_radius">Radius (metres)</label><input type="number" id="zone_radius" name="radius_meters" min="${MIN_ZONE_RADIUS_METERS}" max="${MAX_ZONE_RADIUS_METERS}" step="50" value="500" required></div>
+  </div>
+  <button type="submit">Add the zone</button>
+</form></section>`;
+}
+
+function requestsCard(csrf: string, me: Settings): Markup | null {
+  const waiting = me.friendRequests?.edges ?? [];
+  if (waiting.length === 0) return null;
+  return html`<section class="card" aria-labelledby="requests-heading"><h2 id="requests-heading">Friend requests</h2><ul class="plain people">${waiting.map(
+    ({ node }) => html`<li>${avatar(node, '')}${personLink(node)}
+      <form method="post" action="/people/${encodeURIComponent(node.username)}/friendship" class="inline">${hidden('csrf', csrf)}${hidden('back', '/settings')}
+      <button type="submit" name="action" value="accept">Accept</button> <button type="submit" name="action" value="decline" class="secondary">Decline</button></form></li>`,
+  )}</ul></section>`;
+}
+
+export function settingsPage(
+  visitor: Visitor,
+  me: Settings,
+  form: { profileIssues?: FieldIssue[]; zoneIssues?: FieldIssue[]; saved?: string | null } = {},
+): Markup {
+  const problems = form.profileIssues?.length || form.zoneIssues?.length;
+  return layoutPage(
+    visitor,
+    'Settings',
+    html`${problems ? html`<p class="card error" role="alert">Nothing was saved: see below.</p>` : notice(form.saved ?? null)}
+${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}
+<p><a href="/account">Your account</a>: the apps you authorized, personal tokens, export, import and deletion.</p>`,
+  );
+}

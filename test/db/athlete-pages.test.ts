@@ -1,0 +1,241 @@
+// An athlete's day on the pages, in Chromium, on a phone and on a desktop: sign up, post a workout with a
+// GPX track and a photo, see both, befriend, comment, like, choose who sees an entry, hide a place,
+// change the settings. The forms also work without JavaScript, and every page passes axe-core.
+import { existsSync, readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp, listen } from '../../src/app/server.ts';
+import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run should have installed Debian's chromium`);
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const GPX_FILE = new URL('../fixtures/gpx/garmin-forerunner.gpx', import.meta.url).pathname;
+const PASSWORD = 'a long enough passphrase';
+
+let db: TestDatabase;
+let app: App;
+let server: Server;
+let base = '';
+let browser: Browser;
+let photo: Buffer;
+
+beforeAll(async () => {
+  if (!haveChromium) return;
+  db = await createTestDatabase('athlete_pages');
+  app = createApp(testConfig(db.config), db);
+  server = await listen(app, { ...testConfig(db.config), port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  photo = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#d35' } })
+    .jpeg()
+    .toBuffer();
+}, 60_000);
+
+afterAll(async () => {
+  if (!haveChromium) return;
+  await browser?.close();
+  await new Promise((resolve) => server.close(resolve));
+  await app.close();
+  await db.destroy();
+});
+
+const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+
+async function signUp(context: BrowserContext, username: string, displayName: string): Promise<Page> {
+  // a step that cannot happen fails on its own, well inside the test's time
+  context.setDefaultTimeout(10_000);
+  const tab = await context.newPage();
+  await tab.goto(`${base}/signup?next=%2F`);
+  expect(await tab.locator('#username-rules').textContent()).toContain('2 to 30 letters');
+  await tab.fill('#username', username);
+  await tab.fill('#display_name', displayName);
+  await tab.fill('#password', PASSWORD);
+  await Promise.all([tab.waitForURL(`${base}/`), tab.click('main button[type=submit]')]);
+  expect(await tab.locator('header').innerText()).toContain(displayName);
+  return tab;
+}
+
+/** axe-core on the page as it stands (CSP is bypassed only so that the test may inject it). */
+async function axeViolations(tab: Page): Promise<string[]> {
+  await tab.addScriptTag({ content: AXE });
+  return tab.evaluate(async () => {
+    const result = await (
+      window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }
+    ).axe.run({ resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
+
+const fitsTheScreen = (tab: Page) => tab.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe.skipIf(!haveChromium)('the athlete’s pages', () => {
+  for (const [device, options] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    it(`on a ${device}: posts a workout with a GPX track and a photo, befriends, comments, likes, and chooses who sees it`, async () => {
+      const suffix = device === 'phone' ? 'p' : 'd';
+      const cara = await browser.newContext({ ...options, bypassCSP: true });
+      const dan = await browser.newContext({ ...options, bypassCSP: true });
+      const tab = await signUp(cara, `cara${suffix}`, `Cara ${device}`);
+      expect(await fitsTheScreen(tab)).toBe(true);
+      expect(await axeViolations(tab)).toEqual([]);
+
+      // compose: a friends-only run with its track and a photo
+      await tab.check('input[name=kind][value=workout]');
+      await tab.locator('details summary').click();
+      await tab.fill('#compose-message', 'Tempo by the river');
+      await tab.selectOption('#compose-activity', 'running');
+      await tab.fill('#compose-title', `River tempo ${device}`);
+      await tab.fill('#compose-distance', '10.5');
+      await tab.fill('#compose-duration', '48:30');
+      await tab.setInputFiles('#compose-track', GPX_FILE);
+      await tab.setInputFiles('#compose-photo', { name: 'river.jpg', mimeType: 'image/jpeg', buffer: photo });
+      await tab.selectOption('#compose-visibility', 'FRIENDS');
+      await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+      const entryUrl = tab.url();
+      expect(await tab.locator('h1').textContent()).toBe(`River tempo ${device}`);
+      // the author sees their own friends-only entry; its photo loads, its track is drawn
+      expect(await tab.locator('.entry .badge').textContent()).toBe('Friends only');
+      const image = tab.locator('a.photo img').first();
+      await image.waitFor();
+      expect(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      expect(await tab.locator('svg.track-map path').count()).toBeGreaterThan(0);
+      // in Cara's units (a new account counts in miles, as the original service's did)
+      expect(await tab.locator('main').innerText()).toContain('Running · 10.5 mi · 48:30');
+      expect(await fitsTheScreen(tab)).toBe(true);
+      expect(await axeViolations(tab)).toEqual([]);
+
+      // a stranger, logged in or not, does not see it
+      const danTab = await signUp(dan, `dan${suffix}`, `Dan ${device}`);
+      expect((await danTab.goto(entryUrl))!.status()).toBe(404);
+      expect((await fetch(entryUrl, { headers: { accept: 'text/html' } })).status).toBe(404);
+
+      // Dan finds Cara and asks; Cara accepts from her settings page
+      await danTab.goto(`${base}/`);
+      await danTab.fill('#find-username', `cara${suffix}`);
+      await Promise.all([danTab.waitForURL(`${base}/people/cara${suffix}`), danTab.click('form.find button')]);
+      await Promise.all([danTab.waitForLoadState('load'), danTab.getByRole('button', { name: 'Ask to be friends' }).click()]);
+      expect(await danTab.locator('#friendship-heading + p').textContent()).toContain('waiting for an answer');
+      await tab.goto(`${base}/settings`);
+      await Promise.all([tab.waitForURL(`${base}/settings`), tab.getByRole('button', { name: 'Accept' }).click()]);
+      expect(await tab.locator('#requests-heading').count()).toBe(0);
+
+      // now Dan sees it, likes it and comments on it
+      expect((await danTab.goto(entryUrl))!.status()).toBe(200);
+      await Promise.all([danTab.waitForLoadState('load'), danTab.getByRole('button', { name: 'Like' }).click()]);
+      expect(await danTab.getByRole('button', { name: 'Liked · Unlike' }).count()).toBe(1);
+      await danTab.fill('#comment-body', 'Strong pacing!');
+      await Promise.all([danTab.waitForLoadState('load'), danTab.getByRole('button', { name: 'Comment' }).click()]);
+      expect(await danTab.locator('main').innerText()).toContain('Strong pacing!');
+      await Promise.all([danTab.waitForLoadState('load'), danTab.getByRole('button', { name: 'Liked · Unlike' }).click()]);
+      expect(await danTab.getByRole('button', { name: 'Like', exact: true }).count()).toBe(1);
+
+      // Cara opens it for everyone; then anyone sees it
+      await tab.goto(entryUrl);
+      expect(await tab.locator('main').innerText()).toContain('Strong pacing!');
+      await tab.selectOption('#entry-visibility', 'EVERYONE');
+      await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Save' }).click()]);
+      expect((await fetch(entryUrl, { headers: { accept: 'text/html' } })).status).toBe(200);
+
+      // and hides her home: a zone, listed on her settings page
+      await tab.goto(`${base}/settings`);
+      await tab.fill('#zone_lat', '37.8044');
+      await tab.fill('#zone_lon', '-122.2712');
+      await tab.fill('#zone_radius', '400');
+      await Promise.all([tab.waitForURL(/saved=zones/), tab.getByRole('button', { name: 'Add the zone' }).click()]);
+      expect(await tab.locator('main').innerText()).toContain('Within 400 m of 37.8044, -122.2712');
+      expect(await axeViolations(tab)).toEqual([]);
+      await cara.close();
+      await dan.close();
+    }, 120_000);
+  }
+
+  it('changes the profile, and reads every distance in the athlete’s units', async () => {
+    const context = await browser.newContext({ ...DESKTOP, bypassCSP: true });
+    const tab = await signUp(context, 'eve', 'Eve');
+    await tab.goto(`${base}/settings`);
+    await tab.fill('#display_name', 'Eve Miler');
+    await tab.selectOption('#units', 'MILES');
+    await tab.fill('#hidden_ends', '200');
+    await Promise.all([tab.waitForURL(/saved=profile/), tab.getByRole('button', { name: 'Save' }).click()]);
+    expect(await tab.locator('[role=status]').textContent()).toContain('saved');
+    expect(await tab.locator('header').innerText()).toContain('Eve Miler');
+    // a value the server refuses (past the form's own bound, as an old browser would send it) says what
+    // is wrong, at the top and by the form, and keeps nothing
+    await tab.evaluate(() => document.querySelector('#hidden_ends')!.removeAttribute('max'));
+    await tab.fill('#hidden_ends', '6000');
+    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Save' }).click()]);
+    expect(await tab.locator('[role=alert]').first().textContent()).toContain('Nothing was saved');
+    expect(await tab.locator('main').innerText()).toMatch(/hidden ?ends ?meters/i);
+    await tab.goto(`${base}/`);
+    await tab.check('input[name=kind][value=workout]');
+    await tab.locator('details summary').click();
+    await tab.fill('#compose-distance', '10');
+    await tab.selectOption('#compose-distance-units', 'kilometers');
+    await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+    // 10 km, read in miles wherever it appears
+    expect(await tab.locator('h1').textContent()).toBe('Running, 6.21 mi');
+    await context.close();
+  });
+
+  it('works without JavaScript: post, comment and ask to be friends', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const tab = await signUp(context, 'finn', 'Finn');
+    await tab.fill('#compose-message', 'A quiet rest day.');
+    await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+    expect(await tab.locator('h1').textContent()).toBe('A quiet rest day.');
+    await tab.fill('#comment-body', 'Noted.');
+    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Comment' }).click()]);
+    expect(await tab.locator('main').innerText()).toContain('Noted.');
+    await tab.goto(`${base}/people/eve`);
+    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Ask to be friends' }).click()]);
+    expect(await tab.locator('main').innerText()).toContain('waiting for an answer');
+    // an empty post is refused with the reason, above the form, and the page keeps what was typed
+    await tab.goto(`${base}/`);
+    await tab.click('form.compose button[type=submit]');
+    expect(await tab.locator('form.compose').locator('xpath=..').locator('[role=alert]').textContent()).toContain('write something');
+    await context.close();
+  });
+
+  it('refuses a form without its CSRF token, and sends a stranger to log in', async () => {
+    const forged = await fetch(`${base}/compose`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'message=forged',
+      redirect: 'manual',
+    });
+    expect(forged.status).toBe(303);
+    expect(forged.headers.get('location')).toBe('/login');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const tab = await signUp(context, 'gil', 'Gil');
+    const cookies = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const response = await fetch(`${base}/compose`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies },
+      body: 'message=forged&csrf=wrong',
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(403);
+    await tab.goto(`${base}/people/gil`);
+    expect(await tab.locator('main').innerText()).not.toContain('forged');
+    await context.close();
+  });
+
+  it('answers a browser at a path that leads nowhere with a page, and an app with JSON', async () => {
+    const page = await fetch(`${base}/no/such/place`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('does not exist');
+    const json = await fetch(`${base}/no/such/place`, { headers: { accept: 'application/json' } });
+    expect(json.status).toBe(404);
+    expect(((await json.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+});
