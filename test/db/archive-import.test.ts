@@ -269,6 +269,18 @@ describe('the account page', () => {
     // the stored archive is gone once imported
     expect(readdirSync(path.join(mediaDir, 'imports'))).toEqual([]);
     expect(await runNextImportJob(db, createMediaStore(mediaDir))).toBe(false);
+
+    // a single GPX file put in the archive field is refused at once: nothing is queued to fail later,
+    // and the next good archive is not held up behind it
+    const gpx = readFileSync(new URL('../fixtures/gpx/garmin-forerunner.gpx', import.meta.url));
+    const wrong = await browser.postMultipart('/account/import', {}, { archive: { name: 'morning.gpx', bytes: gpx } });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toContain('is not a zip archive');
+    expect(await db.prisma.importJob.count({ where: { personId: account.id, status: { in: ['queued', 'running'] } } })).toBe(0);
+    expect(readdirSync(path.join(mediaDir, 'imports'))).toEqual([]);
+    const next = await browser.postMultipart('/account/import', {}, { archive: { name: 'export_124.zip', bytes } });
+    expect(next.status).toBe(302);
+    expect(await runNextImportJob(db, createMediaStore(mediaDir))).toBe(true);
   });
 });
 
