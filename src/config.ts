@@ -58,6 +58,11 @@ export interface Config {
    * `./data/media`. Every process of a deployment must see the same directory.
    */
   readonly mediaDir: string;
+  /**
+   * The map tiles the pages draw tracks on (MAP_TILE_URL, MAP_ATTRIBUTION): a URL template with {z},
+   * {x} and {y}, and the attribution its provider asks for. OpenStreetMap's by default.
+   */
+  readonly mapTiles: { url: string; attribution: string };
   /** When set, /metrics answers only requests with `Authorization: Bearer <this>`. */
   readonly metricsToken: string | null;
   /**
@@ -157,6 +162,24 @@ function parseInteger(variable: string, value: string | undefined, fallback: num
 function parseRedisUrl(value: string | undefined): string | null {
   if (!value) return null;
   if (!/^rediss?:\/\//.test(value)) throw new ConfigError('REDIS_URL', `must start with redis:// or rediss://, got "${redactUrl(value)}"`);
+  return value;
+}
+
+export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+export const DEFAULT_TILE_ATTRIBUTION = '© OpenStreetMap contributors';
+
+function parseTileUrl(value: string | undefined): string {
+  if (!value) return DEFAULT_TILE_URL;
+  let url: URL;
+  try {
+    url = new URL(value.replace(/\{[a-z]\}/g, '0'));
+  } catch {
+    throw new ConfigError('MAP_TILE_URL', `is not a URL: "${value}"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError('MAP_TILE_URL', `must be an http(s) URL, got "${value}"`);
+  for (const part of ['{z}', '{x}', '{y}'])
+    if (!value.includes(part)) throw new ConfigError('MAP_TILE_URL', `must hold ${part}, got "${value}"`);
   return value;
 }
 
@@ -290,6 +313,7 @@ export function loadConfig(env: Env = process.env): Config {
     entryJsonMb: parseInteger('ENTRY_JSON_MB', env.ENTRY_JSON_MB, 8, 0, 1024),
     heapGrowthPercent: parseInteger('HEAP_GROWTH_PERCENT', env.HEAP_GROWTH_PERCENT, 20, 0, 300),
     mediaDir: mediaDirectory(env.MEDIA_DIR, database),
+    mapTiles: { url: parseTileUrl(env.MAP_TILE_URL), attribution: env.MAP_ATTRIBUTION || DEFAULT_TILE_ATTRIBUTION },
     logLevel: parseLogLevel(env.LOG_LEVEL, nodeEnv),
     metricsToken: env.METRICS_TOKEN || null,
     metricsPublic: parseBoolean('METRICS_PUBLIC', env.METRICS_PUBLIC, nodeEnv !== 'production'),

@@ -32,6 +32,7 @@ import { createGeneratedApi } from '../rest/generated-api.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { closeTrackPool } from '../tracks/pool.ts';
 import { mountWebActions } from '../web/actions.ts';
+import { mountMapAssets } from '../web/map-assets.ts';
 import { mountWebPages } from '../web/routes.ts';
 import { createDispatch, mountDocuments, mountProbes, routeLabeller } from './dispatch.ts';
 import { createGuard, createNodeListener, createObserved, createObserver, MAX_URL_LENGTH } from './edge.ts';
@@ -218,10 +219,11 @@ function createRoutes(config: Config, database: Database, base: ReturnType<typeo
   mountOAuthRoutes(router, { ...pageOptions, tokenLifetimes: config.tokenLifetimes });
   // the pages the API's `url` fields point at, for browsers (dispatch.ts: by the Accept header)
   const pages = new Router();
-  const web = { run: createOperationRunner(yoga), context: contexts.forViewer, session: sessionOf };
+  const web = { run: createOperationRunner(yoga), context: contexts.forViewer, session: sessionOf, tiles: config.mapTiles };
   const pageNotFound = mountWebPages(pages, web);
   // the athlete's forms (post, comment, like, befriend, settings): any Accept, on the service's router
   mountWebActions(router, web);
+  mountMapAssets(router);
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
   const rest = new Router();
   // each entry's JSON kept per version, for the stream pages of the REST layer and of GraphQL alike

@@ -134,7 +134,7 @@ function mountEntryActions(post: Post, run: WebOptions['run']): void {
       if (!issues) return seeOther(after ? after(read) : `/entries/${entryOf(ctx)}`);
       const { entry, reader } = pageData(await run(PageEntryDetailDocument, ctx.request, read.context, { id: entryOf(ctx) }));
       if (!entry) return notFoundPage(read.visitor(reader), `Entry ${ctx.params.id}`);
-      return entryPage(read.visitor(reader), entry, { issues, comment: field(form, 'body') });
+      return entryPage(read.visitor(reader), entry, { issues, comment: field(form, 'body'), ownZones: reader?.privacyZones });
     });
   action('like', (ctx, read) => run(PageLikeEntryDocument, ctx.request, read.context, { entryId: entryOf(ctx) }));
   action('unlike', (ctx, read) => run(PageUnlikeEntryDocument, ctx.request, read.context, { entryId: entryOf(ctx) }));

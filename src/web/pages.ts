@@ -13,6 +13,7 @@ import type {
 import { avatar, entryCard, entryTitle, lower, type PageEntry, pager, personLink, plural, time } from './entry-card.ts';
 import { entryActions, findForm, friendshipForm } from './forms.ts';
 import { layout, type PageViewer } from './layout.ts';
+import { MAP_ASSETS, type MapData, type MapSpec } from './map-assets.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
 import { climbIn, distanceIn, metersOf, type UnitSystem } from './units.ts';
@@ -64,6 +65,8 @@ export const PAGE_STYLE = raw(`
   table.totals td, table.totals th { padding-right: .4rem; white-space: nowrap; }
   table.records { margin-bottom: .75rem; } table.records caption { font-weight: 600; text-align: left; }
   .find label { margin-top: 0; }
+  .map-box { height: 20rem; border-radius: 6px; margin-bottom: .5rem; }
+  .map-box .leaflet-control-attribution a { text-decoration: underline; }
 `);
 
 /** Who is looking (their name and the log-out button in the header), when they are logged in, and the units they read in. */
@@ -71,10 +74,22 @@ export interface Visitor {
   viewer: PageViewer | null;
   csrf: string;
   units: UnitSystem;
+  /** The tiles maps are drawn on. */
+  tiles: { url: string; attribution: string };
 }
 
-function page(visitor: Visitor, title: string, body: Markup, status?: Markup | null): Markup {
-  return layout(title, html`${status}${body}`, visitor.viewer, visitor.csrf, PAGE_STYLE);
+/** The head of a page with maps: Leaflet and our script, served here, and the maps' data as a JSON block. */
+function mapHead(visitor: Visitor, maps: Record<string, MapSpec>): Markup | undefined {
+  if (Object.keys(maps).length === 0) return undefined;
+  const data: MapData = { tiles: visitor.tiles.url, attribution: visitor.tiles.attribution, maps };
+  // `<` escaped, so that nothing in the data can end the block
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  return html`<link rel="stylesheet" href="${MAP_ASSETS.style}"><script src="${MAP_ASSETS.leaflet}" defer></script><script src="${MAP_ASSETS.script}" defer></script>
+<script type="application/json" id="map-data">${raw(json)}</script>`;
+}
+
+function page(visitor: Visitor, title: string, body: Markup, status?: Markup | null, maps: Record<string, MapSpec> = {}): Markup {
+  return layout(title, html`${status}${body}`, visitor.viewer, visitor.csrf, PAGE_STYLE, mapHead(visitor, maps));
 }
 
 /** A page in the frame and style of these pages. */
@@ -102,21 +117,47 @@ export function feedPage(
   );
 }
 
-function trackFigures(track: PageTrack, title: string, units: UnitSystem): Markup | null {
+/** A track's lines as a map draws them: [lat, lon] pairs, one list per segment. */
+function linesOf(track: PageTrack): MapSpec['lines'] {
+  const lines: MapSpec['lines'] = [];
+  let segment: number | null = null;
+  for (const point of track.outline) {
+    if (point.segment !== segment) {
+      lines.push([]);
+      segment = point.segment;
+    }
+    lines.at(-1)!.push([point.lat, point.lon]);
+  }
+  return lines;
+}
+
+type Zones = ReadonlyArray<{ lat: number; lon: number; radiusMeters: number }> | null | undefined;
+
+/**
+ * A track's figures: its map (drawn on tiles with script, as SVG without), with the owner's privacy zones
+ * when the owner is looking, and its elevation profile.
+ */
+function trackFigures(track: PageTrack, title: string, units: UnitSystem, ownZones: Zones): { markup: Markup; map: MapSpec } | null {
   if (track.outline.length === 0) return null;
   const map = trackMapSvg(track.outline, { title: `Map of ${title}` });
   const profile = elevationProfileSvg(track.outline, { title: `Elevation of ${title}`, units });
-  return html`<section class="card" aria-labelledby="track-heading"><h2 id="track-heading">Track</h2>
+  const spec: MapSpec = {
+    title: `Map of ${title}`,
+    lines: linesOf(track),
+    ...(ownZones?.length ? { zones: ownZones.map((zone) => [zone.lat, zone.lon, zone.radiusMeters] as [number, number, number]) } : {}),
+  };
+  const markup = html`<section class="card" aria-labelledby="track-heading"><h2 id="track-heading">Track</h2>
   <p>${distanceIn(track.distanceMeters, units)} · ${climbIn(track.elevationGain, units)} climbed · ${track.pointCount} points</p>
-  <figure>${map}<figcaption>The path, north up; green marks the start, red the finish.</figcaption></figure>
+  <figure data-map="track">${map}<figcaption>The path, north up; green marks the start, red the finish${ownZones?.length ? '; your privacy zones in red circles, which nobody else sees' : ''}.</figcaption></figure>
   ${profile && html`<figure>${profile}<figcaption>Elevation along the way.</figcaption></figure>`}
 </section>`;
+  return { markup, map: spec };
 }
 
 export function entryPage(
   visitor: Visitor,
   entry: EntryDetail,
-  form: { comment?: string; issues?: FieldIssue[]; status?: Markup | null } = {},
+  form: { comment?: string; issues?: FieldIssue[]; status?: Markup | null; ownZones?: Zones } = {},
 ): Markup {
   const comments = entry.comments.edges.length
     ? html`<ul class="plain">${entry.comments.edges.map(({ node: c }) => html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${c.body}</p></li>`)}</ul>`
@@ -129,18 +170,29 @@ export function entryPage(
     ? entryActions(visitor.csrf, entry, {
         liked: entry.likes.edges.some(({ node }) => node.person.username === viewer.username),
         own: entry.author.username === viewer.username,
-        ...form,
+        comment: form.comment,
+        issues: form.issues,
       })
     : html`<p class="card"><a href="/login?next=${encodeURIComponent(`/entries/${entry.id}`)}">Log in</a> to like or comment.</p>`;
+  const own = viewer?.username === entry.author.username;
+  const figures =
+    entry.track &&
+    trackFigures(
+      entry.track,
+      `this ${entry.workout ? lower(entry.workout.activityType) : 'entry'}`,
+      visitor.units,
+      own ? form.ownZones : null,
+    );
   return page(
     visitor,
     entryTitle(entry, visitor.units),
     html`${entryCard(entry, { link: false, units: visitor.units })}
-${entry.track && trackFigures(entry.track, `this ${entry.workout ? lower(entry.workout.activityType) : 'entry'}`, visitor.units)}
+${figures?.markup}
 ${actions}
 <section class="card" aria-labelledby="comments-heading"><h2 id="comments-heading">Comments</h2>${comments}</section>
 <section class="card" aria-labelledby="likes-heading"><h2 id="likes-heading">Likes</h2>${likes}</section>`,
     form.status,
+    figures ? { track: figures.map } : {},
   );
 }
 
@@ -244,7 +296,7 @@ export function statsPage(visitor: Visitor, person: PersonStats, filter: StatsFi
   );
 }
 
-export function routePage(visitor: Visitor, route: RouteDetail): Markup {
+export function routePage(visitor: Visitor, route: RouteDetail, ownZones?: Zones): Markup {
   const title = route.name ?? `Route ${route.id}`;
   const facts = [
     route.activityType ? lower(route.activityType) : null,
@@ -252,12 +304,16 @@ export function routePage(visitor: Visitor, route: RouteDetail): Markup {
   ]
     .filter(Boolean)
     .join(' · ');
+  const figures =
+    route.track && trackFigures(route.track, title, visitor.units, visitor.viewer?.username === route.owner.username ? ownZones : null);
   return page(
     visitor,
     title,
     html`<section class="card"><p>A route by ${personLink(route.owner)}${facts ? ` · ${facts}` : ''}</p>
 <p><a href="/routes/${route.id}.gpx" download>Download the GPX</a></p></section>
-${route.track ? trackFigures(route.track, title, visitor.units) : html`<p class="card">No track has been uploaded for this route yet.</p>`}`,
+${figures ? figures.markup : html`<p class="card">No track has been uploaded for this route yet.</p>`}`,
+    null,
+    figures ? { track: figures.map } : {},
   );
 }
 

@@ -39,13 +39,21 @@ export interface WebOptions {
   context: (request: Request, viewer: Viewer | null) => Context;
   /** Who is logged in, their CSRF token, and the cookies a first visit gets. */
   session: (request: Request) => Promise<PageState>;
+  /** The tiles maps are drawn on (config.mapTiles). */
+  tiles: { url: string; attribution: string };
 }
 
-/** Avatars may live anywhere on the web; nothing else is loaded, and no script at all. */
-export const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data: https:; frame-ancestors 'none'",
-  vary: 'Accept',
-};
+/**
+ * What a page may load: its own scripts and styles (the maps'), pictures from here, avatars from anywhere
+ * on the web (https), and the map tiles from their server; nothing else, and no inline script.
+ */
+export function pageHeaders(tiles: { url: string }) {
+  const tileOrigin = new URL(tiles.url.replace(/\{[a-z]\}/g, '0')).origin;
+  return {
+    'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https: ${tileOrigin}; frame-ancestors 'none'`,
+    vary: 'Accept',
+  };
+}
 
 function pageNumber(url: URL): number {
   const page = Number(url.searchParams.get('page') ?? 1);
@@ -89,6 +97,7 @@ export interface PageRead {
  * `render` answers the status and the page, or a response of its own (a redirect).
  */
 export function pageReader(options: WebOptions) {
+  const headers = pageHeaders(options.tiles);
   return async (request: Request, render: (read: PageRead) => Promise<[number, Markup] | Response>): Promise<Response> => {
     const session = await options.session(request);
     const context = options.context(request, session.viewer ? sessionViewer(session.viewer) : null);
@@ -96,6 +105,7 @@ export function pageReader(options: WebOptions) {
       viewer: session.viewer,
       csrf: session.csrf,
       units: (reader?.units === 'MILES' ? 'MILES' : 'KILOMETERS') satisfies UnitSystem,
+      tiles: options.tiles,
     });
     const rendered = await render({ session, context, visitor });
     if (rendered instanceof Response) {
@@ -104,7 +114,7 @@ export function pageReader(options: WebOptions) {
     }
     const [status, body] = rendered;
     const caching = { 'cache-control': session.viewer ? 'private, no-cache' : 'no-cache' };
-    return htmlResponse(status, body, { ...PAGE_HEADERS, ...caching }, session.setCookies);
+    return htmlResponse(status, body, { ...headers, ...caching }, session.setCookies);
   };
 }
 
@@ -129,7 +139,9 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
       const id = positiveId(params.id);
       if (id === null) return [404, notFoundPage(visitor(), `Entry ${params.id}`)];
       const { entry, reader } = pageData(await run(PageEntryDetailDocument, request, context, { id }));
-      return entry ? [200, entryPage(visitor(reader), entry)] : [404, notFoundPage(visitor(reader), `Entry ${id}`)];
+      return entry
+        ? [200, entryPage(visitor(reader), entry, { ownZones: reader?.privacyZones })]
+        : [404, notFoundPage(visitor(reader), `Entry ${id}`)];
     }),
   );
 
@@ -159,7 +171,7 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
       const id = positiveId(params.id);
       if (id === null) return [404, notFoundPage(visitor(), `Route ${params.id}`)];
       const { route, reader } = pageData(await run(PageRouteDocument, request, context, { id }));
-      return route ? [200, routePage(visitor(reader), route)] : [404, notFoundPage(visitor(reader), `Route ${id}`)];
+      return route ? [200, routePage(visitor(reader), route, reader?.privacyZones)] : [404, notFoundPage(visitor(reader), `Route ${id}`)];
     }),
   );
 

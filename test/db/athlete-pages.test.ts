@@ -2,7 +2,7 @@
 // GPX track and a photo, see both, befriend, comment, like, choose who sees an entry, hide a place,
 // change the settings. The forms also work without JavaScript, and every page passes axe-core.
 import { existsSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -24,11 +24,24 @@ let server: Server;
 let base = '';
 let browser: Browser;
 let photo: Buffer;
+/** A tile server of our own: the maps' tiles never come from the internet in the tests. */
+let tiles: Server;
+let tilesAsked = 0;
 
 beforeAll(async () => {
   if (!haveChromium) return;
+  const tile = await sharp({ create: { width: 256, height: 256, channels: 3, background: '#cde' } })
+    .png()
+    .toBuffer();
+  tiles = createServer((request, response) => {
+    tilesAsked += 1;
+    const ok = /^\/tiles\/\d+\/\d+\/\d+\.png$/.test(request.url ?? '');
+    response.writeHead(ok ? 200 : 404, { 'content-type': 'image/png' }).end(ok ? tile : undefined);
+  });
+  await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
+  const tileUrl = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}/tiles/{z}/{x}/{y}.png`;
   db = await createTestDatabase('athlete_pages');
-  app = createApp(testConfig(db.config), db);
+  app = createApp(testConfig(db.config, { MAP_TILE_URL: tileUrl, MAP_ATTRIBUTION: 'Test tiles' }), db);
   server = await listen(app, { ...testConfig(db.config), port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -41,6 +54,7 @@ afterAll(async () => {
   if (!haveChromium) return;
   await browser?.close();
   await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => tiles.close(resolve));
   await app.close();
   await db.destroy();
 });
@@ -157,6 +171,48 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
       await dan.close();
     }, 120_000);
   }
+
+  it('draws a track on a map of the configured tiles, under the pages’ own CSP; the owner alone sees her privacy zone', async () => {
+    const context = await browser.newContext(DESKTOP);
+    const tab = await signUp(context, 'hana', 'Hana');
+    const refused: string[] = [];
+    tab.on('console', (message) => {
+      if (message.type() === 'error') refused.push(message.text());
+    });
+    const [first] = [...readFileSync(GPX_FILE, 'utf8').matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)"/g)];
+    await tab.goto(`${base}/settings`);
+    await tab.fill('#zone_lat', first![1]!);
+    await tab.fill('#zone_lon', first![2]!);
+    await tab.fill('#zone_radius', '200');
+    await Promise.all([tab.waitForURL(/saved=zones/), tab.getByRole('button', { name: 'Add the zone' }).click()]);
+    await tab.goto(`${base}/`);
+    await tab.setInputFiles('#compose-track', GPX_FILE);
+    await tab.selectOption('#compose-visibility', 'EVERYONE');
+    await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+    const entryUrl = tab.url();
+    await tab.locator('.map-box .leaflet-tile-loaded').first().waitFor();
+    expect(tilesAsked).toBeGreaterThan(0);
+    expect(await tab.locator('.map-box .leaflet-control-attribution').textContent()).toContain('Test tiles');
+    // the line and her zone; the SVG drawing gives way to the map
+    expect(await tab.locator('.map-box path.track-line').count()).toBe(1);
+    expect(await tab.locator('.map-box path.privacy-zone').count()).toBe(1);
+    expect(await tab.locator('svg.track-map').isVisible()).toBe(false);
+    expect(refused).toEqual([]);
+    // anyone else: the line alone
+    const stranger = await browser.newContext(DESKTOP);
+    const other = await stranger.newPage();
+    await other.goto(entryUrl);
+    await other.locator('.map-box .leaflet-tile-loaded').first().waitFor();
+    expect(await other.locator('.map-box path.track-line').count()).toBe(1);
+    expect(await other.locator('.map-box path.privacy-zone').count()).toBe(0);
+    expect(await other.locator('#map-data').textContent()).not.toContain('zones');
+    // without script, the SVG drawing remains
+    const plain = await browser.newContext({ javaScriptEnabled: false });
+    const still = await plain.newPage();
+    await still.goto(entryUrl);
+    expect(await still.locator('svg.track-map').isVisible()).toBe(true);
+    await Promise.all([context.close(), stranger.close(), plain.close()]);
+  });
 
   it('changes the profile, and reads every distance in the athlete’s units', async () => {
     const context = await browser.newContext({ ...DESKTOP, bypassCSP: true });

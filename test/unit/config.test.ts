@@ -50,6 +50,9 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
     [{ DATABASE_URL: 'postgresql://db/x?schema=a;drop' }, 'DATABASE_URL'],
     [{ DATABASE_URL: 'file:' }, 'DATABASE_URL'],
+    [{ MAP_TILE_URL: 'https://tiles.example/{z}/{x}.png' }, 'MAP_TILE_URL'],
+    [{ MAP_TILE_URL: 'javascript:{z}{x}{y}' }, 'MAP_TILE_URL'],
+    [{ MAP_TILE_URL: 'no url {z}/{x}/{y}' }, 'MAP_TILE_URL'],
   ])('rejects %o naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
@@ -60,6 +63,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
     expect(() => loadConfig({ HEAP_GROWTH_PERCENT: 'lots' })).toThrow(/^HEAP_GROWTH_PERCENT: /);
     expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '1000' })).toThrow(/^HEAP_GROWTH_PERCENT: /);
+  });
+
+  it('draws maps on OpenStreetMap’s tiles unless told otherwise', () => {
+    expect(loadConfig({}).mapTiles).toEqual({ url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' });
+    expect(loadConfig({ MAP_TILE_URL: 'https://tiles.example/{z}/{x}/{y}@2x.png', MAP_ATTRIBUTION: '© Example' }).mapTiles).toEqual({
+      url: 'https://tiles.example/{z}/{x}/{y}@2x.png',
+      attribution: '© Example',
+    });
   });
 
   it('never repeats a password in an error', () => {

@@ -1,0 +1,122 @@
+// The script the pages draw maps with, served by Milepost itself (never a CDN): Leaflet, from its npm
+// package, and a few lines of ours that turn each figure marked `data-map` into a map of its lines,
+// points and (for their owner) privacy zones, on the configured tiles. Without script the figure keeps
+// its SVG drawing. Names carry the version, so each file is cached for a year.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { Response } from '@whatwg-node/fetch';
+import type { Router } from '../http/router.ts';
+
+/** What a page's maps are drawn from: a JSON block in the page, never an inline script. */
+export interface MapData {
+  tiles: string;
+  attribution: string;
+  maps: Record<string, MapSpec>;
+}
+
+export interface MapSpec {
+  /** What the map shows, for those who cannot see it. */
+  title: string;
+  /** Lines as [lat, lon] pairs, one per segment. */
+  lines: Array<Array<[number, number]>>;
+  /** Points to mark: [lat, lon, label, link]. */
+  points?: Array<[number, number, string, string | null]>;
+  /** Privacy zones, [lat, lon, radius in metres]: only ever the viewer's own. */
+  zones?: Array<[number, number, number]>;
+}
+
+const MAP_SCRIPT = `(function () {
+  var block = document.getElementById('map-data');
+  if (!block || !window.L) return;
+  var data = JSON.parse(block.textContent);
+  document.querySelectorAll('[data-map]').forEach(function (figure) {
+    var spec = data.maps[figure.getAttribute('data-map')];
+    if (!spec) return;
+    var box = document.createElement('div');
+    box.className = 'map-box';
+    box.setAttribute('role', 'region');
+    box.setAttribute('aria-label', spec.title);
+    figure.insertBefore(box, figure.firstChild);
+    var drawing = figure.querySelector('svg');
+    if (drawing) drawing.style.display = 'none';
+    var map = L.map(box, { scrollWheelZoom: false });
+    L.tileLayer(data.tiles, { attribution: data.attribution, maxZoom: 18 }).addTo(map);
+    var bounds = L.latLngBounds([]);
+    spec.lines.forEach(function (line) {
+      if (line.length === 0) return;
+      bounds.extend(L.polyline(line, { color: '#1f6f50', weight: 4, className: 'track-line' }).addTo(map).getBounds());
+    });
+    var first = spec.lines[0] && spec.lines[0][0];
+    var lastLine = spec.lines[spec.lines.length - 1];
+    var last = lastLine && lastLine[lastLine.length - 1];
+    if (first) L.circleMarker(first, { radius: 6, color: '#1f6f50', fillOpacity: 1 }).bindTooltip('Start').addTo(map);
+    if (last) L.circleMarker(last, { radius: 6, color: '#b3261e', fillOpacity: 1 }).bindTooltip('Finish').addTo(map);
+    (spec.points || []).forEach(function (p) {
+      var marker = L.circleMarker([p[0], p[1]], { radius: 7, color: '#1849a9', fillOpacity: 0.8 }).addTo(map);
+      var label = document.createElement(p[3] ? 'a' : 'span');
+      label.textContent = p[2];
+      if (p[3]) label.href = p[3];
+      marker.bindPopup(label);
+      bounds.extend([p[0], p[1]]);
+    });
+    (spec.zones || []).forEach(function (z) {
+      L.circle([z[0], z[1]], { radius: z[2], color: '#b3261e', fillOpacity: 0.15, className: 'privacy-zone' }).bindTooltip('Your privacy zone').addTo(map);
+    });
+    if (bounds.isValid()) map.fitBounds(bounds, { padding: [16, 16], maxZoom: 16 });
+    else map.setView([0, 0], 2);
+  });
+})();
+`;
+
+interface Asset {
+  type: string;
+  body: string;
+}
+
+const require = createRequire(import.meta.url);
+const version = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 10);
+
+let loading: Promise<Map<string, Asset>> | null = null;
+
+/** The files, read once, on the first page that asks for them. */
+function assets(): Promise<Map<string, Asset>> {
+  loading ??= (async () => {
+    const dist = path.dirname(require.resolve('leaflet/dist/leaflet.js'));
+    const [script, style] = await Promise.all([
+      readFile(path.join(dist, 'leaflet.js'), 'utf8'),
+      readFile(path.join(dist, 'leaflet.css'), 'utf8'),
+    ]);
+    return new Map<string, Asset>([
+      ['leaflet.js', { type: 'text/javascript; charset=utf-8', body: script }],
+      ['leaflet.css', { type: 'text/css; charset=utf-8', body: style }],
+      ['map.js', { type: 'text/javascript; charset=utf-8', body: MAP_SCRIPT }],
+    ]);
+  })();
+  return loading;
+}
+
+/** Where each asset is served: its name with its version, so that a new one is never read from a cache. */
+const LEAFLET = (require('leaflet/package.json') as { version: string }).version;
+export const MAP_ASSETS = {
+  script: `/assets/map-${version(MAP_SCRIPT)}.js`,
+  leaflet: `/assets/leaflet-${LEAFLET}.js`,
+  style: `/assets/leaflet-${LEAFLET}.css`,
+};
+
+export function mountMapAssets(router: Router): void {
+  const serve = (name: string) => async () => {
+    const asset = (await assets()).get(name)!;
+    return new Response(asset.body, {
+      headers: {
+        'content-type': asset.type,
+        'cache-control': 'public, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  };
+  router.get(MAP_ASSETS.script, serve('map.js'));
+  router.get(MAP_ASSETS.leaflet, serve('leaflet.js'));
+  router.get(MAP_ASSETS.style, serve('leaflet.css'));
+}
