@@ -12,7 +12,7 @@ import type {
 } from '../operations/generated.ts';
 import { avatar, entryCard, entryTitle, lower, type PageEntry, pager, personLink, plural, time } from './entry-card.ts';
 import { entryActions, findForm, friendshipForm } from './forms.ts';
-import { layout, type PageViewer } from './layout.ts';
+import { issuesBlock, layout, type PageViewer } from './layout.ts';
 import { MAP_ASSETS, type MapData, type MapSpec } from './map-assets.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
@@ -112,7 +112,7 @@ export function feedPage(
   return page(
     visitor,
     'Latest from everyone',
-    html`${compose}<div class="card">${findForm()}</div>${list}${pager('/', feed.page, feed.hasNext)}`,
+    html`${compose}<div class="card">${findForm()}<p><a href="/nearby">Entries near a place</a></p></div>${list}${pager('/', feed.page, feed.hasNext)}`,
     status,
   );
 }
@@ -188,6 +188,7 @@ export function entryPage(
     entryTitle(entry, visitor.units),
     html`${entryCard(entry, { link: false, units: visitor.units })}
 ${figures?.markup}
+${entry.geo && html`<p><a href="/nearby?lat=${entry.geo.latitude}&lon=${entry.geo.longitude}">More entries near here</a></p>`}
 ${actions}
 <section class="card" aria-labelledby="comments-heading"><h2 id="comments-heading">Comments</h2>${comments}</section>
 <section class="card" aria-labelledby="likes-heading"><h2 id="likes-heading">Likes</h2>${likes}</section>`,
@@ -315,6 +316,45 @@ ${figures ? figures.markup : html`<p class="card">No track has been uploaded for
     null,
     figures ? { track: figures.map } : {},
   );
+}
+
+/** Where the nearby page looks: a point and a radius in the reader's units. */
+export interface NearbyQuery {
+  lat: number;
+  lon: number;
+  radius: number;
+}
+
+/** Recent entries near a point: a form to choose it, a map of where they were posted, and their cards. */
+export function nearbyPage(
+  visitor: Visitor,
+  query: NearbyQuery | null,
+  feed: { entries: PageEntry[]; page: number; hasNext: boolean } | null,
+  issues?: FieldIssue[],
+): Markup {
+  const unit = visitor.units === 'MILES' ? 'mi' : 'km';
+  const form = html`<section class="card" aria-labelledby="nearby-heading"><h2 id="nearby-heading">Where</h2>${issuesBlock(issues)}
+<form method="get" action="/nearby"><div class="grid">
+  <div><label for="near-lat">Latitude</label><input type="text" inputmode="decimal" id="near-lat" name="lat" required value="${query?.lat ?? ''}"></div>
+  <div><label for="near-lon">Longitude</label><input type="text" inputmode="decimal" id="near-lon" name="lon" required value="${query?.lon ?? ''}"></div>
+  <div><label for="near-radius">Within (${unit})</label><input type="number" id="near-radius" name="radius" min="1" max="500" value="${query?.radius ?? 25}"></div>
+</div><button type="submit">Show</button></form></section>`;
+  if (!query || !feed) return page(visitor, 'Entries near a place', form);
+  const placed = feed.entries.filter((entry) => entry.geo);
+  const spec: MapSpec = {
+    title: `Where the entries near ${query.lat}, ${query.lon} were posted`,
+    lines: [],
+    points: placed.map((entry) => [entry.geo!.latitude, entry.geo!.longitude, entryTitle(entry, visitor.units), entry.url]),
+  };
+  const list = feed.entries.length
+    ? feed.entries.map((entry) => entryCard(entry, { link: true, units: visitor.units }))
+    : html`<p class="card">Nothing was posted within ${query.radius} ${unit} of there.</p>`;
+  const base = `/nearby?lat=${query.lat}&lon=${query.lon}&radius=${query.radius}`;
+  const pages = html`<nav class="pages" aria-label="Pages">${feed.page > 1 ? html`<a href="${base}&page=${feed.page - 1}" rel="prev">Newer entries</a>` : html`<span></span>`}${feed.hasNext && html`<a href="${base}&page=${feed.page + 1}" rel="next">Older entries</a>`}</nav>`;
+  const map = placed.length
+    ? html`<section class="card" aria-labelledby="map-heading"><h2 id="map-heading">Map</h2><figure data-map="nearby"><figcaption>${placed.length} of these entries have a place they may show; the map needs script.</figcaption></figure></section>`
+    : null;
+  return page(visitor, 'Entries near a place', html`${form}${map}${list}${pages}`, null, placed.length ? { nearby: spec } : {});
 }
 
 export function notFoundPage(visitor: Visitor, what: string): Markup {

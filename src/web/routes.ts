@@ -13,6 +13,7 @@ import {
   type ActivityType,
   PageEntryDetailDocument,
   PageFeedDocument,
+  PageNearbyDocument,
   PagePersonDetailDocument,
   PagePersonStatsDocument,
   PageRouteDocument,
@@ -23,6 +24,7 @@ import { composeForm } from './forms.ts';
 import {
   entryPage,
   feedPage,
+  nearbyPage,
   notFoundPage,
   type PageEntry,
   personPage,
@@ -163,6 +165,30 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
       const types = SPEC_ACTIVITY_TYPES.map((type) => type.toUpperCase());
       if (filter.activityType && !types.includes(filter.activityType)) types.push(filter.activityType);
       return [200, statsPage(visitor(reader), person, filter, types)];
+    }),
+  );
+
+  router.get('/nearby', ({ request, url }) =>
+    respond(request, async ({ context, visitor }) => {
+      const [lat, lon] = ['lat', 'lon'].map((name) => url.searchParams.get(name));
+      if (!lat && !lon) return [200, nearbyPage(visitor(), null, null)];
+      const read = visitor();
+      const radius = Number(url.searchParams.get('radius') ?? 25);
+      const query = { lat: Number(lat), lon: Number(lon), radius: Number.isFinite(radius) && radius > 0 ? Math.min(radius, 500) : 25 };
+      const issues = [
+        ...(Number.isFinite(query.lat) && lat !== '' && Math.abs(query.lat) <= 90
+          ? []
+          : [{ path: 'lat', message: 'is a latitude from -90 to 90' }]),
+        ...(Number.isFinite(query.lon) && lon !== '' && Math.abs(query.lon) <= 180
+          ? []
+          : [{ path: 'lon', message: 'is a longitude from -180 to 180' }]),
+      ];
+      if (issues.length) return [422, nearbyPage(read, null, null, issues)];
+      // the API's radius is in miles
+      const miles = read.units === 'MILES' ? query.radius : query.radius / 1.609344;
+      const page = pageNumber(url);
+      const data = pageData(await run(PageNearbyDocument, request, context, { lat: query.lat, lon: query.lon, radius: miles, page }));
+      return [200, nearbyPage(visitor(data.reader), query, feedOf(data.stream, page))];
     }),
   );
 

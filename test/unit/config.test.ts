@@ -66,7 +66,10 @@ describe('loadConfig', () => {
   });
 
   it('draws maps on OpenStreetMap’s tiles unless told otherwise', () => {
-    expect(loadConfig({}).mapTiles).toEqual({ url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' });
+    expect(loadConfig({}).mapTiles).toEqual({
+      url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      attribution: '© OpenStreetMap contributors',
+    });
     expect(loadConfig({ MAP_TILE_URL: 'https://tiles.example/{z}/{x}/{y}@2x.png', MAP_ATTRIBUTION: '© Example' }).mapTiles).toEqual({
       url: 'https://tiles.example/{z}/{x}/{y}@2x.png',
       attribution: '© Example',
