@@ -16,6 +16,7 @@ import {
   PageAddPrivacyZoneDocument,
   PageCreateCommentDocument,
   PageDeclineFriendDocument,
+  PageDeleteCommentDocument,
   PageDeleteEntryDocument,
   PageEntryDetailDocument,
   PageFindPersonDocument,
@@ -140,6 +141,9 @@ function mountEntryActions(post: Post, run: WebOptions['run']): void {
   action('unlike', (ctx, read) => run(PageUnlikeEntryDocument, ctx.request, read.context, { entryId: entryOf(ctx) }));
   action('comment', (ctx, read, form) =>
     run(PageCreateCommentDocument, ctx.request, read.context, { entryId: entryOf(ctx), body: field(form, 'body') }),
+  );
+  action('comments/:commentId/delete', (ctx, read) =>
+    run(PageDeleteCommentDocument, ctx.request, read.context, { id: ctx.params.commentId! }),
   );
   action('visibility', (ctx, read, form) =>
     run(PageUpdateEntryDocument, ctx.request, read.context, { id: entryOf(ctx), visibility: field(form, 'visibility') as Visibility }),

@@ -113,3 +113,8 @@ export function findForm(value = ''): Markup {
   return html`<form method="get" action="/people" class="find" role="search"><label for="find-username">Find an athlete by username</label>
   <div class="inline"><input type="text" id="find-username" name="username" maxlength="30" autocomplete="off" value="${value}"> <button type="submit" class="secondary">Find</button></div></form>`;
 }
+
+/** Deleting a comment (its author's, or the entry author's). */
+export function deleteCommentForm(csrf: string, entryId: number, commentId: number): Markup {
+  return html`<form method="post" action="/entries/${entryId}/comments/${commentId}/delete" class="inline">${hidden('csrf', csrf)}<button type="submit" class="secondary" aria-label="Delete comment ${commentId}">Delete</button></form>`;
+}

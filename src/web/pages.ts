@@ -11,7 +11,7 @@ import type {
   PageTrackFragment,
 } from '../operations/generated.ts';
 import { avatar, entryCard, entryTitle, lower, type PageEntry, pager, personLink, plural, time } from './entry-card.ts';
-import { entryActions, findForm, friendshipForm } from './forms.ts';
+import { deleteCommentForm, entryActions, findForm, friendshipForm } from './forms.ts';
 import { issuesBlock, layout, type PageViewer } from './layout.ts';
 import { MAP_ASSETS, type MapData, type MapSpec } from './map-assets.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
@@ -159,8 +159,14 @@ export function entryPage(
   entry: EntryDetail,
   form: { comment?: string; issues?: FieldIssue[]; status?: Markup | null; ownZones?: Zones } = {},
 ): Markup {
+  const viewerName = visitor.viewer?.username;
+  // a comment's author may delete it, and so may the entry's
+  const removable = (author: string) => viewerName !== undefined && (author === viewerName || entry.author.username === viewerName);
   const comments = entry.comments.edges.length
-    ? html`<ul class="plain">${entry.comments.edges.map(({ node: c }) => html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${c.body}</p></li>`)}</ul>`
+    ? html`<ul class="plain">${entry.comments.edges.map(
+        ({ node: c }) =>
+          html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${c.body}</p>${removable(c.author.username) && deleteCommentForm(visitor.csrf, entry.id, c.id)}</li>`,
+      )}</ul>`
     : html`<p>No comments yet.</p>`;
   const likes = entry.likes.edges.length
     ? html`<ul class="plain people">${entry.likes.edges.map(({ node: l }) => html`<li>${avatar(l.person, '')}${personLink(l.person)}</li>`)}</ul>`

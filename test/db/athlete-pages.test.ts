@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp, listen } from '../../src/app/server.ts';
 import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
+import { createPerson, createToken } from '../support/factories.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -251,7 +252,10 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     await tab.fill('#comment-body', 'Noted.');
     await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Comment' }).click()]);
     expect(await tab.locator('main').innerText()).toContain('Noted.');
-    await tab.goto(`${base}/people/eve`);
+    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: /^Delete comment/ }).click()]);
+    expect(await tab.locator('main').innerText()).not.toContain('Noted.');
+    await createPerson(db.prisma, { username: 'mo', displayName: 'Mo' });
+    await tab.goto(`${base}/people/mo`);
     await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Ask to be friends' }).click()]);
     expect(await tab.locator('main').innerText()).toContain('waiting for an answer');
     // an empty post is refused with the reason, above the form, and the page keeps what was typed
@@ -328,6 +332,46 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     expect(refused!.status()).toBe(422);
     expect(await tab.locator('[role=alert]').textContent()).toContain('latitude from -90 to 90');
     await context.close();
+  });
+
+  it('lets a comment be deleted by its author or the entry’s, and by nobody else', async () => {
+    const [author, commenter, stranger] = await Promise.all(
+      ['jo', 'kim', 'lee'].map((username) => createPerson(db.prisma, { username, displayName: username })),
+    );
+    const [authorToken, commenterToken, strangerToken] = await Promise.all(
+      [author!, commenter!, stranger!].map((person) => createToken(db.prisma, person.id)),
+    );
+    const gql = async (token: string, query: string) =>
+      (await (
+        await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query }),
+        })
+      ).json()) as { data: Record<string, { error?: { __typename: string } | null } & Record<string, unknown>> };
+    const entry = (await gql(authorToken!, 'mutation { createEntry(input: { message: "Open" }) { entry { databaseId } } }')).data
+      .createEntry!.entry as { databaseId: number };
+    const comment = async () =>
+      (
+        (
+          await gql(
+            commenterToken!,
+            `mutation { createComment(input: { entryId: ${entry.databaseId}, body: "Hi" }) { comment { databaseId } } }`,
+          )
+        ).data.createComment!.comment as { databaseId: number }
+      ).databaseId;
+    const remove = (token: string, id: number) =>
+      gql(token, `mutation { deleteComment(input: { id: ${id} }) { deletedCommentId entry { commentCount } error { __typename } } }`);
+    const first = await comment();
+    expect((await remove(strangerToken!, first)).data.deleteComment!.error?.__typename).toBe('NotAuthorizedError');
+    expect((await remove(commenterToken!, first)).data.deleteComment).toMatchObject({ error: null, entry: { commentCount: 0 } });
+    const second = await comment();
+    expect((await remove(authorToken!, second)).data.deleteComment!.error).toBeNull();
+    expect((await remove(authorToken!, second)).data.deleteComment!.error?.__typename).toBe('NotFoundError');
+    // on an entry the viewer may not see, a comment does not exist for them
+    const third = await comment();
+    await gql(authorToken!, `mutation { updateEntry(input: { id: ${entry.databaseId}, visibility: ONLY_ME }) { error { __typename } } }`);
+    expect((await remove(strangerToken!, third)).data.deleteComment!.error?.__typename).toBe('NotFoundError');
   });
 
   it('answers a browser at a path that leads nowhere with a page, and an app with JSON', async () => {

@@ -173,3 +173,39 @@ payloadMutation('unlikeEntry', {
     }),
   },
 });
+
+payloadMutation('deleteComment', {
+  description:
+    'Deletes a comment: its author may, and so may the author of the entry it is on. A comment on an entry the viewer may not see does not exist for them.',
+  input: { description: 'The comment to delete.', fields: (t) => ({ id: t.id({ required: true, description: namesObject('Comment') }) }) },
+  scope: 'entries:write',
+  errors: [NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const commentId = requireDatabaseId(input.id, 'Comment', 'id');
+    const comment = await context.prisma.comment.findUnique({
+      where: { id: commentId },
+      select: { entryId: true, authorId: true, entry: { select: { authorId: true } } },
+    });
+    if (!comment) throw new NotFoundError('comment', String(commentId));
+    // hidden as its entry is: the same answer as for a comment that never was
+    await requireEntry(context, comment.entryId).catch(() => {
+      throw new NotFoundError('comment', String(commentId));
+    });
+    if (comment.authorId !== viewer.id && comment.entry.authorId !== viewer.id)
+      throw new NotAuthorizedError('only the comment’s author, or the author of its entry, may delete it');
+    await context.prisma.comment.deleteMany({ where: { id: commentId } });
+    return { entryId: comment.entryId, commentId };
+  },
+  payload: {
+    description: 'The entry without the comment, and which comment went.',
+    fields: (t) => ({
+      entry: entryField(t, (result) => result.entryId, 'The entry, with its new `commentCount`.'),
+      deletedCommentId: t.globalID({
+        nullable: true,
+        description: 'The global id of the deleted comment, for Relay’s `@deleteEdge`/`@deleteRecord`; null when the mutation failed.',
+        resolve: (payload) => (payload.result ? { type: 'Comment', id: payload.result.commentId } : null),
+      }),
+    }),
+  },
+});
