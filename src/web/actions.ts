@@ -207,6 +207,7 @@ function mountSettings(router: Router, respond: Respond, post: Post, run: WebOpt
     const input = {
       displayName: field(form, 'display_name'),
       location: field(form, 'location'),
+      photoUrl: field(form, 'photo_url'),
       timeZone: field(form, 'time_zone') || undefined,
       units: field(form, 'units'),
       weekStart: field(form, 'week_start'),

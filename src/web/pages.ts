@@ -62,7 +62,8 @@ export const PAGE_STYLE = raw(`
   form.danger label { font-weight: 400; }
   .notice { border-left: 4px solid #1f6f50; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-  table.totals td, table.totals th { padding-right: .4rem; white-space: nowrap; }
+  table.totals { font-size: .85rem; } table.totals td, table.totals th { padding-right: .35rem; white-space: nowrap; }
+  @media (max-width: 30rem) { main { padding: 0 .5rem; } .card { padding: .75rem; } }
   table.records { margin-bottom: .75rem; } table.records caption { font-weight: 600; text-align: left; }
   .find label { margin-top: 0; }
   .map-box { height: 20rem; border-radius: 6px; margin-bottom: .5rem; }
@@ -289,7 +290,7 @@ export function statsPage(visitor: Visitor, person: PersonStats, filter: StatsFi
 <p>${totalsSentence(stats.total, units)}</p>
 <figure>${distanceChartSvg(stats.periods, { id: 'stats', title: `Distance, ${what}`, units })}<figcaption>Days are in ${stats.timeZone}.</figcaption></figure>
 <div class="scroll" tabindex="0" role="region" aria-label="Totals by period"><table class="totals"><caption class="meta">Newest first${empty ? `; ${plural(empty, filter.period.toLowerCase())} without a workout left out` : ''}; moving time as h:mm:ss</caption>
-<thead><tr><th scope="col">From</th><th scope="col">Workouts</th><th scope="col">Distance</th><th scope="col">Moving</th><th scope="col">Climb</th></tr></thead>
+<thead><tr><th scope="col">From</th><th scope="col"><abbr title="Workouts">Count</abbr></th><th scope="col">Distance</th><th scope="col"><abbr title="Moving time">Time</abbr></th><th scope="col">Climb</th></tr></thead>
 <tbody>${rows}</tbody><tfoot><tr><th scope="row">Total</th>${totalsCells(stats.total, units)}</tr></tfoot></table></div></section>`;
   }
   const training =

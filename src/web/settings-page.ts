@@ -25,6 +25,7 @@ function profileForm(csrf: string, me: Settings, issues?: FieldIssue[]): Markup 
   return html`<section class="card" aria-labelledby="profile-heading"><h2 id="profile-heading">Profile and privacy</h2>${issuesBlock(issues)}
 <form method="post" action="/settings">${hidden('csrf', csrf)}
   <label for="display_name">Display name</label><input type="text" id="display_name" name="display_name" required maxlength="60" value="${me.displayName}">
+  <label for="photo_url">Avatar: the address of a picture (https), or empty for one made of your initials</label><input type="url" id="photo_url" name="photo_url" maxlength="2000" value="${me.photoUrl.endsWith(`/people/${encodeURIComponent(me.username)}/avatar.svg`) ? '' : me.photoUrl}">
   <label for="location">Location</label><input type="text" id="location" name="location" maxlength="100" value="${me.location ?? ''}">
   <label for="time_zone">Time zone</label><input type="text" id="time_zone" name="time_zone" maxlength="100" value="${me.timeZone ?? ''}" aria-describedby="time_zone_help">
   <p class="help" id="time_zone_help">A name such as <code>Europe/London</code> or <code>Pacific Time (US &amp; Canada)</code>: your days and weeks in stats follow it.</p>

@@ -246,7 +246,10 @@ describe('the account page', () => {
     const uploaded = await browser.postMultipart('/account/import', {}, { archive: { name: 'export_123.zip', bytes } });
     expect(uploaded.status).toBe(302);
     expect(uploaded.headers.get('location')).toBe('/account#import-heading');
-    expect(await (await browser.get('/account')).text()).toMatch(/export_123\.zip.*waiting to start/s);
+    const waiting = await (await browser.get('/account')).text();
+    expect(waiting).toMatch(/export_123\.zip.*waiting to start/s);
+    // the page looks again by itself while an import waits or runs (no script needed)
+    expect(waiting).toContain('<meta http-equiv="refresh" content="5; url=/account#import-heading">');
     // a second archive while the first waits is refused
     const second = await browser.postMultipart('/account/import', {}, { archive: { name: 'again.zip', bytes } });
     expect(second.status).toBe(429);
@@ -264,6 +267,7 @@ describe('the account page', () => {
     expect(await runNextImportJob(db, createMediaStore(mediaDir))).toBe(true);
     const done = await (await browser.get('/account')).text();
     expect(done).toMatch(/export_123\.zip.*done: 3 new entries, 0 already here, 2 skipped/s);
+    expect(done).not.toContain('http-equiv="refresh"');
     expect(done).toContain('activity 9998 (Manual yoga): has no activity file (a manual entry)');
     expect(await db.prisma.entry.count({ where: { authorId: account.id } })).toBe(3);
     // the stored archive is gone once imported

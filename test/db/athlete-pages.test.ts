@@ -220,11 +220,14 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     const tab = await signUp(context, 'eve', 'Eve');
     await tab.goto(`${base}/settings`);
     await tab.fill('#display_name', 'Eve Miler');
+    expect(await tab.inputValue('#photo_url')).toBe('');
+    await tab.fill('#photo_url', 'https://pictures.example/eve.png');
     await tab.selectOption('#units', 'MILES');
     await tab.fill('#hidden_ends', '200');
     await Promise.all([tab.waitForURL(/saved=profile/), tab.getByRole('button', { name: 'Save' }).click()]);
     expect(await tab.locator('[role=status]').textContent()).toContain('saved');
     expect(await tab.locator('header').innerText()).toContain('Eve Miler');
+    expect(await tab.inputValue('#photo_url')).toBe('https://pictures.example/eve.png');
     // a value the server refuses (past the form's own bound, as an old browser would send it) says what
     // is wrong, at the top and by the form, and keeps nothing
     await tab.evaluate(() => document.querySelector('#hidden_ends')!.removeAttribute('max'));

@@ -208,6 +208,21 @@ describe.skipIf(!haveChromium)('the web pages', () => {
     await tab.close();
   });
 
+  it('fits the stats table, climb column and all, on a phone', async () => {
+    const tab = await phone.newPage();
+    await tab.goto(`${base}/people/ann/stats?period=week`);
+    const [width, room] = await tab.locator('.scroll').evaluate((box) => [box.scrollWidth, box.clientWidth]);
+    expect(width).toBeLessThanOrEqual(room!);
+    expect(await tab.locator('table.totals thead th').last().isVisible()).toBe(true);
+    // the chart's labels stay readable: at least 11 CSS pixels at a phone's width
+    const size = await tab
+      .locator('svg.distance-chart text')
+      .first()
+      .evaluate((text) => (text as SVGTextElement).getBoundingClientRect().height);
+    expect(size).toBeGreaterThanOrEqual(11);
+    await tab.close();
+  });
+
   it('shows no stats to anyone when the athlete keeps them to themselves', async () => {
     await graphql(tokens.ann, 'mutation { updateProfile(input: { statsVisibility: ONLY_ME }) { error { __typename } } }');
     const tab = await noScript.newPage();
