@@ -211,6 +211,10 @@ function targets(u: string, token: string, entryId: number): Target[] {
       body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }),
       read: true,
     },
+    // the pages a browser opens: rendered for each request (a page is never kept by the response cache)
+    { name: 'Web page: the home page (anonymous)', method: 'GET', path: '/', headers: { accept: 'text/html' }, read: true },
+    { name: 'Web page: an entry (anonymous)', method: 'GET', path: `/entries/${entryId}`, headers: { accept: 'text/html' }, read: true },
+    { name: 'Web page: a person (anonymous)', method: 'GET', path: `/people/${u}`, headers: { accept: 'text/html' }, read: true },
     // the generated REST API: the same read as GraphQL's, through sofa's routing
     { name: 'REST API v1 public stream GET /api/v1/entries (cached)', method: 'GET', path: '/api/v1/entries', read: true },
     {

@@ -46,18 +46,23 @@ export async function befriend(prisma: Prisma, a: number, b: number): Promise<vo
   }
 }
 
-/** Where `viewerId` stands with `personId`: friends, a request either way, or none (three counts, read together). */
-export async function friendshipStatus(
+export type FriendshipStatus = 'none' | 'requested' | 'incoming' | 'friends';
+
+/** Where `viewerId` stands with each of `personIds`: friends, a request either way, or none (three reads, together). */
+export async function friendshipStatuses(
   prisma: Prisma,
   viewerId: number,
-  personId: number,
-): Promise<'none' | 'requested' | 'incoming' | 'friends'> {
+  personIds: readonly number[],
+): Promise<Map<number, FriendshipStatus>> {
+  const ids = [...new Set(personIds)];
   const [friends, asked, askedBy] = await prisma.$transaction([
-    prisma.friendship.count({ where: { personId: viewerId, friendId: personId } }),
-    prisma.friendRequest.count({ where: { fromId: viewerId, toId: personId } }),
-    prisma.friendRequest.count({ where: { fromId: personId, toId: viewerId } }),
+    prisma.friendship.findMany({ where: { personId: viewerId, friendId: { in: ids } }, select: { friendId: true } }),
+    prisma.friendRequest.findMany({ where: { fromId: viewerId, toId: { in: ids } }, select: { toId: true } }),
+    prisma.friendRequest.findMany({ where: { fromId: { in: ids }, toId: viewerId }, select: { fromId: true } }),
   ]);
-  if (friends > 0) return 'friends';
-  if (asked > 0) return 'requested';
-  return askedBy > 0 ? 'incoming' : 'none';
+  const statuses = new Map<number, FriendshipStatus>(ids.map((id) => [id, 'none']));
+  for (const { fromId } of askedBy) statuses.set(fromId, 'incoming');
+  for (const { toId } of asked) statuses.set(toId, 'requested');
+  for (const { friendId } of friends) statuses.set(friendId, 'friends');
+  return statuses;
 }

@@ -6,6 +6,7 @@
 import DataLoader from 'dataloader';
 import { readEntriesById } from '../db/entry-pages.ts';
 import { ALL_PARTS, type LoadedEntry } from '../db/entry-rows.ts';
+import { type FriendshipStatus, friendshipStatuses } from '../db/friendships.ts';
 import { readPrivacy, readTrackOwners, readTrackPoints } from '../db/privacy.ts';
 import { readTrackSummaries, type TrackSummary } from '../db/tracks.ts';
 import { NO_PRIVACY, type PrivacySettings } from '../domain/privacy-zones.ts';
@@ -75,4 +76,10 @@ export const trackOwner = perContext<number, { ownerId: number; pointCount: numb
 export const trackPoints = perContext<number, { pointData: Uint8Array | null; routePointData: Uint8Array | null }>(async (context, ids) => {
   const points = await readTrackPoints(context, ids);
   return ids.map((id) => points.get(id) ?? new Error(`track ${id} does not exist`));
+});
+
+/** Where the viewer stands with a person, read with every other person the operation asks this of. */
+export const viewerFriendship = perContext<number, FriendshipStatus>(async (context, ids) => {
+  const statuses = await friendshipStatuses(context.prisma, context.viewer!.id, ids);
+  return ids.map((id) => statuses.get(id) ?? 'none');
 });

@@ -25,8 +25,17 @@ import { decimalParam } from './params.ts';
 /** Types summarized where another type holds them: name → the summary's name. */
 const SUMMARIES: Record<string, string> = { Person: 'PersonSummary' };
 
-/** Fields a summary leaves out though they are leaves: they answer only to their own person (null for the rest). */
-const OWN_ONLY = new Set(['Person.defaultVisibility', 'Person.hiddenEndsMeters', 'Person.statsVisibility', 'Person.weekStart']);
+/**
+ * Fields a summary leaves out though they are leaves: they answer only to their own person (null for the
+ * rest), or cost a read for each person (where the viewer stands with them: asked of one person's path).
+ */
+const OWN_ONLY = new Set([
+  'Person.defaultVisibility',
+  'Person.hiddenEndsMeters',
+  'Person.statsVisibility',
+  'Person.weekStart',
+  'Person.viewerFriendship',
+]);
 
 /** Fields the view leaves out, and where the data is instead (the OpenAPI document says so). */
 export const LEFT_OUT: Record<string, string> = {

@@ -31,34 +31,11 @@ import {
   type Visibility,
 } from '../operations/generated.ts';
 import { postEntry } from './compose.ts';
+import { type Form, field, issuesOf, type Outcome, seeOther } from './form-outcome.ts';
 import { findForm } from './forms.ts';
 import { entryPage, layoutPage, notFoundPage } from './pages.ts';
 import { type PageRead, pageData, pageReader, type WebOptions } from './routes.ts';
 import { settingsPage } from './settings-page.ts';
-
-/** What a mutation of these forms answers: its typed failure, if any. */
-export type Outcome = {
-  data?: { result: { error?: Failure | null } } | null;
-  errors?: ReadonlyArray<{ message: string }>;
-};
-type Failure = { errorMessage: string; issues?: Array<{ path: string; message: string }> | null };
-
-/** A mutation's failure as the form shows it: each field named, or the one sentence. */
-export function issuesOf(outcome: Outcome): FieldIssue[] | null {
-  if (outcome.errors?.length) return [{ path: 'form', message: outcome.errors[0]!.message }];
-  const failure = outcome.data?.result.error;
-  if (!failure) return null;
-  return failure.issues?.length ? failure.issues : [{ path: 'form', message: failure.errorMessage }];
-}
-
-export const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
-
-/** A form's fields (and files). */
-export type Form = Map<string, string | File>;
-export const field = (form: Form, name: string) => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-};
 
 /** The compose form may carry a track file and a photo, each at its own limit. */
 const COMPOSE_LIMIT_BYTES = MAX_ACTIVITY_FILE_BYTES + MAX_IMAGE_BYTES + 256 * 1024;

@@ -13,7 +13,7 @@ import {
   type Visibility,
 } from '../operations/generated.ts';
 import type { RunOperation } from '../rest/execute.ts';
-import { type Form, field, issuesOf, seeOther } from './actions.ts';
+import { type Form, field, issuesOf, seeOther } from './form-outcome.ts';
 import { type ComposeDraft, composeForm } from './forms.ts';
 import { feedPage } from './pages.ts';
 import { type PageRead, pageData } from './routes.ts';

@@ -377,6 +377,42 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     expect((await remove(strangerToken!, third)).data.deleteComment!.error?.__typename).toBe('NotFoundError');
   });
 
+  it('says where the viewer stands with each person, in GraphQL (Person.viewerFriendship)', async () => {
+    const [me, friend, asked, asking, stranger] = await Promise.all(
+      ['vf_me', 'vf_friend', 'vf_asked', 'vf_asking', 'vf_stranger'].map((username) => createPerson(db.prisma, { username })),
+    );
+    await db.prisma.friendship.createMany({
+      data: [
+        { personId: me!.id, friendId: friend!.id },
+        { personId: friend!.id, friendId: me!.id },
+      ],
+    });
+    await db.prisma.friendRequest.createMany({
+      data: [
+        { fromId: me!.id, toId: asked!.id },
+        { fromId: asking!.id, toId: me!.id },
+      ],
+    });
+    const token = await createToken(db.prisma, me!.id);
+    const names = ['vf_me', 'vf_friend', 'vf_asked', 'vf_asking', 'vf_stranger'];
+    const query = `{ ${names.map((name) => `${name}: person(username: "${name}") { viewerFriendship }`).join(' ')} }`;
+    const answer = (await (
+      await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query }),
+      })
+    ).json()) as { data: Record<string, { viewerFriendship: string | null }> };
+    expect(Object.fromEntries(names.map((name) => [name, answer.data[name]!.viewerFriendship]))).toEqual({
+      vf_me: null,
+      vf_friend: 'FRIENDS',
+      vf_asked: 'REQUESTED',
+      vf_asking: 'INCOMING',
+      vf_stranger: 'NONE',
+    });
+    expect(stranger).toBeDefined();
+  });
+
   it('answers a browser at a path that leads nowhere with a page, and an app with JSON', async () => {
     const page = await fetch(`${base}/no/such/place`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(404);

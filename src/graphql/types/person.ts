@@ -1,11 +1,10 @@
 import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
-import { friendshipStatus } from '../../db/friendships.ts';
 import { usernameKey } from '../../domain/accounts.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
 import type { Person, Prisma } from '../../generated/prisma-sqlite/client.ts';
 import { builder } from '../builder.ts';
-import { personById } from '../loaders.ts';
+import { personById, viewerFriendship } from '../loaders.ts';
 import { requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
@@ -133,8 +132,7 @@ builder.prismaObjectField(PersonRef, 'viewerFriendship', (t) =>
     nullable: true,
     description:
       'Where the viewer stands with this person: friends, a request either way, or none. Null without a token, and for the viewer themselves.',
-    resolve: (person, _args, context) =>
-      context.viewer && context.viewer.id !== person.id ? friendshipStatus(context.prisma, context.viewer.id, person.id) : null,
+    resolve: (person, _args, context) => (context.viewer && context.viewer.id !== person.id ? viewerFriendship(context, person.id) : null),
   }),
 );
 
