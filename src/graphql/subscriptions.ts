@@ -136,6 +136,7 @@ const PERSON = {
   select: Object.fromEntries(PERSON_COLUMNS.map((column) => [column, true])) as Record<(typeof PERSON_COLUMNS)[number], true>,
 };
 
+// new entries, as each stream would show them
 builder.subscriptionFields((t) => ({
   publicEntries: t.field({
     type: EntryRef,
@@ -199,7 +200,10 @@ builder.subscriptionFields((t) => ({
     },
     resolve: (payload, _args, context) => entryOf(payload, context),
   }),
+}));
 
+// what happens to an entry (comments, likes, deletion), and to the viewer (friend requests)
+builder.subscriptionFields((t) => ({
   entryComments: t.field({
     type: CommentRef,
     description:

@@ -120,6 +120,29 @@ export function pageReader(options: WebOptions) {
   };
 }
 
+/** Recent entries near the point of `?lat=…&lon=…&radius=…` (the radius in the reader's units), or the form to choose one. */
+async function nearby(run: RunOperation, request: Request, url: URL, { context, visitor }: PageRead): Promise<[number, Markup]> {
+  const [lat, lon] = ['lat', 'lon'].map((name) => url.searchParams.get(name));
+  if (!lat && !lon) return [200, nearbyPage(visitor(), null, null)];
+  const read = visitor();
+  const radius = Number(url.searchParams.get('radius') ?? 25);
+  const query = { lat: Number(lat), lon: Number(lon), radius: Number.isFinite(radius) && radius > 0 ? Math.min(radius, 500) : 25 };
+  const issues = [
+    ...(Number.isFinite(query.lat) && lat !== '' && Math.abs(query.lat) <= 90
+      ? []
+      : [{ path: 'lat', message: 'is a latitude from -90 to 90' }]),
+    ...(Number.isFinite(query.lon) && lon !== '' && Math.abs(query.lon) <= 180
+      ? []
+      : [{ path: 'lon', message: 'is a longitude from -180 to 180' }]),
+  ];
+  if (issues.length) return [422, nearbyPage(read, null, null, issues)];
+  // the API's radius is in miles
+  const miles = read.units === 'MILES' ? query.radius : query.radius / 1.609344;
+  const page = pageNumber(url);
+  const data = pageData(await run(PageNearbyDocument, request, context, { lat: query.lat, lon: query.lon, radius: miles, page }));
+  return [200, nearbyPage(visitor(data.reader), query, feedOf(data.stream, page))];
+}
+
 /** Mounts the pages; answers the page a browser gets for a path that leads nowhere. */
 export function mountWebPages(router: Router, options: WebOptions): (request: Request) => Promise<Response> {
   const { run } = options;
@@ -168,29 +191,7 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
     }),
   );
 
-  router.get('/nearby', ({ request, url }) =>
-    respond(request, async ({ context, visitor }) => {
-      const [lat, lon] = ['lat', 'lon'].map((name) => url.searchParams.get(name));
-      if (!lat && !lon) return [200, nearbyPage(visitor(), null, null)];
-      const read = visitor();
-      const radius = Number(url.searchParams.get('radius') ?? 25);
-      const query = { lat: Number(lat), lon: Number(lon), radius: Number.isFinite(radius) && radius > 0 ? Math.min(radius, 500) : 25 };
-      const issues = [
-        ...(Number.isFinite(query.lat) && lat !== '' && Math.abs(query.lat) <= 90
-          ? []
-          : [{ path: 'lat', message: 'is a latitude from -90 to 90' }]),
-        ...(Number.isFinite(query.lon) && lon !== '' && Math.abs(query.lon) <= 180
-          ? []
-          : [{ path: 'lon', message: 'is a longitude from -180 to 180' }]),
-      ];
-      if (issues.length) return [422, nearbyPage(read, null, null, issues)];
-      // the API's radius is in miles
-      const miles = read.units === 'MILES' ? query.radius : query.radius / 1.609344;
-      const page = pageNumber(url);
-      const data = pageData(await run(PageNearbyDocument, request, context, { lat: query.lat, lon: query.lon, radius: miles, page }));
-      return [200, nearbyPage(visitor(data.reader), query, feedOf(data.stream, page))];
-    }),
-  );
+  router.get('/nearby', ({ request, url }) => respond(request, (read) => nearby(run, request, url, read)));
 
   router.get('/routes/:id', ({ request, params }) =>
     respond(request, async ({ context, visitor }) => {

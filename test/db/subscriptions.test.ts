@@ -189,7 +189,7 @@ describe('over graphql-ws', () => {
 
   it("an event's subscribers with the same selection share one read of it, however many they are", async () => {
     const selection = 'subscription { publicEntries { id: databaseId message author { username } comments { edges { node { body } } } } }';
-    // statements run while an entry is posted and delivered, leaving out the token checks of live sockets
+    // statements run while an entry is posted and delivered, leaving out token checks (the poster's, and live sockets')
     const delivered = async (subscribers: number) => {
       const streams = Array.from({ length: subscribers }, () =>
         collect<{ publicEntries: { id: number; message: string; author: { username: string } } }>(client(), selection),
@@ -198,7 +198,9 @@ describe('over graphql-ws', () => {
       await settle();
       let statements = 0;
       const stop = db.onQuery((_ms, sql) => {
-        if (!sql.includes('"OAuthAccessToken"')) statements += 1;
+        // token statements in either quoting (Prisma's SQLite adapter writes `main`.`OAuthAccessToken`): the
+        // poster's own token is looked up again, and its last use written, once a minute has passed
+        if (!sql.includes('OAuthAccessToken')) statements += 1;
       });
       const id = await post('friend', `to ${subscribers}`);
       for (let wait = 0; wait < 100 && streams.some((s) => s.received.length === 0); wait++) await settle(20);

@@ -108,52 +108,56 @@ export const EntryRef = builder.prismaNode('Entry', {
       description: 'How many people like it.',
       resolve: (entry, _args, context) => entryPart(context, entry, 'likeCount'),
     }),
-    location: t.field({
-      type: LocationRef,
-      nullable: true,
-      description: 'The place’s name, when the author gave one.',
-      resolve: (entry) => (entry.placeName ? { name: entry.placeName } : null),
-    }),
-    geo: t.field({
-      type: GeoPointRef,
-      nullable: true,
-      description:
-        "Where it was posted; to anyone but its author, null inside the author's privacy zones or within reach of its track's hidden start and finish.",
-      resolve: async (entry, _args, context) => {
-        if (entry.lat === null || entry.lon === null) return null;
-        const place = { lat: entry.lat, lon: entry.lon };
-        return (await entryPlaceHidden(context, entry, place, await entryPrivacy(context, entry))) ? null : place;
-      },
-    }),
-    media: t.field({
-      type: [MediaRef],
-      description: 'Attached images; empty when there are none.',
-      resolve: (entry, _args, context) => {
-        if (!entry.mediaType || !entry.mediaUrl) return [];
-        // an uploaded photo is stored by its path on this service: absolute here, at whichever origin is asked
-        const absolute = (url: string) => (url.startsWith('/') ? `${context.baseUrl}${url}` : url);
-        return [
-          {
-            content: { type: entry.mediaType, url: absolute(entry.mediaUrl) },
-            preview: entry.mediaPreviewUrl ? { type: entry.mediaType, url: absolute(entry.mediaPreviewUrl) } : null,
-          },
-        ];
-      },
-    }),
-    // one statement for the tracks of a page, without their packed points (`points`, `outline` and
-    // `gpx` read those for themselves)
-    track: t.field({
-      type: TrackRef,
-      nullable: true,
-      description: 'The GPS track of a workout, when one was uploaded.',
-      // the track carries its owner: what it shows anyone else depends on the author's privacy zones
-      resolve: async (entry, _args, context) => {
-        const track = await trackOfEntry(context, entry.id);
-        return track && { ...track, ownerId: entry.authorId, ownerPrivacy: (entry as LoadedEntry).authorPrivacy };
-      },
-    }),
   }),
 });
+
+// where it was posted, its photos and its track
+builder.prismaObjectFields(EntryRef, (t) => ({
+  location: t.field({
+    type: LocationRef,
+    nullable: true,
+    description: 'The place’s name, when the author gave one.',
+    resolve: (entry) => (entry.placeName ? { name: entry.placeName } : null),
+  }),
+  geo: t.field({
+    type: GeoPointRef,
+    nullable: true,
+    description:
+      "Where it was posted; to anyone but its author, null inside the author's privacy zones or within reach of its track's hidden start and finish.",
+    resolve: async (entry, _args, context) => {
+      if (entry.lat === null || entry.lon === null) return null;
+      const place = { lat: entry.lat, lon: entry.lon };
+      return (await entryPlaceHidden(context, entry, place, await entryPrivacy(context, entry))) ? null : place;
+    },
+  }),
+  media: t.field({
+    type: [MediaRef],
+    description: 'Attached images; empty when there are none.',
+    resolve: (entry, _args, context) => {
+      if (!entry.mediaType || !entry.mediaUrl) return [];
+      // an uploaded photo is stored by its path on this service: absolute here, at whichever origin is asked
+      const absolute = (url: string) => (url.startsWith('/') ? `${context.baseUrl}${url}` : url);
+      return [
+        {
+          content: { type: entry.mediaType, url: absolute(entry.mediaUrl) },
+          preview: entry.mediaPreviewUrl ? { type: entry.mediaType, url: absolute(entry.mediaPreviewUrl) } : null,
+        },
+      ];
+    },
+  }),
+  // one statement for the tracks of a page, without their packed points (`points`, `outline` and
+  // `gpx` read those for themselves)
+  track: t.field({
+    type: TrackRef,
+    nullable: true,
+    description: 'The GPS track of a workout, when one was uploaded.',
+    // the track carries its owner: what it shows anyone else depends on the author's privacy zones
+    resolve: async (entry, _args, context) => {
+      const track = await trackOfEntry(context, entry.id);
+      return track && { ...track, ownerId: entry.authorId, ownerPrivacy: (entry as LoadedEntry).authorPrivacy };
+    },
+  }),
+}));
 
 interface Photo {
   name: string;
@@ -224,6 +228,10 @@ builder.queryFields((t) => ({
       return entry && (await viewerMaySee(context, entry)) ? entry : null;
     },
   }),
+}));
+
+// the streams of entries
+builder.queryFields((t) => ({
   publicStream: t.connection(
     {
       type: EntryRef,

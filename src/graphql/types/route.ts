@@ -167,77 +167,79 @@ export const TrackRef = builder.prismaObject('Track', {
         return shown ? track.waypoints.filter((waypoint) => !hidesPlace(waypoint, shown.settings, shown.ends)) : track.waypoints;
       },
     }),
-    gpx: t.string({
-      description: 'The whole track as a GPX 1.1 document, with its waypoints and any planned route (`<rte>`) it was uploaded with.',
-      // not the packed points: a kept document (the usual case for a big track) needs none of its megabytes
-      select: {
-        name: true,
-        pointCount: true,
-        updatedAt: true,
-        waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
-      },
-      resolve: async (track, _args, context) => {
-        const settings = await trackPrivacy(context, track);
-        // kept by version and by what is hidden: a download asked again (any query string) is not made again
-        return keptGpx(`${track.id}:${track.updatedAt.getTime()}:${settings ? JSON.stringify(settings) : ''}`, async () => {
-          const { pointData, routePointData } = await trackPoints(context, track.id);
-          const shown = settings ? await shownTrack(context, { ...track, pointData }) : null;
-          const waypoints = shown
-            ? track.waypoints.filter((waypoint) => !hidesPlace(waypoint, shown.settings, shown.ends))
-            : track.waypoints;
-          const work = { kind: 'gpx', name: track.name, pointData, routePointData, waypoints, settings } as const;
-          return Buffer.from(await trackWork(work, track.pointCount)).toString('utf8');
-        });
-      },
-    }),
-    startedAt: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'Time of the first timed point (to anyone but the owner, of the part they are shown).',
-      select: { startedAt: true },
-      resolve: async (track, _args, context) => {
-        const shown = await shownTrack(context, track);
-        return shown ? shown.summary.startedAt : track.startedAt;
-      },
-    }),
-    endedAt: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'Time of the last timed point (to anyone but the owner, of the part they are shown).',
-      select: { endedAt: true },
-      resolve: async (track, _args, context) => {
-        const shown = await shownTrack(context, track);
-        return shown ? shown.summary.endedAt : track.endedAt;
-      },
-    }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the track was last uploaded.' }),
-    outline: t.field({
-      type: [TrackPointRef],
-      description:
-        'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
-      args: { max: t.arg.int({ required: false, defaultValue: 500, description: 'At most this many points.' }) },
-      select: { pointData: true, pointCount: true },
-      resolve: async (track, args, context) =>
-        trackWork(
-          { kind: 'outline', pointData: track.pointData, settings: await trackPrivacy(context, track), max: args.max ?? 500 },
-          track.pointCount,
-        ),
-    }),
-    points: t.field({
-      type: [TrackPointRef],
-      description: 'The points in order; `first` bounds how many come back (at most 100,000).',
-      args: { first: t.arg.int({ required: false, defaultValue: 10_000, description: 'The first this many points.' }) },
-      select: { pointData: true, pointCount: true },
-      resolve: async (track, args, context) => {
-        const first = Math.max(0, Math.min(args.first ?? 10_000, 100_000));
-        return trackWork(
-          { kind: 'points', pointData: track.pointData, settings: await trackPrivacy(context, track), first },
-          track.pointCount,
-        );
-      },
-    }),
   }),
 });
+
+// the track's points: its GPX, its times, and its points thinned or whole
+builder.prismaObjectFields(TrackRef, (t) => ({
+  gpx: t.string({
+    description: 'The whole track as a GPX 1.1 document, with its waypoints and any planned route (`<rte>`) it was uploaded with.',
+    // not the packed points: a kept document (the usual case for a big track) needs none of its megabytes
+    select: {
+      name: true,
+      pointCount: true,
+      updatedAt: true,
+      waypoints: { orderBy: { seq: 'asc' }, select: { lat: true, lon: true, elevation: true, time: true, name: true } },
+    },
+    resolve: async (track, _args, context) => {
+      const settings = await trackPrivacy(context, track);
+      // kept by version and by what is hidden: a download asked again (any query string) is not made again
+      return keptGpx(`${track.id}:${track.updatedAt.getTime()}:${settings ? JSON.stringify(settings) : ''}`, async () => {
+        const { pointData, routePointData } = await trackPoints(context, track.id);
+        const shown = settings ? await shownTrack(context, { ...track, pointData }) : null;
+        const waypoints = shown ? track.waypoints.filter((waypoint) => !hidesPlace(waypoint, shown.settings, shown.ends)) : track.waypoints;
+        const work = { kind: 'gpx', name: track.name, pointData, routePointData, waypoints, settings } as const;
+        return Buffer.from(await trackWork(work, track.pointCount)).toString('utf8');
+      });
+    },
+  }),
+  startedAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    description: 'Time of the first timed point (to anyone but the owner, of the part they are shown).',
+    select: { startedAt: true },
+    resolve: async (track, _args, context) => {
+      const shown = await shownTrack(context, track);
+      return shown ? shown.summary.startedAt : track.startedAt;
+    },
+  }),
+  endedAt: t.field({
+    type: 'DateTime',
+    nullable: true,
+    description: 'Time of the last timed point (to anyone but the owner, of the part they are shown).',
+    select: { endedAt: true },
+    resolve: async (track, _args, context) => {
+      const shown = await shownTrack(context, track);
+      return shown ? shown.summary.endedAt : track.endedAt;
+    },
+  }),
+  updatedAt: t.expose('updatedAt', { type: 'DateTime', description: 'When the track was last uploaded.' }),
+  outline: t.field({
+    type: [TrackPointRef],
+    description:
+      'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
+    args: { max: t.arg.int({ required: false, defaultValue: 500, description: 'At most this many points.' }) },
+    select: { pointData: true, pointCount: true },
+    resolve: async (track, args, context) =>
+      trackWork(
+        { kind: 'outline', pointData: track.pointData, settings: await trackPrivacy(context, track), max: args.max ?? 500 },
+        track.pointCount,
+      ),
+  }),
+  points: t.field({
+    type: [TrackPointRef],
+    description: 'The points in order; `first` bounds how many come back (at most 100,000).',
+    args: { first: t.arg.int({ required: false, defaultValue: 10_000, description: 'The first this many points.' }) },
+    select: { pointData: true, pointCount: true },
+    resolve: async (track, args, context) => {
+      const first = Math.max(0, Math.min(args.first ?? 10_000, 100_000));
+      return trackWork(
+        { kind: 'points', pointData: track.pointData, settings: await trackPrivacy(context, track), first },
+        track.pointCount,
+      );
+    },
+  }),
+}));
 
 export const { connection: RouteConnection, edge: RouteEdge } = countedConnection(RouteRef, 'Route', 'routes');
 

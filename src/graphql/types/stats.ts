@@ -368,6 +368,10 @@ builder.prismaObjectFields('Person', (t) => ({
       };
     },
   }),
+}));
+
+// records and streak, and who may read them
+builder.prismaObjectFields('Person', (t) => ({
   records: t.field({
     type: RecordsRef,
     nullable: true,
