@@ -15,6 +15,9 @@
 //   spec's CollectFields) keeps them where the fragment stands: `{ a ...F c }` answered `a, c, b`
 //   compiled and `a, b, c` interpreted. The document is compiled with the fragments on object types
 //   spelled out in place (fieldsInPlace), so both answer in the order asked.
+// - A request that leaves out a variable standing for a field of an input object is interpreted:
+//   graphql-js leaves that field out (what an update keeps as it is), graphql-jit passes it as null (a
+//   field cleared).
 
 import type { Plugin } from '@envelop/core';
 import {
@@ -29,8 +32,10 @@ import {
   isInterfaceType,
   isObjectType,
   Kind,
+  type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
+  visit,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
@@ -58,10 +63,13 @@ export function useCompiledExecution(): Plugin {
   };
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
-      const operation = getOperationAST(args.document, args.operationName)?.operation;
-      if (operation !== 'query' && operation !== 'mutation') return;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== 'query' && operation?.operation !== 'mutation') return;
       // answered in parts: graphql-jit knows one answer only
       if (deliversIncrementally(args.document)) return;
+      // a variable left out is left out of the input it stands in (a field that stays as it is);
+      // graphql-jit would pass it as null (a field cleared)
+      if (leavesOutInputFields(operation, args.variableValues)) return;
       const query = compiledFor(args);
       if (!query) return;
       setExecuteFn(async (run) => {
@@ -71,6 +79,34 @@ export function useCompiledExecution(): Plugin {
       });
     },
   };
+}
+
+/** Of each operation, the variables that stand for a field of an input object written in it. */
+const inInputObjects = new WeakMap<OperationDefinitionNode, readonly string[]>();
+
+/**
+ * Whether the request gives no value for a variable that stands for a field of an input object
+ * (`{ id: $id, message: $message }`): graphql-js leaves that field out, graphql-jit sets it to null.
+ * Arguments themselves are the same in both (a left-out one is absent, or its default).
+ */
+export function leavesOutInputFields(
+  operation: OperationDefinitionNode,
+  values: Readonly<Record<string, unknown>> | null | undefined,
+): boolean {
+  let names = inInputObjects.get(operation);
+  if (!names) {
+    const found = new Set<string>();
+    let depth = 0;
+    visit(operation, {
+      ObjectValue: { enter: () => void depth++, leave: () => void depth-- },
+      Variable: (node) => {
+        if (depth > 0) found.add(node.name.value);
+      },
+    });
+    names = [...found];
+    inInputObjects.set(operation, names);
+  }
+  return names.some((name) => values?.[name] === undefined);
 }
 
 /**

@@ -97,4 +97,19 @@ describe('compiled execution', () => {
     );
     expect(await db.prisma.comment.count({ where: { entryId, body: 'again' } })).toBe(3);
   });
+
+  it('leaves an input field out when its variable is left out, the second time as the first (nothing cleared)', async () => {
+    await db.prisma.person.update({ where: { usernameKey: username.toLowerCase() }, data: { location: 'Oakland, CA' } });
+    const mutation =
+      'mutation ($name: String, $location: String) { updateProfile(input: { displayName: $name, location: $location }) { person { displayName location } error { __typename } } }';
+    const answers = [];
+    for (const name of ['One', 'Two', 'Three']) answers.push((await api.graphql(mutation, { name }, token)).data);
+    expect(answers).toEqual(
+      ['One', 'Two', 'Three'].map((displayName) => ({ updateProfile: { person: { displayName, location: 'Oakland, CA' }, error: null } })),
+    );
+    // given, it is applied compiled too
+    expect((await api.graphql(mutation, { name: 'Four', location: null }, token)).data).toEqual({
+      updateProfile: { person: { displayName: 'Four', location: null }, error: null },
+    });
+  });
 });
