@@ -32,7 +32,7 @@ import { createGeneratedApi } from '../rest/generated-api.ts';
 import { mountRestRoutes } from '../rest/routes.ts';
 import { closeTrackPool } from '../tracks/pool.ts';
 import { mountWebActions } from '../web/actions.ts';
-import { mountMapAssets } from '../web/map-assets.ts';
+import { mountPageAssets } from '../web/assets.ts';
 import { mountWebPages } from '../web/routes.ts';
 import { createDispatch, mountDocuments, mountProbes, routeLabeller } from './dispatch.ts';
 import { createGuard, createNodeListener, createObserved, createObserver, MAX_URL_LENGTH } from './edge.ts';
@@ -223,7 +223,7 @@ function createRoutes(config: Config, database: Database, base: ReturnType<typeo
   const pageNotFound = mountWebPages(pages, web);
   // the athlete's forms (post, comment, like, befriend, settings): any Accept, on the service's router
   mountWebActions(router, web);
-  mountMapAssets(router);
+  mountPageAssets(router);
   // the legacy paths answer with or without `.json`, so they route on the path without its extension
   const rest = new Router();
   // each entry's JSON kept per version, for the stream pages of the REST layer and of GraphQL alike

@@ -138,3 +138,30 @@ export function validateCreateEntry(input: CreateEntryInput, preference: UnitPre
   if (issues.length) throw new ValidationError(issues);
   return { kind: workout ? 'workout' : 'note', message, lat, lon, placeName, ...media, workout };
 }
+
+/** What may change of an entry after it was posted: its message (`null` clears it) and its workout's title. */
+export interface EntryEdit {
+  message?: string | null;
+  workoutTitle?: string | null;
+}
+
+/**
+ * The edit's fields as they will be stored (a field left out stays as it is). `entry` is what the entry
+ * holds besides: an entry left with nothing at all is refused, as at posting.
+ */
+export function validateEntryEdit(
+  input: EntryEdit,
+  entry: { hasWorkout: boolean; hasMedia: boolean; hasPlace: boolean },
+): { message?: string | null; workoutTitle?: string | null } {
+  const issues: FieldIssue[] = [];
+  const edit: { message?: string | null; workoutTitle?: string | null } = {};
+  if (input.message !== undefined) edit.message = optionalText(issues, 'message', input.message, MESSAGE_MAX);
+  if (input.workoutTitle !== undefined) {
+    if (!entry.hasWorkout) issues.push({ path: 'workoutTitle', message: 'can only be given for a workout' });
+    edit.workoutTitle = optionalText(issues, 'workoutTitle', input.workoutTitle, TITLE_MAX);
+  }
+  if (edit.message === null && !entry.hasWorkout && !entry.hasMedia && !entry.hasPlace && issues.length === 0)
+    issues.push({ path: 'message', message: 'an entry needs a message, a workout, an image or a location' });
+  if (issues.length) throw new ValidationError(issues);
+  return edit;
+}

@@ -18,6 +18,8 @@ import {
   PageDeclineFriendDocument,
   PageDeleteCommentDocument,
   PageDeleteEntryDocument,
+  PageEditCommentDocument,
+  PageEditEntryDocument,
   PageEntryDetailDocument,
   PageFindPersonDocument,
   PageLikeEntryDocument,
@@ -98,7 +100,7 @@ export function mountWebActions(router: Router, options: WebOptions): void {
   );
 }
 
-/** Like, unlike, comment, who sees it, delete: then the entry's page, or it again with what went wrong. */
+/** Like, unlike, comment, edit, who sees it, delete: then the entry's page, or it again with what went wrong. */
 function mountEntryActions(post: Post, run: WebOptions['run']): void {
   const entryOf = (ctx: RequestContext) => Number(ctx.params.id);
   const action = (
@@ -121,6 +123,16 @@ function mountEntryActions(post: Post, run: WebOptions['run']): void {
   );
   action('comments/:commentId/delete', (ctx, read) =>
     run(PageDeleteCommentDocument, ctx.request, read.context, { id: ctx.params.commentId! }),
+  );
+  action('comments/:commentId/edit', (ctx, read, form) =>
+    run(PageEditCommentDocument, ctx.request, read.context, { id: ctx.params.commentId!, body: field(form, 'body') }),
+  );
+  action('edit', (ctx, read, form) =>
+    run(PageEditEntryDocument, ctx.request, read.context, {
+      id: entryOf(ctx),
+      message: field(form, 'message'),
+      ...(form.has('workout_title') && { workoutTitle: field(form, 'workout_title') }),
+    }),
   );
   action('visibility', (ctx, read, form) =>
     run(PageUpdateEntryDocument, ctx.request, read.context, { id: entryOf(ctx), visibility: field(form, 'visibility') as Visibility }),

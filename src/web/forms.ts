@@ -70,27 +70,41 @@ export function composeForm(
 /** Like or unlike, comment, and for the author: who sees it, and delete. */
 export function entryActions(
   csrf: string,
-  entry: { id: number; visibility: string; url: string },
+  entry: { id: number; visibility: string; url: string; message?: string | null; workout?: { title?: string | null } | null },
   state: { liked: boolean; own: boolean; comment?: string; issues?: FieldIssue[] },
 ): Markup {
   const base = `/entries/${entry.id}`;
   const like = state.liked
-    ? html`<form method="post" action="${base}/unlike">${hidden('csrf', csrf)}<button type="submit" class="secondary" aria-pressed="true">Liked · Unlike</button></form>`
-    : html`<form method="post" action="${base}/like">${hidden('csrf', csrf)}<button type="submit">Like</button></form>`;
+    ? html`<form method="post" action="${base}/unlike" data-inplace="Like taken back.">${hidden('csrf', csrf)}<button type="submit" class="secondary" aria-pressed="true">Liked · Unlike</button></form>`
+    : html`<form method="post" action="${base}/like" data-inplace="Liked.">${hidden('csrf', csrf)}<button type="submit">Like</button></form>`;
+  const title = entry.workout
+    ? html`<label for="edit-title">Title</label><input type="text" id="edit-title" name="workout_title" maxlength="200" value="${entry.workout.title ?? ''}">`
+    : null;
   const author = state.own
-    ? html`<form method="post" action="${base}/visibility" class="inline">${hidden('csrf', csrf)}<label for="entry-visibility">Who sees it</label>
+    ? html`<details class="edit"><summary>Edit the entry</summary><form method="post" action="${base}/edit">${hidden('csrf', csrf)}${title}
+        <label for="edit-message">Message</label><textarea id="edit-message" name="message" rows="4" maxlength="5000">${entry.message ?? ''}</textarea>
+        <button type="submit">Save changes</button></form></details>
+      <form method="post" action="${base}/visibility" class="inline">${hidden('csrf', csrf)}<label for="entry-visibility">Who sees it</label>
         ${visibilitySelect('entry-visibility', entry.visibility)} <button type="submit" class="secondary">Save</button></form>
       <form method="post" action="${base}/delete" class="danger">${hidden('csrf', csrf)}
         <label><input type="checkbox" name="confirm" value="yes" required> Yes, delete this entry with its comments, likes, track and photo</label>
         <button type="submit" class="danger">Delete entry</button></form>`
     : null;
-  return html`<section class="card" aria-labelledby="actions-heading"><h2 id="actions-heading" class="visually-hidden">Respond</h2>${issuesBlock(state.issues)}
+  // like, unlike and comment answer in place where script runs (data-inplace: what to announce)
+  return html`<section class="card" aria-labelledby="actions-heading" data-live="actions"><h2 id="actions-heading" class="visually-hidden">Respond</h2>${issuesBlock(state.issues)}
   <div class="actions">${like}</div>
-  <form method="post" action="${base}/comment">${hidden('csrf', csrf)}<label for="comment-body">Your comment</label>
+  <form method="post" action="${base}/comment" data-inplace="Comment posted." data-focus="#comment-body">${hidden('csrf', csrf)}<label for="comment-body">Your comment</label>
     <textarea id="comment-body" name="body" rows="2" maxlength="510" required>${state.comment ?? ''}</textarea>
     <button type="submit">Comment</button></form>
   ${author}
 </section>`;
+}
+
+/** Their own comment's text, to change (behind a disclosure; in place where script runs). */
+export function editCommentForm(csrf: string, entryId: number, comment: { id: number; body: string }): Markup {
+  return html`<details class="edit"><summary>Edit</summary><form method="post" action="/entries/${entryId}/comments/${comment.id}/edit" data-inplace="Comment saved." data-focus="#comments-heading">${hidden('csrf', csrf)}
+    <label for="edit-comment-${comment.id}">Your comment</label><textarea id="edit-comment-${comment.id}" name="body" rows="2" maxlength="510" required>${comment.body}</textarea>
+    <button type="submit">Save</button></form></details>`;
 }
 
 /** Where the viewer stands with a person, and what they may do about it. */
@@ -116,5 +130,5 @@ export function findForm(value = ''): Markup {
 
 /** Deleting a comment (its author's, or the entry author's). */
 export function deleteCommentForm(csrf: string, entryId: number, commentId: number): Markup {
-  return html`<form method="post" action="/entries/${entryId}/comments/${commentId}/delete" class="inline">${hidden('csrf', csrf)}<button type="submit" class="secondary" aria-label="Delete comment ${commentId}">Delete</button></form>`;
+  return html`<form method="post" action="/entries/${entryId}/comments/${commentId}/delete" class="inline" data-inplace="Comment deleted." data-focus="#comments-heading">${hidden('csrf', csrf)}<button type="submit" class="secondary" aria-label="Delete comment ${commentId}">Delete</button></form>`;
 }

@@ -10,10 +10,10 @@ import type {
   PageRouteQuery,
   PageTrackFragment,
 } from '../operations/generated.ts';
+import { ENTRY_ASSETS, MAP_ASSETS, type MapData, type MapSpec } from './assets.ts';
 import { avatar, entryCard, entryTitle, lower, type PageEntry, pager, personLink, plural, time } from './entry-card.ts';
-import { deleteCommentForm, entryActions, findForm, friendshipForm } from './forms.ts';
+import { deleteCommentForm, editCommentForm, entryActions, findForm, friendshipForm } from './forms.ts';
 import { issuesBlock, layout, type PageViewer } from './layout.ts';
-import { MAP_ASSETS, type MapData, type MapSpec } from './map-assets.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
 import { climbIn, distanceIn, metersOf, type UnitSystem } from './units.ts';
@@ -80,8 +80,8 @@ export interface Visitor {
 }
 
 /** The head of a page with maps: Leaflet and our script, served here, and the maps' data as a JSON block. */
-function mapHead(visitor: Visitor, maps: Record<string, MapSpec>): Markup | undefined {
-  if (Object.keys(maps).length === 0) return undefined;
+function mapHead(visitor: Visitor, maps: Record<string, MapSpec>): Markup | null {
+  if (Object.keys(maps).length === 0) return null;
   const data: MapData = { tiles: visitor.tiles.url, attribution: visitor.tiles.attribution, maps };
   // `<` escaped, so that nothing in the data can end the block
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
@@ -89,8 +89,24 @@ function mapHead(visitor: Visitor, maps: Record<string, MapSpec>): Markup | unde
 <script type="application/json" id="map-data">${raw(json)}</script>`;
 }
 
-function page(visitor: Visitor, title: string, body: Markup, status?: Markup | null, maps: Record<string, MapSpec> = {}): Markup {
-  return layout(title, html`${status}${body}`, visitor.viewer, visitor.csrf, PAGE_STYLE, mapHead(visitor, maps));
+/** What a page adds to its head: maps to draw, and the entry page's script. */
+interface PageParts {
+  maps?: Record<string, MapSpec>;
+  entryScript?: boolean;
+}
+
+function page(visitor: Visitor, title: string, body: Markup, status?: Markup | null, parts: PageParts = {}): Markup {
+  const script = parts.entryScript
+    ? html`<script src="${ENTRY_ASSETS.sse}" defer></script><script src="${ENTRY_ASSETS.script}" defer></script>`
+    : null;
+  return layout(
+    title,
+    html`${status}${body}`,
+    visitor.viewer,
+    visitor.csrf,
+    PAGE_STYLE,
+    html`${mapHead(visitor, parts.maps ?? {})}${script}`,
+  );
 }
 
 /** A page in the frame and style of these pages. */
@@ -166,7 +182,7 @@ export function entryPage(
   const comments = entry.comments.edges.length
     ? html`<ul class="plain">${entry.comments.edges.map(
         ({ node: c }) =>
-          html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${c.body}</p>${removable(c.author.username) && deleteCommentForm(visitor.csrf, entry.id, c.id)}</li>`,
+          html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${c.body}</p>${c.author.username === viewerName && editCommentForm(visitor.csrf, entry.id, c)}${removable(c.author.username) && deleteCommentForm(visitor.csrf, entry.id, c.id)}</li>`,
       )}</ul>`
     : html`<p>No comments yet.</p>`;
   const likes = entry.likes.edges.length
@@ -193,14 +209,16 @@ export function entryPage(
   return page(
     visitor,
     entryTitle(entry, visitor.units),
-    html`${entryCard(entry, { link: false, units: visitor.units })}
+    // the parts marked data-live are replaced in place by the page's script (web/entry-script.ts)
+    html`<div data-entry="${entry.id}"><div data-live="card">${entryCard(entry, { link: false, units: visitor.units })}</div>
 ${figures?.markup}
 ${entry.geo && html`<p><a href="/nearby?lat=${entry.geo.latitude}&lon=${entry.geo.longitude}">More entries near here</a></p>`}
 ${actions}
-<section class="card" aria-labelledby="comments-heading"><h2 id="comments-heading">Comments</h2>${comments}</section>
-<section class="card" aria-labelledby="likes-heading"><h2 id="likes-heading">Likes</h2>${likes}</section>`,
+<section class="card" aria-labelledby="comments-heading" data-live="comments"><h2 id="comments-heading" tabindex="-1">Comments</h2>${comments}</section>
+<section class="card" aria-labelledby="likes-heading" data-live="likes"><h2 id="likes-heading">Likes</h2>${likes}</section>
+<p id="live-status" class="visually-hidden" role="status"></p></div>`,
     form.status,
-    figures ? { track: figures.map } : {},
+    { maps: figures ? { track: figures.map } : {}, entryScript: true },
   );
 }
 
@@ -321,7 +339,7 @@ export function routePage(visitor: Visitor, route: RouteDetail, ownZones?: Zones
 <p><a href="/routes/${route.id}.gpx" download>Download the GPX</a></p></section>
 ${figures ? figures.markup : html`<p class="card">No track has been uploaded for this route yet.</p>`}`,
     null,
-    figures ? { track: figures.map } : {},
+    { maps: figures ? { track: figures.map } : {} },
   );
 }
 
@@ -361,7 +379,7 @@ export function nearbyPage(
   const map = placed.length
     ? html`<section class="card" aria-labelledby="map-heading"><h2 id="map-heading">Map</h2><figure data-map="nearby"><figcaption>${placed.length} of these entries have a place they may show; the map needs script.</figcaption></figure></section>`
     : null;
-  return page(visitor, 'Entries near a place', html`${form}${map}${list}${pages}`, null, placed.length ? { nearby: spec } : {});
+  return page(visitor, 'Entries near a place', html`${form}${map}${list}${pages}`, null, { maps: placed.length ? { nearby: spec } : {} });
 }
 
 export function notFoundPage(visitor: Visitor, what: string): Markup {

@@ -52,7 +52,7 @@ export interface WebOptions {
 export function pageHeaders(tiles: { url: string }) {
   const tileOrigin = new URL(tiles.url.replace(/\{[a-z]\}/g, '0')).origin;
   return {
-    'content-security-policy': `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https: ${tileOrigin}; frame-ancestors 'none'`,
+    'content-security-policy': `default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https: ${tileOrigin}; frame-ancestors 'none'`,
     vary: 'Accept',
   };
 }

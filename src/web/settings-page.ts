@@ -4,6 +4,7 @@ import type { FieldIssue } from '../domain/errors.ts';
 import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MIN_ZONE_RADIUS_METERS } from '../domain/privacy-zones.ts';
 import { html, type Markup } from '../http/html.ts';
 import type { PageViewerSettingsQuery } from '../operations/generated.ts';
+import type { MapSpec } from './assets.ts';
 import { avatar, personLink, visibilityName } from './entry-card.ts';
 import { VISIBILITIES } from './forms.ts';
 import { hidden, issuesBlock } from './layout.ts';
@@ -62,6 +63,7 @@ function zonesCard(csrf: string, me: Settings, issues?: FieldIssue[]): Markup {
     : html`<p>You hide no places yet.</p>`;
   return html`<section class="card" aria-labelledby="zones-heading"><h2 id="zones-heading">Privacy zones</h2>${issuesBlock(issues)}
 <p>Nobody else sees where your entries were posted or where your tracks pass inside these circles (your home, your work).</p>${list}
+<figure data-map="zones" hidden><figcaption>Your zones in red. Click the map to place a new one: its latitude and longitude are filled in below, and its circle follows the radius.</figcaption></figure>
 <form method="post" action="/settings/zones">${hidden('csrf', csrf)}
   <div class="grid">
     <div><label for="zone_lat">Latitude</label><input type="text" inputmode="decimal" id="zone_lat" name="lat" required></div>
@@ -70,6 +72,16 @@ function zonesCard(csrf: string, me: Settings, issues?: FieldIssue[]): Markup {
   </div>
   <button type="submit">Add the zone</button>
 </form></section>`;
+}
+
+/** The map of the zones card (drawn where script runs): the athlete's own zones, and a click to place a new one. */
+function zonesMap(me: Settings): MapSpec {
+  return {
+    title: 'Map of your privacy zones',
+    lines: [],
+    zones: (me.privacyZones ?? []).map((zone) => [zone.lat, zone.lon, zone.radiusMeters] as [number, number, number]),
+    pick: { lat: 'zone_lat', lon: 'zone_lon', radius: 'zone_radius' },
+  };
 }
 
 function requestsCard(csrf: string, me: Settings): Markup | null {
@@ -94,5 +106,7 @@ export function settingsPage(
     html`${problems ? html`<p class="card error" role="alert">Nothing was saved: see below.</p>` : notice(form.saved ?? null)}
 ${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}
 <p><a href="/account">Your account</a>: the apps you authorized, personal tokens, export, import and deletion.</p>`,
+    null,
+    { maps: { zones: zonesMap(me) } },
   );
 }

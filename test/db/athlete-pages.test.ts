@@ -88,6 +88,11 @@ async function axeViolations(tab: Page): Promise<string[]> {
   });
 }
 
+/** Until both of the entry page's subscriptions are open, so that nothing sent after is missed. */
+async function waitForLive(tab: Page): Promise<void> {
+  await tab.locator('[data-entry][data-listening="2"]').waitFor({ state: 'attached' });
+}
+
 const fitsTheScreen = (tab: Page) => tab.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe.skipIf(!haveChromium)('the athlete’s pages', () => {
@@ -143,19 +148,40 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
       await Promise.all([tab.waitForURL(`${base}/settings`), tab.getByRole('button', { name: 'Accept' }).click()]);
       expect(await tab.locator('#requests-heading').count()).toBe(0);
 
-      // now Dan sees it, likes it and comments on it
-      expect((await danTab.goto(entryUrl))!.status()).toBe(200);
-      await Promise.all([danTab.waitForLoadState('load'), danTab.getByRole('button', { name: 'Like' }).click()]);
-      expect(await danTab.getByRole('button', { name: 'Liked · Unlike' }).count()).toBe(1);
-      await danTab.fill('#comment-body', 'Strong pacing!');
-      await Promise.all([danTab.waitForLoadState('load'), danTab.getByRole('button', { name: 'Comment' }).click()]);
-      expect(await danTab.locator('main').innerText()).toContain('Strong pacing!');
-      await Promise.all([danTab.waitForLoadState('load'), danTab.getByRole('button', { name: 'Liked · Unlike' }).click()]);
-      expect(await danTab.getByRole('button', { name: 'Like', exact: true }).count()).toBe(1);
-
-      // Cara opens it for everyone; then anyone sees it
+      // now Dan sees it, likes it and comments on it, in place (the page is never reloaded), while
+      // Cara, with the entry open, sees both arrive by themselves (its subscriptions, as her session)
       await tab.goto(entryUrl);
-      expect(await tab.locator('main').innerText()).toContain('Strong pacing!');
+      await waitForLive(tab);
+      expect((await danTab.goto(entryUrl))!.status()).toBe(200);
+      await danTab.evaluate(() => Object.assign(window, { stayed: true }));
+      await danTab.getByRole('button', { name: 'Like' }).click();
+      await danTab.getByRole('button', { name: 'Liked · Unlike' }).waitFor();
+      expect(await danTab.locator('#live-status').textContent()).toBe('Liked.');
+      await danTab.fill('#comment-body', 'Strong pacing!');
+      await danTab.getByRole('button', { name: 'Comment' }).click();
+      await danTab.locator('[data-live=comments] li', { hasText: 'Strong pacing!' }).waitFor();
+      expect(await danTab.inputValue('#comment-body')).toBe('');
+      expect(await danTab.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+      await tab.locator('[data-live=comments] li', { hasText: 'Strong pacing!' }).waitFor();
+      await tab.locator('[data-live=likes] li', { hasText: `Dan ${device}` }).waitFor();
+      expect(await tab.locator('[data-live=card]').innerText()).toContain('1 comment · 1 like');
+      // he changes his comment, in place too
+      await danTab.locator('[data-live=comments] summary', { hasText: 'Edit' }).click();
+      await danTab.locator('[data-live=comments] textarea').fill('Strong pacing, again!');
+      await danTab.locator('[data-live=comments]').getByRole('button', { name: 'Save' }).click();
+      await danTab.locator('[data-live=comments] li p', { hasText: 'Strong pacing, again!' }).waitFor();
+      await danTab.getByRole('button', { name: 'Liked · Unlike' }).click();
+      await danTab.getByRole('button', { name: 'Like', exact: true }).waitFor();
+      expect(await danTab.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+      expect(await axeViolations(danTab)).toEqual([]);
+
+      // Cara rewrites her message, then opens the entry to everyone; then anyone sees it
+      await tab.goto(entryUrl);
+      expect(await tab.locator('main').innerText()).toContain('Strong pacing, again!');
+      await tab.locator('summary', { hasText: 'Edit the entry' }).click();
+      await tab.fill('#edit-message', 'Tempo by the river, into the wind');
+      await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Save changes' }).click()]);
+      expect(await tab.locator('[data-live=card]').innerText()).toContain('into the wind');
       await tab.selectOption('#entry-visibility', 'EVERYONE');
       await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Save' }).click()]);
       expect((await fetch(entryUrl, { headers: { accept: 'text/html' } })).status).toBe(200);
@@ -182,10 +208,21 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     });
     const [first] = [...readFileSync(GPX_FILE, 'utf8').matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)"/g)];
     await tab.goto(`${base}/settings`);
+    // a click on the settings page's map places a zone: the fields are filled in and its circle drawn
+    const zonesMap = tab.locator('figure[data-map=zones] .map-box');
+    await zonesMap.locator('.leaflet-tile-loaded').first().waitFor();
+    expect(await tab.inputValue('#zone_lat')).toBe('');
+    await zonesMap.click({ position: { x: 200, y: 120 } });
+    expect(Number(await tab.inputValue('#zone_lat'))).toBeGreaterThanOrEqual(-90);
+    expect(await tab.inputValue('#zone_lat')).toMatch(/^-?\d+\.\d{5}$/);
+    expect(await tab.inputValue('#zone_lon')).toMatch(/^-?\d+\.\d{5}$/);
+    expect(await zonesMap.locator('path.new-zone').count()).toBe(1);
     await tab.fill('#zone_lat', first![1]!);
     await tab.fill('#zone_lon', first![2]!);
     await tab.fill('#zone_radius', '200');
     await Promise.all([tab.waitForURL(/saved=zones/), tab.getByRole('button', { name: 'Add the zone' }).click()]);
+    // her zone is drawn on the settings page's map from then on
+    await zonesMap.locator('path.privacy-zone').waitFor();
     await tab.goto(`${base}/`);
     await tab.setInputFiles('#compose-track', GPX_FILE);
     await tab.selectOption('#compose-visibility', 'EVERYONE');
@@ -252,14 +289,24 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     await tab.fill('#compose-message', 'A quiet rest day.');
     await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
     expect(await tab.locator('h1').textContent()).toBe('A quiet rest day.');
+    await tab.locator('summary', { hasText: 'Edit the entry' }).click();
+    await tab.fill('#edit-message', 'A quiet rest day, and a walk.');
+    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: 'Save changes' }).click()]);
+    await tab.locator('h1', { hasText: 'and a walk' }).waitFor();
+    expect(await tab.locator('h1').textContent()).toBe('A quiet rest day, and a walk.');
     await tab.fill('#comment-body', 'Noted.');
-    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Comment' }).click()]);
+    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: 'Comment' }).click()]);
     expect(await tab.locator('main').innerText()).toContain('Noted.');
-    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: /^Delete comment/ }).click()]);
-    expect(await tab.locator('main').innerText()).not.toContain('Noted.');
+    await tab.locator('[data-live=comments] summary', { hasText: 'Edit' }).click();
+    await tab.locator('[data-live=comments] textarea').fill('Noted, with thanks.');
+    await Promise.all([tab.waitForEvent('load'), tab.locator('[data-live=comments]').getByRole('button', { name: 'Save' }).click()]);
+    await tab.locator('[data-live=comments] li p', { hasText: 'Noted, with thanks.' }).waitFor();
+    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: /^Delete comment/ }).click()]);
+    await tab.locator('[data-live=comments] p', { hasText: 'No comments yet.' }).waitFor();
+    expect(await tab.locator('main').innerText()).not.toContain('Noted');
     await createPerson(db.prisma, { username: 'mo', displayName: 'Mo' });
     await tab.goto(`${base}/people/mo`);
-    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Ask to be friends' }).click()]);
+    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: 'Ask to be friends' }).click()]);
     expect(await tab.locator('main').innerText()).toContain('waiting for an answer');
     // an empty post is refused with the reason, above the form, and the page keeps what was typed
     await tab.goto(`${base}/`);
@@ -375,6 +422,71 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     const third = await comment();
     await gql(authorToken!, `mutation { updateEntry(input: { id: ${entry.databaseId}, visibility: ONLY_ME }) { error { __typename } } }`);
     expect((await remove(strangerToken!, third)).data.deleteComment!.error?.__typename).toBe('NotFoundError');
+  });
+
+  it('lets an entry and a comment be changed by their authors alone, within the bounds of posting them', async () => {
+    const [author, commenter] = await Promise.all(['ed_author', 'ed_commenter'].map((username) => createPerson(db.prisma, { username })));
+    const [authorToken, commenterToken] = await Promise.all([author!, commenter!].map((person) => createToken(db.prisma, person.id)));
+    const gql = async (token: string, query: string) =>
+      (await (
+        await fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query }),
+        })
+      ).json()) as { data: Record<string, Record<string, unknown> & { error: { __typename: string; issues?: unknown } | null }> };
+    const note = (await gql(authorToken!, 'mutation { createEntry(input: { message: "Draft" }) { entry { databaseId } } }')).data
+      .createEntry!.entry as { databaseId: number };
+    const run = (
+      await gql(
+        authorToken!,
+        'mutation { createEntry(input: { workout: { activityType: RUNNING, title: "Old" } }) { entry { databaseId } } }',
+      )
+    ).data.createEntry!.entry as { databaseId: number };
+    const edit = (token: string, id: number, fields: string) =>
+      gql(
+        token,
+        `mutation { updateEntry(input: { id: ${id}, ${fields} }) { entry { message workout { title } } error { __typename ... on ValidationError { issues { path message } } } } }`,
+      );
+    expect((await edit(authorToken!, note.databaseId, 'message: "  Final words  "')).data.updateEntry).toMatchObject({
+      error: null,
+      entry: { message: 'Final words', workout: null },
+    });
+    expect((await edit(commenterToken!, note.databaseId, 'message: "Mine now"')).data.updateEntry!.error?.__typename).toBe(
+      'NotAuthorizedError',
+    );
+    // a note left with nothing, a title on a note, and a message past its bound are refused by field
+    expect((await edit(authorToken!, note.databaseId, 'message: ""')).data.updateEntry!.error).toMatchObject({
+      issues: [{ path: 'message' }],
+    });
+    expect((await edit(authorToken!, note.databaseId, 'workoutTitle: "x"')).data.updateEntry!.error).toMatchObject({
+      issues: [{ path: 'workoutTitle' }],
+    });
+    expect((await edit(authorToken!, note.databaseId, `message: "${'a'.repeat(5001)}"`)).data.updateEntry!.error).toMatchObject({
+      issues: [{ path: 'message' }],
+    });
+    // a workout may lose its message and change its title
+    expect((await edit(authorToken!, run.databaseId, 'message: null, workoutTitle: "Hill repeats"')).data.updateEntry).toMatchObject({
+      error: null,
+      entry: { message: null, workout: { title: 'Hill repeats' } },
+    });
+    const comment = (
+      await gql(
+        commenterToken!,
+        `mutation { createComment(input: { entryId: ${note.databaseId}, body: "Frist" }) { comment { databaseId } } }`,
+      )
+    ).data.createComment!.comment as { databaseId: number };
+    const change = (token: string, body: string) =>
+      gql(
+        token,
+        `mutation { updateComment(input: { id: ${comment.databaseId}, body: "${body}" }) { comment { body } error { __typename } } }`,
+      );
+    expect((await change(commenterToken!, ' First ')).data.updateComment).toMatchObject({ error: null, comment: { body: 'First' } });
+    // not even the entry's author may put words in a commenter's mouth; an empty comment is no comment
+    expect((await change(authorToken!, 'Edited')).data.updateComment!.error?.__typename).toBe('NotAuthorizedError');
+    expect((await change(commenterToken!, '   ')).data.updateComment!.error?.__typename).toBe('ValidationError');
+    await gql(authorToken!, `mutation { updateEntry(input: { id: ${note.databaseId}, visibility: ONLY_ME }) { error { __typename } } }`);
+    expect((await change(commenterToken!, 'Hidden')).data.updateComment!.error?.__typename).toBe('NotFoundError');
   });
 
   it('says where the viewer stands with each person, in GraphQL (Person.viewerFriendship)', async () => {

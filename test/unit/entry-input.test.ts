@@ -1,6 +1,6 @@
 // Field rules of writes (SPEC 2.3, 4.3, 4.4), at their boundaries.
 import { describe, expect, it } from 'vitest';
-import { type CreateEntryInput, validateCreateEntry } from '../../src/domain/entry-input.ts';
+import { type CreateEntryInput, validateCreateEntry, validateEntryEdit } from '../../src/domain/entry-input.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { validateCommentBody, validateProfile } from '../../src/domain/social.ts';
 
@@ -92,5 +92,31 @@ describe('profiles', () => {
       'timeZone',
       'photoUrl',
     ]);
+  });
+});
+
+describe('updateEntry field rules', () => {
+  const note = { hasWorkout: false, hasMedia: false, hasPlace: false };
+  const workout = { hasWorkout: true, hasMedia: false, hasPlace: false };
+  it('trims, clears with null or blank, and leaves out what is not given', () => {
+    expect(validateEntryEdit({ message: '  New words ' }, note)).toEqual({ message: 'New words' });
+    expect(validateEntryEdit({ message: '   ', workoutTitle: null }, workout)).toEqual({ message: null, workoutTitle: null });
+    expect(validateEntryEdit({}, note)).toEqual({});
+    // a note with a photo or a place may lose its words
+    expect(validateEntryEdit({ message: null }, { ...note, hasMedia: true })).toEqual({ message: null });
+    expect(validateEntryEdit({ message: null }, { ...note, hasPlace: true })).toEqual({ message: null });
+  });
+
+  it.each<[string, Parameters<typeof validateEntryEdit>[0], string[]]>([
+    ['a note left with nothing', { message: '' }, ['message']],
+    ['a message past 5000 characters', { message: 'a'.repeat(5001) }, ['message']],
+    ['a title for a note', { workoutTitle: 'Tempo' }, ['workoutTitle']],
+  ])('refuses %s', (_name, input, paths) => {
+    expect(issuesOf(() => validateEntryEdit(input, note))).toEqual(paths);
+  });
+
+  it('refuses a workout title past 200 characters', () => {
+    expect(issuesOf(() => validateEntryEdit({ workoutTitle: 't'.repeat(201) }, workout))).toEqual(['workoutTitle']);
+    expect(validateEntryEdit({ workoutTitle: 't'.repeat(200) }, workout).workoutTitle).toHaveLength(200);
   });
 });

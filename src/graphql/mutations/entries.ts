@@ -1,7 +1,7 @@
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { replaceTrack } from '../../db/tracks.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
-import { validateCreateEntry } from '../../domain/entry-input.ts';
+import { validateCreateEntry, validateEntryEdit } from '../../domain/entry-input.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
 import { encodeCursor } from '../../domain/paging.ts';
@@ -154,12 +154,18 @@ payloadMutation('createEntry', {
 });
 
 payloadMutation('updateEntry', {
-  description: "Changes one of the viewer's entries: who sees it.",
+  description: "Changes one of the viewer's entries: who sees it, its message, its workout's title.",
   input: {
     description: 'The entry, and what may change of it after it was posted; a field left out stays as it is.',
     fields: (t) => ({
       id: t.id({ required: true, description: namesObject('Entry') }),
       visibility: t.field({ type: VisibilityEnum, description: 'Who sees the entry from now on.' }),
+      message: t.string({
+        description: 'The new message, at most 5000 characters; null or empty clears it (if the entry keeps a workout, image or place).',
+      }),
+      workoutTitle: t.string({
+        description: "The workout's new title, at most 200 characters; null or empty clears it. Only for a workout.",
+      }),
     }),
   },
   scope: 'entries:write',
@@ -167,9 +173,29 @@ payloadMutation('updateEntry', {
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
     const id = requireDatabaseId(input.id, 'Entry', 'entry');
-    const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
+    const entry = await context.prisma.entry.findUnique({
+      where: { id },
+      select: { authorId: true, visibility: true, mediaUrl: true, lat: true, workout: { select: { entryId: true } } },
+    });
     if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
     if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may change this entry');
+    const edit = validateEntryEdit(
+      {
+        ...(input.message !== undefined && { message: input.message }),
+        ...(input.workoutTitle !== undefined && { workoutTitle: input.workoutTitle }),
+      },
+      { hasWorkout: entry.workout !== null, hasMedia: entry.mediaUrl !== null, hasPlace: entry.lat !== null },
+    );
+    if (edit.message !== undefined || edit.workoutTitle !== undefined) {
+      await context.prisma.entry.update({
+        where: { id },
+        data: {
+          ...(edit.message !== undefined && { message: edit.message }),
+          ...(edit.workoutTitle !== undefined && { workout: { update: { title: edit.workoutTitle } } }),
+        },
+        select: { id: true },
+      });
+    }
     if (input.visibility && input.visibility !== entry.visibility) {
       await context.prisma.entry.update({ where: { id }, data: { visibility: input.visibility }, select: { id: true } });
       context.events.publish('entryVisibilityChanged', { entryId: id, authorId: viewer.id, visibility: input.visibility });

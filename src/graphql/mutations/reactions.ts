@@ -209,3 +209,44 @@ payloadMutation('deleteComment', {
     }),
   },
 });
+
+payloadMutation('updateComment', {
+  description:
+    'Changes the text of one of the viewer’s comments: 1 to 510 characters after trimming. Only its author may; a comment on an entry the viewer may not see does not exist for them.',
+  input: {
+    description: 'The comment, and its new text.',
+    fields: (t) => ({
+      id: t.id({ required: true, description: namesObject('Comment') }),
+      body: t.string({ required: true, description: 'The new text: 1 to 510 characters after trimming.' }),
+    }),
+  },
+  scope: 'entries:write',
+  errors: [ValidationError, NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const viewer = requireViewer(context);
+    const commentId = requireDatabaseId(input.id, 'Comment', 'id');
+    const text = validateCommentBody(input.body);
+    const comment = await context.prisma.comment.findUnique({ where: { id: commentId }, select: { entryId: true, authorId: true } });
+    if (!comment) throw new NotFoundError('comment', String(commentId));
+    await requireEntry(context, comment.entryId).catch(() => {
+      throw new NotFoundError('comment', String(commentId));
+    });
+    if (comment.authorId !== viewer.id) throw new NotAuthorizedError('only the comment’s author may change it');
+    await context.prisma.comment.updateMany({ where: { id: commentId }, data: { body: text } });
+    return { entryId: comment.entryId, commentId };
+  },
+  payload: {
+    description: 'The comment as it is now.',
+    fields: (t) => ({
+      comment: t.prismaField({
+        type: 'Comment',
+        nullable: true,
+        description: 'The comment as it is now; null when the mutation failed, or when it was deleted since.',
+        resolve: (query, payload, _args, context) =>
+          readAfter(payload, query, (result, selection) =>
+            context.prisma.comment.findUnique({ ...selection, where: { id: result.commentId } }),
+          ),
+      }),
+    }),
+  },
+});

@@ -1,13 +1,15 @@
-// The script the pages draw maps with, served by Milepost itself (never a CDN): Leaflet, from its npm
-// package, and a few lines of ours that turn each figure marked `data-map` into a map of its lines,
-// points and (for their owner) privacy zones, on the configured tiles. Without script the figure keeps
-// its SVG drawing. Names carry the version, so each file is cached for a year.
+// The pages' scripts, served by Milepost itself (never a CDN). Maps: Leaflet, from its npm package, and a
+// few lines of ours that turn each figure marked `data-map` into a map of its lines, points and (for
+// their owner) privacy zones, on the configured tiles; without script the figure keeps its SVG drawing.
+// The entry page: graphql-sse's browser client and our entry script (web/entry-script.ts). Names carry
+// the version, so each file is cached for a year.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Response } from '@whatwg-node/fetch';
 import type { Router } from '../http/router.ts';
+import { ENTRY_SCRIPT } from './entry-script.ts';
 
 /** What a page's maps are drawn from: a JSON block in the page, never an inline script. */
 export interface MapData {
@@ -25,6 +27,8 @@ export interface MapSpec {
   points?: Array<[number, number, string, string | null]>;
   /** Privacy zones, [lat, lon, radius in metres]: only ever the viewer's own. */
   zones?: Array<[number, number, number]>;
+  /** A form's latitude, longitude and radius fields (their ids) that a click on the map fills in, with the circle drawn. */
+  pick?: { lat: string; lon: string; radius: string };
 }
 
 const MAP_SCRIPT = `(function () {
@@ -34,6 +38,7 @@ const MAP_SCRIPT = `(function () {
   document.querySelectorAll('[data-map]').forEach(function (figure) {
     var spec = data.maps[figure.getAttribute('data-map')];
     if (!spec) return;
+    figure.hidden = false;
     var box = document.createElement('div');
     box.className = 'map-box';
     box.setAttribute('role', 'region');
@@ -63,10 +68,31 @@ const MAP_SCRIPT = `(function () {
     });
     (spec.zones || []).forEach(function (z) {
       L.circle([z[0], z[1]], { radius: z[2], color: '#b3261e', fillOpacity: 0.15, className: 'privacy-zone' }).bindTooltip('Your privacy zone').addTo(map);
+      if (spec.pick) bounds.extend(L.latLng(z[0], z[1]).toBounds(z[2] * 2));
     });
     if (bounds.isValid()) map.fitBounds(bounds, { padding: [16, 16], maxZoom: 16 });
-    else map.setView([0, 0], 2);
+    else map.setView([20, 0], 2);
+    if (spec.pick) pick(map, spec.pick);
   });
+
+  /** A click on the map places the new zone: the form's fields follow it, and its circle follows them. */
+  function pick(map, ids) {
+    var lat = document.getElementById(ids.lat), lon = document.getElementById(ids.lon), radius = document.getElementById(ids.radius);
+    if (!lat || !lon || !radius) return;
+    var circle = null;
+    function draw() {
+      var at = [Number(lat.value), Number(lon.value)], r = Number(radius.value);
+      if (lat.value === '' || lon.value === '' || !isFinite(at[0]) || !isFinite(at[1]) || !(r > 0)) return;
+      if (!circle) circle = L.circle(at, { radius: r, color: '#1849a9', fillOpacity: 0.15, dashArray: '6', className: 'new-zone' }).bindTooltip('The new zone').addTo(map);
+      else circle.setLatLng(at).setRadius(r);
+    }
+    map.on('click', function (event) {
+      lat.value = event.latlng.lat.toFixed(5);
+      lon.value = L.Util.wrapNum(event.latlng.lng, [-180, 180], true).toFixed(5);
+      draw();
+    });
+    [lat, lon, radius].forEach(function (input) { input.addEventListener('input', draw); });
+  }
 })();
 `;
 
@@ -88,10 +114,13 @@ function assets(): Promise<Map<string, Asset>> {
       readFile(path.join(dist, 'leaflet.js'), 'utf8'),
       readFile(path.join(dist, 'leaflet.css'), 'utf8'),
     ]);
+    const sse = await readFile(path.join(SSE_DIR, 'umd', 'graphql-sse.min.js'), 'utf8');
     return new Map<string, Asset>([
       ['leaflet.js', { type: 'text/javascript; charset=utf-8', body: script }],
       ['leaflet.css', { type: 'text/css; charset=utf-8', body: style }],
       ['map.js', { type: 'text/javascript; charset=utf-8', body: MAP_SCRIPT }],
+      ['entry.js', { type: 'text/javascript; charset=utf-8', body: ENTRY_SCRIPT }],
+      ['graphql-sse.js', { type: 'text/javascript; charset=utf-8', body: sse }],
     ]);
   })();
   return loading;
@@ -99,13 +128,20 @@ function assets(): Promise<Map<string, Asset>> {
 
 /** Where each asset is served: its name with its version, so that a new one is never read from a cache. */
 const LEAFLET = (require('leaflet/package.json') as { version: string }).version;
+/** graphql-sse does not export its browser build: it is found beside its package.json. */
+const SSE_DIR = path.dirname(require.resolve('graphql-sse/package.json'));
+const SSE = (require('graphql-sse/package.json') as { version: string }).version;
 export const MAP_ASSETS = {
   script: `/assets/map-${version(MAP_SCRIPT)}.js`,
   leaflet: `/assets/leaflet-${LEAFLET}.js`,
   style: `/assets/leaflet-${LEAFLET}.css`,
 };
+export const ENTRY_ASSETS = {
+  script: `/assets/entry-${version(ENTRY_SCRIPT)}.js`,
+  sse: `/assets/graphql-sse-${SSE}.js`,
+};
 
-export function mountMapAssets(router: Router): void {
+export function mountPageAssets(router: Router): void {
   const serve = (name: string) => async () => {
     const asset = (await assets()).get(name)!;
     return new Response(asset.body, {
@@ -119,4 +155,6 @@ export function mountMapAssets(router: Router): void {
   router.get(MAP_ASSETS.script, serve('map.js'));
   router.get(MAP_ASSETS.leaflet, serve('leaflet.js'));
   router.get(MAP_ASSETS.style, serve('leaflet.css'));
+  router.get(ENTRY_ASSETS.script, serve('entry.js'));
+  router.get(ENTRY_ASSETS.sse, serve('graphql-sse.js'));
 }
