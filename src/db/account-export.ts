@@ -16,7 +16,8 @@ const PAGE = 200;
 
 const README = `Your Milepost account, exported
 
-profile.json     you: username, name, location, time zone, units, goal, settings, privacy zones
+profile.json     you: username, name, location, time zone, units, goal, settings, privacy zones;
+                 "photo" names your uploaded avatar in photos/
 entries.json     your entries, oldest first, each with its workout; "track" names its file in
                  tracks/, "photo" its file in photos/
 comments.json    the comments you wrote, on anyone's entries (entryId says which)
@@ -68,7 +69,12 @@ export async function accountExport(prisma: Prisma, media: MediaStore, personId:
   const text = (name: string, body: string) => zip.addBuffer(Buffer.from(body), name);
   const stream = (name: string, make: () => Readable) => zip.addReadStreamLazy(name, (callback) => callback(null, make()));
   text('README.txt', README);
-  text('profile.json', `${JSON.stringify(person, null, 2)}\n`);
+  // an uploaded avatar travels as a file of the zip, named in place of its address here
+  const avatar = person.photoUrl ? mediaName(person.photoUrl) : null;
+  const avatarFile = avatar ? await media.file(avatar) : null;
+  const profile = avatarFile ? { ...person, photoUrl: null, photo: `photos/avatar-${avatar}` } : person;
+  text('profile.json', `${JSON.stringify(profile, null, 2)}\n`);
+  if (avatarFile) stream(`photos/avatar-${avatar}`, () => createReadStream(avatarFile.path));
   for (const [name, pages] of Object.entries(SHEETS)) stream(name, () => jsonArray(() => pages(prisma, personId)));
   // the tracks and photos by id only: each is read when the zip reaches it
   for (const track of await tracksOf(prisma, personId)) {

@@ -4,6 +4,7 @@
 // tokens, codes, idempotency keys, privacy zones); the apps they registered are deleted first (the
 // schema keeps an app whose owner leaves otherwise), and with them every token and webhook delivery
 // of those apps. Photos are files: the caller removes the ones no remaining entry shows.
+import { mediaName } from '../media/store.ts';
 import type { Prisma } from './database.ts';
 
 export interface DeletedAccount {
@@ -24,16 +25,18 @@ export async function deleteAccount(prisma: Prisma, personId: number): Promise<D
     const entries = await tx.entry.count({ where: { authorId: personId } });
     const jobs = await tx.importJob.findMany({ where: { personId }, select: { storedName: true } });
     const apps = await tx.oAuthClient.deleteMany({ where: { ownerId: personId } });
-    await tx.person.delete({ where: { id: personId } });
-    // a photo is stored once however many entries show it (its name is its digest)
-    const paths = [...new Set(media.flatMap((m) => [m.mediaUrl, m.mediaPreviewUrl]).filter((p): p is string => p !== null))];
+    const { photoUrl } = await tx.person.delete({ where: { id: personId }, select: { photoUrl: true } });
+    // a photo is stored once however many entries (or avatars) show it: its name is its digest
+    const avatar = photoUrl && mediaName(photoUrl) ? photoUrl : null;
+    const paths = [...new Set([...media.flatMap((m) => [m.mediaUrl, m.mediaPreviewUrl]), avatar].filter((p): p is string => p !== null))];
     const stillShown = paths.length
       ? await tx.entry.findMany({
           where: { OR: [{ mediaUrl: { in: paths } }, { mediaPreviewUrl: { in: paths } }] },
           select: { mediaUrl: true, mediaPreviewUrl: true },
         })
       : [];
-    const kept = new Set(stillShown.flatMap((m) => [m.mediaUrl, m.mediaPreviewUrl]));
+    const avatars = paths.length ? await tx.person.findMany({ where: { photoUrl: { in: paths } }, select: { photoUrl: true } }) : [];
+    const kept = new Set([...stillShown.flatMap((m) => [m.mediaUrl, m.mediaPreviewUrl]), ...avatars.map((p) => p.photoUrl)]);
     return { entries, apps: apps.count, unusedMedia: paths.filter((p) => !kept.has(p)), importFiles: jobs.map((j) => j.storedName) };
   });
 }

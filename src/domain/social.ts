@@ -27,6 +27,8 @@ export interface ProfileInput {
   location?: string | null;
   timeZone?: string | null;
   photoUrl?: string | null;
+  /** Whether a picture is uploaded as well (`photo`): it takes the place of `photoUrl`, so not both. */
+  photo?: boolean;
   goal?: string | null;
   units?: UnitPreference | null;
   defaultVisibility?: Visibility | null;
@@ -56,6 +58,8 @@ export function validateProfile(input: ProfileInput) {
     if (text.length > max) issues.push({ path: field, message: `must be at most ${max} characters` });
     data[field] = text || null;
   }
+  if (input.photo && input.photoUrl?.trim())
+    issues.push({ path: 'photo', message: 'cannot be given with photoUrl: upload a picture or name one' });
   if (input.photoUrl !== undefined) {
     const url = input.photoUrl?.trim() || null;
     const problem = url ? httpUrlProblem(url) : null;

@@ -181,7 +181,9 @@ export type UpdateProfileInput = {
   hiddenEndsMeters: number | null | undefined;
   /** Free text, at most 100 characters. */
   location: string | null | undefined;
-  /** An http(s) URL of the avatar picture. */
+  /** The avatar picture itself, instead of `photoUrl` (JPEG, PNG, WebP or GIF, at most 10 MB): stored and served by Milepost, 320 pixels wide, upright and without EXIF data. */
+  photo: unknown;
+  /** An http(s) URL of the avatar picture; empty for one made of the initials. */
   photoUrl: string | null | undefined;
   /** Who may read the stats, records and streak: EVERYONE (the default), FRIENDS or ONLY_ME. */
   statsVisibility: Visibility | null | undefined;

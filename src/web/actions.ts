@@ -172,6 +172,17 @@ function mountFriendshipAction(post: Post, run: WebOptions['run']): void {
 
 type Respond = ReturnType<typeof pageReader>;
 
+/** The settings form's avatar as updateProfile takes it: an upload, an address, the initials, or unchanged. */
+function avatarInput(form: Form): { photo: File } | { photoUrl: string } | Record<string, never> {
+  const photo = form.get('photo');
+  if (photo instanceof File && photo.size > 0) return { photo };
+  const url = field(form, 'photo_url').trim();
+  if (url) return { photoUrl: url };
+  // the initials: asked for, or the address the form showed was emptied
+  if (field(form, 'initials') === 'yes' || field(form, 'photo_url_was')) return { photoUrl: '' };
+  return {};
+}
+
 const SAVED: Record<string, string> = {
   profile: 'Your profile and privacy settings are saved.',
   zones: 'Your privacy zones are saved.',
@@ -191,22 +202,26 @@ function mountSettings(router: Router, respond: Respond, post: Post, run: WebOpt
       return [200, settingsPage(read.visitor(me), me, { saved: SAVED[url.searchParams.get('saved') ?? ''] ?? null })];
     }),
   );
-  post('/settings', async (ctx, read, form) => {
-    const ends = field(form, 'hidden_ends_meters');
-    const input = {
-      displayName: field(form, 'display_name'),
-      location: field(form, 'location'),
-      photoUrl: field(form, 'photo_url'),
-      timeZone: field(form, 'time_zone') || undefined,
-      units: field(form, 'units'),
-      weekStart: field(form, 'week_start'),
-      defaultVisibility: field(form, 'default_visibility'),
-      statsVisibility: field(form, 'stats_visibility'),
-      ...(ends !== '' ? { hiddenEndsMeters: Number.isInteger(Number(ends)) ? Number(ends) : -1 } : {}),
-    };
-    const issues = issuesOf(await run(PageUpdateProfileDocument, ctx.request, read.context, { input: input as never }));
-    return issues ? again(ctx, read, { profileIssues: issues }) : seeOther('/settings?saved=profile');
-  });
+  post(
+    '/settings',
+    async (ctx, read, form) => {
+      const ends = field(form, 'hidden_ends_meters');
+      const input = {
+        displayName: field(form, 'display_name'),
+        location: field(form, 'location'),
+        ...avatarInput(form),
+        timeZone: field(form, 'time_zone') || undefined,
+        units: field(form, 'units'),
+        weekStart: field(form, 'week_start'),
+        defaultVisibility: field(form, 'default_visibility'),
+        statsVisibility: field(form, 'stats_visibility'),
+        ...(ends !== '' ? { hiddenEndsMeters: Number.isInteger(Number(ends)) ? Number(ends) : -1 } : {}),
+      };
+      const issues = issuesOf(await run(PageUpdateProfileDocument, ctx.request, read.context, { input: input as never }));
+      return issues ? again(ctx, read, { profileIssues: issues }) : seeOther('/settings?saved=profile');
+    },
+    true,
+  );
   post('/settings/zones', async (ctx, read, form) => {
     const [lat, lon, radiusMeters] = ['lat', 'lon', 'radius_meters'].map((name) =>
       field(form, name).trim() === '' ? Number.NaN : Number(field(form, name)),

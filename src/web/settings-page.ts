@@ -21,12 +21,29 @@ function select(id: string, name: string, values: ReadonlyArray<readonly [string
   )}</select>`;
 }
 
+/**
+ * The avatar: a picture to upload, or the address of one; the one in use is shown. The address field
+ * holds only an address the athlete gave (emptied, it goes back to the initials); an uploaded picture
+ * stays until another replaces it or the box for the initials is ticked.
+ */
+function avatarFields(me: Settings): Markup {
+  const generated = me.photoUrl.endsWith(`/people/${encodeURIComponent(me.username)}/avatar.svg`);
+  const uploaded = new URL(me.photoUrl).pathname.startsWith('/media/');
+  const named = generated || uploaded ? '' : me.photoUrl;
+  return html`<fieldset class="avatar"><legend>Avatar</legend>
+    <p><img class="avatar" src="${me.photoUrl}" alt="Your avatar now" width="48" height="48"> ${generated ? 'Made of your initials.' : uploaded ? 'A picture you uploaded.' : 'A picture at an address you gave.'}</p>
+    <label for="photo">Upload a picture (JPEG, PNG, WebP or GIF, up to 10 MB)</label><input type="file" id="photo" name="photo" accept="image/jpeg,image/png,image/webp,image/gif">
+    <label for="photo_url">Or the address of one (https)</label><input type="url" id="photo_url" name="photo_url" maxlength="2000" value="${named}">${hidden('photo_url_was', named)}
+    ${generated ? null : html`<label><input type="checkbox" name="initials" value="yes"> Use my initials instead</label>`}
+  </fieldset>`;
+}
+
 function profileForm(csrf: string, me: Settings, issues?: FieldIssue[]): Markup {
   const visibilities = VISIBILITIES.map((v) => [v, visibilityName(v)] as const);
   return html`<section class="card" aria-labelledby="profile-heading"><h2 id="profile-heading">Profile and privacy</h2>${issuesBlock(issues)}
-<form method="post" action="/settings">${hidden('csrf', csrf)}
+<form method="post" action="/settings" enctype="multipart/form-data">${hidden('csrf', csrf)}
   <label for="display_name">Display name</label><input type="text" id="display_name" name="display_name" required maxlength="60" value="${me.displayName}">
-  <label for="photo_url">Avatar: the address of a picture (https), or empty for one made of your initials</label><input type="url" id="photo_url" name="photo_url" maxlength="2000" value="${me.photoUrl.endsWith(`/people/${encodeURIComponent(me.username)}/avatar.svg`) ? '' : me.photoUrl}">
+  ${avatarFields(me)}
   <label for="location">Location</label><input type="text" id="location" name="location" maxlength="100" value="${me.location ?? ''}">
   <label for="time_zone">Time zone</label><input type="text" id="time_zone" name="time_zone" maxlength="100" value="${me.timeZone ?? ''}" aria-describedby="time_zone_help">
   <p class="help" id="time_zone_help">A name such as <code>Europe/London</code> or <code>Pacific Time (US &amp; Canada)</code>: your days and weeks in stats follow it.</p>

@@ -156,6 +156,25 @@ describe('deleting an account', () => {
     const own = await photo(ada.token, '#abcdef');
     const same = await photo(ada.token, '#123456'); // the bystander's photo again: stored once
     expect(same).toBe(shared);
+    // and an avatar of her own, uploaded
+    const avatarBytes = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#fedcba' } })
+      .png()
+      .toBuffer();
+    const avatarForm = new FormData();
+    avatarForm.set(
+      'operations',
+      JSON.stringify({
+        query: 'mutation ($p: ImageFile!) { updateProfile(input: { photo: $p }) { person { photoUrl } } }',
+        variables: { p: null },
+      }),
+    );
+    avatarForm.set('map', JSON.stringify({ 0: ['variables.p'] }));
+    avatarForm.set('0', new Blob([new Uint8Array(avatarBytes)], { type: 'image/png' }), 'me.png');
+    const avatarSet = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${ada.token}` }, body: avatarForm });
+    const avatar = path.basename(
+      ((await avatarSet.json()) as { data: { updateProfile: { person: { photoUrl: string } } } }).data.updateProfile.person.photoUrl,
+    );
+    expect(existsSync(path.join(mediaDir, avatar))).toBe(true);
 
     // anonymous readers see her entries (and the response cache keeps the page)
     const authors = async () =>
@@ -191,6 +210,7 @@ describe('deleting an account', () => {
     // her own photo and its preview are gone from disk; the one the bystander also shows stays
     const files = readdirSync(mediaDir);
     expect(files.some((file) => file.startsWith(own.slice(0, 64)))).toBe(false);
+    expect(existsSync(path.join(mediaDir, avatar))).toBe(false);
     expect(existsSync(path.join(mediaDir, shared))).toBe(true);
     expect((await api.fetch(`/media/${shared}`)).status).toBe(200);
     // the public stream no longer shows her (the response cache saw the commit)

@@ -29,6 +29,7 @@ let mediaDir: string;
 let token: string;
 const ids = { entry: 0, route: 0, otherEntry: 0 };
 let photoName = '';
+let avatarName = '';
 
 async function graphql<T>(as: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const result = await api.graphql<T>(query, variables, as);
@@ -105,6 +106,20 @@ beforeAll(async () => {
   form.set('media[data]', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'photo.jpg');
   const posted = await api.fetch('/entries.json', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   photoName = path.basename(((await posted.json()) as { media: Array<{ content: { url: string } }> }).media[0]!.content.url);
+  // the same picture as her avatar, uploaded
+  const avatarForm = new FormData();
+  avatarForm.set(
+    'operations',
+    JSON.stringify({
+      query: 'mutation ($p: ImageFile!) { updateProfile(input: { photo: $p }) { error { __typename } } }',
+      variables: { p: null },
+    }),
+  );
+  avatarForm.set('map', JSON.stringify({ 0: ['variables.p'] }));
+  avatarForm.set('0', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'me.jpg');
+  const avatarSet = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: avatarForm });
+  expect(await avatarSet.json()).toEqual({ data: { updateProfile: { error: null } } });
+  avatarName = path.basename((await db.prisma.person.findFirstOrThrow({ where: { usernameKey: 'eve' } })).photoUrl!);
   const other = await graphql<{ createEntry: { entry: { id: number } } }>(
     friendToken,
     'mutation { createEntry(input: { message: "fay’s" }) { entry { id: databaseId } } }',
@@ -137,6 +152,7 @@ function checkExport(files: Map<string, Buffer>) {
       `tracks/entry-${ids.entry}.gpx`,
       `tracks/route-${ids.route}.gpx`,
       `photos/${photoName}`,
+      `photos/avatar-${avatarName}`,
     ].sort(),
   );
   const json = (name: string) => JSON.parse(files.get(name)!.toString('utf8'));
@@ -145,7 +161,11 @@ function checkExport(files: Map<string, Buffer>) {
     username: 'eve',
     displayName: 'Eve Export',
     privacyZones: [{ lat: 40.005, lon: -74, radiusMeters: 100 }],
+    photoUrl: null,
+    photo: `photos/avatar-${avatarName}`,
   });
+  // her avatar as it is served: the 320-pixel picture
+  expect(files.get(`photos/avatar-${avatarName}`)!.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
   expect(JSON.stringify(profile)).not.toContain('password');
   const entries = json('entries.json');
   expect(entries).toHaveLength(2);

@@ -265,6 +265,14 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     expect(await tab.locator('[role=status]').textContent()).toContain('saved');
     expect(await tab.locator('header').innerText()).toContain('Eve Miler');
     expect(await tab.inputValue('#photo_url')).toBe('https://pictures.example/eve.png');
+    // then uploads a picture of her own in its place: it shows, served by Milepost
+    await tab.setInputFiles('#photo', { name: 'eve.jpg', mimeType: 'image/jpeg', buffer: photo });
+    await Promise.all([tab.waitForURL(/saved=profile/), tab.getByRole('button', { name: 'Save' }).click()]);
+    expect(await tab.locator('fieldset.avatar').innerText()).toContain('A picture you uploaded.');
+    expect(await tab.inputValue('#photo_url')).toBe('');
+    const avatar = tab.locator('fieldset.avatar img');
+    expect(await avatar.getAttribute('src')).toMatch(/\/media\/[0-9a-f]{64}\.jpg$/);
+    expect(await avatar.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth))).toBe(320);
     // a value the server refuses (past the form's own bound, as an old browser would send it) says what
     // is wrong, at the top and by the form, and keeps nothing
     await tab.evaluate(() => document.querySelector('#hidden_ends')!.removeAttribute('max'));

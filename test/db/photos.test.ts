@@ -225,4 +225,45 @@ describe('photo uploads', () => {
     expect(result.data.createEntry.error).toBeNull();
     expect(result.data.createEntry.entry.media[0]!.content.url).toMatch(new RegExp(`^${BASE}/media/[0-9a-f]{64}\\.jpg$`));
   });
+
+  it('takes an avatar as an upload: served to anyone, 320 pixels wide, without EXIF; a bad one is refused by name', async () => {
+    const person = await createPerson(db.prisma);
+    const own = await createToken(db.prisma, person.id);
+    const upload = async (photo: Buffer | string, fields = '') => {
+      const form = new FormData();
+      form.set(
+        'operations',
+        JSON.stringify({
+          query: `mutation ($photo: ImageFile!) { updateProfile(input: { photo: $photo ${fields} }) { person { photoUrl } error { __typename ... on ValidationError { issues { path message } } } } }`,
+          variables: { photo: null },
+        }),
+      );
+      form.set('map', JSON.stringify({ 0: ['variables.photo'] }));
+      form.set('0', new Blob([typeof photo === 'string' ? photo : new Uint8Array(photo)], { type: 'image/jpeg' }), 'me.jpg');
+      const response = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${own}` }, body: form });
+      return (
+        (await response.json()) as { data: { updateProfile: { person: { photoUrl: string } | null; error: { issues?: unknown } | null } } }
+      ).data.updateProfile;
+    };
+    const done = await upload(jpegWithGps);
+    expect(done.error).toBeNull();
+    const url = done.person!.photoUrl;
+    expect(url).toMatch(new RegExp(`^${BASE}/media/[0-9a-f]{64}\\.jpg$`));
+    // anyone may fetch it, with no token, as the profile it belongs to
+    const served = await api.fetch(url.slice(BASE.length));
+    expect(served.status).toBe(200);
+    const metadata = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect(metadata.width).toBe(320);
+    expect(metadata.exif).toBeUndefined();
+    // the REST shape names it too
+    const legacy = (await (await api.fetch(`/people/${person.username}.json`)).json()) as { photo_url: string };
+    expect(legacy.photo_url).toBe(url);
+    // not an image, or both an upload and an address: refused, naming the field; the avatar stays
+    expect((await upload('not a picture')).error).toMatchObject({ issues: [{ path: 'photo' }] });
+    expect((await upload(jpegWithGps, ', photoUrl: "https://pictures.example/me.png"')).error).toMatchObject({
+      issues: [{ path: 'photo' }],
+    });
+    const after = (await api.graphql(`{ person(username: "${person.username}") { photoUrl } }`)).data as { person: { photoUrl: string } };
+    expect(after.person.photoUrl).toBe(url);
+  });
 });

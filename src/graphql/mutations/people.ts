@@ -13,6 +13,7 @@ import {
   randomShift,
 } from '../../domain/privacy-zones.ts';
 import { validateProfile, validateZone } from '../../domain/social.ts';
+import { processImage } from '../../media/images.ts';
 import { builder } from '../builder.ts';
 import { type Context, readsAsOwner, requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
@@ -200,7 +201,12 @@ payloadMutation('updateProfile', {
       displayName: t.string({ description: '1 to 60 characters.' }),
       location: t.string({ description: 'Free text, at most 100 characters.' }),
       timeZone: t.string({ description: 'A time zone name, at most 100 characters.' }),
-      photoUrl: t.string({ description: 'An http(s) URL of the avatar picture.' }),
+      photoUrl: t.string({ description: 'An http(s) URL of the avatar picture; empty for one made of the initials.' }),
+      photo: t.field({
+        type: 'ImageFile',
+        description:
+          'The avatar picture itself, instead of `photoUrl` (JPEG, PNG, WebP or GIF, at most 10 MB): stored and served by Milepost, 320 pixels wide, upright and without EXIF data.',
+      }),
       goal: t.string({ description: 'At most 200 characters.' }),
       units: t.field({ type: UnitPreferenceEnum, description: 'The units to show distances in.' }),
       defaultVisibility: t.field({
@@ -221,7 +227,20 @@ payloadMutation('updateProfile', {
   errors: [ValidationError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
-    await context.prisma.person.update({ where: { id: viewer.id }, data: validateProfile(input), select: { id: true } });
+    const { photo, ...fields } = input;
+    const data = validateProfile({ ...fields, photo: photo != null });
+    if (photo) {
+      // stored before the profile points at it (a failed update leaves an orphan file, never a broken link);
+      // the preview is the avatar: pages show it at 48 pixels
+      const image = await processImage(photo).catch((error: unknown) => {
+        // named as this input names it
+        if (error instanceof ValidationError) throw new ValidationError(error.issues.map((issue) => ({ ...issue, path: 'photo' })));
+        throw error;
+      });
+      const stored = await context.media.save(image);
+      data.photoUrl = stored.preview ?? stored.content;
+    }
+    await context.prisma.person.update({ where: { id: viewer.id }, data, select: { id: true } });
     return { personId: viewer.id };
   },
   payload: {

@@ -202,7 +202,7 @@ builder.queryFields((t) => ({
     type: PhotoRef,
     nullable: true,
     description:
-      'An uploaded photo, when the viewer may see an entry that shows it (as its image or preview); null otherwise, exactly as for a photo that does not exist.',
+      'An uploaded photo, when the viewer may see an entry that shows it (as its image or preview), or an uploaded avatar; null otherwise, exactly as for a photo that does not exist.',
     args: { name: t.arg.string({ required: true, description: 'The file name under `/media/`.' }) },
     resolve: async (_root, { name }, context) => {
       const path = `${MEDIA_PATH}${name}`;
@@ -213,7 +213,9 @@ builder.queryFields((t) => ({
       });
       if (entries.some((entry) => entry.visibility === 'everyone')) return { name, public: true };
       for (const entry of entries) if (await viewerMaySee(context, entry)) return { name, public: false };
-      return null;
+      // an avatar is seen by anyone, as its person's profile is
+      const avatarOf = await context.prisma.person.findFirst({ where: { photoUrl: path }, select: { id: true } });
+      return avatarOf ? { name, public: true } : null;
     },
   }),
   entry: t.prismaField({

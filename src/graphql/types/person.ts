@@ -3,6 +3,7 @@ import { usernameKey } from '../../domain/accounts.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
 import type { Person, Prisma } from '../../generated/prisma-sqlite/client.ts';
+import { MEDIA_PATH } from '../../media/store.ts';
 import { builder } from '../builder.ts';
 import { personById, viewerFriendship } from '../loaders.ts';
 import { requirePersonId } from '../lookups.ts';
@@ -29,8 +30,12 @@ export const PersonRef = builder.prismaNode('Person', {
       description: 'An IANA time zone (`Europe/Paris`); their calendar periods follow it.',
     }),
     photoUrl: t.string({
-      description: 'URL of the avatar picture: the one the person set, or one generated from their initials.',
-      resolve: (person, _args, context) => person.photoUrl ?? `${context.baseUrl}/people/${encodeURIComponent(person.username)}/avatar.svg`,
+      description: 'URL of the avatar picture: the one the person uploaded or named, or one generated from their initials.',
+      resolve: (person, _args, context) => {
+        // an uploaded one is kept as its path on this service: absolute here, at whichever origin is asked
+        if (person.photoUrl?.startsWith(MEDIA_PATH)) return `${context.baseUrl}${person.photoUrl}`;
+        return person.photoUrl ?? `${context.baseUrl}/people/${encodeURIComponent(person.username)}/avatar.svg`;
+      },
     }),
     goal: t.exposeString('goal', { nullable: true, description: 'What they are training for, in their words.' }),
     units: t.field({

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Person_photoUrl_idx" ON "Person"("photoUrl");
