@@ -211,6 +211,25 @@ function targets(u: string, token: string, entryId: number): Target[] {
       body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }),
       read: true,
     },
+    // search, with a token (never cached): a common pair of words, and a name's start (issue 45's p99 < 50 ms)
+    {
+      name: 'Search entries with a token (GraphQL searchEntries "tempo hills")',
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ query: `{ searchEntries(query: "tempo hills") { ${FEED} } }` }),
+      read: true,
+    },
+    {
+      name: "Search people with a token (GraphQL searchPeople by a name's first letters)",
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({
+        query: `{ searchPeople(query: "${u.slice(0, 3)}") { totalCount edges { node { username displayName photoUrl } } } }`,
+      }),
+      read: true,
+    },
     // the pages a browser opens: rendered for each request (a page is never kept by the response cache)
     { name: 'Web page: the home page (anonymous)', method: 'GET', path: '/', headers: { accept: 'text/html' }, read: true },
     { name: 'Web page: an entry (anonymous)', method: 'GET', path: `/entries/${entryId}`, headers: { accept: 'text/html' }, read: true },

@@ -106,6 +106,11 @@ export async function scratchPostgres(base: string): Promise<Scratch> {
 }
 
 /** SQL that takes the committed migrations to the schema file; empty when they agree. */
+/** The full-text tables of SQLite's search, and the shadow tables FTS5 keeps beside each. */
+const SEARCH_TABLES = ['PersonSearch', 'EntrySearch'].flatMap((table) =>
+  ['', '_data', '_idx', '_content', '_docsize', '_config'].map((suffix) => `${table}${suffix}`),
+);
+
 export async function pendingSql(scratch: Scratch): Promise<string> {
   await applyMigrations(scratch.database);
   const { SchemaEngine } = await loadEngineModule();
@@ -119,7 +124,8 @@ export async function pendingSql(scratch: Scratch): Promise<string> {
       to: { tag: 'schemaDatamodel', files },
       script: true,
       exitCode: true,
-      filters: { externalTables: [], externalEnums: [] },
+      // the search indexes are SQLite FTS5 tables that Prisma cannot describe (migration 20261127120000_search)
+      filters: { externalTables: scratch.database.provider === 'sqlite' ? SEARCH_TABLES : [], externalEnums: [] },
     });
     const sql = (result.stdout ?? '').trim();
     return sql === '-- This is an empty migration.' ? '' : sql;

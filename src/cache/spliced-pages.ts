@@ -28,7 +28,7 @@ import {
 import { type EntryFragments, EntryVersions, pageOf } from './entry-fragments.ts';
 
 /** The streams whose pages may be put together: root fields answering an `EntryConnection`. */
-const STREAMS = new Set(['publicStream', 'popularStream', 'friendsStream', 'personStream', 'nearbyStream']);
+const STREAMS = new Set(['publicStream', 'popularStream', 'friendsStream', 'personStream', 'nearbyStream', 'searchEntries']);
 
 /**
  * Of each type below an entry, the fields whose values come from the entry's kept document (its

@@ -1,6 +1,9 @@
 // Which entries a page reads, as SQL over the entry table `e`: the scope (everyone, an author, the friends
 // stream, some ids), the window of the stream, and the visibility rule for the reader.
+
+import { ftsMatch, tsQuery } from '../domain/search.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import type { Database } from './database.ts';
 import { type Dialect, jsonSql } from './sql-json.ts';
 
 /** Which entries: all of them, some authors' (a person's or the friends stream), or these ids. */
@@ -9,7 +12,8 @@ export type EntryScope =
   | { kind: 'author'; usernameKey: string }
   | { kind: 'authorId'; authorId: number }
   | { kind: 'friendsOf'; personId: number }
-  | { kind: 'ids'; ids: readonly number[] };
+  | { kind: 'ids'; ids: readonly number[] }
+  | { kind: 'search'; terms: readonly string[]; dense?: boolean };
 
 /** A window of a stream in the time order (see domain/paging.ts), as the SQL applies it. */
 export interface EntryRange {
@@ -44,7 +48,37 @@ export function scopeCondition(dialect: Dialect, scope: EntryScope): Sql.Sql {
       return Sql.sql`e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${scope.personId} UNION ALL SELECT ${scope.personId})`;
     case 'ids':
       return scope.ids.length > 0 ? jsonSql(dialect).idIn(scope.ids) : Sql.sql`1 = 0`;
+    case 'search':
+      // SQLite: a dense match (denseSearch) is read along the stream's time index, each entry looked up
+      // in the matches (`+` keeps the id's own index out); a sparse one from its matches, then sorted
+      return Sql.sql`${scope.dense && dialect === 'sqlite' ? Sql.raw('+') : Sql.empty}e."id" IN (${matchingEntryIds(dialect, scope.terms)})`;
   }
+}
+
+/** Matches past which a SQLite search reads along the time index: a page of them lies among its newest rows. */
+export const DENSE_MATCHES = 500;
+
+/**
+ * Whether `terms` match so many entries that a page of them is found sooner by reading the newest
+ * entries than by sorting every match (SQLite; PostgreSQL's planner weighs this itself). One count,
+ * stopped at DENSE_MATCHES.
+ */
+export async function denseSearch(database: Pick<Database, 'provider' | 'read'>, terms: readonly string[]): Promise<boolean> {
+  if (database.provider !== 'sqlite') return false;
+  const [row] = await database.read<{ n: number }>(Sql.sql`SELECT count(*) AS "n" FROM (SELECT 1 FROM "EntrySearch"
+    WHERE "EntrySearch" MATCH ${ftsMatch(terms)} LIMIT ${DENSE_MATCHES})`);
+  return Number(row?.n ?? 0) >= DENSE_MATCHES;
+}
+
+/**
+ * Ids of the entries whose message or workout title hold every term (a word prefix), from the
+ * full-text indexes of migration 20261127120000_search: FTS5 in SQLite, GIN over tsvectors in PostgreSQL.
+ */
+function matchingEntryIds(dialect: Dialect, terms: readonly string[]): Sql.Sql {
+  if (dialect === 'sqlite') return Sql.sql`SELECT "rowid" FROM "EntrySearch" WHERE "EntrySearch" MATCH ${ftsMatch(terms)}`;
+  const query = Sql.sql`to_tsquery('simple', "public"."unaccent"('"public"."unaccent"'::regdictionary, ${tsQuery(terms)}))`;
+  return Sql.sql`SELECT "id" FROM "Entry" WHERE "milepost_search_text"(coalesce("message", '')) @@ ${query}
+    UNION SELECT "entryId" FROM "Workout" WHERE "milepost_search_text"(coalesce("title", '')) @@ ${query}`;
 }
 
 /**

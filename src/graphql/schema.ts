@@ -9,6 +9,7 @@ import './types/workout.ts';
 import './types/comment.ts';
 import './types/route.ts';
 import './types/stats.ts';
+import './types/search.ts';
 import './types/node.ts';
 import './mutations/entries.ts';
 import './mutations/reactions.ts';

@@ -52,6 +52,8 @@ const READABLE_PATHS: Record<string, string> = {
   'Query.popularStream': '/entries/popular',
   'Query.entry': '/entries/:id',
   'Query.route': '/routes/:id',
+  'Query.searchPeople': '/search/people',
+  'Query.searchEntries': '/search/entries',
 };
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -92,8 +92,10 @@ export function entryCard(entry: PageEntry, options: { link: boolean; units: Uni
 </article>`;
 }
 
+/** Links to the newer and older pages of `base` (which may hold a query of its own). */
 export function pager(base: string, page: number, hasNext: boolean): Markup {
-  const previous = page > 1 ? html`<a href="${base}?page=${page - 1}" rel="prev">Newer entries</a>` : html`<span></span>`;
-  const next = hasNext && html`<a href="${base}?page=${page + 1}" rel="next">Older entries</a>`;
+  const at = (n: number) => `${base}${base.includes('?') ? '&' : '?'}page=${n}`;
+  const previous = page > 1 ? html`<a href="${at(page - 1)}" rel="prev">Newer entries</a>` : html`<span></span>`;
+  const next = hasNext && html`<a href="${at(page + 1)}" rel="next">Older entries</a>`;
   return html`<nav class="pages" aria-label="Pages">${previous}${next}</nav>`;
 }

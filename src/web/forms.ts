@@ -128,6 +128,12 @@ export function findForm(value = ''): Markup {
   <div class="inline"><input type="text" id="find-username" name="username" maxlength="30" autocomplete="off" value="${value}"> <button type="submit" class="secondary">Find</button></div></form>`;
 }
 
+/** Search people and entries (the search page, and the home page's box). */
+export function searchForm(value = ''): Markup {
+  return html`<form method="get" action="/search" class="find" role="search"><label for="search-q">Search people and entries</label>
+  <div class="inline"><input type="search" id="search-q" name="q" maxlength="200" autocomplete="off" value="${value}"> <button type="submit" class="secondary">Search</button></div></form>`;
+}
+
 /** Deleting a comment (its author's, or the entry author's). */
 export function deleteCommentForm(csrf: string, entryId: number, commentId: number): Markup {
   return html`<form method="post" action="/entries/${entryId}/comments/${commentId}/delete" class="inline" data-inplace="Comment deleted." data-focus="#comments-heading">${hidden('csrf', csrf)}<button type="submit" class="secondary" aria-label="Delete comment ${commentId}">Delete</button></form>`;

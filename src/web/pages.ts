@@ -11,8 +11,8 @@ import type {
   PageTrackFragment,
 } from '../operations/generated.ts';
 import { ENTRY_ASSETS, MAP_ASSETS, type MapData, type MapSpec } from './assets.ts';
-import { avatar, entryCard, entryTitle, lower, type PageEntry, pager, personLink, plural, time } from './entry-card.ts';
-import { deleteCommentForm, editCommentForm, entryActions, findForm, friendshipForm } from './forms.ts';
+import { avatar, entryCard, entryTitle, lower, type PageEntry, type PagePerson, pager, personLink, plural, time } from './entry-card.ts';
+import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, searchForm } from './forms.ts';
 import { issuesBlock, layout, type PageViewer } from './layout.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
@@ -129,7 +129,7 @@ export function feedPage(
   return page(
     visitor,
     'Latest from everyone',
-    html`${compose}<div class="card">${findForm()}<p><a href="/nearby">Entries near a place</a></p></div>${list}${pager('/', feed.page, feed.hasNext)}`,
+    html`${compose}<div class="card">${searchForm()}<p><a href="/nearby">Entries near a place</a></p></div>${list}${pager('/', feed.page, feed.hasNext)}`,
     status,
   );
 }
@@ -387,5 +387,33 @@ export function notFoundPage(visitor: Visitor, what: string): Markup {
     visitor,
     'Not found',
     html`<p class="card">${what} does not exist, or it was deleted.</p><p><a href="/">Back to the latest entries</a></p>`,
+  );
+}
+
+/** What a search found: people first (the first ten), then entries, newest first, paged. */
+export function searchPage(
+  visitor: Visitor,
+  query: string,
+  found: { people: PagePerson[]; peopleCount: number; feed: { entries: PageEntry[]; page: number; hasNext: boolean } } | null,
+  issues?: FieldIssue[],
+): Markup {
+  const form = html`<div class="card">${issuesBlock(issues)}${searchForm(query)}</div>`;
+  if (!found) return page(visitor, 'Search', form);
+  const { people, peopleCount, feed } = found;
+  const more =
+    peopleCount > people.length
+      ? html`<p class="meta">The first ${people.length} of ${plural(peopleCount, 'person')}; add a word to narrow them.</p>`
+      : null;
+  const peopleList = people.length
+    ? html`<ul class="plain people">${people.map((person) => html`<li>${avatar(person, '')}${personLink(person)}</li>`)}</ul>${more}`
+    : html`<p>Nobody by that name.</p>`;
+  const entries = feed.entries.length
+    ? feed.entries.map((entry) => entryCard(entry, { link: true, units: visitor.units }))
+    : html`<p class="card">No entry you may see holds these words.</p>`;
+  return page(
+    visitor,
+    `Search: ${query}`,
+    html`${form}<section class="card" aria-labelledby="people-heading"><h2 id="people-heading">People</h2>${peopleList}</section>
+<section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2>${entries}</section>${pager(`/search?q=${encodeURIComponent(query)}`, feed.page, feed.hasNext)}`,
   );
 }

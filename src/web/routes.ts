@@ -5,7 +5,7 @@ import type { ExecutionResult } from 'graphql';
 import type { PageState } from '../account/page-kit.ts';
 import { sessionViewer, type Viewer } from '../auth/viewer.ts';
 import { ACTIVITY_TYPES, SPEC_ACTIVITY_TYPES } from '../domain/activity.ts';
-import { TYPED_ERRORS } from '../domain/errors.ts';
+import { type FieldIssue, TYPED_ERRORS } from '../domain/errors.ts';
 import type { Context } from '../graphql/context.ts';
 import type { Markup } from '../http/html.ts';
 import { htmlResponse, type Router } from '../http/router.ts';
@@ -17,6 +17,7 @@ import {
   PagePersonDetailDocument,
   PagePersonStatsDocument,
   PageRouteDocument,
+  PageSearchDocument,
 } from '../operations/generated.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import { positiveId } from '../rest/params.ts';
@@ -30,6 +31,7 @@ import {
   personPage,
   routePage,
   type StatsFilter,
+  searchPage,
   statsPage,
   type Visitor,
 } from './pages.ts';
@@ -143,6 +145,22 @@ async function nearby(run: RunOperation, request: Request, url: URL, { context, 
   return [200, nearbyPage(visitor(data.reader), query, feedOf(data.stream, page))];
 }
 
+/** People and entries matching `?q=…`, or the form alone; a query the API refuses is said, above the form. */
+async function search(run: RunOperation, request: Request, url: URL, { context, visitor }: PageRead): Promise<[number, Markup]> {
+  const query = (url.searchParams.get('q') ?? '').slice(0, 1000);
+  if (!query.trim()) return [200, searchPage(visitor(), '', null)];
+  const page = pageNumber(url);
+  const result = await run(PageSearchDocument, request, context, { query, page });
+  const data = pageData(result);
+  const refused = result.errors?.find((error) => error.extensions?.type === 'ValidationError');
+  if (refused || !data.people || !data.entries) {
+    const issues = (refused?.extensions?.issues as FieldIssue[] | undefined) ?? [{ path: 'q', message: 'could not be searched' }];
+    return [422, searchPage(visitor(data.reader), query, null, issues)];
+  }
+  const people = data.people.edges.map((edge) => edge.node);
+  return [200, searchPage(visitor(data.reader), query, { people, peopleCount: data.people.totalCount, feed: feedOf(data.entries, page) })];
+}
+
 /** Mounts the pages; answers the page a browser gets for a path that leads nowhere. */
 export function mountWebPages(router: Router, options: WebOptions): (request: Request) => Promise<Response> {
   const { run } = options;
@@ -192,6 +210,7 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
   );
 
   router.get('/nearby', ({ request, url }) => respond(request, (read) => nearby(run, request, url, read)));
+  router.get('/search', ({ request, url }) => respond(request, (read) => search(run, request, url, read)));
 
   router.get('/routes/:id', ({ request, params }) =>
     respond(request, async ({ context, visitor }) => {

@@ -139,9 +139,19 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
       expect((await fetch(entryUrl, { headers: { accept: 'text/html' } })).status).toBe(404);
 
       // Dan finds Cara and asks; Cara accepts from her settings page
+      // (by a word of her name, from the home page's search box)
       await danTab.goto(`${base}/`);
-      await danTab.fill('#find-username', `cara${suffix}`);
-      await Promise.all([danTab.waitForURL(`${base}/people/cara${suffix}`), danTab.click('form.find button')]);
+      await danTab.fill('#search-q', `car ${device}`);
+      await Promise.all([danTab.waitForURL(/\/search\?q=/), danTab.click('form.find button')]);
+      expect(await axeViolations(danTab)).toEqual([]);
+      expect(await fitsTheScreen(danTab)).toBe(true);
+      await Promise.all([
+        danTab.waitForURL(`${base}/people/cara${suffix}`),
+        danTab
+          .locator('[aria-labelledby=people-heading]')
+          .getByRole('link', { name: `Cara ${device}` })
+          .click(),
+      ]);
       await Promise.all([danTab.waitForLoadState('load'), danTab.getByRole('button', { name: 'Ask to be friends' }).click()]);
       expect(await danTab.locator('#friendship-heading + p').textContent()).toContain('waiting for an answer');
       await tab.goto(`${base}/settings`);

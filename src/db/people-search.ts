@@ -1,0 +1,45 @@
+// People by the words of their username and display name (domain/search.ts), from the full-text
+// indexes of migration 20261127120000_search: FTS5 in SQLite, a GIN index over a tsvector in PostgreSQL.
+// Ranked: the person whose username the query is, then the index's relevance (a username counts four
+// times a display name in SQLite), then the oldest account.
+import { ftsMatch, tsQuery } from '../domain/search.ts';
+import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import type { Database } from './database.ts';
+
+type Source = Pick<Database, 'read' | 'provider'>;
+
+const PERSON_TEXT = Sql.sql`"milepost_search_text"(p."username" || ' ' || p."displayName")`;
+const pgQuery = (terms: readonly string[]) =>
+  Sql.sql`to_tsquery('simple', "public"."unaccent"('"public"."unaccent"'::regdictionary, ${tsQuery(terms)}))`;
+
+function matching(database: Source, terms: readonly string[]): { from: Sql.Sql; where: Sql.Sql; relevance: Sql.Sql } {
+  if (database.provider === 'sqlite')
+    return {
+      from: Sql.sql`"PersonSearch" JOIN "Person" p ON p."id" = "PersonSearch"."rowid"`,
+      where: Sql.sql`"PersonSearch" MATCH ${ftsMatch(terms)}`,
+      relevance: Sql.sql`bm25("PersonSearch", 4.0, 1.0)`,
+    };
+  const query = pgQuery(terms);
+  return { from: Sql.sql`"Person" p`, where: Sql.sql`${PERSON_TEXT} @@ ${query}`, relevance: Sql.sql`-ts_rank(${PERSON_TEXT}, ${query})` };
+}
+
+/** Ids of the people matching `terms`, best first; `usernameKey` (the query as a username) comes first. */
+export async function searchPersonIds(
+  database: Source,
+  terms: readonly string[],
+  usernameKey: string,
+  page: { limit: number; offset: number },
+): Promise<number[]> {
+  const { from, where, relevance } = matching(database, terms);
+  const rows = await database.read<{ id: number }>(Sql.sql`SELECT p."id" FROM ${from} WHERE ${where}
+    ORDER BY CASE WHEN p."usernameKey" = ${usernameKey} THEN 0 ELSE 1 END, ${relevance}, p."id"
+    LIMIT ${page.limit} OFFSET ${page.offset}`);
+  return rows.map((row) => Number(row.id));
+}
+
+/** How many people match `terms`. */
+export async function countPeopleMatching(database: Source, terms: readonly string[]): Promise<number> {
+  const { from, where } = matching(database, terms);
+  const [row] = await database.read<{ n: number }>(Sql.sql`SELECT count(*) AS "n" FROM ${from} WHERE ${where}`);
+  return Number(row?.n ?? 0);
+}
