@@ -105,12 +105,12 @@ export async function scratchPostgres(base: string): Promise<Scratch> {
   };
 }
 
-/** SQL that takes the committed migrations to the schema file; empty when they agree. */
 /** The full-text tables of SQLite's search, and the shadow tables FTS5 keeps beside each. */
 const SEARCH_TABLES = ['PersonSearch', 'EntrySearch'].flatMap((table) =>
   ['', '_data', '_idx', '_content', '_docsize', '_config'].map((suffix) => `${table}${suffix}`),
 );
 
+/** SQL that takes the committed migrations to the schema file; empty when they agree. */
 export async function pendingSql(scratch: Scratch): Promise<string> {
   await applyMigrations(scratch.database);
   const { SchemaEngine } = await loadEngineModule();

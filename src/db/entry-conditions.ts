@@ -70,15 +70,38 @@ export async function denseSearch(database: Pick<Database, 'provider' | 'read'>,
   return Number(row?.n ?? 0) >= DENSE_MATCHES;
 }
 
+const PG_ENTRY_TEXT = Sql.sql`"milepost_search_text"(coalesce(e."message", ''))`;
+const PG_TITLE_TEXT = Sql.sql`"milepost_search_text"(coalesce(w."title", ''))`;
+const pgQuery = (terms: readonly string[]) =>
+  Sql.sql`to_tsquery('simple', "public"."unaccent"('"public"."unaccent"'::regdictionary, ${tsQuery(terms)}))`;
+
+/**
+ * PostgreSQL: the ids of a page of the entries whose message or workout title hold every term, inside
+ * `range`, in its order. Each index's matches are read with the entry's row and the page taken from
+ * them: reading the matches' ids first and then each entry by id cost a lookup per match (12 of 22 ms
+ * for 2,574 matches), and walking the stream's time index recomputes each row's words (0.6 s for none).
+ */
+export async function searchEntryIds(database: Pick<Database, 'read'>, terms: readonly string[], range: EntryRange): Promise<number[]> {
+  const query = pgQuery(terms);
+  const where = Sql.join(rangeConditions(range), ' AND ');
+  const order = range.direction === 'oldest' ? Sql.sql`ASC` : Sql.sql`DESC`;
+  const rows = await database.read<{ id: number }>(Sql.sql`SELECT m."id" FROM (
+      SELECT e."id", e."createdAt" FROM "Entry" e WHERE ${PG_ENTRY_TEXT} @@ ${query} AND ${where}
+      UNION SELECT e."id", e."createdAt" FROM "Workout" w JOIN "Entry" e ON e."id" = w."entryId" WHERE ${PG_TITLE_TEXT} @@ ${query} AND ${where}
+    ) m ORDER BY m."createdAt" ${order}, m."id" ${order} LIMIT ${range.limit} OFFSET ${range.skip}`);
+  return rows.map((row) => Number(row.id));
+}
+
 /**
  * Ids of the entries whose message or workout title hold every term (a word prefix), from the
  * full-text indexes of migration 20261127120000_search: FTS5 in SQLite, GIN over tsvectors in PostgreSQL.
  */
 function matchingEntryIds(dialect: Dialect, terms: readonly string[]): Sql.Sql {
   if (dialect === 'sqlite') return Sql.sql`SELECT "rowid" FROM "EntrySearch" WHERE "EntrySearch" MATCH ${ftsMatch(terms)}`;
-  const query = Sql.sql`to_tsquery('simple', "public"."unaccent"('"public"."unaccent"'::regdictionary, ${tsQuery(terms)}))`;
-  return Sql.sql`SELECT "id" FROM "Entry" WHERE "milepost_search_text"(coalesce("message", '')) @@ ${query}
-    UNION SELECT "entryId" FROM "Workout" WHERE "milepost_search_text"(coalesce("title", '')) @@ ${query}`;
+  // (PostgreSQL's streams read a page of ids first: searchEntryIds)
+  const query = pgQuery(terms);
+  return Sql.sql`SELECT e."id" FROM "Entry" e WHERE ${PG_ENTRY_TEXT} @@ ${query}
+    UNION SELECT w."entryId" FROM "Workout" w WHERE ${PG_TITLE_TEXT} @@ ${query}`;
 }
 
 /**

@@ -3,7 +3,7 @@
 // the same few statements however much it holds.
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { type BoxHit, type EntryBox, readInBox } from '../db/entries-in-box.ts';
-import type { EntryRange, EntryScope } from '../db/entry-conditions.ts';
+import { denseSearch, type EntryRange, type EntryScope, searchEntryIds } from '../db/entry-conditions.ts';
 import { readEntriesById, readEntryPage } from '../db/entry-pages.ts';
 import { type EntryParts, type LoadedEntry, PERSON_COLUMNS } from '../db/entry-rows.ts';
 import { readPopularRanking } from '../db/popular-ranking.ts';
@@ -116,6 +116,33 @@ export async function popularStream(context: Context, info: GraphQLResolveInfo, 
   // a cursor is a place in the ranking: an entry deleted since is skipped, not renumbered
   return toConnection({ items, hasNextPage: ranking.length > window.skip + window.take, hasPreviousPage: window.skip > 0 }, (node) =>
     encodePopularCursor(window.asOfMs, window.skip + ids.indexOf(node.id) + 1),
+  );
+}
+
+/**
+ * Entries holding the words of a search (domain/search.ts), paged as a stream. SQLite: the stream with
+ * its matches as one more condition (read along the time index when they are many: denseSearch);
+ * PostgreSQL: a page of ids from the matches first (searchEntryIds), then those entries.
+ */
+export async function searchStream(
+  context: Context,
+  info: GraphQLResolveInfo,
+  terms: readonly string[],
+  args: StreamArgs,
+): Promise<EntryConnectionShape> {
+  if (context.provider === 'sqlite')
+    return entryStream(context, info, { kind: 'search', terms, dense: await denseSearch(context, terms) }, args);
+  const window = streamWindow(args);
+  if (window.pastEnd) return pastTheEnd();
+  const range = { ...window, limit: window.take + 1, reader: readerOf(context) };
+  const ids = await searchEntryIds(context, terms, range);
+  const rows = ids.length ? await readEntryPage(context, { kind: 'ids', ids }, { ...range, limit: ids.length }, entryPartsOf(info)) : [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return toConnection(
+    pageFromRows(
+      ids.flatMap((id) => byId.get(id) ?? []),
+      window,
+    ),
   );
 }
 

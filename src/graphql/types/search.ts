@@ -2,12 +2,11 @@
 // db/people-search.ts and db/entry-conditions.ts for the indexes). An entry is found only where the
 // viewer may see it: the search is a stream with one more condition, under the streams' visibility rule.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import { denseSearch } from '../../db/entry-conditions.ts';
 import { countPeopleMatching, searchPersonIds } from '../../db/people-search.ts';
 import { usernameKey } from '../../domain/accounts.ts';
 import { QUERY_MAX, searchTerms, TERM_MIN } from '../../domain/search.ts';
 import { builder } from '../builder.ts';
-import { entryStream } from '../streams.ts';
+import { searchStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
 import { PersonConnection, PersonRef } from './person.ts';
 import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
@@ -48,10 +47,7 @@ builder.queryFields((t) => ({
         ['ValidationError'],
       ),
       args: { query: t.arg.string({ required: true, description: QUERY_RULES }), ...streamArgs },
-      resolve: refusingAsErrors(async (_root, args, context, info) => {
-        const terms = searchTerms(args.query);
-        return entryStream(context, info, { kind: 'search', terms, dense: await denseSearch(context, terms) }, args);
-      }),
+      resolve: refusingAsErrors((_root, args, context, info) => searchStream(context, info, searchTerms(args.query), args)),
     },
     EntryConnection,
   ),
