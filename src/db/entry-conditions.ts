@@ -32,7 +32,12 @@ export interface EntryRange {
  * Who reads entries: the person a token speaks for, and whether it may read what only they see (the
  * scope `read_all`: their only-me entries); null without a token.
  */
-export type EntryReader = { readonly id: number; readonly ownPrivate: boolean } | null;
+export type EntryReader = {
+  readonly id: number;
+  readonly ownPrivate: boolean;
+  /** A stream of many people's entries (not one person's, nor one by id): the people the reader muted are left out. */
+  readonly muting?: boolean;
+} | null;
 
 export function scopeCondition(dialect: Dialect, scope: EntryScope): Sql.Sql {
   switch (scope.kind) {
@@ -114,8 +119,13 @@ export function visibleCondition(reader: EntryReader): Sql.Sql {
   const own = reader.ownPrivate
     ? Sql.sql`e."authorId" = ${reader.id}`
     : Sql.sql`(e."authorId" = ${reader.id} AND e."visibility" <> 'only_me')`;
-  return Sql.sql`(e."visibility" = 'everyone' OR ${own}
-    OR (e."visibility" = 'friends' AND e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${reader.id})))`;
+  // a block hides each one's entries from the other (one list, read once a statement)
+  const blocked = Sql.sql`e."authorId" NOT IN (SELECT "blockerId" FROM "Block" WHERE "blockedId" = ${reader.id}
+    UNION ALL SELECT "blockedId" FROM "Block" WHERE "blockerId" = ${reader.id})`;
+  const muted = reader.muting ? Sql.sql` AND e."authorId" NOT IN (SELECT "mutedId" FROM "Mute" WHERE "muterId" = ${reader.id})` : Sql.empty;
+  return Sql.sql`((e."visibility" = 'everyone' OR ${own}
+    OR (e."visibility" = 'friends' AND e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${reader.id})))
+    AND ${blocked}${muted})`;
 }
 
 export function rangeConditions(range: EntryRange): Sql.Sql[] {

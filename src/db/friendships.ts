@@ -66,3 +66,28 @@ export async function friendshipStatuses(
   for (const { friendId } of friends) statuses.set(friendId, 'friends');
   return statuses;
 }
+
+/**
+ * `blockerId` blocks `blockedId`, in one transaction: the block, and the end of any friendship and of
+ * any request between them. Whether they were friends (for the event that says so). Blocking twice is
+ * the first block.
+ */
+export async function block(prisma: Prisma, blockerId: number, blockedId: number): Promise<{ wereFriends: boolean }> {
+  return prisma.$transaction(async (tx) => {
+    const pair = (a: 'personId' | 'fromId', b: 'friendId' | 'toId') => ({
+      OR: [
+        { [a]: blockerId, [b]: blockedId },
+        { [a]: blockedId, [b]: blockerId },
+      ],
+    });
+    const ended = await tx.friendship.deleteMany({ where: pair('personId', 'friendId') });
+    await tx.friendRequest.deleteMany({ where: pair('fromId', 'toId') });
+    await tx.block.upsert({
+      where: { blockerId_blockedId: { blockerId, blockedId } },
+      create: { blockerId, blockedId },
+      update: {},
+      select: { blockerId: true },
+    });
+    return { wereFriends: ended.count > 0 };
+  });
+}

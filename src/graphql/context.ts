@@ -56,6 +56,7 @@ export function readsAsOwner(context: Context, ownerId: number): boolean {
 }
 
 /** Who the request reads entries as (db/entry-conditions.ts): null without a token. */
-export function readerOf(context: Context): EntryReader {
-  return context.viewer && { id: context.viewer.id, ownPrivate: context.viewer.scopes.has('read_all') };
+export function readerOf(context: Context, stream: 'stream' | 'one' = 'one'): EntryReader {
+  // a stream of many people's entries leaves out the ones the viewer muted; one person's, or one entry, keeps them
+  return context.viewer && { id: context.viewer.id, ownPrivate: context.viewer.scopes.has('read_all'), muting: stream === 'stream' };
 }

@@ -10,7 +10,7 @@
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { NotFoundError } from '../domain/errors.ts';
 import { type Context, readsAsOwner } from './context.ts';
-import { viewerMaySee } from './lookups.ts';
+import { blockedByPerson, viewerMaySee } from './lookups.ts';
 
 /** The types that implement `Node`. */
 export const NODE_TYPES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'PrivacyZone'] as const;
@@ -43,6 +43,7 @@ export async function mayReach(context: Context, type: string, id: string): Prom
   const row = Number(id);
   switch (type as NodeType) {
     case 'Person':
+      return !(await blockedByPerson(context, row));
     case 'Route':
       return true;
     case 'Entry': {

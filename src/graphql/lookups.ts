@@ -1,7 +1,7 @@
 // Look-ups that turn an id or a username from the client into a row that must exist.
 import { usernameKey } from '../domain/accounts.ts';
 import { NotFoundError } from '../domain/errors.ts';
-import { friendshipMatters, maySee, type Visible } from '../domain/visibility.ts';
+import { blockMatters, friendshipMatters, maySee, type Visible } from '../domain/visibility.ts';
 import type { Context } from './context.ts';
 
 /**
@@ -11,9 +11,42 @@ import type { Context } from './context.ts';
 export async function viewerMaySee(context: Context, entry: Visible): Promise<boolean> {
   const viewerId = context.viewer?.id ?? null;
   const ownPrivate = context.viewer?.scopes.has('read_all') ?? false;
-  if (!friendshipMatters(entry, viewerId)) return maySee(entry, viewerId, false, ownPrivate);
+  const blocked = blockMatters(entry, viewerId) && (await blocksOf(context)).with.has(entry.authorId);
+  if (!friendshipMatters(entry, viewerId)) return maySee(entry, viewerId, false, ownPrivate, blocked);
   const friends = await context.prisma.friendship.count({ where: { personId: viewerId!, friendId: entry.authorId } });
-  return maySee(entry, viewerId, friends > 0, ownPrivate);
+  return maySee(entry, viewerId, friends > 0, ownPrivate, blocked);
+}
+
+/** The viewer's blocks: everyone they blocked or who blocked them (`with`), and who blocked them (`by`). */
+export interface Blocks {
+  readonly with: ReadonlySet<number>;
+  readonly by: ReadonlySet<number>;
+}
+
+const NO_BLOCKS: Blocks = { with: new Set(), by: new Set() };
+/** A request's (or a subscription's) blocks, read once and again after BLOCKS_FRESH_MS: a live subscription sees a new block soon. */
+const blocksRead = new WeakMap<Context, { at: number; blocks: Promise<Blocks> }>();
+const BLOCKS_FRESH_MS = 5_000;
+
+/** The viewer's blocks, in one statement a request (none without a viewer). */
+export function blocksOf(context: Context): Promise<Blocks> {
+  const viewerId = context.viewer?.id;
+  if (viewerId === undefined) return Promise.resolve(NO_BLOCKS);
+  const known = blocksRead.get(context);
+  if (known && Date.now() - known.at < BLOCKS_FRESH_MS) return known.blocks;
+  const blocks = context.prisma.block
+    .findMany({ where: { OR: [{ blockerId: viewerId }, { blockedId: viewerId }] }, select: { blockerId: true, blockedId: true } })
+    .then((rows) => ({
+      with: new Set(rows.map((row) => (row.blockerId === viewerId ? row.blockedId : row.blockerId))),
+      by: new Set(rows.filter((row) => row.blockedId === viewerId).map((row) => row.blockerId)),
+    }));
+  blocksRead.set(context, { at: Date.now(), blocks });
+  return blocks;
+}
+
+/** Whether `personId` blocked the viewer: to the viewer, that person does not exist. */
+export async function blockedByPerson(context: Context, personId: number): Promise<boolean> {
+  return (await blocksOf(context)).by.has(personId);
 }
 
 /** The entry `entryId` when the viewer may see it; a hidden entry is missing, exactly like one that never was. */
@@ -25,6 +58,7 @@ export async function requireEntry(context: Context, entryId: number): Promise<v
 /** The id of the person with this username, in any letter case. */
 export async function requirePersonId(context: Context, username: string): Promise<number> {
   const person = await context.prisma.person.findUnique({ where: { usernameKey: usernameKey(username) }, select: { id: true } });
-  if (!person) throw new NotFoundError('person', username);
+  // someone who blocked the viewer is missing to them, exactly like nobody by that name
+  if (!person || (await blockedByPerson(context, person.id))) throw new NotFoundError('person', username);
   return person.id;
 }

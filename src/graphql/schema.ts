@@ -15,6 +15,7 @@ import './mutations/entries.ts';
 import './mutations/reactions.ts';
 import './mutations/routes.ts';
 import './mutations/people.ts';
+import './mutations/blocks.ts';
 import './mutations/imports.ts';
 import './subscriptions.ts';
 

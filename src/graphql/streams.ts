@@ -88,6 +88,9 @@ function toConnection(
 /** A page past the deepest one read: empty, as COMPAT.md answers a page past the last. */
 const pastTheEnd = (): EntryConnectionShape => toConnection({ items: [], hasNextPage: false, hasPreviousPage: true });
 
+/** The scopes of streams of many people's entries: muted people are left out of them. */
+const MANY_PEOPLE = new Set<EntryScope['kind']>(['everyone', 'friendsOf', 'search']);
+
 /** A stream of the entries of `scope`, newest first: one statement for the page and all it shows. */
 export async function entryStream(
   context: Context,
@@ -97,7 +100,8 @@ export async function entryStream(
 ): Promise<EntryConnectionShape> {
   const window = streamWindow(args);
   if (window.pastEnd) return pastTheEnd();
-  const rows = await readEntryPage(context, scope, { ...window, limit: window.take + 1, reader: readerOf(context) }, entryPartsOf(info));
+  const reader = readerOf(context, MANY_PEOPLE.has(scope.kind) ? 'stream' : 'one');
+  const rows = await readEntryPage(context, scope, { ...window, limit: window.take + 1, reader }, entryPartsOf(info));
   return toConnection(pageFromRows(rows, window));
 }
 
@@ -111,7 +115,7 @@ export async function popularStream(context: Context, info: GraphQLResolveInfo, 
   if (window.pastEnd) return pastTheEnd();
   const ranking = await context.popularRankings.ranking(`${window.asOfMs}:${window.fromMs}`, () => readPopularRanking(context, window));
   const ids = ranking.slice(window.skip, window.skip + window.take);
-  const byId = await readEntriesById(context, ids, entryPartsOf(info), readerOf(context));
+  const byId = await readEntriesById(context, ids, entryPartsOf(info), readerOf(context, 'stream'));
   const items = ids.flatMap((id) => byId.get(id) ?? []);
   // a cursor is a place in the ranking: an entry deleted since is skipped, not renumbered
   return toConnection({ items, hasNextPage: ranking.length > window.skip + window.take, hasPreviousPage: window.skip > 0 }, (node) =>
@@ -134,7 +138,7 @@ export async function searchStream(
     return entryStream(context, info, { kind: 'search', terms, dense: await denseSearch(context, terms) }, args);
   const window = streamWindow(args);
   if (window.pastEnd) return pastTheEnd();
-  const range = { ...window, limit: window.take + 1, reader: readerOf(context) };
+  const range = { ...window, limit: window.take + 1, reader: readerOf(context, 'stream') };
   const ids = await searchEntryIds(context, terms, range);
   const rows = ids.length ? await readEntryPage(context, { kind: 'ids', ids }, { ...range, limit: ids.length }, entryPartsOf(info)) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
@@ -175,7 +179,7 @@ export async function nearbyStream(
   const window = streamWindow(args);
   if (window.pastEnd) return pastTheEnd();
   const box = boundingBox(center, radius);
-  const range = { ...window, limit: window.take + 1, reader: readerOf(context) };
+  const range = { ...window, limit: window.take + 1, reader: readerOf(context, 'stream') };
   const wanted = window.skip + window.take + 1;
   // positions inside the box always have both coordinates
   const inCircle = (c: { lat: number; lon: number }) => distanceMiles(center, c) <= radius;

@@ -35,6 +35,8 @@ const OWN_ONLY = new Set([
   'Person.statsVisibility',
   'Person.weekStart',
   'Person.viewerFriendship',
+  'Person.blockedByViewer',
+  'Person.mutedByViewer',
 ]);
 
 /** Fields the view leaves out, and where the data is instead (the OpenAPI document says so). */

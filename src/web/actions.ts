@@ -14,6 +14,7 @@ import { MAX_IMAGE_BYTES } from '../media/images.ts';
 import {
   PageAcceptFriendDocument,
   PageAddPrivacyZoneDocument,
+  PageBlockPersonDocument,
   PageCreateCommentDocument,
   PageDeclineFriendDocument,
   PageDeleteCommentDocument,
@@ -23,10 +24,13 @@ import {
   PageEntryDetailDocument,
   PageFindPersonDocument,
   PageLikeEntryDocument,
+  PageMutePersonDocument,
   PageRemoveFriendDocument,
   PageRemovePrivacyZoneDocument,
   PageRequestFriendDocument,
+  PageUnblockPersonDocument,
   PageUnlikeEntryDocument,
+  PageUnmutePersonDocument,
   PageUpdateEntryDocument,
   PageUpdateProfileDocument,
   PageViewerSettingsDocument,
@@ -84,6 +88,7 @@ export function mountWebActions(router: Router, options: WebOptions): void {
   post('/compose', (ctx, read, form) => postEntry(ctx.request, read, form, run), true);
   mountEntryActions(post, run);
   mountFriendshipAction(post, run);
+  mountSafetyAction(post, run);
   mountSettings(router, respond, post, run);
 
   // an athlete by username: their page, or a page saying there is nobody by that name
@@ -167,6 +172,24 @@ function mountFriendshipAction(post: Post, run: WebOptions['run']): void {
     const issues = issuesOf(await run(documents[action as keyof typeof documents], ctx.request, read.context, { username }));
     if (issues) return problemPage(read, 'The friendship did not change', issues.map((issue) => issue.message).join('; '));
     return seeOther(safeNext(field(form, 'back') || null) ?? `/people/${encodeURIComponent(username)}`);
+  });
+}
+
+/** Block, unblock, mute or unmute; back to the person's page (which the blocker still reads). */
+function mountSafetyAction(post: Post, run: WebOptions['run']): void {
+  const documents = {
+    block: PageBlockPersonDocument,
+    unblock: PageUnblockPersonDocument,
+    mute: PageMutePersonDocument,
+    unmute: PageUnmutePersonDocument,
+  } as const;
+  post('/people/:username/safety', async (ctx, read, form) => {
+    const action = field(form, 'action');
+    const username = ctx.params.username!;
+    if (!Object.hasOwn(documents, action)) return problemPage(read, 'Nothing to do', 'Choose to block, unblock, mute or unmute.');
+    const issues = issuesOf(await run(documents[action as keyof typeof documents], ctx.request, read.context, { username }));
+    if (issues) return problemPage(read, 'Nothing changed', issues.map((issue) => issue.message).join('; '));
+    return seeOther(`/people/${encodeURIComponent(username)}`);
   });
 }
 

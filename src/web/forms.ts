@@ -122,6 +122,24 @@ export function friendshipForm(csrf: string, username: string, status: string | 
   return html`<section class="card" aria-labelledby="friendship-heading"><h2 id="friendship-heading">Friendship</h2>${parts[status] ?? null}</section>`;
 }
 
+/** Keeping a person away: block or unblock, mute or unmute (for a logged-in viewer on someone else's page). */
+export function safetyForm(csrf: string, username: string, state: { blocked: boolean; muted: boolean }): Markup {
+  const action = `/people/${encodeURIComponent(username)}/safety`;
+  const button = (value: string, label: string, kind: string) =>
+    html`<form method="post" action="${action}">${hidden('csrf', csrf)}${hidden('action', value)}<button type="submit" class="${kind}">${label}</button></form>`;
+  const said = [
+    state.blocked
+      ? 'You blocked them: neither of you sees the other’s entries, and they cannot find you, comment, like or ask to be friends.'
+      : null,
+    state.muted ? 'You muted them: their entries stay out of your streams.' : null,
+  ].filter(Boolean);
+  return html`<section class="card" aria-labelledby="safety-heading"><h2 id="safety-heading">Keep away</h2>
+  ${said.length ? html`<p>${said.join(' ')}</p>` : html`<p>Muting leaves their entries out of your streams; blocking also hides yours from them and ends a friendship. They are not told.</p>`}
+  <div class="actions">${state.muted ? button('unmute', 'Unmute', 'secondary') : button('mute', 'Mute', 'secondary')}${
+    state.blocked ? button('unblock', 'Unblock', 'secondary') : button('block', 'Block', 'danger')
+  }</div></section>`;
+}
+
 /** Find an athlete by their username. */
 export function findForm(value = ''): Markup {
   return html`<form method="get" action="/people" class="find" role="search"><label for="find-username">Find an athlete by username</label>

@@ -12,7 +12,7 @@ import type {
 } from '../operations/generated.ts';
 import { ENTRY_ASSETS, MAP_ASSETS, type MapData, type MapSpec } from './assets.ts';
 import { avatar, entryCard, entryTitle, lower, type PageEntry, type PagePerson, pager, personLink, plural, time } from './entry-card.ts';
-import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, searchForm } from './forms.ts';
+import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, safetyForm, searchForm } from './forms.ts';
 import { issuesBlock, layout, type PageViewer } from './layout.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
@@ -246,7 +246,11 @@ export function personPage(
     visitor,
     person.displayName,
     html`<section class="card person"><p>${avatar(person)} @${person.username}</p>${about}${own && html`<p><a href="/settings">Edit your profile and privacy</a></p>`}</section>
-${friendshipForm(visitor.csrf, person.username, person.viewerFriendship ?? null)}
+${friendshipForm(visitor.csrf, person.username, person.viewerFriendship ?? null)}${
+  visitor.viewer && visitor.viewer.username !== person.username && person.blockedByViewer !== null && person.blockedByViewer !== undefined
+    ? safetyForm(visitor.csrf, person.username, { blocked: person.blockedByViewer, muted: person.mutedByViewer ?? false })
+    : null
+}
 <section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2>${stream}${pager(`/people/${encodeURIComponent(person.username)}`, feed.page, feed.hasNext)}</section>
 ${trainingSection(person, visitor.units)}
 <section class="card" aria-labelledby="friends-heading"><h2 id="friends-heading">Friends</h2>${friends}</section>

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp, listen } from '../../src/app/server.ts';
 import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
-import { createPerson, createToken } from '../support/factories.ts';
+import { createEntry, createPerson, createToken } from '../support/factories.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -330,6 +330,30 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     await tab.goto(`${base}/`);
     await tab.click('form.compose button[type=submit]');
     expect(await tab.locator('form.compose').locator('xpath=..').locator('[role=alert]').textContent()).toContain('write something');
+    await context.close();
+  });
+
+  it('mutes and blocks from a person’s page', async () => {
+    const pia = await createPerson(db.prisma, { username: 'pia', displayName: 'Pia' });
+    const piaToken = await createToken(db.prisma, pia.id);
+    await createEntry(db.prisma, pia.id, { message: 'Pia’s long run' });
+    const context = await browser.newContext(DESKTOP);
+    const tab = await signUp(context, 'oli', 'Oli');
+    expect(await tab.locator('main').innerText()).toContain('Pia’s long run');
+    await tab.goto(`${base}/people/pia`);
+    expect(await axeViolations(tab)).toEqual([]);
+    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: 'Mute' }).click()]);
+    expect(await tab.locator('#safety-heading + p').textContent()).toContain('You muted them');
+    await tab.goto(`${base}/`);
+    expect(await tab.locator('main').innerText()).not.toContain('Pia’s long run');
+    await tab.goto(`${base}/people/pia`);
+    expect(await tab.locator('main').innerText()).toContain('Pia’s long run');
+    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: 'Block' }).click()]);
+    expect(await tab.locator('#safety-heading + p').textContent()).toContain('You blocked them');
+    // to Pia, Oli is nobody now
+    expect((await fetch(`${base}/people/oli.json`, { headers: { authorization: `Bearer ${piaToken}` } })).status).toBe(404);
+    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: 'Unblock' }).click()]);
+    expect((await fetch(`${base}/people/oli.json`, { headers: { authorization: `Bearer ${piaToken}` } })).status).toBe(200);
     await context.close();
   });
 

@@ -14,7 +14,9 @@ const VISIBILITIES = ['EVERYONE', 'FRIENDS', 'ONLY_ME'] as const;
 type Visibility = (typeof VISIBILITIES)[number];
 // `authorApp`: an app the author granted `read` but not `read_all` (the legacy default): it sees the
 // author's entries as a friend would, never the only-me ones
-const VIEWERS = ['anonymous', 'stranger', 'friend', 'author', 'authorApp'] as const;
+// `blocked`: a former friend the author blocked (the friendship ended with the block); `blocker`: someone
+// who blocked the author; `muter`: someone who muted the author (her entries leave their streams only)
+const VIEWERS = ['anonymous', 'stranger', 'friend', 'author', 'authorApp', 'blocked', 'blocker', 'muter'] as const;
 type ViewerKind = (typeof VIEWERS)[number];
 
 /** Who sees what: the contract, written out. */
@@ -24,6 +26,9 @@ const SEES: Record<ViewerKind, Visibility[]> = {
   friend: ['EVERYONE', 'FRIENDS'],
   author: ['EVERYONE', 'FRIENDS', 'ONLY_ME'],
   authorApp: ['EVERYONE', 'FRIENDS'],
+  blocked: [],
+  blocker: [],
+  muter: ['EVERYONE'],
 };
 
 const HERE = { lat: 37.8044, lon: -122.2712 };
@@ -42,6 +47,13 @@ beforeAll(async () => {
   const friend = await createPerson(db.prisma, { username: 'fay' });
   const stranger = await createPerson(db.prisma, { username: 'sam' });
   await makeFriends(db.prisma, author.id, friend.id);
+  const blocked = await createPerson(db.prisma, { username: 'bea' });
+  const blocker = await createPerson(db.prisma, { username: 'ben' });
+  const muter = await createPerson(db.prisma, { username: 'mia' });
+  await makeFriends(db.prisma, author.id, blocked.id);
+  tokens.blocked = await createToken(db.prisma, blocked.id);
+  tokens.blocker = await createToken(db.prisma, blocker.id);
+  tokens.muter = await createToken(db.prisma, muter.id);
   tokens.author = await createToken(db.prisma, author.id);
   tokens.authorApp = await createToken(db.prisma, author.id, { scope: 'read entries:write profile:write' });
   tokens.friend = await createToken(db.prisma, friend.id);
@@ -70,6 +82,18 @@ beforeAll(async () => {
       tokens.author,
     );
     entries[visibility] = { id, commentId: comment.data!.createComment.comment.id, likeId: like.data!.likeEntry.like.id };
+  }
+  for (const [who, mutation] of [
+    ['author', 'blockPerson(input: { username: "bea" })'],
+    ['blocker', 'blockPerson(input: { username: "ava" })'],
+    ['muter', 'mutePerson(input: { username: "ava" })'],
+  ] as const) {
+    const done = await api.graphql<Record<string, { error: unknown }>>(
+      `mutation { result: ${mutation} { error { __typename } } }`,
+      {},
+      tokens[who],
+    );
+    expect(done.data!.result!.error).toBeNull();
   }
 });
 afterAll(() => db.destroy());
@@ -109,10 +133,12 @@ async function byId(viewer: ViewerKind, path: (entry: (typeof entries)[Visibilit
   return found;
 }
 
-/** The friends stream holds the viewer's and their friends' entries: a stranger's holds none of the author's. */
-const friendsOnly = (viewer: ViewerKind) => (viewer === 'stranger' ? [] : SEES[viewer]);
-/** The popular stream ranks, once for every viewer, the entries everyone may see. */
-const publicOnly = (): Visibility[] => ['EVERYONE'];
+/** The friends stream holds the viewer's and their friends' entries: nobody else's holds the author's. */
+const friendsOnly = (viewer: ViewerKind) => (['friend', 'author', 'authorApp'].includes(viewer) ? SEES[viewer] : []);
+/** A stream of many people's entries: what the viewer may see, but for someone who muted the author. */
+const manyPeople = (viewer: ViewerKind) => (viewer === 'muter' ? [] : SEES[viewer]);
+/** The popular stream ranks, once for every viewer, the entries everyone may see (left out where blocked or muted). */
+const publicOnly = (viewer: ViewerKind): Visibility[] => manyPeople(viewer).filter((v) => v === 'EVERYONE');
 /** A moment after the entries were posted: the popular stream otherwise ranks up to the start of the hour. */
 const until = () => Math.floor(Date.now() / 1000) + 1;
 
@@ -131,23 +157,46 @@ const READ_PATHS: Array<{
   {
     name: 'GraphQL publicStream',
     covers: ['publicStream'],
+    expected: manyPeople,
     read: (v) => graphqlIds(v, `{ publicStream { ... on EntryConnection ${STREAM} } }`, (d) => edges(d.publicStream)),
   },
   {
-    name: 'GraphQL personStream and Person.entries',
-    covers: ['personStream', 'person', 'me'],
+    name: 'GraphQL personStream and Person.entries (by person and by searchPeople)',
+    covers: ['personStream', 'person', 'me', 'searchPeople'],
     read: async (v) => {
+      if (v === 'blocked') {
+        // to the person she blocked, she does not exist
+        const result = await api.graphql<{ personStream: null; person: null }>(
+          `{ person(username: "ava") { username } personStream(username: "ava") { ... on EntryConnection ${STREAM} } }`,
+          {},
+          tokens.blocked,
+        );
+        expect(result.data).toEqual({ person: null, personStream: null });
+        expect(result.errors?.[0]?.extensions).toMatchObject({ type: 'NotFoundError' });
+        const found = await api.graphql<{ searchPeople: { edges: unknown[] } }>(
+          '{ searchPeople(query: "ava") { edges { node { username } } } }',
+          {},
+          tokens.blocked,
+        );
+        expect(found.data!.searchPeople.edges).toEqual([]);
+        return [];
+      }
+      const searched = await graphqlIds(v, `{ searchPeople(query: "ava") { edges { node { username entries ${STREAM} } } } }`, (d) =>
+        edges(d.searchPeople.edges.find((edge: Answer) => edge.node.username === 'ava').node.entries),
+      );
       const stream = await graphqlIds(v, `{ personStream(username: "ava") { ... on EntryConnection ${STREAM} } }`, (d) =>
         edges(d.personStream),
       );
       const nested = await graphqlIds(v, `{ person(username: "ava") { entries ${STREAM} } }`, (d) => edges(d.person.entries));
       expect(nested).toEqual(stream);
+      expect(searched).toEqual(stream);
       return stream;
     },
   },
   {
     name: 'GraphQL nearbyStream',
     covers: ['nearbyStream'],
+    expected: manyPeople,
     read: (v) =>
       graphqlIds(v, `{ nearbyStream(lat: ${HERE.lat}, lon: ${HERE.lon}) { ... on EntryConnection ${STREAM} } }`, (d) =>
         edges(d.nearbyStream),
@@ -186,13 +235,28 @@ const READ_PATHS: Array<{
       return found;
     },
   },
-  { name: 'REST GET /entries.json', read: async (v) => shown((await json(v, '/entries.json')).body.entries.map((e: Answer) => e.id)) },
+  {
+    name: 'GraphQL searchEntries',
+    covers: ['searchEntries'],
+    expected: manyPeople,
+    read: (v) => graphqlIds(v, `{ searchEntries(query: "run") ${STREAM} }`, (d) => edges(d.searchEntries)),
+  },
+  {
+    name: 'REST GET /entries.json',
+    expected: manyPeople,
+    read: async (v) => shown((await json(v, '/entries.json')).body.entries.map((e: Answer) => e.id)),
+  },
   {
     name: 'REST GET /people/ava/entries.json',
-    read: async (v) => shown((await json(v, '/people/ava/entries.json')).body.entries.map((e: Answer) => e.id)),
+    read: async (v) => {
+      const { status, body } = await json(v, '/people/ava/entries.json');
+      expect(status).toBe(v === 'blocked' ? 404 : 200);
+      return status === 200 ? shown(body.entries.map((e: Answer) => e.id)) : [];
+    },
   },
   {
     name: 'REST GET /entries/nearby',
+    expected: manyPeople,
     read: async (v) => shown((await json(v, `/entries/nearby/${HERE.lat},${HERE.lon}.json`)).body.entries.map((e: Answer) => e.id)),
   },
   {
@@ -211,6 +275,7 @@ const READ_PATHS: Array<{
   { name: 'REST GET /entries/{id}/likes/{id}', read: (v) => byId(v, (e) => `/entries/${e.id}/likes/${e.likeId}.json`) },
   {
     name: '/api/v1 GET /entries',
+    expected: manyPeople,
     read: async (v) =>
       shown(edges((await json(v, '/api/v1/entries')).body).map((e) => (e as unknown as { databaseId: number }).databaseId)),
   },

@@ -17,7 +17,7 @@ import { processImage } from '../../media/images.ts';
 import { builder } from '../builder.ts';
 import { type Context, readsAsOwner, requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
-import { requirePersonId } from '../lookups.ts';
+import { blocksOf, requirePersonId } from '../lookups.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from '../types/enums.ts';
 import { PersonEdge } from '../types/person.ts';
 import { WeekdayEnum } from '../types/stats.ts';
@@ -110,6 +110,8 @@ payloadMutation('requestFriend', {
   errors,
   resolve: async ({ username }, context): Promise<FriendshipResult> => {
     const { viewerId, personId } = await other(context, username);
+    // (someone who blocked the viewer is not found: requirePersonId)
+    if ((await blocksOf(context)).with.has(personId)) throw ValidationError.field('username', 'is someone you blocked: unblock them first');
     const state = (status: Status) => ({ viewerId, personId, status });
     const friends = await context.prisma.friendship.findUnique({
       where: { personId_friendId: { personId: viewerId, friendId: personId } },

@@ -6,7 +6,7 @@ import type { Person, Prisma } from '../../generated/prisma-sqlite/client.ts';
 import { MEDIA_PATH } from '../../media/store.ts';
 import { builder } from '../builder.ts';
 import { personById, viewerFriendship } from '../loaders.ts';
-import { requirePersonId } from '../lookups.ts';
+import { blockedByPerson, requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
@@ -145,10 +145,12 @@ builder.queryFields((t) => ({
   person: t.prismaField({
     type: 'Person',
     nullable: true,
-    description: 'A person by username (case-insensitive); null when there is none.',
+    description: 'A person by username (case-insensitive); null when there is none, or when they blocked the viewer.',
     args: { username: t.arg.string({ required: true, description: 'A username, in any letter case.' }) },
-    resolve: (query, _root, args, context) =>
-      context.prisma.person.findUnique({ ...query, where: { usernameKey: args.username.toLowerCase() } }),
+    resolve: async (query, _root, args, context) => {
+      const person = await context.prisma.person.findUnique({ ...query, where: { usernameKey: args.username.toLowerCase() } });
+      return person && !(await blockedByPerson(context, person.id)) ? person : null;
+    },
   }),
   me: t.prismaField({
     type: 'Person',

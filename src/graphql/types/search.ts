@@ -21,7 +21,7 @@ builder.queryFields((t) => ({
     {
       type: PersonRef,
       ...streamField(
-        `People whose username or display name hold the words of \`query\`, best first: the person whose username it is, then the closest matches. ${PEOPLE_PAGE.defaultSize} a page, \`first\` at most ${PEOPLE_PAGE.maxSize}.`,
+        `People whose username or display name hold the words of \`query\` (but for those who blocked the viewer), best first: the person whose username it is, then the closest matches. ${PEOPLE_PAGE.defaultSize} a page, \`first\` at most ${PEOPLE_PAGE.maxSize}.`,
         ['ValidationError'],
       ),
       args: { query: t.arg.string({ required: true, description: QUERY_RULES }) },
@@ -29,12 +29,12 @@ builder.queryFields((t) => ({
         const terms = searchTerms(args.query);
         const key = usernameKey(args.query.trim().replace(/^@/, ''));
         const page = await resolveOffsetConnection({ args, ...PEOPLE_PAGE }, async ({ limit, offset }) => {
-          const ids = await searchPersonIds(context, terms, key, { limit, offset });
+          const ids = await searchPersonIds(context, terms, key, { limit, offset, viewerId: context.viewer?.id ?? null });
           const people = await context.prisma.person.findMany({ where: { id: { in: ids } } });
           const byId = new Map(people.map((person) => [person.id, person]));
           return ids.flatMap((id) => byId.get(id) ?? []);
         });
-        return { ...page, totalCount: () => countPeopleMatching(context, terms) };
+        return { ...page, totalCount: () => countPeopleMatching(context, terms, context.viewer?.id ?? null) };
       }),
     },
     PersonConnection,
