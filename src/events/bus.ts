@@ -20,6 +20,8 @@ export interface EventPayloads {
   entryVisibilityChanged: { entryId: number; authorId: number; visibility: string };
   /** Two people are no longer friends: their friends-only entries are hidden from each other. */
   friendshipEnded: { personId: number; friendId: number };
+  /** One person blocked another: each one's entries are hidden from the other. */
+  personBlocked: { blockerId: number; blockedId: number };
 }
 
 export type EventName = keyof EventPayloads;

@@ -40,6 +40,12 @@ export interface Context {
   readonly subscription?: { readonly resumeAfter: string | null; eventId: string | null };
 }
 
+/**
+ * Contexts of live subscriptions (graphql/subscriptions.ts marks them): they outlive the request that
+ * opened them, so what their viewer's token said then (Person.keptApart) is not trusted later.
+ */
+export const liveContexts = new WeakSet<Context>();
+
 /** The viewer, or the typed NotAuthorizedError every write answers without a token. */
 export function requireViewer(context: Context): Viewer {
   if (!context.viewer) throw new NotAuthorizedError();
@@ -58,5 +64,13 @@ export function readsAsOwner(context: Context, ownerId: number): boolean {
 /** Who the request reads entries as (db/entry-conditions.ts): null without a token. */
 export function readerOf(context: Context, stream: 'stream' | 'one' = 'one'): EntryReader {
   // a stream of many people's entries leaves out the ones the viewer muted; one person's, or one entry, keeps them
-  return context.viewer && { id: context.viewer.id, ownPrivate: context.viewer.scopes.has('read_all'), muting: stream === 'stream' };
+  return (
+    context.viewer && {
+      id: context.viewer.id,
+      ownPrivate: context.viewer.scopes.has('read_all'),
+      muting: stream === 'stream',
+      // a subscription lives on past a block made meanwhile: it always looks
+      keptApart: liveContexts.has(context) || context.viewer.keptApart !== false,
+    }
+  );
 }

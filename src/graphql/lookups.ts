@@ -2,7 +2,7 @@
 import { usernameKey } from '../domain/accounts.ts';
 import { NotFoundError } from '../domain/errors.ts';
 import { blockMatters, friendshipMatters, maySee, type Visible } from '../domain/visibility.ts';
-import type { Context } from './context.ts';
+import { type Context, liveContexts } from './context.ts';
 
 /**
  * May the viewer see this entry (domain/visibility.ts)? The friendship is read only when the answer
@@ -31,7 +31,8 @@ const BLOCKS_FRESH_MS = 5_000;
 /** The viewer's blocks, in one statement a request (none without a viewer). */
 export function blocksOf(context: Context): Promise<Blocks> {
   const viewerId = context.viewer?.id;
-  if (viewerId === undefined) return Promise.resolve(NO_BLOCKS);
+  // nobody to read for a viewer in no block (their token's person said so), but a subscription may outlive that
+  if (viewerId === undefined || (context.viewer!.keptApart === false && !liveContexts.has(context))) return Promise.resolve(NO_BLOCKS);
   const known = blocksRead.get(context);
   if (known && Date.now() - known.at < BLOCKS_FRESH_MS) return known.blocks;
   const blocks = context.prisma.block
@@ -42,6 +43,11 @@ export function blocksOf(context: Context): Promise<Blocks> {
     }));
   blocksRead.set(context, { at: Date.now(), blocks });
   return blocks;
+}
+
+/** Forgets the viewer's blocks read so far: a live subscription told of a new block reads them again. */
+export function forgetBlocks(context: Context): void {
+  blocksRead.delete(context);
 }
 
 /** Whether `personId` blocked the viewer: to the viewer, that person does not exist. */

@@ -8,9 +8,9 @@ import { NotFoundError } from '../domain/errors.ts';
 import { distanceMiles } from '../domain/geo.ts';
 import { type EventName, type EventPayloads, eventIdOf } from '../events/bus.ts';
 import { builder } from './builder.ts';
-import { type Context, requireViewer } from './context.ts';
+import { type Context, liveContexts, requireViewer } from './context.ts';
 import { namesObject, requireDatabaseId } from './global-ids.ts';
-import { requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
+import { forgetBlocks, requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
 import { DeletedEntry } from './mutations/entries.ts';
 import { entryPlaceHidden, privacyFor } from './privacy.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
@@ -20,6 +20,7 @@ import { PersonRef } from './types/person.ts';
 
 /** The events of `name` the subscriber may hear of (`keep`). */
 function only<K extends EventName>(context: Context, name: K, keep: (payload: EventPayloads[K]) => boolean | Promise<boolean>) {
+  liveContexts.add(context);
   return pipe(context.events.subscribe(name) as AsyncIterable<EventPayloads[K]> & AsyncIterator<EventPayloads[K]>, filter(keep));
 }
 
@@ -29,6 +30,7 @@ function only<K extends EventName>(context: Context, name: K, keep: (payload: Ev
  * (The watches of a single-entry subscription are `only`: they neither resume nor name a result.)
  */
 function delivered<K extends EventName>(context: Context, name: K, keep: (payload: EventPayloads[K]) => boolean | Promise<boolean>) {
+  liveContexts.add(context);
   const source = context.events.subscribe(name, { after: context.subscription?.resumeAfter ?? null });
   return pipe(
     source as AsyncIterable<EventPayloads[K]> & AsyncIterator<EventPayloads[K]>,
@@ -73,6 +75,11 @@ function entryGone(context: Context, entryId: number): { gone: Promise<void>; st
         (p.personId === context.viewer.id || p.friendId === context.viewer.id) &&
         !(await stillVisible(context, entryId)),
     ),
+    only(context, 'personBlocked', async (p) => {
+      if (context.viewer === null || (p.blockerId !== context.viewer.id && p.blockedId !== context.viewer.id)) return false;
+      forgetBlocks(context);
+      return !(await stillVisible(context, entryId));
+    }),
   ];
   const gone = Promise.race(watches.map(async (watch) => void (await watch.next())));
   return { gone, stop: () => void Promise.all(watches.map((watch) => watch.return?.())) };

@@ -99,6 +99,40 @@ describe('a block', () => {
   });
 });
 
+describe('a block made while the blocked person listens', () => {
+  it('ends their subscription to the blocker’s entry, as a hidden entry ends it', async () => {
+    for (const name of ['ola', 'pat']) tokens[name] = await createToken(db.prisma, (await createPerson(db.prisma, { username: name })).id);
+    const entry = await post('ola', 'Watch this');
+    const response = await api.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${tokens.pat}` },
+      body: JSON.stringify({ query: `subscription { entryComments(entryId: ${entry}) { body } }` }),
+    });
+    const text = (async () => {
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let all = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return all;
+        all += decoder.decode(value, { stream: true });
+        if (all.includes('event: complete')) {
+          await reader.cancel();
+          return all;
+        }
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await errorOf('ola', `createComment(input: { entryId: ${entry}, body: "before" })`);
+    expect(await errorOf('ola', 'blockPerson(input: { username: "pat" })')).toBeNull();
+    await errorOf('ola', `createComment(input: { entryId: ${entry}, body: "after" })`);
+    const events = await text;
+    expect(events).toContain('"body":"before"');
+    expect(events).toContain('NOT_FOUND');
+    expect(events).not.toContain('"body":"after"');
+  });
+});
+
 describe('muting', () => {
   it('leaves the muted person’s entries out of the muter’s streams and search, not out of their page', async () => {
     await post('ned', 'Ned’s tempo');

@@ -52,6 +52,7 @@ payloadMutation('blockPerson', {
     const outcome = await otherPerson(context, username);
     const { wereFriends } = await block(context.prisma, outcome.viewerId, outcome.personId);
     if (wereFriends) context.events.publish('friendshipEnded', { personId: outcome.viewerId, friendId: outcome.personId });
+    context.events.publish('personBlocked', { blockerId: outcome.viewerId, blockedId: outcome.personId });
     return outcome;
   },
   payload: payload('The person blocked.'),
