@@ -20,6 +20,7 @@ const VALUE_TYPES = [
   'PageInfo',
   'PeriodTotals',
   'PersonRecords',
+  'PersonSuggestion',
   'Photo',
   'RunningRecord',
   'Streak',

@@ -124,10 +124,13 @@ export function fieldsInPlace(schema: GraphQLSchema, document: DocumentNode): Do
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         const field = (isObjectType(parent) || isInterfaceType(parent)) && parent.getFields()[selection.name.value];
+        // a copy of each field, leaf or not: a fragment spelled out in two places must not put the same
+        // node in both (graphql-jit keeps what it learns of a node, such as a @skip or @include above it:
+        // `me @include(if: false) { ...P }` beside `author { ...P }` left the author empty)
         selections.push(
           selection.selectionSet && field
             ? { ...selection, selectionSet: inPlace(selection.selectionSet, getNamedType(field.type)) }
-            : selection,
+            : { ...selection },
         );
         continue;
       }

@@ -13,7 +13,7 @@ import type {
 import { ENTRY_ASSETS, MAP_ASSETS, type MapData, type MapSpec } from './assets.ts';
 import { avatar, entryCard, entryTitle, lower, type PageEntry, type PagePerson, pager, personLink, plural, time } from './entry-card.ts';
 import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, safetyForm, searchForm } from './forms.ts';
-import { issuesBlock, layout, type PageViewer } from './layout.ts';
+import { hidden, issuesBlock, layout, type PageViewer } from './layout.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
 import { climbIn, distanceIn, metersOf, type UnitSystem } from './units.ts';
@@ -117,11 +117,31 @@ export function notice(text: string | null): Markup | null {
   return text ? html`<p class="card notice" role="status">${text}</p>` : null;
 }
 
+const REASONS: Record<string, (mutual: number) => string> = {
+  FRIEND_OF_FRIEND: (mutual) => `${plural(mutual, 'friend')} in common`,
+  COMMENTS_ON_YOURS: () => 'commented on your entries',
+  ACTIVE_NEARBY: () => 'active near you',
+};
+
+/** People the athlete may know, each with why and a button to ask (back to the home page). */
+export function suggestionsCard(
+  csrf: string,
+  suggestions: ReadonlyArray<{ person: PagePerson; mutualFriends: number; reasons: readonly string[] }>,
+): Markup {
+  return html`<section class="card" aria-labelledby="suggestions-heading"><h2 id="suggestions-heading">People you may know</h2>
+<ul class="plain people">${suggestions.map(
+    ({ person, mutualFriends, reasons }) => html`<li>${avatar(person, '')}${personLink(person)}
+  <span class="meta">· ${reasons.map((reason) => REASONS[reason]?.(mutualFriends) ?? lower(reason)).join(', ')}</span>
+  <form method="post" action="/people/${encodeURIComponent(person.username)}/friendship" class="inline">${hidden('csrf', csrf)}${hidden('action', 'request')}${hidden('back', '/')}<button type="submit" class="secondary" aria-label="Ask ${person.displayName} to be friends">Ask to be friends</button></form></li>`,
+  )}</ul></section>`;
+}
+
 export function feedPage(
   visitor: Visitor,
   feed: { entries: PageEntry[]; page: number; hasNext: boolean },
   compose: Markup | null,
   status?: Markup | null,
+  suggestions?: Markup | null,
 ): Markup {
   const list = feed.entries.length
     ? feed.entries.map((entry) => entryCard(entry, { link: true, units: visitor.units }))
@@ -129,7 +149,7 @@ export function feedPage(
   return page(
     visitor,
     'Latest from everyone',
-    html`${compose}<div class="card">${searchForm()}<p><a href="/nearby">Entries near a place</a></p></div>${list}${pager('/', feed.page, feed.hasNext)}`,
+    html`${compose}<div class="card">${searchForm()}<p><a href="/nearby">Entries near a place</a></p></div>${suggestions}${list}${pager('/', feed.page, feed.hasNext)}`,
     status,
   );
 }

@@ -33,6 +33,7 @@ import {
   type StatsFilter,
   searchPage,
   statsPage,
+  suggestionsCard,
   type Visitor,
 } from './pages.ts';
 import type { UnitSystem } from './units.ts';
@@ -169,11 +170,12 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
   router.get('/', ({ request, url }) =>
     respond(request, async ({ context, visitor, session }) => {
       const page = pageNumber(url);
-      const data = pageData(await run(PageFeedDocument, request, context, { page }));
+      const data = pageData(await run(PageFeedDocument, request, context, { page, loggedIn: session.viewer !== null && page === 1 }));
       const compose = data.reader
         ? composeForm(session.csrf, { visibility: data.reader.defaultVisibility ?? 'EVERYONE', units: data.reader.units })
         : null;
-      return [200, feedPage(visitor(data.reader), feedOf(data.stream, page), compose)];
+      const suggestions = data.suggestions?.length ? suggestionsCard(session.csrf, data.suggestions) : null;
+      return [200, feedPage(visitor(data.reader), feedOf(data.stream, page), compose, null, suggestions)];
     }),
   );
 

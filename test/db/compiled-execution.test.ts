@@ -112,4 +112,14 @@ describe('compiled execution', () => {
       updateProfile: { person: { displayName: 'Four', location: null }, error: null },
     });
   });
+
+  it('answers a fragment spread both under a skipped field and elsewhere the same compiled (nothing left out)', async () => {
+    const query =
+      'query ($l: Boolean = false) { publicStream { ... on EntryConnection { edges { node { message author { ...P } } } } } me @include(if: $l) { ...P } gone: me @skip(if: true) { ...P } } fragment P on Person { username url }';
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push((await api.graphql(query)).data);
+    expect(JSON.stringify(answers[0])).toContain(`"author":{"username":"${username}"`);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
 });

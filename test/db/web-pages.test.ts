@@ -169,7 +169,9 @@ describe.skipIf(!haveChromium)('the web pages', () => {
         const result = await (
           window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }
         ).axe.run({ resultTypes: ['violations'] });
-        return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+        return result.violations.map(
+          (v) => `${v.id} (${v.nodes.length}) ${JSON.stringify((v.nodes as Array<{ html: string }>).map((n) => n.html))}`,
+        );
       });
       expect(violations).toEqual([]);
       await tab.screenshot({ path: `${ARTIFACTS}${target.name}.png`, fullPage: true });

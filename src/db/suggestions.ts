@@ -1,0 +1,68 @@
+// People the viewer may know, in one statement: friends of their friends (one point for each friend
+// they share), people who commented on the viewer's entries in the last 90 days, and people who posted
+// in public near the viewer's latest placed entry in the last 30 days. Never the viewer, a friend, anyone
+// a request waits on either way, nor anyone on either side of a block. Ranked by points, then newest account.
+import { boundingBox, type Point } from '../domain/geo.ts';
+import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import type { Database } from './database.ts';
+
+export type SuggestionReason = 'friendOfFriend' | 'commentsOnYours' | 'activeNearby';
+
+export interface Suggestion {
+  personId: number;
+  mutualFriends: number;
+  reasons: SuggestionReason[];
+}
+
+/** Miles around the viewer's latest placed entry that count as near. */
+export const NEAR_MILES = 25;
+const DAY_MS = 86_400_000;
+
+export async function suggestPeople(
+  database: Pick<Database, 'read' | 'prisma'>,
+  viewerId: number,
+  limit: number,
+  now = Date.now(),
+): Promise<Suggestion[]> {
+  const placed = await database.prisma.entry.findFirst({
+    where: { authorId: viewerId, lat: { not: null }, lon: { not: null } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { lat: true, lon: true },
+  });
+  const near = placed ? boundingBox({ lat: placed.lat!, lon: placed.lon! } satisfies Point, NEAR_MILES) : null;
+  const nearby = near
+    ? Sql.sql`UNION ALL SELECT DISTINCT n."authorId" AS "id", 0 AS "mutual", 0 AS "commented", 1 AS "nearby" FROM "Entry" n
+        WHERE n."createdAt" > ${new Date(now - 30 * DAY_MS)} AND n."visibility" = 'everyone'
+          AND n."lat" BETWEEN ${near.minLat} AND ${near.maxLat}
+          AND (${Sql.join(
+            near.lonRanges.map(([west, east]) => Sql.sql`n."lon" BETWEEN ${west} AND ${east}`),
+            ' OR ',
+          )})`
+    : Sql.empty;
+  const rows = await database.read<{ id: number; mutual: number; commented: number; nearby: number }>(Sql.sql`
+    SELECT c."id", SUM(c."mutual") AS "mutual", MAX(c."commented") AS "commented", MAX(c."nearby") AS "nearby" FROM (
+      SELECT f2."friendId" AS "id", 1 AS "mutual", 0 AS "commented", 0 AS "nearby" FROM "Friendship" f1
+        JOIN "Friendship" f2 ON f2."personId" = f1."friendId" WHERE f1."personId" = ${viewerId}
+      UNION ALL SELECT DISTINCT k."authorId", 0, 1, 0 FROM "Comment" k JOIN "Entry" e ON e."id" = k."entryId"
+        WHERE e."authorId" = ${viewerId} AND k."createdAt" > ${new Date(now - 90 * DAY_MS)}
+      ${nearby}
+    ) c
+    WHERE c."id" <> ${viewerId}
+      AND c."id" NOT IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${viewerId})
+      AND c."id" NOT IN (SELECT "toId" FROM "FriendRequest" WHERE "fromId" = ${viewerId}
+        UNION ALL SELECT "fromId" FROM "FriendRequest" WHERE "toId" = ${viewerId})
+      AND c."id" NOT IN (SELECT "blockedId" FROM "Block" WHERE "blockerId" = ${viewerId}
+        UNION ALL SELECT "blockerId" FROM "Block" WHERE "blockedId" = ${viewerId})
+    GROUP BY c."id"
+    ORDER BY 3 * SUM(c."mutual") + 2 * MAX(c."commented") + MAX(c."nearby") DESC, c."id" DESC
+    LIMIT ${limit}`);
+  return rows.map((row) => ({
+    personId: Number(row.id),
+    mutualFriends: Number(row.mutual),
+    reasons: [
+      ...(Number(row.mutual) > 0 ? (['friendOfFriend'] as const) : []),
+      ...(Number(row.commented) > 0 ? (['commentsOnYours'] as const) : []),
+      ...(Number(row.nearby) > 0 ? (['activeNearby'] as const) : []),
+    ],
+  }));
+}
