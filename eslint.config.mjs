@@ -15,6 +15,7 @@ const VALUE_TYPES = [
   'GeoPoint',
   'Location',
   'MeasureRecord',
+  'NotificationPreference',
   'Media',
   'MediaObject',
   'PageInfo',

@@ -22,6 +22,8 @@ export interface EventPayloads {
   friendshipEnded: { personId: number; friendId: number };
   /** One person blocked another: each one's entries are hidden from the other. */
   personBlocked: { blockerId: number; blockedId: number };
+  /** A person has a new (or grown) notification. */
+  notified: { personId: number; notificationId: number };
 }
 
 export type EventName = keyof EventPayloads;

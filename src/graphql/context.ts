@@ -46,6 +46,11 @@ export interface Context {
  */
 export const liveContexts = new WeakSet<Context>();
 
+/** Tells live subscribers of the notifications an act wrote (after it committed). */
+export function announce(context: Context, heard: ReadonlyArray<{ personId: number; notificationId: number }>): void {
+  for (const one of heard) context.events.publish('notified', one);
+}
+
 /** The viewer, or the typed NotAuthorizedError every write answers without a token. */
 export function requireViewer(context: Context): Viewer {
   if (!context.viewer) throw new NotAuthorizedError();

@@ -5,7 +5,8 @@
 // integer ids, and clients written before global ids send).
 //
 // `node` answers only what the viewer may reach by other paths: an entry they may see (its
-// visibility), a comment or like of such an entry, their own privacy zones, any person or route.
+// visibility), a comment or like of such an entry, their own privacy zones and notifications, any
+// person (but one who blocked them) or route.
 // Anything else is null, exactly like an id that never existed.
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { NotFoundError } from '../domain/errors.ts';
@@ -13,7 +14,7 @@ import { type Context, readsAsOwner } from './context.ts';
 import { blockedByPerson, viewerMaySee } from './lookups.ts';
 
 /** The types that implement `Node`. */
-export const NODE_TYPES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'PrivacyZone'] as const;
+export const NODE_TYPES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'PrivacyZone', 'Notification'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
 /** At most this many ids in one `nodes(ids:)`. */
@@ -63,6 +64,11 @@ export async function mayReach(context: Context, type: string, id: string): Prom
         select: { entry: { select: { authorId: true, visibility: true } } },
       });
       return like !== null && viewerMaySee(context, like.entry);
+    }
+    case 'Notification': {
+      if (!context.viewer) return false;
+      const notification = await context.prisma.notification.findUnique({ where: { id: row }, select: { personId: true } });
+      return notification?.personId === context.viewer.id;
     }
     case 'PrivacyZone': {
       if (!context.viewer) return false;

@@ -10,12 +10,14 @@ import './types/comment.ts';
 import './types/route.ts';
 import './types/stats.ts';
 import './types/search.ts';
+import './types/notification.ts';
 import './types/node.ts';
 import './mutations/entries.ts';
 import './mutations/reactions.ts';
 import './mutations/routes.ts';
 import './mutations/people.ts';
 import './mutations/blocks.ts';
+import './mutations/notifications.ts';
 import './mutations/imports.ts';
 import './subscriptions.ts';
 

@@ -16,6 +16,7 @@ import { entryPlaceHidden, privacyFor } from './privacy.ts';
 import { DEFAULT_NEARBY_RADIUS_MILES, validateNearby } from './streams.ts';
 import { CommentRef, LikeRef } from './types/comment.ts';
 import { EntryRef } from './types/entry.ts';
+import { NotificationRef } from './types/notification.ts';
 import { PersonRef } from './types/person.ts';
 
 /** The events of `name` the subscriber may hear of (`keep`). */
@@ -267,5 +268,18 @@ builder.subscriptionFields((t) => ({
     },
     resolve: (payload, _args, context) =>
       readOncePerEvent(payload, ({ fromId }) => context.prisma.person.findUniqueOrThrow({ where: { id: fromId } })),
+  }),
+
+  notifications: t.field({
+    type: NotificationRef,
+    nullable: true,
+    description:
+      'The viewer’s notifications as they are written, or grow (a new like on an entry whose likes they have not read yet is the same notification, counting one more). Null for one marked read or gone since. Needs an access token.',
+    subscribe: (_root, _args, context) => {
+      const viewer = requireViewer(context);
+      return delivered(context, 'notified', (p) => p.personId === viewer.id);
+    },
+    resolve: (payload, _args, context) =>
+      readOncePerEvent(payload, ({ notificationId }) => context.prisma.notification.findUnique({ where: { id: notificationId } })),
   }),
 }));

@@ -1,14 +1,16 @@
+import { notifyEntryMentions } from '../../db/notifications.ts';
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { replaceTrack } from '../../db/tracks.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { validateCreateEntry, validateEntryEdit } from '../../domain/entry-input.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
+import { mentionedUsernames } from '../../domain/notifications.ts';
 import { encodeCursor } from '../../domain/paging.ts';
 import { processImage } from '../../media/images.ts';
 import { prepareUpload } from '../../tracks/pool.ts';
 import { builder } from '../builder.ts';
-import { requireViewer } from '../context.ts';
+import { announce, requireViewer } from '../context.ts';
 import { databaseIdOf, namesObject, requireDatabaseId } from '../global-ids.ts';
 import { viewerMaySee } from '../lookups.ts';
 import { EntryEdge } from '../types/entry.ts';
@@ -132,16 +134,22 @@ payloadMutation('createEntry', {
     // one statement tree, one transaction: the entry never exists without its workout. What the
     // operation asks for is read after the commit, so the write holds the database only for its inserts.
     const created = { authorId: viewer.id, lat: entry.lat, lon: entry.lon, visibility };
-    const { id } = await withOutboxEvent(
+    const { id, heard } = await withOutboxEvent(
       context.prisma,
-      (tx) =>
-        tx.entry.create({
+      async (tx) => {
+        const row = await tx.entry.create({
           data: { ...fields, visibility, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
           select: { id: true },
-        }),
+        });
+        return {
+          id: row.id,
+          heard: await notifyEntryMentions(tx, { entryId: row.id, actorId: viewer.id }, mentionedUsernames(fields.message)),
+        };
+      },
       (row) => ({ name: 'entryCreated', payload: { entryId: row.id, ...created } }),
     );
     context.events.publish('entryCreated', { entryId: id, ...created });
+    announce(context, heard);
     return { entryId: id };
   },
   payload: {

@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import { offsetToCursor } from '@pothos/plugin-relay';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { befriend } from '../../db/friendships.ts';
+import { type Notify, notify } from '../../db/notifications.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import {
   MAX_HIDDEN_ENDS_METERS,
@@ -15,7 +16,7 @@ import {
 import { validateProfile, validateZone } from '../../domain/social.ts';
 import { processImage } from '../../media/images.ts';
 import { builder } from '../builder.ts';
-import { type Context, readsAsOwner, requireViewer } from '../context.ts';
+import { announce, type Context, readsAsOwner, requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { blocksOf, requirePersonId } from '../lookups.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from '../types/enums.ts';
@@ -49,6 +50,12 @@ async function other(context: Context, username: string): Promise<{ viewerId: nu
 }
 
 const errors = [ValidationError, NotFoundError, NotAuthorizedError];
+
+/** A friendship's notification, written just after the friendship's own write (its own transaction). */
+async function tell(context: Context, n: Notify): Promise<void> {
+  const heard = await context.prisma.$transaction((tx) => notify(tx, n));
+  if (heard) announce(context, [heard]);
+}
 
 type FriendshipResult = { viewerId: number; personId: number; status: Status };
 
@@ -120,6 +127,7 @@ payloadMutation('requestFriend', {
     const incoming = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
     if (incoming) {
       await befriend(context.prisma, viewerId, personId);
+      await tell(context, { personId, kind: 'friend_accepted', actorId: viewerId, entryId: null });
       return state('friends');
     }
     const created = await context.prisma.friendRequest.create({ data: { fromId: viewerId, toId: personId } }).then(
@@ -136,6 +144,7 @@ payloadMutation('requestFriend', {
       await befriend(context.prisma, viewerId, personId);
       return state('friends');
     }
+    if (created) await tell(context, { personId, kind: 'friend_request', actorId: viewerId, entryId: null });
     if (created) context.events.publish('friendRequested', { fromId: viewerId, toId: personId });
     return state('requested');
   },
@@ -152,6 +161,7 @@ payloadMutation('acceptFriend', {
     const request = await context.prisma.friendRequest.findUnique({ where: { fromId_toId: { fromId: personId, toId: viewerId } } });
     if (!request) throw new NotFoundError('friend request from', username);
     await befriend(context.prisma, viewerId, personId);
+    await tell(context, { personId, kind: 'friend_accepted', actorId: viewerId, entryId: null });
     return { viewerId, personId, status: 'friends' };
   },
   payload: friendshipPayload('The new friendship.', true),

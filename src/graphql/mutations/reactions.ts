@@ -2,10 +2,12 @@
 
 import { offsetToCursor } from '@pothos/plugin-relay';
 import { isMissingRow, isUniqueViolation } from '../../db/errors.ts';
+import { notifyComment, notifyLike } from '../../db/notifications.ts';
 import { withOutboxEvent } from '../../db/outbox.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { mentionedUsernames } from '../../domain/notifications.ts';
 import { validateCommentBody } from '../../domain/social.ts';
-import { requireViewer } from '../context.ts';
+import { announce, requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { requireEntry } from '../lookups.ts';
 import { CommentEdge, LikeEdge } from '../types/comment.ts';
@@ -55,12 +57,17 @@ payloadMutation('createComment', {
     const text = validateCommentBody(input.body);
     await requireEntry(context, entryId);
     // the write returns only the id (what a retry under an Idempotency-Key replays); the answer is read after
-    const { id } = await withOutboxEvent(
+    // the comment and who hears of it (its entry's author, earlier commenters, whom it mentions): one transaction
+    const { id, heard } = await withOutboxEvent(
       context.prisma,
-      (tx) => tx.comment.create({ data: { entryId, authorId: viewer.id, body: text }, select: { id: true } }),
+      async (tx) => {
+        const row = await tx.comment.create({ data: { entryId, authorId: viewer.id, body: text }, select: { id: true } });
+        return { id: row.id, heard: await notifyComment(tx, { entryId, actorId: viewer.id, body: text }, mentionedUsernames(text)) };
+      },
       (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
     ).catch((e) => entryGone(e, entryId));
     context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
+    announce(context, heard);
     return { entryId, commentId: id };
   },
   payload: {
@@ -103,12 +110,16 @@ payloadMutation('likeEntry', {
     const existing = await context.prisma.like.findUnique({ where, select: { id: true } });
     if (existing) return { entryId, likeId: existing.id };
     try {
-      const { id } = await withOutboxEvent(
+      const { id, heard } = await withOutboxEvent(
         context.prisma,
-        (tx) => tx.like.create({ data: { entryId, personId: viewer.id }, select: { id: true } }),
+        async (tx) => {
+          const row = await tx.like.create({ data: { entryId, personId: viewer.id }, select: { id: true } });
+          return { id: row.id, heard: await notifyLike(tx, { entryId, actorId: viewer.id }) };
+        },
         (row) => ({ name: 'likeAdded', payload: { entryId, likeId: row.id, personId: viewer.id } }),
       );
       context.events.publish('likeAdded', { entryId, likeId: id, personId: viewer.id });
+      announce(context, heard);
       return { entryId, likeId: id };
     } catch (error) {
       // two likes at once: the unique index lets one in, and the other returns it

@@ -1,0 +1,170 @@
+// Notifications: who hears of what (a comment, a reply, a like, a friend request and its acceptance, a
+// mention), grouped while unread (a burst of likes is one notification), marked read, chosen by kind,
+// never about what the person may not see, and live through a subscription; on both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../support/app.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createPerson, createToken, makeFriends } from '../support/factories.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+const tokens: Record<string, string> = {};
+
+type Note = {
+  kind: string;
+  read: boolean;
+  othersCount: number;
+  text: string;
+  actor: { username: string };
+  entry: { databaseId: number } | null;
+};
+// biome-ignore lint/suspicious/noExplicitAny: answers are read loosely; the assertions say what they hold
+const gql = async (who: string | null, query: string): Promise<any> => api.graphql(query, {}, who ? tokens[who] : undefined);
+const inbox = async (who: string, args = '') =>
+  (
+    await gql(
+      who,
+      `{ unreadNotificationCount notifications${args} { totalCount edges { node { id kind read othersCount text actor { username } entry { databaseId } } } } }`,
+    )
+  ).data as { unreadNotificationCount: number; notifications: { totalCount: number; edges: Array<{ node: Note & { id: string } }> } };
+
+async function post(who: string, input: string): Promise<number> {
+  return (await gql(who, `mutation { createEntry(input: { ${input} }) { entry { databaseId } } }`)).data.createEntry.entry.databaseId;
+}
+const comment = (who: string, entryId: number, body: string) =>
+  gql(who, `mutation { createComment(input: { entryId: ${entryId}, body: "${body}" }) { error { __typename } } }`);
+const like = (who: string, entryId: number) => gql(who, `mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
+const readAll = (who: string) => gql(who, 'mutation { markNotificationsRead(input: { all: true }) { unreadCount } }');
+
+beforeAll(async () => {
+  db = await createTestDatabase('notifications');
+  api = testApp(db, { RESPONSE_CACHE_MB: '0' });
+  for (const name of ['ann', 'ben', 'cat', 'dov', 'eve'])
+    tokens[name] = await createToken(db.prisma, (await createPerson(db.prisma, { username: name, displayName: name.toUpperCase() })).id);
+  const [ann, ben] = await Promise.all(['ann', 'ben'].map((u) => db.prisma.person.findFirstOrThrow({ where: { usernameKey: u } })));
+  await makeFriends(db.prisma, ann!.id, ben!.id);
+});
+afterAll(() => db.destroy());
+
+describe('notifications', () => {
+  it('tell an author of comments (grouped while unread) and earlier commenters of replies; never of one’s own', async () => {
+    const entry = await post('ann', 'message: "Long run", visibility: EVERYONE');
+    await comment('ann', entry, 'My own words');
+    expect((await inbox('ann')).unreadNotificationCount).toBe(0);
+    await comment('ben', entry, 'Nice');
+    await comment('cat', entry, 'Great');
+    const ann = await inbox('ann');
+    expect(ann.unreadNotificationCount).toBe(1);
+    expect(ann.notifications.edges.map((e) => e.node)).toMatchObject([
+      {
+        kind: 'COMMENT',
+        othersCount: 1,
+        text: 'CAT and 1 other commented on your entry',
+        actor: { username: 'cat' },
+        entry: { databaseId: entry },
+      },
+    ]);
+    // Ben commented before Cat: he hears of her reply
+    expect((await inbox('ben')).notifications.edges.map((e) => e.node)).toMatchObject([{ kind: 'REPLY', actor: { username: 'cat' } }]);
+    expect((await readAll('ann')).data.markNotificationsRead.unreadCount).toBe(0);
+    expect((await readAll('ben')).data.markNotificationsRead.unreadCount).toBe(0);
+  });
+
+  it('make a burst of likes one notification, and a like after it was read a new one', async () => {
+    const entry = await post('ann', 'message: "Popular", visibility: EVERYONE');
+    const likers = [];
+    for (let i = 0; i < 40; i++) {
+      const person = await createPerson(db.prisma, { username: `fan${i}` });
+      likers.push(await createToken(db.prisma, person.id));
+    }
+    for (const token of likers)
+      await api.graphql(`mutation { likeEntry(input: { entryId: ${entry} }) { error { __typename } } }`, {}, token);
+    expect(await db.prisma.notification.count({ where: { entryId: entry } })).toBe(1);
+    const [note] = (await inbox('ann', '(unread: true)')).notifications.edges;
+    expect(note!.node).toMatchObject({ kind: 'LIKE', othersCount: 39, text: 'Athlete fan39 and 39 others liked your entry' });
+    await gql('ann', `mutation { markNotificationsRead(input: { ids: ["${note!.node.id}"] }) { unreadCount } }`);
+    await like('dov', entry);
+    expect(await db.prisma.notification.count({ where: { entryId: entry } })).toBe(2);
+    expect((await inbox('ann', '(unread: true)')).notifications.edges.map((e) => e.node.othersCount)).toEqual([0]);
+    await readAll('ann');
+  });
+
+  it('tell a person mentioned, if they may see the entry', async () => {
+    await post('ann', 'message: "Thanks @ben and @dov for the run", visibility: FRIENDS');
+    // Ben is Ann's friend; Dov is not and may not see a friends-only entry
+    expect((await inbox('ben', '(unread: true)')).notifications.edges.map((e) => e.node.kind)).toEqual(['MENTION']);
+    expect((await inbox('dov', '(unread: true)')).notifications.edges).toEqual([]);
+    const open = await post('ann', 'message: "Open to all", visibility: EVERYONE');
+    await comment('ben', open, 'Come along @dov!');
+    expect((await inbox('dov', '(unread: true)')).notifications.edges.map((e) => e.node)).toMatchObject([
+      { kind: 'MENTION', actor: { username: 'ben' } },
+    ]);
+    await Promise.all(['ann', 'ben', 'dov'].map(readAll));
+  });
+
+  it('show their entry only while the person may see it', async () => {
+    const entry = await post('ann', 'message: "Hello @dov", visibility: EVERYONE');
+    expect((await inbox('dov', '(unread: true)')).notifications.edges.map((e) => e.node.entry)).toEqual([{ databaseId: entry }]);
+    await gql('ann', `mutation { updateEntry(input: { id: ${entry}, visibility: ONLY_ME }) { error { __typename } } }`);
+    expect((await inbox('dov', '(unread: true)')).notifications.edges.map((e) => e.node.entry)).toEqual([null]);
+    await readAll('dov');
+  });
+
+  it('tell of a friend request and of its acceptance', async () => {
+    await gql('cat', 'mutation { requestFriend(input: { username: "eve" }) { error { __typename } } }');
+    expect((await inbox('eve')).notifications.edges.map((e) => e.node)).toMatchObject([
+      { kind: 'FRIEND_REQUEST', actor: { username: 'cat' }, entry: null },
+    ]);
+    await gql('eve', 'mutation { acceptFriend(input: { username: "cat" }) { error { __typename } } }');
+    expect((await inbox('cat', '(unread: true)')).notifications.edges.map((e) => e.node)).toMatchObject([
+      { kind: 'FRIEND_ACCEPTED', actor: { username: 'eve' } },
+    ]);
+  });
+
+  it('heed a kind turned off', async () => {
+    const off = await gql('eve', 'mutation { setNotificationPreference(input: { kind: LIKE, inApp: false }) { inApp } }');
+    expect(off.data.setNotificationPreference.inApp).toBe(false);
+    const prefs = await gql('eve', '{ notificationPreferences { kind inApp } }');
+    expect(prefs.data.notificationPreferences).toContainEqual({ kind: 'LIKE', inApp: false });
+    expect(prefs.data.notificationPreferences).toHaveLength(6);
+    const entry = await post('eve', 'message: "Quiet", visibility: EVERYONE');
+    await like('cat', entry);
+    await comment('cat', entry, 'Hi');
+    expect((await inbox('eve', '(unread: true)')).notifications.edges.map((e) => e.node.kind)).toEqual(['COMMENT', 'FRIEND_REQUEST']);
+  });
+
+  it('are the viewer’s own: none without a token, nobody else’s by id', async () => {
+    expect((await gql(null, '{ unreadNotificationCount }')).errors[0].extensions.type).toBe('NotAuthorizedError');
+    const [mine] = (await inbox('eve')).notifications.edges;
+    expect((await gql('ann', `{ node(id: "${mine!.node.id}") { id } }`)).data.node).toBeNull();
+    expect((await gql('eve', `{ node(id: "${mine!.node.id}") { id } }`)).data.node).toEqual({ id: mine!.node.id });
+    expect(
+      (await gql('eve', 'mutation { markNotificationsRead(input: {}) { error { __typename } } }')).data.markNotificationsRead.error
+        .__typename,
+    ).toBe('ValidationError');
+  });
+
+  it('arrive live through the notifications subscription', async () => {
+    const entry = await post('dov', 'message: "Live", visibility: EVERYONE');
+    const response = await api.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${tokens.dov}` },
+      body: JSON.stringify({ query: 'subscription { notifications { kind text } }' }),
+    });
+    const reader = response.body!.getReader();
+    const read = (async () => {
+      const decoder = new TextDecoder();
+      let text = '';
+      while (!text.includes('liked your entry')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+      await reader.cancel();
+      return text;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await like('eve', entry);
+    expect(await read).toContain('"kind":"LIKE","text":"EVE liked your entry"');
+  });
+});
