@@ -6,12 +6,14 @@ import { safeNext } from '../account/page-kit.ts';
 import { CSRF_COOKIE, csrfMatches } from '../auth/session.ts';
 import { MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
 import type { FieldIssue } from '../domain/errors.ts';
+import { NOTIFICATION_KINDS } from '../domain/notifications.ts';
 import { BodyTooLargeError, MalformedBodyError } from '../http/body.ts';
 import { html, type Markup } from '../http/html.ts';
 import { readMultipartForm } from '../http/multipart.ts';
 import { type RequestContext, type Router, readForm } from '../http/router.ts';
 import { MAX_IMAGE_BYTES } from '../media/images.ts';
 import {
+  type NotificationKind,
   PageAcceptFriendDocument,
   PageAddPrivacyZoneDocument,
   PageBlockPersonDocument,
@@ -24,10 +26,12 @@ import {
   PageEntryDetailDocument,
   PageFindPersonDocument,
   PageLikeEntryDocument,
+  PageMarkNotificationsReadDocument,
   PageMutePersonDocument,
   PageRemoveFriendDocument,
   PageRemovePrivacyZoneDocument,
   PageRequestFriendDocument,
+  PageSetNotificationPreferenceDocument,
   PageUnblockPersonDocument,
   PageUnlikeEntryDocument,
   PageUnmutePersonDocument,
@@ -89,6 +93,7 @@ export function mountWebActions(router: Router, options: WebOptions): void {
   mountEntryActions(post, run);
   mountFriendshipAction(post, run);
   mountSafetyAction(post, run);
+  mountNotificationActions(post, run);
   mountSettings(router, respond, post, run);
 
   // an athlete by username: their page, or a page saying there is nobody by that name
@@ -174,6 +179,25 @@ function mountFriendshipAction(post: Post, run: WebOptions['run']): void {
     return seeOther(safeNext(field(form, 'back') || null) ?? `/people/${encodeURIComponent(username)}`);
   });
 }
+
+/** Marking every notification read, and choosing the kinds heard of; back to the notifications page. */
+function mountNotificationActions(post: Post, run: WebOptions['run']): void {
+  post('/notifications/read', async (ctx, read) => {
+    const issues = issuesOf(await run(PageMarkNotificationsReadDocument, ctx.request, read.context));
+    return issues ? problemPage(read, 'Nothing changed', issues.map((issue) => issue.message).join('; ')) : seeOther('/notifications');
+  });
+  post('/notifications/preferences', async (ctx, read, form) => {
+    const on = new Set([...form.entries()].filter(([name]) => name === 'on').map(([, value]) => value));
+    for (const kind of NOTIFICATION_KIND_NAMES) {
+      const issues = issuesOf(await run(PageSetNotificationPreferenceDocument, ctx.request, read.context, { kind, inApp: on.has(kind) }));
+      if (issues) return problemPage(read, 'Nothing changed', issues.map((issue) => issue.message).join('; '));
+    }
+    return seeOther('/notifications?saved=kinds');
+  });
+}
+
+/** The kinds as the schema names them (the preferences form's values). */
+const NOTIFICATION_KIND_NAMES = NOTIFICATION_KINDS.map((kind) => kind.toUpperCase() as NotificationKind);
 
 /** Block, unblock, mute or unmute; back to the person's page (which the blocker still reads). */
 function mountSafetyAction(post: Post, run: WebOptions['run']): void {

@@ -1,5 +1,6 @@
 // An entry as the pages show it: a card with its title, author, time, place, workout, photo and counts.
 // Pure: typed GraphQL results in, markup out.
+import { MENTION } from '../domain/notifications.ts';
 import { html, type Markup } from '../http/html.ts';
 import type { PageEntryFragment, PagePersonFragment } from '../operations/generated.ts';
 import { distanceIn, metersOf, paceIn, type UnitSystem } from './units.ts';
@@ -71,6 +72,19 @@ function photos(entry: PageEntry, title: string): Markup | null {
   )}`;
 }
 
+/** Text with each `@username` linked to that person's page (whoever they are: an unknown one is a 404 there). */
+export function withMentions(text: string): Markup {
+  const parts: Array<Markup | string> = [];
+  let from = 0;
+  for (const match of text.matchAll(MENTION)) {
+    const at = match.index + match[1]!.length;
+    parts.push(text.slice(from, at), html`<a href="/people/${match[2]!.toLowerCase()}">@${match[2]}</a>`);
+    from = at + match[2]!.length + 1;
+  }
+  parts.push(text.slice(from));
+  return html`${parts}`;
+}
+
 /** One entry as a card; `link` makes its title lead to the entry's page. */
 export function entryCard(entry: PageEntry, options: { link: boolean; units: UnitSystem }): Markup {
   const title = entryTitle(entry, options.units);
@@ -85,7 +99,7 @@ export function entryCard(entry: PageEntry, options: { link: boolean; units: Uni
   </div>
   <div class="body">
     ${entry.workout && workoutLine(entry.workout, options.units)}
-    ${entry.message && longMessage ? html`<p>${entry.message}</p>` : null}
+    ${entry.message && longMessage ? html`<p>${withMentions(entry.message)}</p>` : null}
     ${photos(entry, title)}
     <p class="meta"><a href="${entry.url}#comments-heading">${plural(entry.commentCount, 'comment')}</a> · ${plural(entry.likeCount, 'like')}</p>
   </div>

@@ -7,6 +7,8 @@ export interface PageViewer {
   id: number;
   username: string;
   displayName: string;
+  /** Unread notifications, for the bell (the people pages read it; the account pages leave it out). */
+  unread?: number;
 }
 
 const STYLE = raw(`
@@ -24,6 +26,8 @@ const STYLE = raw(`
   button.secondary { background: #fff; color: #1f6f50; }
   button.danger { background: #b3261e; border-color: #b3261e; color: #fff; }
   header form button { margin: 0; background: transparent; border-color: #fff; }
+  header .bell { text-decoration: none; }
+  header .bell .count { display: inline-block; margin-left: .15rem; padding: 0 .35rem; border-radius: 1rem; background: #fff; color: #8c1d18; font-size: .8rem; font-weight: 700; }
   .error { background: #fdecea; border: 1px solid #b3261e; color: #8c1d18; padding: .5rem .75rem; border-radius: 4px; }
   .help { color: #4a5568; font-size: .9rem; margin: .25rem 0 0; }
   .secret { font-family: ui-monospace, monospace; word-break: break-all; background: #f0f3f0; padding: .25rem .5rem; }
@@ -34,7 +38,8 @@ const STYLE = raw(`
 /** A whole page: `style` adds to the shared style sheet, `head` to the document's head. */
 export function layout(title: string, body: Markup, viewer: PageViewer | null, csrf: string, style?: Markup, head?: Markup): Markup {
   const nav = viewer
-    ? html`<a href="/people/${encodeURIComponent(viewer.username)}">${viewer.displayName}</a> <a href="/settings">Settings</a>
+    ? html`<a href="/notifications" class="bell" aria-label="${viewer.unread ? `Notifications: ${viewer.unread} unread` : 'Notifications'}">🔔${viewer.unread ? html`<span class="count">${viewer.unread > 99 ? '99+' : viewer.unread}</span>` : null}</a>
+       <a href="/people/${encodeURIComponent(viewer.username)}">${viewer.displayName}</a> <a href="/settings">Settings</a>
        <a href="/account">Account</a> <a class="wide" href="/developers/apps">Developers</a>
        <form method="post" action="/logout"><input type="hidden" name="csrf" value="${csrf}"><button type="submit">Log out</button></form>`
     : html`<a href="/login">Log in</a> <a href="/signup">Sign up</a>`;

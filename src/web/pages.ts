@@ -11,7 +11,19 @@ import type {
   PageTrackFragment,
 } from '../operations/generated.ts';
 import { ENTRY_ASSETS, MAP_ASSETS, type MapData, type MapSpec } from './assets.ts';
-import { avatar, entryCard, entryTitle, lower, type PageEntry, type PagePerson, pager, personLink, plural, time } from './entry-card.ts';
+import {
+  avatar,
+  entryCard,
+  entryTitle,
+  lower,
+  type PageEntry,
+  type PagePerson,
+  pager,
+  personLink,
+  plural,
+  time,
+  withMentions,
+} from './entry-card.ts';
 import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, safetyForm, searchForm } from './forms.ts';
 import { hidden, issuesBlock, layout, type PageViewer } from './layout.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
@@ -34,6 +46,10 @@ export const PAGE_STYLE = raw(`
   ul.plain { list-style: none; padding: 0; margin: 0; }
   ul.plain li { padding: .5rem 0; border-top: 1px solid #e2e6ea; }
   ul.people li { display: flex; align-items: center; gap: .5rem; }
+  ul.notifications li { display: flex; align-items: flex-start; gap: .5rem; padding: .4rem 0; border-bottom: 1px solid #e3e7ec; }
+  ul.notifications li.unread a { font-weight: 600; }
+  ul.notifications p { margin: 0; }
+  label.check { font-weight: 400; }
   ul.people img { width: 32px; height: 32px; border-radius: 50%; }
   svg { width: 100%; height: auto; display: block; }
   figure { margin: 1rem 0; }
@@ -202,7 +218,7 @@ export function entryPage(
   const comments = entry.comments.edges.length
     ? html`<ul class="plain">${entry.comments.edges.map(
         ({ node: c }) =>
-          html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${c.body}</p>${c.author.username === viewerName && editCommentForm(visitor.csrf, entry.id, c)}${removable(c.author.username) && deleteCommentForm(visitor.csrf, entry.id, c.id)}</li>`,
+          html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${withMentions(c.body)}</p>${c.author.username === viewerName && editCommentForm(visitor.csrf, entry.id, c)}${removable(c.author.username) && deleteCommentForm(visitor.csrf, entry.id, c.id)}</li>`,
       )}</ul>`
     : html`<p>No comments yet.</p>`;
   const likes = entry.likes.edges.length
@@ -439,5 +455,57 @@ export function searchPage(
     `Search: ${query}`,
     html`${form}<section class="card" aria-labelledby="people-heading"><h2 id="people-heading">People</h2>${peopleList}</section>
 <section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2>${entries}</section>${pager(`/search?q=${encodeURIComponent(query)}`, feed.page, feed.hasNext)}`,
+  );
+}
+
+const KIND_LABELS: Record<string, string> = {
+  COMMENT: 'Comments on your entries',
+  REPLY: 'Comments after yours',
+  LIKE: 'Likes of your entries',
+  FRIEND_REQUEST: 'Friend requests',
+  FRIEND_ACCEPTED: 'Accepted friend requests',
+  MENTION: 'Mentions of you',
+};
+
+type PageNotification = {
+  id: string;
+  read: boolean;
+  at: string;
+  text: string;
+  actor: PagePerson;
+  entry: { url: string } | null;
+};
+
+/** The athlete's notifications, newest first (new ones marked), with a button to mark all read, and the kinds they hear of. */
+export function notificationsPage(
+  visitor: Visitor,
+  notifications: readonly PageNotification[],
+  preferences: ReadonlyArray<{ kind: string; inApp: boolean }>,
+  status?: Markup | null,
+): Markup {
+  const unread = notifications.filter((n) => !n.read).length;
+  const list = notifications.length
+    ? html`<ul class="plain notifications">${notifications.map(
+        (
+          n,
+        ) => html`<li class="${n.read ? 'read' : 'unread'}">${avatar(n.actor, '')}<div>${n.read ? null : html`<span class="badge">New</span> `}<a href="${n.entry?.url ?? n.actor.url}">${n.text}</a>
+  <p class="meta">${time(n.at)}</p></div></li>`,
+      )}</ul>`
+    : html`<p>Nothing yet: comments, likes, friend requests and mentions of you will show here.</p>`;
+  const markAll = unread
+    ? html`<form method="post" action="/notifications/read">${hidden('csrf', visitor.csrf)}<button type="submit" class="secondary">Mark all ${unread} read</button></form>`
+    : null;
+  const choices = html`<section class="card" aria-labelledby="kinds-heading"><h2 id="kinds-heading">What you hear of</h2>
+<form method="post" action="/notifications/preferences">${hidden('csrf', visitor.csrf)}
+  ${preferences.map(
+    (p) =>
+      html`<label class="check"><input type="checkbox" name="on" value="${p.kind}"${p.inApp ? html` checked` : null}> ${KIND_LABELS[p.kind] ?? lower(p.kind)}</label>`,
+  )}
+  <button type="submit">Save</button></form></section>`;
+  return page(
+    visitor,
+    'Notifications',
+    html`<section class="card" aria-labelledby="list-heading"><h2 id="list-heading" class="visually-hidden">Latest</h2>${markAll}${list}</section>${choices}`,
+    status,
   );
 }

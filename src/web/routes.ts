@@ -11,9 +11,11 @@ import type { Markup } from '../http/html.ts';
 import { htmlResponse, type Router } from '../http/router.ts';
 import {
   type ActivityType,
+  PageBellDocument,
   PageEntryDetailDocument,
   PageFeedDocument,
   PageNearbyDocument,
+  PageNotificationsDocument,
   PagePersonDetailDocument,
   PagePersonStatsDocument,
   PageRouteDocument,
@@ -21,12 +23,15 @@ import {
 } from '../operations/generated.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import { positiveId } from '../rest/params.ts';
+import { seeOther } from './form-outcome.ts';
 import { composeForm } from './forms.ts';
 import {
   entryPage,
   feedPage,
   nearbyPage,
   notFoundPage,
+  notice,
+  notificationsPage,
   type PageEntry,
   personPage,
   routePage,
@@ -106,8 +111,14 @@ export function pageReader(options: WebOptions) {
   return async (request: Request, render: (read: PageRead) => Promise<[number, Markup] | Response>): Promise<Response> => {
     const session = await options.session(request);
     const context = options.context(request, session.viewer ? sessionViewer(session.viewer) : null);
+    // the bell's number, for an athlete logged in reading a page (a form's post leads on, mostly)
+    const unread =
+      session.viewer && request.method === 'GET'
+        ? (pageData(await options.run(PageBellDocument, request, context)).unreadNotificationCount ?? 0)
+        : 0;
+    const viewer = session.viewer && { ...session.viewer, unread };
     const visitor = (reader?: { units: string } | null): Visitor => ({
-      viewer: session.viewer,
+      viewer,
       csrf: session.csrf,
       units: (reader?.units === 'MILES' ? 'MILES' : 'KILOMETERS') satisfies UnitSystem,
       tiles: options.tiles,
@@ -212,6 +223,22 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
   );
 
   router.get('/nearby', ({ request, url }) => respond(request, (read) => nearby(run, request, url, read)));
+  router.get('/notifications', ({ request, url }) =>
+    respond(request, async ({ context, visitor, session }) => {
+      if (!session.viewer) return seeOther('/login?next=%2Fnotifications');
+      const data = pageData(await run(PageNotificationsDocument, request, context));
+      const saved = url.searchParams.get('saved') === 'kinds' ? notice('Saved: you hear of the kinds ticked.') : null;
+      return [
+        200,
+        notificationsPage(
+          visitor(data.reader),
+          data.notifications?.edges.map((e) => e.node) ?? [],
+          data.notificationPreferences ?? [],
+          saved,
+        ),
+      ];
+    }),
+  );
   router.get('/search', ({ request, url }) => respond(request, (read) => search(run, request, url, read)));
 
   router.get('/routes/:id', ({ request, params }) =>

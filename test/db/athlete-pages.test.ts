@@ -333,6 +333,52 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     await context.close();
   });
 
+  it('rings the bell for likes, comments and mentions; lists them, marks them read, and heeds the kinds chosen', async () => {
+    const context = await browser.newContext(PHONE);
+    const tab = await signUp(context, 'quinn', 'Quinn');
+    expect(await tab.locator('header .bell').getAttribute('aria-label')).toBe('Notifications');
+    await tab.fill('#compose-message', 'Track session');
+    await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+    const entryId = Number(tab.url().split('/').pop());
+    const rae = await createPerson(db.prisma, { username: 'rae', displayName: 'Rae' });
+    const raeToken = await createToken(db.prisma, rae.id);
+    const as = (query: string) =>
+      fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${raeToken}` },
+        body: JSON.stringify({ query }),
+      });
+    await as(`mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
+    await as(`mutation { createComment(input: { entryId: ${entryId}, body: "Well run, @quinn" }) { error { __typename } } }`);
+    await tab.goto(`${base}/`);
+    expect(await tab.locator('header .bell').getAttribute('aria-label')).toBe('Notifications: 2 unread');
+    expect(await fitsTheScreen(tab)).toBe(true);
+    await Promise.all([tab.waitForURL(`${base}/notifications`), tab.locator('header .bell').click()]);
+    const items = await tab.locator('ul.notifications li').allInnerTexts();
+    expect(items.join('\n')).toContain('Rae commented on your entry');
+    expect(items.join('\n')).toContain('Rae liked your entry');
+    expect(await axeViolations(tab)).toEqual([]);
+    // the comment's mention is a link to her own page
+    await tab.goto(`${base}/entries/${entryId}`);
+    expect(await tab.locator('[data-live=comments] a', { hasText: '@quinn' }).getAttribute('href')).toBe('/people/quinn');
+    await tab.goto(`${base}/notifications`);
+    await Promise.all([tab.waitForURL(`${base}/notifications`), tab.getByRole('button', { name: 'Mark all 2 read' }).click()]);
+    await tab.locator('header .bell[aria-label="Notifications"]').waitFor();
+    // likes turned off: a like is heard of no more
+    await tab.uncheck('input[name=on][value=LIKE]');
+    await Promise.all([tab.waitForURL(/saved=kinds/), tab.getByRole('button', { name: 'Save' }).click()]);
+    expect(await tab.isChecked('input[name=on][value=LIKE]')).toBe(false);
+    const ned = await createPerson(db.prisma, { username: 'ned_q' });
+    await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${await createToken(db.prisma, ned.id)}` },
+      body: JSON.stringify({ query: `mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }` }),
+    });
+    await tab.goto(`${base}/notifications`);
+    expect(await tab.locator('header .bell').getAttribute('aria-label')).toBe('Notifications');
+    await context.close();
+  });
+
   it('mutes and blocks from a person’s page', async () => {
     const pia = await createPerson(db.prisma, { username: 'pia', displayName: 'Pia' });
     const piaToken = await createToken(db.prisma, pia.id);
