@@ -2,6 +2,7 @@
 // it, befriending, finding someone, and the settings page (posting an entry is compose.ts). Each runs a
 // GraphQL operation of src/operations/pages.graphql as the logged-in athlete, after the form's CSRF
 // check; a refused form is shown again with what was wrong above it, a done one leads on (303).
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { safeNext } from '../account/page-kit.ts';
 import { CSRF_COOKIE, csrfMatches } from '../auth/session.ts';
 import { MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
@@ -164,18 +165,34 @@ function mountEntryActions(post: Post, run: WebOptions['run']): void {
 
 /** Ask, accept, decline, withdraw or unfriend; back to the person's page (or the settings page). */
 function mountFriendshipAction(post: Post, run: WebOptions['run']): void {
-  const documents = {
-    request: PageRequestFriendDocument,
-    accept: PageAcceptFriendDocument,
-    decline: PageDeclineFriendDocument,
-    remove: PageRemoveFriendDocument,
-  } as const;
-  post('/people/:username/friendship', async (ctx, read, form) => {
+  mountPersonAction(post, run, 'friendship', {
+    documents: {
+      request: PageRequestFriendDocument,
+      accept: PageAcceptFriendDocument,
+      decline: PageDeclineFriendDocument,
+      remove: PageRemoveFriendDocument,
+    },
+    choose: 'Choose to ask, accept, decline or end a friendship.',
+    refused: 'The friendship did not change',
+  });
+}
+
+/**
+ * A form on a person's page whose `action` picks one of `documents` (each a mutation of `username`),
+ * back to their page (or to the form's `back`, one of our own pages).
+ */
+function mountPersonAction(
+  post: Post,
+  run: WebOptions['run'],
+  path: string,
+  options: { documents: Record<string, TypedDocumentNode<{ result: unknown }, { username: string }>>; choose: string; refused: string },
+): void {
+  post(`/people/:username/${path}`, async (ctx, read, form) => {
     const action = field(form, 'action');
     const username = ctx.params.username!;
-    if (!Object.hasOwn(documents, action)) return problemPage(read, 'Nothing to do', 'Choose to ask, accept, decline or end a friendship.');
-    const issues = issuesOf(await run(documents[action as keyof typeof documents], ctx.request, read.context, { username }));
-    if (issues) return problemPage(read, 'The friendship did not change', issues.map((issue) => issue.message).join('; '));
+    if (!Object.hasOwn(options.documents, action)) return problemPage(read, 'Nothing to do', options.choose);
+    const issues = issuesOf((await run(options.documents[action]!, ctx.request, read.context, { username })) as Outcome);
+    if (issues) return problemPage(read, options.refused, issues.map((issue) => issue.message).join('; '));
     return seeOther(safeNext(field(form, 'back') || null) ?? `/people/${encodeURIComponent(username)}`);
   });
 }
@@ -201,19 +218,15 @@ const NOTIFICATION_KIND_NAMES = NOTIFICATION_KINDS.map((kind) => kind.toUpperCas
 
 /** Block, unblock, mute or unmute; back to the person's page (which the blocker still reads). */
 function mountSafetyAction(post: Post, run: WebOptions['run']): void {
-  const documents = {
-    block: PageBlockPersonDocument,
-    unblock: PageUnblockPersonDocument,
-    mute: PageMutePersonDocument,
-    unmute: PageUnmutePersonDocument,
-  } as const;
-  post('/people/:username/safety', async (ctx, read, form) => {
-    const action = field(form, 'action');
-    const username = ctx.params.username!;
-    if (!Object.hasOwn(documents, action)) return problemPage(read, 'Nothing to do', 'Choose to block, unblock, mute or unmute.');
-    const issues = issuesOf(await run(documents[action as keyof typeof documents], ctx.request, read.context, { username }));
-    if (issues) return problemPage(read, 'Nothing changed', issues.map((issue) => issue.message).join('; '));
-    return seeOther(`/people/${encodeURIComponent(username)}`);
+  mountPersonAction(post, run, 'safety', {
+    documents: {
+      block: PageBlockPersonDocument,
+      unblock: PageUnblockPersonDocument,
+      mute: PageMutePersonDocument,
+      unmute: PageUnmutePersonDocument,
+    },
+    choose: 'Choose to block, unblock, mute or unmute.',
+    refused: 'Nothing changed',
   });
 }
 

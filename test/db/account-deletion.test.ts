@@ -160,20 +160,13 @@ describe('deleting an account', () => {
     const avatarBytes = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#fedcba' } })
       .png()
       .toBuffer();
-    const avatarForm = new FormData();
-    avatarForm.set(
-      'operations',
-      JSON.stringify({
-        query: 'mutation ($p: ImageFile!) { updateProfile(input: { photo: $p }) { person { photoUrl } } }',
-        variables: { p: null },
-      }),
+    const avatarSet = await api.graphqlUpload<{ updateProfile: { person: { photoUrl: string } } }>(
+      'mutation ($file: ImageFile!) { updateProfile(input: { photo: $file }) { person { photoUrl } } }',
+      new Blob([new Uint8Array(avatarBytes)], { type: 'image/png' }),
+      'me.png',
+      ada.token,
     );
-    avatarForm.set('map', JSON.stringify({ 0: ['variables.p'] }));
-    avatarForm.set('0', new Blob([new Uint8Array(avatarBytes)], { type: 'image/png' }), 'me.png');
-    const avatarSet = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${ada.token}` }, body: avatarForm });
-    const avatar = path.basename(
-      ((await avatarSet.json()) as { data: { updateProfile: { person: { photoUrl: string } } } }).data.updateProfile.person.photoUrl,
-    );
+    const avatar = path.basename(avatarSet.data!.updateProfile.person.photoUrl);
     expect(existsSync(path.join(mediaDir, avatar))).toBe(true);
 
     // anonymous readers see her entries (and the response cache keeps the page)

@@ -107,18 +107,13 @@ beforeAll(async () => {
   const posted = await api.fetch('/entries.json', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
   photoName = path.basename(((await posted.json()) as { media: Array<{ content: { url: string } }> }).media[0]!.content.url);
   // the same picture as her avatar, uploaded
-  const avatarForm = new FormData();
-  avatarForm.set(
-    'operations',
-    JSON.stringify({
-      query: 'mutation ($p: ImageFile!) { updateProfile(input: { photo: $p }) { error { __typename } } }',
-      variables: { p: null },
-    }),
+  const avatarSet = await api.graphqlUpload(
+    'mutation ($file: ImageFile!) { updateProfile(input: { photo: $file }) { error { __typename } } }',
+    new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }),
+    'me.jpg',
+    token,
   );
-  avatarForm.set('map', JSON.stringify({ 0: ['variables.p'] }));
-  avatarForm.set('0', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'me.jpg');
-  const avatarSet = await api.fetch('/graphql', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: avatarForm });
-  expect(await avatarSet.json()).toEqual({ data: { updateProfile: { error: null } } });
+  expect(avatarSet.data).toEqual({ updateProfile: { error: null } });
   avatarName = path.basename((await db.prisma.person.findFirstOrThrow({ where: { usernameKey: 'eve' } })).photoUrl!);
   const other = await graphql<{ createEntry: { entry: { id: number } } }>(
     friendToken,

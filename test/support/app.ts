@@ -29,5 +29,14 @@ export function testApp(database: Database & { config: DatabaseConfig }, env: Re
       });
       return { status: response.status, ...((await response.json()) as object) };
     },
+    /** A GraphQL multipart request (the spec's `operations` and `map`): `file` as the variable `$file`. */
+    async graphqlUpload<T = Record<string, unknown>>(query: string, file: Blob, name: string, token: string): Promise<GraphQLResult<T>> {
+      const form = new FormData();
+      form.set('operations', JSON.stringify({ query, variables: { file: null } }));
+      form.set('map', JSON.stringify({ 0: ['variables.file'] }));
+      form.set('0', file, name);
+      const response = await app.fetch(`${BASE}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      return { status: response.status, ...((await response.json()) as object) };
+    },
   };
 }
