@@ -90,13 +90,15 @@ export async function viewerForToken({ prisma, read }: TokenStore, token: string
     personId: number;
     username: string;
     keptApart: number;
+    suspendedAt: unknown;
   }>(
     Sql.sql`SELECT t."id", t."revokedAt", t."lastUsedAt", t."clientId", t."scope", t."expiresAt", p."id" AS "personId", p."username",
-      p."keptApart"
+      p."keptApart", p."suspendedAt"
     FROM "OAuthAccessToken" t JOIN "Person" p ON p."id" = t."personId"
     WHERE t."tokenHash" = ${hashToken(token)}`,
   );
-  if (!row || row.revokedAt !== null) return null;
+  // a suspended account's tokens stop working at once (a moderator's suspension)
+  if (!row || row.revokedAt !== null || row.suspendedAt !== null) return null;
   // an app's token stops working when it expires (its refresh token gets the next one)
   if (row.expiresAt !== null && !(storedTime(row.expiresAt) > Date.now())) return null;
   // the account page shows when an app last acted; an hour's precision spares a write per request

@@ -10,7 +10,7 @@ Commands:
   serve      start the HTTP server (GraphQL at /graphql)
   migrate    apply pending database migrations and exit
   seed       fill the database with a demo community (--scale N for benchmark-sized data)
-  users      create a person who can log in (users create --username U --password P), set a password, or delete one
+  users      create a person who can log in (users create --username U --password P), set a password, delete one, promote a moderator, unsuspend
   export     everything a person owns as a zip (export <username> <file.zip>)
   import     a Strava-style or Milepost export zip as a person's entries (import <username> <archive.zip>)
   apps       register a third-party app (apps create --name N --redirect-uri URL)

@@ -66,10 +66,11 @@ export async function setPassword(prisma: Prisma, username: string, password: st
 export async function checkPassword(prisma: Prisma, username: string, password: string): Promise<Account | null> {
   const person = await prisma.person.findUnique({
     where: { usernameKey: usernameKey(username) },
-    select: { ...ACCOUNT, passwordHash: true },
+    select: { ...ACCOUNT, passwordHash: true, suspendedAt: true },
   });
   const ok = await verifyPassword(password, person?.passwordHash ?? null);
-  if (!person || !ok) return null;
+  // a suspended account does not log in
+  if (!person || !ok || person.suspendedAt) return null;
   return { id: person.id, username: person.username, displayName: person.displayName };
 }
 
@@ -86,10 +87,13 @@ export async function createSession(prisma: Prisma, personId: number, token: str
 export async function accountOfSession(prisma: Prisma, token: string): Promise<Account | null> {
   const session = await prisma.session.findUnique({
     where: { tokenHash: hashToken(token) },
-    select: { revokedAt: true, expiresAt: true, person: { select: ACCOUNT } },
+    select: { revokedAt: true, expiresAt: true, person: { select: { ...ACCOUNT, suspendedAt: true } } },
   });
   if (!session || session.revokedAt || session.expiresAt.getTime() <= Date.now()) return null;
-  return session.person;
+  // a suspended account's sessions end at once
+  if (session.person.suspendedAt) return null;
+  const { suspendedAt: _suspended, ...account } = session.person;
+  return account;
 }
 
 export async function endSession(prisma: Prisma, token: string): Promise<void> {

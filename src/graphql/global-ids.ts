@@ -14,7 +14,7 @@ import { type Context, readsAsOwner } from './context.ts';
 import { blockedByPerson, viewerMaySee } from './lookups.ts';
 
 /** The types that implement `Node`. */
-export const NODE_TYPES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'PrivacyZone', 'Notification'] as const;
+export const NODE_TYPES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'PrivacyZone', 'Notification', 'Report'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
 /** At most this many ids in one `nodes(ids:)`. */
@@ -64,6 +64,11 @@ export async function mayReach(context: Context, type: string, id: string): Prom
         select: { entry: { select: { authorId: true, visibility: true } } },
       });
       return like !== null && viewerMaySee(context, like.entry);
+    }
+    case 'Report': {
+      if (!context.viewer) return false;
+      const person = await context.prisma.person.findUnique({ where: { id: context.viewer.id }, select: { role: true } });
+      return person?.role === 'moderator';
     }
     case 'Notification': {
       if (!context.viewer) return false;

@@ -28,9 +28,11 @@ import {
   PageFindPersonDocument,
   PageLikeEntryDocument,
   PageMarkNotificationsReadDocument,
+  PageModerateDocument,
   PageMutePersonDocument,
   PageRemoveFriendDocument,
   PageRemovePrivacyZoneDocument,
+  PageReportContentDocument,
   PageRequestFriendDocument,
   PageSetNotificationPreferenceDocument,
   PageUnblockPersonDocument,
@@ -95,6 +97,7 @@ export function mountWebActions(router: Router, options: WebOptions): void {
   mountFriendshipAction(post, run);
   mountSafetyAction(post, run);
   mountNotificationActions(post, run);
+  mountModerationAction(post, run);
   mountSettings(router, respond, post, run);
 
   // an athlete by username: their page, or a page saying there is nobody by that name
@@ -145,6 +148,13 @@ function mountEntryActions(post: Post, run: WebOptions['run']): void {
       ...(form.has('workout_title') && { workoutTitle: field(form, 'workout_title') }),
     }),
   );
+  post('/entries/:id/report', async (ctx, read, form) => {
+    const comment = field(form, 'comment');
+    const target = comment ? { commentId: comment } : { entryId: entryOf(ctx) };
+    const issues = issuesOf(await run(PageReportContentDocument, ctx.request, read.context, { ...target, reason: field(form, 'reason') }));
+    if (issues) return problemPage(read, 'Not reported', issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
+    return seeOther(`/entries/${entryOf(ctx)}?reported=1`);
+  });
   action('visibility', (ctx, read, form) =>
     run(PageUpdateEntryDocument, ctx.request, read.context, { id: entryOf(ctx), visibility: field(form, 'visibility') as Visibility }),
   );
@@ -194,6 +204,18 @@ function mountPersonAction(
     const issues = issuesOf((await run(options.documents[action]!, ctx.request, read.context, { username })) as Outcome);
     if (issues) return problemPage(read, options.refused, issues.map((issue) => issue.message).join('; '));
     return seeOther(safeNext(field(form, 'back') || null) ?? `/people/${encodeURIComponent(username)}`);
+  });
+}
+
+/** A moderator's decision on a report; back to the queue. */
+function mountModerationAction(post: Post, run: WebOptions['run']): void {
+  post('/moderation/:reportId', async (ctx, read, form) => {
+    const action = field(form, 'action');
+    if (action !== 'HIDE' && action !== 'SUSPEND' && action !== 'DISMISS')
+      return problemPage(read, 'Nothing to do', 'Choose to hide, suspend or dismiss.');
+    const issues = issuesOf(await run(PageModerateDocument, ctx.request, read.context, { reportId: ctx.params.reportId!, action }));
+    if (issues) return problemPage(read, 'Nothing changed', issues.map((issue) => issue.message).join('; '));
+    return seeOther('/moderation');
   });
 }
 

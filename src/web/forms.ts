@@ -91,13 +91,22 @@ export function entryActions(
         <button type="submit" class="danger">Delete entry</button></form>`
     : null;
   // like, unlike and comment answer in place where script runs (data-inplace: what to announce)
+  const report = state.own ? null : reportForm(csrf, entry.id, {});
   return html`<section class="card" aria-labelledby="actions-heading" data-live="actions"><h2 id="actions-heading" class="visually-hidden">Respond</h2>${issuesBlock(state.issues)}
   <div class="actions">${like}</div>
   <form method="post" action="${base}/comment" data-inplace="Comment posted." data-focus="#comment-body">${hidden('csrf', csrf)}<label for="comment-body">Your comment</label>
     <textarea id="comment-body" name="body" rows="2" maxlength="510" required>${state.comment ?? ''}</textarea>
     <button type="submit">Comment</button></form>
-  ${author}
+  ${author}${report}
 </section>`;
+}
+
+/** Reporting an entry or a comment to the moderators, behind a disclosure. */
+export function reportForm(csrf: string, entryId: number, target: { commentId?: number }): Markup {
+  const id = target.commentId ? `report-comment-${target.commentId}` : 'report-entry';
+  return html`<details class="report"><summary>Report${target.commentId ? null : ' this entry'}</summary><form method="post" action="/entries/${entryId}/report">${hidden('csrf', csrf)}${hidden('comment', target.commentId ? String(target.commentId) : null)}
+    <label for="${id}">What is wrong</label><textarea id="${id}" name="reason" rows="2" maxlength="500" required></textarea>
+    <button type="submit" class="secondary">Report to the moderators</button></form></details>`;
 }
 
 /** Their own comment's text, to change (behind a disclosure; in place where script runs). */

@@ -24,7 +24,7 @@ import {
   time,
   withMentions,
 } from './entry-card.ts';
-import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, safetyForm, searchForm } from './forms.ts';
+import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, reportForm, safetyForm, searchForm } from './forms.ts';
 import { hidden, issuesBlock, layout, type PageViewer } from './layout.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
@@ -218,7 +218,7 @@ export function entryPage(
   const comments = entry.comments.edges.length
     ? html`<ul class="plain">${entry.comments.edges.map(
         ({ node: c }) =>
-          html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${withMentions(c.body)}</p>${c.author.username === viewerName && editCommentForm(visitor.csrf, entry.id, c)}${removable(c.author.username) && deleteCommentForm(visitor.csrf, entry.id, c.id)}</li>`,
+          html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${withMentions(c.body)}</p>${c.author.username === viewerName && editCommentForm(visitor.csrf, entry.id, c)}${removable(c.author.username) && deleteCommentForm(visitor.csrf, entry.id, c.id)}${viewerName !== undefined && c.author.username !== viewerName && reportForm(visitor.csrf, entry.id, { commentId: c.id })}</li>`,
       )}</ul>`
     : html`<p>No comments yet.</p>`;
   const likes = entry.likes.edges.length
@@ -508,4 +508,31 @@ export function notificationsPage(
     html`<section class="card" aria-labelledby="list-heading"><h2 id="list-heading" class="visually-hidden">Latest</h2>${markAll}${list}</section>${choices}`,
     status,
   );
+}
+
+type PageReport = {
+  databaseId: number;
+  kind: string;
+  excerpt: string;
+  reason: string;
+  createdAt: string;
+  entryId: number | null;
+  filedBy: PagePerson;
+  author: PagePerson | null;
+};
+
+/** The moderators' queue: the open reports, oldest first, each with what to do about it. */
+export function moderationPage(visitor: Visitor, reports: readonly PageReport[], total: number, status?: Markup | null): Markup {
+  const act = (report: PageReport, action: string, label: string, kind: string) =>
+    html`<form method="post" action="/moderation/${report.databaseId}">${hidden('csrf', visitor.csrf)}${hidden('action', action)}<button type="submit" class="${kind}">${label}</button></form>`;
+  const list = reports.length
+    ? html`<ul class="plain">${reports.map(
+        (
+          r,
+        ) => html`<li class="card"><p class="meta">${r.kind === 'entry' ? 'An entry' : 'A comment'} by ${r.author ? personLink(r.author) : 'someone since deleted'} · reported by ${personLink(r.filedBy)} · ${time(r.createdAt)}</p>
+  <blockquote>${r.excerpt || '(no text)'}</blockquote><p>Reason: ${r.reason}</p>${r.entryId ? html`<p><a href="/entries/${r.entryId}">Open the entry</a></p>` : null}
+  <div class="actions">${act(r, 'HIDE', r.kind === 'entry' ? 'Hide the entry' : 'Remove the comment', 'danger')}${r.author ? act(r, 'SUSPEND', 'Suspend the author', 'danger') : null}${act(r, 'DISMISS', 'Dismiss', 'secondary')}</div></li>`,
+      )}</ul>`
+    : html`<p class="card">No open reports.</p>`;
+  return page(visitor, 'Reports to moderate', html`<p>${plural(total, 'open report')}, oldest first.</p>${list}`, status);
 }

@@ -18,6 +18,7 @@ import {
   PageNotificationsDocument,
   PagePersonDetailDocument,
   PagePersonStatsDocument,
+  PageReportsDocument,
   PageRouteDocument,
   PageSearchDocument,
 } from '../operations/generated.ts';
@@ -28,6 +29,7 @@ import { composeForm } from './forms.ts';
 import {
   entryPage,
   feedPage,
+  moderationPage,
   nearbyPage,
   notFoundPage,
   notice,
@@ -190,14 +192,34 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
     }),
   );
 
-  router.get('/entries/:id', ({ request, params }) =>
+  router.get('/entries/:id', ({ request, params, url }) =>
     respond(request, async ({ context, visitor }) => {
       const id = positiveId(params.id);
       if (id === null) return [404, notFoundPage(visitor(), `Entry ${params.id}`)];
       const { entry, reader } = pageData(await run(PageEntryDetailDocument, request, context, { id }));
+      const status = url.searchParams.get('reported') === '1' ? notice('Reported: the moderators will look at it. Thank you.') : null;
       return entry
-        ? [200, entryPage(visitor(reader), entry, { ownZones: reader?.privacyZones })]
+        ? [200, entryPage(visitor(reader), entry, { ownZones: reader?.privacyZones, status })]
         : [404, notFoundPage(visitor(reader), `Entry ${id}`)];
+    }),
+  );
+
+  // the moderators' queue; to anyone else, a page that is not there
+  router.get('/moderation', ({ request }) =>
+    respond(request, async ({ context, visitor, session }) => {
+      if (!session.viewer) return seeOther('/login?next=%2Fmoderation');
+      const data = pageData(await run(PageReportsDocument, request, context));
+      if (!data.reports) return [404, notFoundPage(visitor(data.reader), 'Moderation')];
+      const saved = null;
+      return [
+        200,
+        moderationPage(
+          visitor(data.reader),
+          data.reports.edges.map((e) => e.node),
+          data.reports.totalCount,
+          saved,
+        ),
+      ];
     }),
   );
 

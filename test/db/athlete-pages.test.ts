@@ -379,6 +379,30 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     await context.close();
   });
 
+  it('reports an entry; a moderator hides it from the queue page', async () => {
+    const wil = await createPerson(db.prisma, { username: 'wil', displayName: 'Wil' });
+    const entry = await createEntry(db.prisma, wil.id, { message: 'Buy cheap pills' });
+    const context = await browser.newContext(DESKTOP);
+    const tab = await signUp(context, 'uma', 'Uma');
+    await tab.goto(`${base}/entries/${entry.id}`);
+    await tab.locator('summary', { hasText: 'Report this entry' }).click();
+    await tab.fill('#report-entry', 'Spam');
+    await Promise.all([tab.waitForURL(/reported=1/), tab.getByRole('button', { name: 'Report to the moderators' }).click()]);
+    expect(await tab.locator('[role=status]').first().textContent()).toContain('Reported');
+    // Uma is no moderator: to her the queue is not there
+    expect((await tab.goto(`${base}/moderation`))!.status()).toBe(404);
+    const moderator = await browser.newContext(DESKTOP);
+    const modTab = await signUp(moderator, 'vic', 'Vic');
+    await db.prisma.person.updateMany({ where: { usernameKey: 'vic' }, data: { role: 'moderator' } });
+    await modTab.goto(`${base}/moderation`);
+    expect(await modTab.locator('main').innerText()).toContain('Buy cheap pills');
+    expect(await axeViolations(modTab)).toEqual([]);
+    await Promise.all([modTab.waitForURL(`${base}/moderation`), modTab.getByRole('button', { name: 'Hide the entry' }).click()]);
+    expect(await modTab.locator('main').innerText()).toContain('No open reports.');
+    expect((await fetch(`${base}/entries/${entry.id}`, { headers: { accept: 'text/html' } })).status).toBe(404);
+    await Promise.all([context.close(), moderator.close()]);
+  });
+
   it('mutes and blocks from a person’s page', async () => {
     const pia = await createPerson(db.prisma, { username: 'pia', displayName: 'Pia' });
     const piaToken = await createToken(db.prisma, pia.id);

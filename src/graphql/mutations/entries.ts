@@ -183,10 +183,12 @@ payloadMutation('updateEntry', {
     const id = requireDatabaseId(input.id, 'Entry', 'entry');
     const entry = await context.prisma.entry.findUnique({
       where: { id },
-      select: { authorId: true, visibility: true, mediaUrl: true, lat: true, workout: { select: { entryId: true } } },
+      select: { authorId: true, visibility: true, mediaUrl: true, lat: true, hiddenAt: true, workout: { select: { entryId: true } } },
     });
     if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
     if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may change this entry');
+    if (entry.hiddenAt && input.visibility && input.visibility !== 'only_me')
+      throw ValidationError.field('visibility', 'cannot change: a moderator hid this entry');
     const edit = validateEntryEdit(
       {
         ...(input.message !== undefined && { message: input.message }),
