@@ -398,6 +398,8 @@ function outcome(
     if (!operation.hasArgs && !context.viewer) throw notAuthorized();
     throw new RestError(404, 'NOT_FOUND', `nothing matches ${operation.field}'s parameters`);
   }
+  // a list or a scalar (suggestedPeople, unreadNotificationCount) is the answer as it is
+  if (typeof value !== 'object' || Array.isArray(value)) return value;
   const { __typename, ...rest } = value;
   // a mutation's payload: its typed `error`, or what it changed (without the null error)
   const failed = (operation.kind === 'mutation' ? rest.error : value) as (Record<string, unknown> & { __typename?: string }) | null;
