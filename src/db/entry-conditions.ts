@@ -79,7 +79,8 @@ export async function denseSearch(database: Pick<Database, 'provider' | 'read'>,
 
 const PG_ENTRY_TEXT = Sql.sql`"milepost_search_text"(coalesce(e."message", ''))`;
 const PG_TITLE_TEXT = Sql.sql`"milepost_search_text"(coalesce(w."title", ''))`;
-const pgQuery = (terms: readonly string[]) =>
+/** PostgreSQL: the terms as a tsquery, unaccented as the indexes' words are (people's and entries' alike). */
+export const pgSearchQuery = (terms: readonly string[]) =>
   Sql.sql`to_tsquery('simple', "public"."unaccent"('"public"."unaccent"'::regdictionary, ${tsQuery(terms)}))`;
 
 /**
@@ -89,7 +90,7 @@ const pgQuery = (terms: readonly string[]) =>
  * for 2,574 matches), and walking the stream's time index recomputes each row's words (0.6 s for none).
  */
 export async function searchEntryIds(database: Pick<Database, 'read'>, terms: readonly string[], range: EntryRange): Promise<number[]> {
-  const query = pgQuery(terms);
+  const query = pgSearchQuery(terms);
   const where = Sql.join(rangeConditions(range), ' AND ');
   const order = range.direction === 'oldest' ? Sql.sql`ASC` : Sql.sql`DESC`;
   const rows = await database.read<{ id: number }>(Sql.sql`SELECT m."id" FROM (
@@ -106,7 +107,7 @@ export async function searchEntryIds(database: Pick<Database, 'read'>, terms: re
 function matchingEntryIds(dialect: Dialect, terms: readonly string[]): Sql.Sql {
   if (dialect === 'sqlite') return Sql.sql`SELECT "rowid" FROM "EntrySearch" WHERE "EntrySearch" MATCH ${ftsMatch(terms)}`;
   // (PostgreSQL's streams read a page of ids first: searchEntryIds)
-  const query = pgQuery(terms);
+  const query = pgSearchQuery(terms);
   return Sql.sql`SELECT e."id" FROM "Entry" e WHERE ${PG_ENTRY_TEXT} @@ ${query}
     UNION SELECT w."entryId" FROM "Workout" w WHERE ${PG_TITLE_TEXT} @@ ${query}`;
 }

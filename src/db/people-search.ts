@@ -2,16 +2,14 @@
 // indexes of migration 20261127120000_search: FTS5 in SQLite, a GIN index over a tsvector in PostgreSQL.
 // Ranked: the person whose username the query is, then the index's relevance (a username counts four
 // times a display name in SQLite), then the oldest account.
-import { ftsMatch, tsQuery } from '../domain/search.ts';
+import { ftsMatch } from '../domain/search.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database } from './database.ts';
+import { pgSearchQuery } from './entry-conditions.ts';
 
 type Source = Pick<Database, 'read' | 'provider'>;
 
 const PERSON_TEXT = Sql.sql`"milepost_search_text"(p."username" || ' ' || p."displayName")`;
-const pgQuery = (terms: readonly string[]) =>
-  Sql.sql`to_tsquery('simple', "public"."unaccent"('"public"."unaccent"'::regdictionary, ${tsQuery(terms)}))`;
-
 /** The people matching `terms`, but for those who blocked `viewerId` (to them, nobody by that name). */
 function matching(
   database: Source,
@@ -26,7 +24,7 @@ function matching(
       where: Sql.sql`"PersonSearch" MATCH ${ftsMatch(terms)}${unblocked}`,
       relevance: Sql.sql`bm25("PersonSearch", 4.0, 1.0)`,
     };
-  const query = pgQuery(terms);
+  const query = pgSearchQuery(terms);
   return {
     from: Sql.sql`"Person" p`,
     where: Sql.sql`${PERSON_TEXT} @@ ${query}${unblocked}`,

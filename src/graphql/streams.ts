@@ -140,14 +140,19 @@ export async function searchStream(
   if (window.pastEnd) return pastTheEnd();
   const range = { ...window, limit: window.take + 1, reader: readerOf(context, 'stream') };
   const ids = await searchEntryIds(context, terms, range);
+  return toConnection(pageFromRows(await entriesInOrder(context, info, ids, range), window));
+}
+
+/** The entries of `ids` (in that order) as a page reads them, with what the selection asks for. */
+async function entriesInOrder(
+  context: Context,
+  info: GraphQLResolveInfo,
+  ids: readonly number[],
+  range: EntryRange,
+): Promise<LoadedEntry[]> {
   const rows = ids.length ? await readEntryPage(context, { kind: 'ids', ids }, { ...range, limit: ids.length }, entryPartsOf(info)) : [];
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return toConnection(
-    pageFromRows(
-      ids.flatMap((id) => byId.get(id) ?? []),
-      window,
-    ),
-  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export function validateNearby(center: Point, radius: number): void {
@@ -201,11 +206,7 @@ export async function nearbyStream(
     }
   }
   if (quiet) matches = await nearbyFromBox(context, range, box, wanted, inCircle);
-  const ids = matches.slice(window.skip, wanted);
-  const rows = ids.length ? await readEntryPage(context, { kind: 'ids', ids }, { ...range, limit: ids.length }, entryPartsOf(info)) : [];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const ordered = ids.flatMap((id) => byId.get(id) ?? []);
-  return toConnection(pageFromRows(ordered, window));
+  return toConnection(pageFromRows(await entriesInOrder(context, info, matches.slice(window.skip, wanted), range), window));
 }
 
 /** The hits whose place their author does not hide from the viewer (graphql/privacy.ts): a hidden place matches no search. */
