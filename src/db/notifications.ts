@@ -2,9 +2,9 @@
 // request, a mention): an act that commits is heard of exactly once, one that fails never. Unread ones
 // of a kind about one thing are one row whose count grows, so a burst of 500 likes is one notification
 // ("Jo and 499 others liked your entry"), not 500. Nobody hears of their own acts, of a kind they turned
-// off, or of an entry they may not see (its visibility, a block).
+// off, or of an entry they may not see (its visibility, a block). An act's notifications are written
+// together: a few statements whoever hears of it (one recipient at a time cost a comment up to 45).
 import { groupKey, MENTIONS_MAX, type NotificationKind } from '../domain/notifications.ts';
-import { maySee } from '../domain/visibility.ts';
 import type { Transaction } from './database.ts';
 
 export interface Notify {
@@ -14,104 +14,139 @@ export interface Notify {
   entryId: number | null;
 }
 
-/** Writes (or adds to) `n`'s notification: who hears of it and its id, or null when nobody is to. */
-export async function notify(tx: Transaction, n: Notify): Promise<Heard | null> {
-  if (n.personId === n.actorId) return null;
-  const preference = await tx.notificationPreference.findUnique({
-    where: { personId_kind: { personId: n.personId, kind: n.kind } },
-    select: { inApp: true },
-  });
-  if (preference && !preference.inApp) return null;
-  if (await blockedBetween(tx, n.personId, n.actorId)) return null;
-  const key = groupKey(n.kind, n.entryId, n.actorId);
-  const unread = await tx.notification.findFirst({ where: { personId: n.personId, groupKey: key, readAt: null }, select: { id: true } });
-  if (unread) {
-    await tx.notification.update({
-      where: { id: unread.id },
-      data: { actorId: n.actorId, actorCount: { increment: 1 }, updatedAt: new Date() },
-      select: { id: true },
-    });
-    return { personId: n.personId, notificationId: unread.id };
-  }
-  const created = await tx.notification.create({
-    data: { personId: n.personId, kind: n.kind, actorId: n.actorId, entryId: n.entryId, groupKey: key },
-    select: { id: true },
-  });
-  return { personId: n.personId, notificationId: created.id };
-}
+/** Who heard of an act, and in which notification: announced (`notified`) once the act commits. */
+export type Heard = { personId: number; notificationId: number };
 
-async function blockedBetween(tx: Transaction, a: number, b: number): Promise<boolean> {
-  const blocks = await tx.block.count({
+/** The people of `personIds` on either side of a block with `otherId`. */
+async function blockedWith(tx: Transaction, otherId: number, personIds: readonly number[]): Promise<Set<number>> {
+  if (personIds.length === 0) return new Set();
+  const rows = await tx.block.findMany({
     where: {
       OR: [
-        { blockerId: a, blockedId: b },
-        { blockerId: b, blockedId: a },
+        { blockerId: otherId, blockedId: { in: [...personIds] } },
+        { blockerId: { in: [...personIds] }, blockedId: otherId },
       ],
     },
+    select: { blockerId: true, blockedId: true },
   });
-  return blocks > 0;
+  return new Set(rows.map((row) => (row.blockerId === otherId ? row.blockedId : row.blockerId)));
 }
 
-/** Whether `personId` may see the entry (domain/visibility.ts, with the friendship and blocks read here). */
-export async function personMaySee(tx: Transaction, entry: { authorId: number; visibility: string }, personId: number): Promise<boolean> {
-  if (personId === entry.authorId) return true;
-  const friends = entry.visibility === 'friends' && (await tx.friendship.count({ where: { personId, friendId: entry.authorId } })) > 0;
-  return maySee(entry, personId, friends, true, await blockedBetween(tx, personId, entry.authorId));
+/**
+ * Writes (or adds to) the notifications of one act, by one actor: who hears of it and in which
+ * notification. Each person hears once, of the first kind listed for them.
+ */
+export async function notifyAll(tx: Transaction, list: readonly Notify[]): Promise<Heard[]> {
+  const seen = new Set<number>();
+  const wanted = list.filter((n) => n.personId !== n.actorId && !seen.has(n.personId) && seen.add(n.personId));
+  if (wanted.length === 0) return [];
+  const actorId = wanted[0]!.actorId;
+  const people = wanted.map((n) => n.personId);
+  const off = await tx.notificationPreference.findMany({
+    where: { personId: { in: people }, inApp: false },
+    select: { personId: true, kind: true },
+  });
+  const turnedOff = new Set(off.map((row) => `${row.personId} ${row.kind}`));
+  const blocked = await blockedWith(tx, actorId, people);
+  const heard = wanted
+    .filter((n) => !turnedOff.has(`${n.personId} ${n.kind}`) && !blocked.has(n.personId))
+    .map((n) => ({ ...n, groupKey: groupKey(n.kind, n.entryId, n.actorId) }));
+  if (heard.length === 0) return [];
+  const unread = await tx.notification.findMany({
+    where: { personId: { in: heard.map((n) => n.personId) }, groupKey: { in: [...new Set(heard.map((n) => n.groupKey))] }, readAt: null },
+    select: { id: true, personId: true, groupKey: true },
+  });
+  const growing = new Map(unread.map((row) => [`${row.personId} ${row.groupKey}`, row.id]));
+  const grown = heard.flatMap((n) => {
+    const id = growing.get(`${n.personId} ${n.groupKey}`);
+    return id === undefined ? [] : [{ personId: n.personId, notificationId: id }];
+  });
+  if (grown.length > 0)
+    await tx.notification.updateMany({
+      where: { id: { in: grown.map((g) => g.notificationId) } },
+      data: { actorId, actorCount: { increment: 1 }, updatedAt: new Date() },
+    });
+  const fresh = heard.filter((n) => !growing.has(`${n.personId} ${n.groupKey}`));
+  const created =
+    fresh.length > 0
+      ? await tx.notification.createManyAndReturn({
+          data: fresh.map((n) => ({ personId: n.personId, kind: n.kind, actorId: n.actorId, entryId: n.entryId, groupKey: n.groupKey })),
+          select: { id: true, personId: true },
+        })
+      : [];
+  return [...grown, ...created.map((row) => ({ personId: row.personId, notificationId: row.id }))];
+}
+
+/** Writes (or adds to) one notification: who hears of it and its id, or null when nobody is to. */
+export async function notify(tx: Transaction, n: Notify): Promise<Heard | null> {
+  return (await notifyAll(tx, [n]))[0] ?? null;
+}
+
+type Entry = { authorId: number; visibility: string };
+
+/**
+ * Of `personIds`, those who may see the entry (domain/visibility.ts's rule, for many at once): anyone
+ * for everyone's, the author's friends for friends-only, the author alone for only-me; never anyone on
+ * either side of a block with the author.
+ */
+export async function mayAllSee(tx: Transaction, entry: Entry, personIds: readonly number[]): Promise<number[]> {
+  const others = [...new Set(personIds)].filter((id) => id !== entry.authorId);
+  const author = personIds.includes(entry.authorId) ? [entry.authorId] : [];
+  if (others.length === 0 || (entry.visibility !== 'everyone' && entry.visibility !== 'friends')) return author;
+  const blocked = await blockedWith(tx, entry.authorId, others);
+  let allowed = others.filter((id) => !blocked.has(id));
+  if (entry.visibility === 'friends' && allowed.length > 0) {
+    const friends = await tx.friendship.findMany({
+      where: { personId: entry.authorId, friendId: { in: allowed } },
+      select: { friendId: true },
+    });
+    const friendIds = new Set(friends.map((row) => row.friendId));
+    allowed = allowed.filter((id) => friendIds.has(id));
+  }
+  return [...author, ...allowed];
 }
 
 /** The people `usernames` names who may see the entry: those a mention reaches. */
-export async function mentionable(
-  tx: Transaction,
-  entry: { authorId: number; visibility: string },
-  usernames: readonly string[],
-): Promise<number[]> {
+export async function mentionable(tx: Transaction, entry: Entry, usernames: readonly string[]): Promise<number[]> {
   if (usernames.length === 0) return [];
   const people = await tx.person.findMany({ where: { usernameKey: { in: usernames.slice(0, MENTIONS_MAX) } }, select: { id: true } });
-  const reached: number[] = [];
-  for (const person of people) if (await personMaySee(tx, entry, person.id)) reached.push(person.id);
-  return reached;
+  return mayAllSee(
+    tx,
+    entry,
+    people.map((person) => person.id),
+  );
 }
 
 /** Commenters on an entry before `actorId` (not its author), who still may see it: those a reply reaches. At most 50. */
-export async function earlierCommenters(
-  tx: Transaction,
-  entry: { id: number; authorId: number; visibility: string },
-  actorId: number,
-): Promise<number[]> {
+export async function earlierCommenters(tx: Transaction, entry: Entry & { id: number }, actorId: number): Promise<number[]> {
   const rows = await tx.comment.findMany({
     where: { entryId: entry.id, authorId: { notIn: [actorId, entry.authorId] } },
     distinct: ['authorId'],
     select: { authorId: true },
     take: 50,
   });
-  const reached: number[] = [];
-  for (const row of rows) if (await personMaySee(tx, entry, row.authorId)) reached.push(row.authorId);
-  return reached;
+  return mayAllSee(
+    tx,
+    entry,
+    rows.map((row) => row.authorId),
+  );
 }
-
-/** Who heard of an act, and in which notification: announced (`notified`) once the act commits. */
-export type Heard = { personId: number; notificationId: number };
-type Notified = Heard[];
-const written = (heard: ReadonlyArray<Heard | null>): Notified => heard.filter((h): h is Heard => h !== null);
 
 /** A new comment: its entry's author (comment), earlier commenters (reply), and whom it mentions. */
 export async function notifyComment(
   tx: Transaction,
   act: { entryId: number; actorId: number; body: string },
   mentioned: readonly string[],
-): Promise<Notified> {
+): Promise<Heard[]> {
   const entry = await tx.entry.findUnique({ where: { id: act.entryId }, select: { id: true, authorId: true, visibility: true } });
   if (!entry) return [];
   const base = { actorId: act.actorId, entryId: entry.id };
-  const ids = [await notify(tx, { ...base, personId: entry.authorId, kind: 'comment' })];
-  const told = new Set([entry.authorId, act.actorId]);
-  for (const personId of await earlierCommenters(tx, entry, act.actorId)) {
-    told.add(personId);
-    ids.push(await notify(tx, { ...base, personId, kind: 'reply' }));
-  }
-  for (const personId of await mentionable(tx, entry, mentioned))
-    if (!told.has(personId)) ids.push(await notify(tx, { ...base, personId, kind: 'mention' }));
-  return written(ids);
+  // each person hears once: the author of the comment, an earlier commenter of the reply, before a mention
+  return notifyAll(tx, [
+    { ...base, personId: entry.authorId, kind: 'comment' },
+    ...(await earlierCommenters(tx, entry, act.actorId)).map((personId) => ({ ...base, personId, kind: 'reply' as const })),
+    ...(await mentionable(tx, entry, mentioned)).map((personId) => ({ ...base, personId, kind: 'mention' as const })),
+  ]);
 }
 
 /** A new entry's (or its message's) mentions. */
@@ -119,18 +154,19 @@ export async function notifyEntryMentions(
   tx: Transaction,
   act: { entryId: number; actorId: number },
   mentioned: readonly string[],
-): Promise<Notified> {
+): Promise<Heard[]> {
   if (mentioned.length === 0) return [];
   const entry = await tx.entry.findUnique({ where: { id: act.entryId }, select: { authorId: true, visibility: true } });
   if (!entry) return [];
-  const ids: Array<Heard | null> = [];
-  for (const personId of await mentionable(tx, entry, mentioned))
-    ids.push(await notify(tx, { personId, kind: 'mention', actorId: act.actorId, entryId: act.entryId }));
-  return written(ids);
+  const reached = await mentionable(tx, entry, mentioned);
+  return notifyAll(
+    tx,
+    reached.map((personId) => ({ personId, kind: 'mention' as const, actorId: act.actorId, entryId: act.entryId })),
+  );
 }
 
 /** A new like: its entry's author. */
-export async function notifyLike(tx: Transaction, act: { entryId: number; actorId: number }): Promise<Notified> {
+export async function notifyLike(tx: Transaction, act: { entryId: number; actorId: number }): Promise<Heard[]> {
   const entry = await tx.entry.findUnique({ where: { id: act.entryId }, select: { authorId: true } });
-  return entry ? written([await notify(tx, { personId: entry.authorId, kind: 'like', actorId: act.actorId, entryId: act.entryId })]) : [];
+  return entry ? notifyAll(tx, [{ personId: entry.authorId, kind: 'like', actorId: act.actorId, entryId: act.entryId }]) : [];
 }

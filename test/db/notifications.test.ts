@@ -89,6 +89,31 @@ describe('notifications', () => {
     await readAll('ann');
   });
 
+  it('cost a comment the same few statements however many earlier commenters hear of it', async () => {
+    const entry = await post('ann', 'message: "Busy thread", visibility: EVERYONE');
+    const statementsOfComment = async (who: string) => {
+      let statements = 0;
+      const stop = db.onQuery(() => {
+        statements += 1;
+      });
+      await comment(who, entry, 'One more');
+      stop();
+      return statements;
+    };
+    await comment('ben', entry, 'First');
+    const fewCommenters = await statementsOfComment('cat');
+    for (let i = 0; i < 12; i++)
+      await api.graphql(
+        `mutation { createComment(input: { entryId: ${entry}, body: "Me too" }) { error { __typename } } }`,
+        {},
+        await createToken(db.prisma, (await createPerson(db.prisma)).id),
+      );
+    // 14 earlier commenters now hear of Dov's comment, in the statements that told 2 of Cat's
+    expect(await statementsOfComment('dov')).toBe(fewCommenters);
+    expect(await db.prisma.notification.count({ where: { entryId: entry, kind: 'reply' } })).toBe(14);
+    await Promise.all(['ann', 'ben', 'cat', 'dov'].map(readAll));
+  });
+
   it('tell a person mentioned, if they may see the entry', async () => {
     await post('ann', 'message: "Thanks @ben and @dov for the run", visibility: FRIENDS');
     // Ben is Ann's friend; Dov is not and may not see a friends-only entry
