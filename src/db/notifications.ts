@@ -5,6 +5,7 @@
 // off, or of an entry they may not see (its visibility, a block). An act's notifications are written
 // together: a few statements whoever hears of it (one recipient at a time cost a comment up to 45).
 import { groupKey, MENTIONS_MAX, type NotificationKind } from '../domain/notifications.ts';
+import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Transaction } from './database.ts';
 
 export interface Notify {
@@ -32,9 +33,43 @@ async function blockedWith(tx: Transaction, otherId: number, personIds: readonly
   return new Set(rows.map((row) => (row.blockerId === otherId ? row.blockedId : row.blockerId)));
 }
 
+/** What the people an act reaches chose: the kinds they turned off in the app, and where mail goes. */
+type Choices = { off: Set<string>; mailTo: Map<number, string>; unmailed: Set<string> };
+
+/**
+ * Reads, in one statement, what the people of `personIds` chose: kinds heard of in the app, kinds
+ * mailed, and the verified address of those mailed each notification as it comes.
+ */
+async function choicesOf(tx: Transaction, personIds: readonly number[]): Promise<Choices> {
+  const rows = await tx.$queryRaw<
+    Array<{
+      id: number;
+      email: string | null;
+      mailed: number | boolean;
+      kind: string | null;
+      inApp: number | boolean | null;
+      byMail: number | boolean | null;
+    }>
+  >`SELECT p."id", p."email", (p."emailFrequency" = 'immediate' AND p."emailVerifiedAt" IS NOT NULL) AS "mailed",
+           np."kind", np."inApp", np."email" AS "byMail"
+    FROM "Person" p LEFT JOIN "NotificationPreference" np ON np."personId" = p."id"
+    WHERE p."id" IN (${Sql.join(personIds)})`;
+  const choices: Choices = { off: new Set(), mailTo: new Map(), unmailed: new Set() };
+  for (const row of rows) {
+    if (row.mailed && row.email) choices.mailTo.set(Number(row.id), row.email);
+    if (row.kind === null) continue;
+    if (!row.inApp) choices.off.add(`${row.id} ${row.kind}`);
+    if (!row.byMail) choices.unmailed.add(`${row.id} ${row.kind}`);
+  }
+  return choices;
+}
+
 /**
  * Writes (or adds to) the notifications of one act, by one actor: who hears of it and in which
- * notification. Each person hears once, of the first kind listed for them.
+ * notification. Each person hears once, of the first kind listed for them. An unread notification of
+ * the same group grows (one statement for all: an insert that, meeting the person's unread row of the
+ * group, adds to it instead; so concurrent acts never split a group), and a new one is mailed to whoever
+ * asked for each as it comes (src/mail/outbox.ts sends it after the commit).
  */
 export async function notifyAll(tx: Transaction, list: readonly Notify[]): Promise<Heard[]> {
   const seen = new Set<number>();
@@ -42,39 +77,31 @@ export async function notifyAll(tx: Transaction, list: readonly Notify[]): Promi
   if (wanted.length === 0) return [];
   const actorId = wanted[0]!.actorId;
   const people = wanted.map((n) => n.personId);
-  const off = await tx.notificationPreference.findMany({
-    where: { personId: { in: people }, inApp: false },
-    select: { personId: true, kind: true },
-  });
-  const turnedOff = new Set(off.map((row) => `${row.personId} ${row.kind}`));
+  const choices = await choicesOf(tx, people);
   const blocked = await blockedWith(tx, actorId, people);
-  const heard = wanted
-    .filter((n) => !turnedOff.has(`${n.personId} ${n.kind}`) && !blocked.has(n.personId))
-    .map((n) => ({ ...n, groupKey: groupKey(n.kind, n.entryId, n.actorId) }));
+  const heard = wanted.filter((n) => !choices.off.has(`${n.personId} ${n.kind}`) && !blocked.has(n.personId));
   if (heard.length === 0) return [];
-  const unread = await tx.notification.findMany({
-    where: { personId: { in: heard.map((n) => n.personId) }, groupKey: { in: [...new Set(heard.map((n) => n.groupKey))] }, readAt: null },
-    select: { id: true, personId: true, groupKey: true },
+  const now = new Date();
+  const rows = heard.map((n) => {
+    const key = groupKey(n.kind, n.entryId, n.actorId);
+    return Sql.sql`(${n.personId}, ${n.kind}, ${n.actorId}, 1, ${n.entryId}, ${key}, ${key}, ${now}, ${now})`;
   });
-  const growing = new Map(unread.map((row) => [`${row.personId} ${row.groupKey}`, row.id]));
-  const grown = heard.flatMap((n) => {
-    const id = growing.get(`${n.personId} ${n.groupKey}`);
-    return id === undefined ? [] : [{ personId: n.personId, notificationId: id }];
+  const written = await tx.$queryRaw<Array<{ id: number; personId: number; actorCount: number }>>`
+    INSERT INTO "Notification" ("personId", "kind", "actorId", "actorCount", "entryId", "groupKey", "unreadKey", "createdAt", "updatedAt")
+    VALUES ${Sql.join(rows)}
+    ON CONFLICT ("personId", "unreadKey") DO UPDATE
+      SET "actorId" = excluded."actorId", "actorCount" = "Notification"."actorCount" + 1, "updatedAt" = excluded."updatedAt"
+    RETURNING "id", "personId", "actorCount"`;
+  const kindOf = new Map(heard.map((n) => [n.personId, n.kind]));
+  // a notification is mailed once, when it is new: the likes that grow it later are in the mail's text
+  const mails = written.flatMap((row) => {
+    const personId = Number(row.personId);
+    const to = choices.mailTo.get(personId);
+    const mailed = Number(row.actorCount) === 1 && to && !choices.unmailed.has(`${personId} ${kindOf.get(personId)}`);
+    return mailed ? [{ personId, kind: 'notification', to, notificationId: Number(row.id) }] : [];
   });
-  if (grown.length > 0)
-    await tx.notification.updateMany({
-      where: { id: { in: grown.map((g) => g.notificationId) } },
-      data: { actorId, actorCount: { increment: 1 }, updatedAt: new Date() },
-    });
-  const fresh = heard.filter((n) => !growing.has(`${n.personId} ${n.groupKey}`));
-  const created =
-    fresh.length > 0
-      ? await tx.notification.createManyAndReturn({
-          data: fresh.map((n) => ({ personId: n.personId, kind: n.kind, actorId: n.actorId, entryId: n.entryId, groupKey: n.groupKey })),
-          select: { id: true, personId: true },
-        })
-      : [];
-  return [...grown, ...created.map((row) => ({ personId: row.personId, notificationId: row.id }))];
+  if (mails.length > 0) await tx.mail.createMany({ data: mails });
+  return written.map((row) => ({ personId: Number(row.personId), notificationId: Number(row.id) }));
 }
 
 /** Writes (or adds to) one notification: who hears of it and its id, or null when nobody is to. */

@@ -2,8 +2,9 @@
 // mention), grouped while unread (a burst of likes is one notification), marked read, chosen by kind,
 // never about what the person may not see, and live through a subscription; on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notifyAll } from '../../src/db/notifications.ts';
 import { testApp } from '../support/app.ts';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createTestDatabase, provider, type TestDatabase } from '../support/database.ts';
 import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 
 let db: TestDatabase;
@@ -86,6 +87,36 @@ describe('notifications', () => {
     await like('dov', entry);
     expect(await db.prisma.notification.count({ where: { entryId: entry } })).toBe(2);
     expect((await inbox('ann', '(unread: true)')).notifications.edges.map((e) => e.node.othersCount)).toEqual([0]);
+    await readAll('ann');
+  });
+
+  // two acts whose transactions overlap: the second's insert meets the first's unread row and waits for its
+  // commit, then adds to it (a read of the unread rows before the insert saw none, and wrote a second row).
+  // SQLite has one writer at a time, so only PostgreSQL can overlap them.
+  it.skipIf(provider === 'sqlite')('make acts whose transactions overlap one notification, not one each', async () => {
+    const entry = await post('ann', 'message: "Rush hour", visibility: EVERYONE');
+    const ann = await db.prisma.person.findFirstOrThrow({ where: { usernameKey: 'ann' } });
+    const [first, second] = await Promise.all([createPerson(db.prisma), createPerson(db.prisma)]);
+    const like = (actorId: number) => ({ personId: ann.id, kind: 'like' as const, actorId, entryId: entry });
+    let secondStarted!: () => void;
+    const started = new Promise<void>((resolve) => (secondStarted = resolve));
+    await Promise.all([
+      db.prisma.$transaction(async (tx) => {
+        await notifyAll(tx, [like(first!.id)]);
+        await started;
+        // the second is inside its transaction now, reading or waiting; this one commits after a moment
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }),
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await db.prisma.$transaction(async (tx) => {
+          secondStarted();
+          await notifyAll(tx, [like(second!.id)]);
+        });
+      })(),
+    ]);
+    const rows = await db.prisma.notification.findMany({ where: { entryId: entry }, select: { actorCount: true, actorId: true } });
+    expect(rows).toEqual([{ actorCount: 2, actorId: second!.id }]);
     await readAll('ann');
   });
 

@@ -26,7 +26,7 @@ payloadMutation('markNotificationsRead', {
     const ids = (input.ids ?? []).map((id) => databaseIdOf(String(id), 'Notification')).filter((id): id is number => id !== null);
     await context.prisma.notification.updateMany({
       where: { personId: viewer.id, readAt: null, ...(input.all ? {} : { id: { in: ids } }) },
-      data: { readAt: new Date() },
+      data: { readAt: new Date(), unreadKey: null },
     });
     return { personId: viewer.id };
   },
