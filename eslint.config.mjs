@@ -10,6 +10,7 @@ import graphqlPlugin from '@graphql-eslint/eslint-plugin';
 const VALUE_TYPES = [
   'ActivityTotals',
   'Distance',
+  'EmailSettings',
   'FieldIssue',
   'FriendshipState',
   'GeoPoint',

@@ -44,6 +44,12 @@ export interface Config {
   readonly requireTls: boolean;
   /** `allowPrivate`: webhooks may target loopback and private networks (off: SSRF guard). */
   readonly webhooks: { readonly pollMs: number; readonly retryBaseSeconds: number; readonly allowPrivate: boolean };
+  /**
+   * Mailed notifications (src/mail/): SMTP_URL (`smtp://user:pass@host:587`, `smtps://…:465`) turns them on;
+   * MAIL_FROM is the sender (default `Milepost <no-reply@the PUBLIC_URL's host>`); MAIL_POLL_MS how often
+   * the outbox is read. Null without SMTP_URL: nobody is mailed, and no address can be set.
+   */
+  readonly mail: { readonly smtpUrl: string; readonly from: string; readonly pollMs: number } | null;
   /** Memory for cached anonymous read responses, in MB; 0 turns the cache off. */
   readonly responseCacheMb: number;
   /** Millions of characters of entries' JSON kept for stream pages (ENTRY_JSON_MB; 0: none kept). */
@@ -163,6 +169,23 @@ function parseRedisUrl(value: string | undefined): string | null {
   if (!value) return null;
   if (!/^rediss?:\/\//.test(value)) throw new ConfigError('REDIS_URL', `must start with redis:// or rediss://, got "${redactUrl(value)}"`);
   return value;
+}
+
+function parseMail(env: Env, publicUrl: string | null): Config['mail'] {
+  const smtpUrl = env.SMTP_URL;
+  if (!smtpUrl) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(smtpUrl);
+  } catch {
+    throw new ConfigError('SMTP_URL', `is not a URL: "${redactUrl(smtpUrl)}"`);
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:')
+    throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${redactUrl(smtpUrl)}"`);
+  const from = env.MAIL_FROM || `Milepost <no-reply@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`;
+  if (!/<[^<>\s@]+@[^<>\s@]+>$|^[^<>\s@]+@[^<>\s@]+$/.test(from))
+    throw new ConfigError('MAIL_FROM', `must be an address, or a name and <an address>, got "${from}"`);
+  return { smtpUrl, from, pollMs: parseInteger('MAIL_POLL_MS', env.MAIL_POLL_MS, 2000, 50, 600_000) };
 }
 
 export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -309,6 +332,7 @@ export function loadConfig(env: Env = process.env): Config {
       retryBaseSeconds: parseInteger('WEBHOOK_RETRY_BASE_SECONDS', env.WEBHOOK_RETRY_BASE_SECONDS, 10, 1, 3600),
       allowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, false),
     },
+    mail: parseMail(env, parsePublicUrl(env.PUBLIC_URL)),
     responseCacheMb: parseInteger('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 32, 0, 4096),
     entryJsonMb: parseInteger('ENTRY_JSON_MB', env.ENTRY_JSON_MB, 8, 0, 1024),
     heapGrowthPercent: parseInteger('HEAP_GROWTH_PERCENT', env.HEAP_GROWTH_PERCENT, 20, 0, 300),

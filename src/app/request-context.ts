@@ -8,6 +8,7 @@ import type { Events } from '../events/bus.ts';
 import type { Context } from '../graphql/context.ts';
 import { createPopularRankings } from '../graphql/popular-rankings.ts';
 import { forwardedScheme } from '../http/forwarded.ts';
+import { mailTokens } from '../mail/tokens.ts';
 import type { MediaStore } from '../media/store.ts';
 
 /** The scheme of a request: its own, or what a trusted TLS proxy reports in X-Forwarded-Proto. */
@@ -25,7 +26,7 @@ export interface RequestContexts {
 }
 
 export function createRequestContexts(
-  config: Pick<Config, 'publicUrl' | 'trustProxy'>,
+  config: Pick<Config, 'publicUrl' | 'trustProxy' | 'mail' | 'sessionSecret'>,
   database: Database,
   events: Events,
   media: MediaStore,
@@ -38,6 +39,7 @@ export function createRequestContexts(
     return scheme === 'https' || scheme === 'http' ? `${scheme}://${url.host}` : url.origin;
   };
   const popularRankings = createPopularRankings();
+  const mail = { sends: config.mail !== null, tokens: mailTokens(config.sessionSecret) };
   const forViewer = (request: Request, viewer: Viewer | null): Context => ({
     prisma: database.prisma,
     read: database.read,
@@ -48,6 +50,7 @@ export function createRequestContexts(
     events,
     media,
     popularRankings,
+    mail,
     subscription: { resumeAfter: request.headers?.get('last-event-id') ?? null, eventId: null },
     ...tuning,
   });

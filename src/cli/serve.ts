@@ -8,6 +8,8 @@ import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { backfillTrackRecords } from '../db/track-records.ts';
 import { startImportJobs } from '../imports/jobs.ts';
+import { mailTokens } from '../mail/tokens.ts';
+import { startMailWorker } from '../mail/worker.ts';
 import { seedIfEmpty } from '../seed/seed.ts';
 import { startWebhookWorker } from '../webhooks/deliveries.ts';
 import { parseOptions, positiveInteger, UsageError } from './args.ts';
@@ -68,6 +70,14 @@ export async function run(argv: string[]) {
     origin: config.publicUrl ?? `http://localhost:${port}`,
     logger: app.logger,
   });
+  const mail = config.mail
+    ? startMailWorker(database.prisma, {
+        ...config.mail,
+        origin: config.publicUrl ?? `http://localhost:${port}`,
+        tokens: mailTokens(config.sessionSecret),
+        logger: app.logger,
+      })
+    : null;
   // one process brings stored tracks' records up to date, in the background (db/track-records.ts), and
   // runs the archive imports uploaded from the account page (imports/jobs.ts)
   const housekeeper = cluster.isPrimary || cluster.worker?.id === 1;
@@ -89,6 +99,7 @@ export async function run(argv: string[]) {
     app.drain();
     void websocket.close();
     void webhooks.stop();
+    void mail?.stop();
     void imports?.stop();
     // stop accepting; each connection ends after its next answer (which says Connection: close) or its
     // keep-alive timeout. http.Server#close would also close idle keep-alive connections at once, and a

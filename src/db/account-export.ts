@@ -16,7 +16,8 @@ const PAGE = 200;
 
 const README = `Your Milepost account, exported
 
-profile.json     you: username, name, location, time zone, units, goal, settings, privacy zones;
+profile.json     you: username, name, location, time zone, units, goal, settings, privacy zones,
+                 the address notifications are mailed to and how often;
                  "photo" names your uploaded avatar in photos/
 entries.json     your entries, oldest first, each with its workout; "track" names its file in
                  tracks/, "photo" its file in photos/
@@ -103,6 +104,9 @@ function profileOf(prisma: Prisma, personId: number) {
       statsVisibility: true,
       weekStart: true,
       hiddenEndsMeters: true,
+      email: true,
+      emailVerifiedAt: true,
+      emailFrequency: true,
       privacyZones: { select: { lat: true, lon: true, radiusMeters: true }, orderBy: { id: 'asc' } },
     },
   });

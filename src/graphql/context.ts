@@ -4,6 +4,7 @@ import type { EntryReader } from '../db/entry-conditions.ts';
 import type { VersionRecorder } from '../db/entry-rows.ts';
 import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Events } from '../events/bus.ts';
+import type { MailTokens } from '../mail/tokens.ts';
 import type { MediaStore } from '../media/store.ts';
 import type { PopularRankings } from './popular-rankings.ts';
 
@@ -24,6 +25,11 @@ export interface Context {
   readonly popularRankings: PopularRankings;
   /** Where uploaded photos are kept. */
   readonly media: MediaStore;
+  /**
+   * Mailed notifications: whether this instance sends mail (SMTP_URL), and the signer of the links mails
+   * carry (verify an address, unsubscribe). Absent: no mail, and no link is genuine.
+   */
+  readonly mail?: { readonly sends: boolean; readonly tokens: MailTokens };
   /** Where mutations announce what they did, and subscriptions listen. */
   readonly events: Events;
   /** How many of the newest entries the nearby search reads before it reads the bounding box (2,000). */

@@ -18,6 +18,7 @@ import './mutations/routes.ts';
 import './mutations/people.ts';
 import './mutations/blocks.ts';
 import './mutations/notifications.ts';
+import './mutations/email.ts';
 import './mutations/reports.ts';
 import './mutations/imports.ts';
 import './subscriptions.ts';

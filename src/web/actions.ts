@@ -6,7 +6,6 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { safeNext } from '../account/page-kit.ts';
 import { CSRF_COOKIE, csrfMatches } from '../auth/session.ts';
 import { MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
-import type { FieldIssue } from '../domain/errors.ts';
 import { NOTIFICATION_KINDS } from '../domain/notifications.ts';
 import { BodyTooLargeError, MalformedBodyError } from '../http/body.ts';
 import { html, type Markup } from '../http/html.ts';
@@ -34,12 +33,16 @@ import {
   PageRemovePrivacyZoneDocument,
   PageReportContentDocument,
   PageRequestFriendDocument,
+  PageSetEmailDocument,
+  PageSetEmailFrequencyDocument,
   PageSetNotificationPreferenceDocument,
   PageUnblockPersonDocument,
   PageUnlikeEntryDocument,
   PageUnmutePersonDocument,
+  PageUnsubscribeEmailDocument,
   PageUpdateEntryDocument,
   PageUpdateProfileDocument,
+  PageVerifyEmailDocument,
   PageViewerSettingsDocument,
   type Visibility,
 } from '../operations/generated.ts';
@@ -48,7 +51,7 @@ import { type Form, field, issuesOf, type Outcome, seeOther } from './form-outco
 import { findForm } from './forms.ts';
 import { entryPage, layoutPage, notFoundPage } from './pages.ts';
 import { type PageRead, pageData, pageReader, type WebOptions } from './routes.ts';
-import { settingsPage } from './settings-page.ts';
+import { type SettingsForm, settingsPage } from './settings-page.ts';
 
 /** The compose form may carry a track file and a photo, each at its own limit. */
 const COMPOSE_LIMIT_BYTES = MAX_ACTIVITY_FILE_BYTES + MAX_IMAGE_BYTES + 256 * 1024;
@@ -99,6 +102,7 @@ export function mountWebActions(router: Router, options: WebOptions): void {
   mountNotificationActions(post, run);
   mountModerationAction(post, run);
   mountSettings(router, respond, post, run);
+  mountMailLinks(router, respond, run);
 
   // an athlete by username: their page, or a page saying there is nobody by that name
   router.get('/people', ({ request, url }) =>
@@ -110,6 +114,59 @@ export function mountWebActions(router: Router, options: WebOptions): void {
       }
       const body = html`${username && html`<p class="card" role="status">Nobody is called ${username}.</p>`}<div class="card">${findForm(username)}</div>`;
       return [username ? 404 : 200, layoutPage(read.visitor(), 'Find an athlete', body)];
+    }),
+  );
+}
+
+/**
+ * The links mails carry, which work without a session (their token says whose they are): following a
+ * verification link verifies the address; an unsubscribe link shows a button, and its POST (the button, or
+ * a mail program's one-click unsubscribe, RFC 8058) stops the mails. A GET never unsubscribes: link
+ * scanners fetch every link of a mail.
+ */
+function mountMailLinks(router: Router, respond: Respond, run: WebOptions['run']): void {
+  const tokenOf = (url: URL) => (url.searchParams.get('token') ?? '').slice(0, 1000);
+  router.get('/email/verify', ({ request, url }) =>
+    respond(request, async (read) => {
+      const issues = issuesOf(await run(PageVerifyEmailDocument, request, read.context, { token: tokenOf(url) }));
+      if (issues) return [400, problemPage(read, 'This link does not work', issues.map((issue) => issue.message).join('; '))];
+      const next = read.session.viewer ? html`<p><a href="/notifications">Choose which notifications are mailed</a>.</p>` : null;
+      return [
+        200,
+        layoutPage(
+          read.visitor(),
+          'Address verified',
+          html`<p class="card" role="status">Your address is verified: notifications will be mailed to it.</p>${next}`,
+        ),
+      ];
+    }),
+  );
+  router.get('/email/unsubscribe', ({ request, url }) =>
+    respond(request, async (read) => {
+      const action = `/email/unsubscribe?token=${encodeURIComponent(tokenOf(url))}`;
+      return [
+        200,
+        layoutPage(
+          read.visitor(),
+          'Stop the mails',
+          html`<div class="card"><p>Stop every notification mail from Milepost to this address? You can choose again in your settings.</p>
+<form method="post" action="${action}"><button type="submit" name="List-Unsubscribe" value="One-Click">Stop the mails</button></form></div>`,
+        ),
+      ];
+    }),
+  );
+  router.post('/email/unsubscribe', ({ request, url }) =>
+    respond(request, async (read) => {
+      const issues = issuesOf(await run(PageUnsubscribeEmailDocument, request, read.context, { token: tokenOf(url) }));
+      if (issues) return [400, problemPage(read, 'This link does not work', issues.map((issue) => issue.message).join('; '))];
+      return [
+        200,
+        layoutPage(
+          read.visitor(),
+          'Mails stopped',
+          html`<p class="card" role="status">Done: Milepost mails you no more notifications.</p>`,
+        ),
+      ];
     }),
   );
 }
@@ -226,9 +283,12 @@ function mountNotificationActions(post: Post, run: WebOptions['run']): void {
     return issues ? problemPage(read, 'Nothing changed', issues.map((issue) => issue.message).join('; ')) : seeOther('/notifications');
   });
   post('/notifications/preferences', async (ctx, read, form) => {
-    const on = new Set([...form.entries()].filter(([name]) => name === 'on').map(([, value]) => value));
+    const ticked = (box: string) => new Set([...form.entries()].filter(([name]) => name === box).map(([, value]) => value));
+    const [on, mail] = [ticked('on'), ticked('mail')];
     for (const kind of NOTIFICATION_KIND_NAMES) {
-      const issues = issuesOf(await run(PageSetNotificationPreferenceDocument, ctx.request, read.context, { kind, inApp: on.has(kind) }));
+      // the mail boxes are there only where the instance sends mail: without them, the mail choice stays
+      const choice = { kind, inApp: on.has(kind), email: field(form, 'mail_shown') === 'yes' ? mail.has(kind) : undefined };
+      const issues = issuesOf(await run(PageSetNotificationPreferenceDocument, ctx.request, read.context, choice));
       if (issues) return problemPage(read, 'Nothing changed', issues.map((issue) => issue.message).join('; '));
     }
     return seeOther('/notifications?saved=kinds');
@@ -268,22 +328,41 @@ function avatarInput(form: Form): { photo: File } | { photoUrl: string } | Recor
 const SAVED: Record<string, string> = {
   profile: 'Your profile and privacy settings are saved.',
   zones: 'Your privacy zones are saved.',
+  email: 'Your mail settings are saved. A new address is mailed a link: follow it to have notifications mailed there.',
 };
 
 /** The settings page, its profile form and its privacy zones. */
 function mountSettings(router: Router, respond: Respond, post: Post, run: WebOptions['run']): void {
-  const settingsOf = async (request: Request, read: PageRead) => pageData(await run(PageViewerSettingsDocument, request, read.context)).me!;
-  const again = async (ctx: RequestContext, read: PageRead, form: { profileIssues?: FieldIssue[]; zoneIssues?: FieldIssue[] }) => {
-    const me = await settingsOf(ctx.request, read);
-    return settingsPage(read.visitor(me), me, form);
+  const settingsOf = async (request: Request, read: PageRead) => {
+    const data = pageData(await run(PageViewerSettingsDocument, request, read.context));
+    return { me: data.me!, email: data.emailSettings };
+  };
+  const again = async (ctx: RequestContext, read: PageRead, form: SettingsForm) => {
+    const { me, email } = await settingsOf(ctx.request, read);
+    return settingsPage(read.visitor(me), me, form, email);
   };
   router.get('/settings', ({ request, url }) =>
     respond(request, async (read) => {
       if (!read.session.viewer) return seeOther('/login?next=%2Fsettings');
-      const me = await settingsOf(request, read);
-      return [200, settingsPage(read.visitor(me), me, { saved: SAVED[url.searchParams.get('saved') ?? ''] ?? null })];
+      const { me, email } = await settingsOf(request, read);
+      return [200, settingsPage(read.visitor(me), me, { saved: SAVED[url.searchParams.get('saved') ?? ''] ?? null }, email)];
     }),
   );
+  // the address (set, changed, cleared, or its link mailed again) and how often notifications are mailed
+  post('/settings/email', async (ctx, read, form) => {
+    const { email } = await settingsOf(ctx.request, read);
+    const address = field(form, 'address').trim();
+    if (address.toLowerCase() !== (email?.address ?? '').toLowerCase() || field(form, 'resend') === 'yes') {
+      const issues = issuesOf(await run(PageSetEmailDocument, ctx.request, read.context, { address: address || null }));
+      if (issues) return again(ctx, read, { emailIssues: issues });
+    }
+    const frequency = field(form, 'frequency');
+    if (frequency && frequency !== email?.frequency) {
+      const issues = issuesOf(await run(PageSetEmailFrequencyDocument, ctx.request, read.context, { frequency: frequency as never }));
+      if (issues) return again(ctx, read, { emailIssues: issues });
+    }
+    return seeOther('/settings?saved=email#email');
+  });
   post(
     '/settings',
     async (ctx, read, form) => {

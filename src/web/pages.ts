@@ -477,11 +477,23 @@ type PageNotification = {
 };
 
 /** The athlete's notifications, newest first (new ones marked), with a button to mark all read, and the kinds they hear of. */
+/** Where notifications are mailed, as the notifications page says it. */
+type PageEmail = { address: string | null; verified: boolean; frequency: string; available: boolean } | null | undefined;
+
+function mailLine(email: PageEmail): Markup | null {
+  if (!email?.available) return null;
+  if (!email.address || !email.verified)
+    return html`<p class="help">To have them mailed too, give your address in <a href="/settings#email">your settings</a>.</p>`;
+  if (email.frequency === 'OFF') return html`<p class="help">Mail is off: <a href="/settings#email">choose in your settings</a>.</p>`;
+  return html`<p class="help">Those ticked “Mail” go to ${email.address}, ${email.frequency === 'DAILY' ? 'in a daily digest' : 'as they come'} (<a href="/settings#email">change</a>).</p>`;
+}
+
 export function notificationsPage(
   visitor: Visitor,
   notifications: readonly PageNotification[],
-  preferences: ReadonlyArray<{ kind: string; inApp: boolean }>,
+  preferences: ReadonlyArray<{ kind: string; inApp: boolean; email: boolean }>,
   status?: Markup | null,
+  email?: PageEmail,
 ): Markup {
   const unread = notifications.filter((n) => !n.read).length;
   const list = notifications.length
@@ -495,12 +507,19 @@ export function notificationsPage(
   const markAll = unread
     ? html`<form method="post" action="/notifications/read">${hidden('csrf', visitor.csrf)}<button type="submit" class="secondary">Mark all ${unread} read</button></form>`
     : null;
-  const choices = html`<section class="card" aria-labelledby="kinds-heading"><h2 id="kinds-heading">What you hear of</h2>
-<form method="post" action="/notifications/preferences">${hidden('csrf', visitor.csrf)}
-  ${preferences.map(
-    (p) =>
-      html`<label class="check"><input type="checkbox" name="on" value="${p.kind}"${p.inApp ? html` checked` : null}> ${KIND_LABELS[p.kind] ?? lower(p.kind)}</label>`,
-  )}
+  const mailed = email?.available ?? false;
+  const choices = html`<section class="card" aria-labelledby="kinds-heading"><h2 id="kinds-heading">What you hear of</h2>${mailLine(email)}
+<form method="post" action="/notifications/preferences">${hidden('csrf', visitor.csrf)}${mailed ? hidden('mail_shown', 'yes') : null}
+  <table class="kinds"><thead><tr><th scope="col">Kind</th><th scope="col">In the app</th>${mailed ? html`<th scope="col">Mail</th>` : null}</tr></thead><tbody>
+  ${preferences.map((p) => {
+    const label = KIND_LABELS[p.kind] ?? lower(p.kind);
+    return html`<tr><th scope="row">${label}</th><td><input type="checkbox" name="on" value="${p.kind}" aria-label="${label}: in the app"${p.inApp ? html` checked` : null}></td>${
+      mailed
+        ? html`<td><input type="checkbox" name="mail" value="${p.kind}" aria-label="${label}: by mail"${p.email ? html` checked` : null}></td>`
+        : null
+    }</tr>`;
+  })}
+  </tbody></table>
   <button type="submit">Save</button></form></section>`;
   return page(
     visitor,

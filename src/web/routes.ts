@@ -257,6 +257,7 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
           data.notifications?.edges.map((e) => e.node) ?? [],
           data.notificationPreferences ?? [],
           saved,
+          data.emailSettings,
         ),
       ];
     }),

@@ -111,17 +111,39 @@ function requestsCard(csrf: string, me: Settings): Markup | null {
   )}</ul></section>`;
 }
 
-export function settingsPage(
-  visitor: Visitor,
-  me: Settings,
-  form: { profileIssues?: FieldIssue[]; zoneIssues?: FieldIssue[]; saved?: string | null } = {},
-): Markup {
-  const problems = form.profileIssues?.length || form.zoneIssues?.length;
+export type EmailSettings = PageViewerSettingsQuery['emailSettings'];
+export type SettingsForm = { profileIssues?: FieldIssue[]; zoneIssues?: FieldIssue[]; emailIssues?: FieldIssue[]; saved?: string | null };
+
+const FREQUENCIES = [
+  ['IMMEDIATE', 'Each one as it comes'],
+  ['DAILY', 'A daily digest'],
+  ['OFF', 'Never'],
+] as const;
+
+/** Where and how often notifications are mailed; nothing to set where the instance sends no mail. */
+function emailCard(csrf: string, email: EmailSettings | undefined, issues?: FieldIssue[]): Markup | null {
+  if (!email?.available) return null;
+  const state = !email.address
+    ? html`<p class="help">Give an address to have your notifications mailed: a link is mailed to it first, to prove it is yours.</p>`
+    : email.verified
+      ? html`<p class="help">${email.address} is verified.</p>`
+      : html`<p class="help" role="status">${email.address} is not verified yet: follow the link mailed to it. <button type="submit" name="resend" value="yes" class="secondary">Mail the link again</button></p>`;
+  return html`<section class="card" id="email" aria-labelledby="email-heading"><h2 id="email-heading">Mail</h2>${issuesBlock(issues)}
+<form method="post" action="/settings/email">${hidden('csrf', csrf)}
+  <label for="address">Address for notifications</label><input type="email" id="address" name="address" maxlength="254" autocomplete="email" value="${email.address ?? ''}">
+  ${state}
+  <label for="frequency">Mail my notifications</label>${select('frequency', 'frequency', FREQUENCIES, email.frequency)}
+  <button type="submit">Save</button>
+</form><p class="help"><a href="/notifications">Choose which kinds are mailed</a>. Every mail has a link that stops them in one click.</p></section>`;
+}
+
+export function settingsPage(visitor: Visitor, me: Settings, form: SettingsForm = {}, email?: EmailSettings): Markup {
+  const problems = form.profileIssues?.length || form.zoneIssues?.length || form.emailIssues?.length;
   return layoutPage(
     visitor,
     'Settings',
     html`${problems ? html`<p class="card error" role="alert">Nothing was saved: see below.</p>` : notice(form.saved ?? null)}
-${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}
+${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${emailCard(visitor.csrf, email, form.emailIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}
 <p><a href="/account">Your account</a>: the apps you authorized, personal tokens, export, import and deletion.</p>`,
     null,
     { maps: { zones: zonesMap(me) } },

@@ -44,34 +44,42 @@ payloadMutation('markNotificationsRead', {
 });
 
 payloadMutation('setNotificationPreference', {
-  description: 'Turns one kind of notification on or off for the viewer (from now on; what was written stays).',
+  description:
+    'Chooses, for one kind of notification, whether the viewer hears of it in the app (`inApp`) and whether it is mailed (`email`, to a verified address, as often as `setEmailFrequency` says), from now on; what was written stays. A choice left out is kept.',
   input: {
-    description: 'The kind, and whether to hear of it.',
+    description: 'The kind, and what to change.',
     fields: (t) => ({
       kind: t.field({ type: NotificationKindEnum, required: true, description: 'The kind.' }),
-      inApp: t.boolean({ required: true, description: 'Whether to hear of it.' }),
+      inApp: t.boolean({ description: 'Whether to hear of it in the app (written as a notification). Off: it is not mailed either.' }),
+      email: t.boolean({ description: 'Whether it is mailed too.' }),
     }),
   },
   scope: 'profile:write',
-  errors: [NotAuthorizedError],
+  errors: [ValidationError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
+    if (input.inApp == null && input.email == null) throw ValidationError.field('inApp', 'choose `inApp`, `email`, or both');
     const key = { personId: viewer.id, kind: input.kind };
-    await context.prisma.notificationPreference.upsert({
+    const chosen = { ...(input.inApp != null ? { inApp: input.inApp } : {}), ...(input.email != null ? { email: input.email } : {}) };
+    return context.prisma.notificationPreference.upsert({
       where: { personId_kind: key },
-      create: { ...key, inApp: input.inApp },
-      update: { inApp: input.inApp },
-      select: { personId: true },
+      create: { ...key, ...chosen },
+      update: chosen,
+      select: { kind: true, inApp: true, email: true },
     });
-    return { kind: input.kind, inApp: input.inApp };
   },
   payload: {
     description: 'The choice as it is now.',
     fields: (t) => ({
       inApp: t.boolean({
         nullable: true,
-        description: 'Whether the viewer hears of the kind now; null when the mutation failed.',
+        description: 'Whether the viewer hears of the kind in the app now; null when the mutation failed.',
         resolve: (p) => p.result?.inApp ?? null,
+      }),
+      email: t.boolean({
+        nullable: true,
+        description: 'Whether the kind is mailed now; null when the mutation failed.',
+        resolve: (p) => p.result?.email ?? null,
       }),
     }),
   },

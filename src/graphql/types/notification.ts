@@ -84,23 +84,31 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const NotificationPreferenceRef = builder.objectRef<{ kind: NotificationKind; inApp: boolean }>('NotificationPreference').implement({
-  description: 'Whether the viewer hears of one kind of notification.',
-  fields: (t) => ({
-    kind: t.field({ type: NotificationKindEnum, description: 'The kind.', resolve: (p) => p.kind }),
-    inApp: t.exposeBoolean('inApp', { description: 'Whether notifications of this kind are written (true unless turned off).' }),
-  }),
-});
+const NotificationPreferenceRef = builder
+  .objectRef<{ kind: NotificationKind; inApp: boolean; email: boolean }>('NotificationPreference')
+  .implement({
+    description: 'Whether the viewer hears of one kind of notification.',
+    fields: (t) => ({
+      kind: t.field({ type: NotificationKindEnum, description: 'The kind.', resolve: (p) => p.kind }),
+      inApp: t.exposeBoolean('inApp', { description: 'Whether notifications of this kind are written (true unless turned off).' }),
+      email: t.exposeBoolean('email', {
+        description:
+          'Whether notifications of this kind are mailed too (true unless turned off), to a verified address, as often as `emailSettings.frequency` says.',
+      }),
+    }),
+  });
 
 builder.queryFields((t) => ({
   notificationPreferences: t.field({
     type: [NotificationPreferenceRef],
-    ...streamField('Every kind of notification, and whether the viewer hears of it. Needs an access token.', ['NotAuthorizedError']),
+    ...streamField('Every kind of notification, whether the viewer hears of it, and whether it is mailed. Needs an access token.', [
+      'NotAuthorizedError',
+    ]),
     resolve: refusingAsErrors(async (_root, _args, context) => {
       const viewer = requireViewer(context);
       const rows = await context.prisma.notificationPreference.findMany({ where: { personId: viewer.id } });
-      const chosen = new Map(rows.map((row) => [row.kind, row.inApp]));
-      return NOTIFICATION_KINDS.map((kind) => ({ kind, inApp: chosen.get(kind) ?? true }));
+      const chosen = new Map(rows.map((row) => [row.kind, row]));
+      return NOTIFICATION_KINDS.map((kind) => ({ kind, inApp: chosen.get(kind)?.inApp ?? true, email: chosen.get(kind)?.email ?? true }));
     }),
   }),
 }));
