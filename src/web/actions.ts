@@ -283,11 +283,11 @@ function mountNotificationActions(post: Post, run: WebOptions['run']): void {
     return issues ? problemPage(read, 'Nothing changed', issues.map((issue) => issue.message).join('; ')) : seeOther('/notifications');
   });
   post('/notifications/preferences', async (ctx, read, form) => {
-    const ticked = (box: string) => new Set([...form.entries()].filter(([name]) => name === box).map(([, value]) => value));
-    const [on, mail] = [ticked('on'), ticked('mail')];
+    // a box a kind (a form's names are read once each: `on_LIKE`, `mail_LIKE`)
+    const ticked = (box: string) => field(form, box) === 'yes';
     for (const kind of NOTIFICATION_KIND_NAMES) {
       // the mail boxes are there only where the instance sends mail: without them, the mail choice stays
-      const choice = { kind, inApp: on.has(kind), email: field(form, 'mail_shown') === 'yes' ? mail.has(kind) : undefined };
+      const choice = { kind, inApp: ticked(`on_${kind}`), email: field(form, 'mail_shown') === 'yes' ? ticked(`mail_${kind}`) : undefined };
       const issues = issuesOf(await run(PageSetNotificationPreferenceDocument, ctx.request, read.context, choice));
       if (issues) return problemPage(read, 'Nothing changed', issues.map((issue) => issue.message).join('; '));
     }

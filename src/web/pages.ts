@@ -513,9 +513,9 @@ export function notificationsPage(
   <table class="kinds"><thead><tr><th scope="col">Kind</th><th scope="col">In the app</th>${mailed ? html`<th scope="col">Mail</th>` : null}</tr></thead><tbody>
   ${preferences.map((p) => {
     const label = KIND_LABELS[p.kind] ?? lower(p.kind);
-    return html`<tr><th scope="row">${label}</th><td><input type="checkbox" name="on" value="${p.kind}" aria-label="${label}: in the app"${p.inApp ? html` checked` : null}></td>${
+    return html`<tr><th scope="row">${label}</th><td><input type="checkbox" name="on_${p.kind}" value="yes" aria-label="${label}: in the app"${p.inApp ? html` checked` : null}></td>${
       mailed
-        ? html`<td><input type="checkbox" name="mail" value="${p.kind}" aria-label="${label}: by mail"${p.email ? html` checked` : null}></td>`
+        ? html`<td><input type="checkbox" name="mail_${p.kind}" value="yes" aria-label="${label}: by mail"${p.email ? html` checked` : null}></td>`
         : null
     }</tr>`;
   })}

@@ -9,8 +9,11 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp, listen } from '../../src/app/server.ts';
+import { mailTokens } from '../../src/mail/tokens.ts';
+import { type MailWorker, startMailWorker } from '../../src/mail/worker.ts';
 import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createEntry, createPerson, createToken } from '../support/factories.ts';
+import { type MailSink, startMailSink } from '../support/smtp.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -28,6 +31,10 @@ let photo: Buffer;
 /** A tile server of our own: the maps' tiles never come from the internet in the tests. */
 let tiles: Server;
 let tilesAsked = 0;
+/** The SMTP server the pages' mails go to, and the mail worker a server process would run. */
+let sink: MailSink;
+let mailer: MailWorker;
+const SESSION_SECRET = 'the athlete pages test secret, long enough';
 
 beforeAll(async () => {
   if (!haveChromium) return;
@@ -42,9 +49,18 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
   const tileUrl = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}/tiles/{z}/{x}/{y}.png`;
   db = await createTestDatabase('athlete_pages');
-  app = createApp(testConfig(db.config, { MAP_TILE_URL: tileUrl, MAP_ATTRIBUTION: 'Test tiles' }), db);
-  server = await listen(app, { ...testConfig(db.config), port: 0, host: '127.0.0.1' });
+  sink = await startMailSink();
+  const env = { MAP_TILE_URL: tileUrl, MAP_ATTRIBUTION: 'Test tiles', SMTP_URL: sink.url, SESSION_SECRET };
+  app = createApp(testConfig(db.config, env), db);
+  server = await listen(app, { ...testConfig(db.config, env), port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  mailer = startMailWorker(db.prisma, {
+    smtpUrl: sink.url,
+    from: 'Milepost <no-reply@127.0.0.1>',
+    pollMs: 3_600_000,
+    origin: base,
+    tokens: mailTokens(SESSION_SECRET),
+  });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   photo = await sharp({ create: { width: 900, height: 600, channels: 3, background: '#d35' } })
     .jpeg()
@@ -54,6 +70,8 @@ beforeAll(async () => {
 afterAll(async () => {
   if (!haveChromium) return;
   await browser?.close();
+  await mailer.stop();
+  await sink.close();
   await new Promise((resolve) => server.close(resolve));
   await new Promise((resolve) => tiles.close(resolve));
   await app.close();
@@ -365,9 +383,11 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     await Promise.all([tab.waitForURL(`${base}/notifications`), tab.getByRole('button', { name: 'Mark all 2 read' }).click()]);
     await tab.locator('header .bell[aria-label="Notifications"]').waitFor();
     // likes turned off: a like is heard of no more
-    await tab.uncheck('input[name=on][value=LIKE]');
+    await tab.uncheck('input[name=on_LIKE]');
     await Promise.all([tab.waitForURL(/saved=kinds/), tab.getByRole('button', { name: 'Save' }).click()]);
-    expect(await tab.isChecked('input[name=on][value=LIKE]')).toBe(false);
+    expect(await tab.isChecked('input[name=on_LIKE]')).toBe(false);
+    // the other kinds stay as they were (a form's repeated names were once read as one: all but one went off)
+    for (const kind of ['COMMENT', 'REPLY', 'MENTION', 'FRIEND_REQUEST']) expect(await tab.isChecked(`input[name=on_${kind}]`)).toBe(true);
     const ned = await createPerson(db.prisma, { username: 'ned_q' });
     await fetch(`${base}/graphql`, {
       method: 'POST',
@@ -376,6 +396,53 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     });
     await tab.goto(`${base}/notifications`);
     expect(await tab.locator('header .bell').getAttribute('aria-label')).toBe('Notifications');
+    await context.close();
+  });
+
+  it('gives an address in the settings, follows the link mailed to it, chooses the kinds mailed, and stops the mails in one click', async () => {
+    const context = await browser.newContext(DESKTOP);
+    const tab = await signUp(context, 'mara', 'Mara');
+    await tab.goto(`${base}/settings`);
+    await tab.fill('#address', 'mara@example.com');
+    await Promise.all([tab.waitForURL(/saved=email/), tab.locator('#email button[type=submit]:not([name])').click()]);
+    expect(await tab.locator('#email').innerText()).toContain('mara@example.com is not verified yet');
+    expect(await axeViolations(tab)).toEqual([]);
+    await mailer.tick();
+    const verification = sink.received.find((mail) => mail.subject === 'Confirm your address for Milepost');
+    await tab.goto(verification!.text!.match(/http\S+\/email\/verify\S+/)![0]);
+    expect(await tab.locator('main').innerText()).toContain('Your address is verified');
+    // likes heard of in the app but not mailed; comments mailed
+    await tab.goto(`${base}/notifications`);
+    expect(await tab.locator('main').innerText()).toContain('go to mara@example.com, as they come');
+    await tab.getByLabel('Likes of your entries: by mail').uncheck();
+    await Promise.all([tab.waitForURL(/saved=kinds/), tab.getByRole('button', { name: 'Save' }).click()]);
+    expect(await tab.getByLabel('Likes of your entries: by mail').isChecked()).toBe(false);
+    expect(await tab.getByLabel('Likes of your entries: in the app').isChecked()).toBe(true);
+    expect(await axeViolations(tab)).toEqual([]);
+    await tab.goto(`${base}/`);
+    await tab.fill('#compose-message', 'Threshold run');
+    await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+    const entryId = Number(tab.url().split('/').pop());
+    const sam = await createToken(db.prisma, (await createPerson(db.prisma, { username: 'sam_m', displayName: 'Sam' })).id);
+    for (const query of [
+      `mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`,
+      `mutation { createComment(input: { entryId: ${entryId}, body: "Strong" }) { error { __typename } } }`,
+    ])
+      await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${sam}` },
+        body: JSON.stringify({ query }),
+      });
+    const before = sink.received.length;
+    await mailer.tick();
+    const mailed = sink.received.slice(before);
+    expect(mailed.map((mail) => mail.subject)).toEqual(['Sam commented on your entry']);
+    // the mail's unsubscribe link: a page with a button, which stops them
+    await tab.goto(mailed[0]!.text!.match(/http\S+\/email\/unsubscribe\S+/)![0]);
+    await Promise.all([tab.waitForLoadState(), tab.getByRole('button', { name: 'Stop the mails' }).click()]);
+    expect(await tab.locator('main').innerText()).toContain('Milepost mails you no more notifications');
+    await tab.goto(`${base}/settings`);
+    expect(await tab.locator('#frequency').inputValue()).toBe('OFF');
     await context.close();
   });
 
