@@ -174,11 +174,33 @@ export interface GraphQLServerDeps {
   persistedQueries: PersistedQueryStore;
   /** The athlete a request without a token runs as, by its pages' session (GraphiQL in their browser). */
   sessionViewers: WeakMap<Request, Viewer>;
+  logger: Logger;
 }
 
-export function createGraphQLServer({ config, metrics, contexts, persistedQueries, sessionViewers }: GraphQLServerDeps): GraphQLServer {
+/**
+ * yoga's own log lines, through the service's logger. yoga logs every error its masking replaced: an
+ * expected failure (a typed error, such as the NotFoundError that ends a subscription whose entry was
+ * deleted) is not an error of the service, and is logged at debug level; the rest stay errors.
+ */
+function yogaLogging(logger: Logger) {
+  const expected = (value: unknown) =>
+    value instanceof DomainError || (value instanceof GraphQLError && value.originalError instanceof DomainError);
+  return {
+    debug: (...args: unknown[]) => logger.debug({ yoga: args.map(String) }, 'graphql-yoga'),
+    info: (...args: unknown[]) => logger.info({ yoga: args.map(String) }, 'graphql-yoga'),
+    warn: (...args: unknown[]) => logger.warn({ yoga: args.map(String) }, 'graphql-yoga'),
+    error: (...args: unknown[]) => {
+      const [first] = args;
+      if (expected(first)) logger.debug({ err: first }, 'an expected failure');
+      else logger.error({ err: first, more: args.slice(1).map(String) }, 'graphql-yoga: unexpected error');
+    },
+  };
+}
+
+export function createGraphQLServer({ config, metrics, contexts, persistedQueries, sessionViewers, logger }: GraphQLServerDeps): GraphQLServer {
   return createYoga<Record<string, never>, Context>({
     schema,
+    logging: yogaLogging(logger),
     graphqlEndpoint: '/graphql',
     graphiql: config.graphiql ? { title: 'Milepost GraphQL', defaultQuery: DEFAULT_QUERY } : false,
     // served from here, never from a CDN (http/graphiql.ts)

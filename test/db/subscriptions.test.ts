@@ -4,12 +4,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { type Client, createClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { type App, createApp, listen } from '../../src/app/server.ts';
 import { attachWebSocket, MAX_SUBSCRIPTIONS_PER_SOCKET } from '../../src/app/websocket.ts';
+import { createLogger } from '../../src/log.ts';
 import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
 import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 
@@ -21,11 +23,19 @@ let httpUrl = '';
 let wsUrl = '';
 const people: Record<string, { id: number; token: string }> = {};
 const clients: Client[] = [];
+/** The server's log lines (pino's JSON), to tell an error of the service from an expected end. */
+const logLines: Array<{ level: number; msg: string }> = [];
 
 beforeAll(async () => {
   db = await createTestDatabase('subs');
   const config = testConfig(db.config, { HOST: '127.0.0.1', PORT: '0' });
-  app = createApp(config, db);
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  app = createApp(config, db, { logger: createLogger({ env: 'test', logLevel: 'info' }, sink) });
   server = await listen(app, config);
   websocket = attachWebSocket(server, app, db, { tokenRecheckMs: 200, maxBufferedBytes: 64 * 1024 });
   const { port } = server.address() as AddressInfo;
@@ -231,8 +241,14 @@ describe('over graphql-ws', () => {
     expect(hidden.errors).toEqual([[expect.objectContaining({ extensions: expect.objectContaining({ code: 'NOT_FOUND' }) })]]);
     expect(hidden.completed()).toBe(true);
     expect(unrelated.completed()).toBe(false);
+    const consoleErrors = vi.spyOn(console, 'error');
+    const errorsBefore = logLines.filter((line) => line.level >= 50).length;
     await graphql(people.friend!.token, `mutation { deleteEntry(input: { id: ${open} }) { error { __typename } } }`);
     await until(() => deleted.completed() && unrelated.completed());
+    // an expected end, not an error of the service: nothing at error level, nothing on the console
+    expect(logLines.filter((line) => line.level >= 50).slice(errorsBefore)).toEqual([]);
+    expect(consoleErrors).not.toHaveBeenCalled();
+    consoleErrors.mockRestore();
     expect(deleted.errors).toEqual([[expect.objectContaining({ message: expect.stringMatching(/entry .* does not exist/) })]]);
     expect(deleted.completed()).toBe(true);
     expect(unrelated.completed()).toBe(true);
