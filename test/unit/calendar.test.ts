@@ -1,7 +1,7 @@
 // A person's calendar (src/domain/calendar.ts): where periods begin in a time zone, across DST and
 // year ends, and how streaks are counted.
 import { describe, expect, it } from 'vitest';
-import { calendarPeriods, dayStart, localDay, offsetMinutes, periodFirstDay, streaks } from '../../src/domain/calendar.ts';
+import { calendarPeriods, calendarZone, dayStart, localDay, offsetMinutes, periodFirstDay, streaks } from '../../src/domain/calendar.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 
 const at = (iso: string) => Date.parse(iso);
@@ -102,5 +102,16 @@ describe('streaks', () => {
     const boundary = [day('2026-11-23'), day('2026-11-15')];
     expect(streaks(boundary, today, 1)).toMatchObject({ currentWeeks: 1, longestWeeks: 1 });
     expect(streaks(boundary, today, 7)).toMatchObject({ currentWeeks: 2, longestWeeks: 2 });
+  });
+});
+
+describe('a person’s zone', () => {
+  it('is theirs when Intl knows it, the IANA zone of a Rails name (as the original service’s clients send), else UTC', () => {
+    expect(calendarZone('Europe/Paris')).toBe('Europe/Paris');
+    expect(calendarZone('Pacific Time (US & Canada)')).toBe('America/Los_Angeles');
+    expect(calendarZone('Tokyo')).toBe('Asia/Tokyo');
+    for (const text of ['Somewhere nice', 'constructor', '__proto__', '', null]) expect(calendarZone(text)).toBe('UTC');
+    // a workout at 23:30 on a Monday in California counts on Monday there, not on Tuesday in UTC
+    expect(localDay(calendarZone('Pacific Time (US & Canada)'), at('2026-11-24T07:30:00Z'))).toBe(day('2026-11-23'));
   });
 });
