@@ -197,7 +197,14 @@ function yogaLogging(logger: Logger) {
   };
 }
 
-export function createGraphQLServer({ config, metrics, contexts, persistedQueries, sessionViewers, logger }: GraphQLServerDeps): GraphQLServer {
+export function createGraphQLServer({
+  config,
+  metrics,
+  contexts,
+  persistedQueries,
+  sessionViewers,
+  logger,
+}: GraphQLServerDeps): GraphQLServer {
   return createYoga<Record<string, never>, Context>({
     schema,
     logging: yogaLogging(logger),

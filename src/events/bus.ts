@@ -24,6 +24,8 @@ export interface EventPayloads {
   personBlocked: { blockerId: number; blockedId: number };
   /** A person has a new (or grown) notification. */
   notified: { personId: number; notificationId: number };
+  /** A moderator suspended a person: their live subscriptions end (their tokens and sessions already do). */
+  personSuspended: { personId: number };
 }
 
 export type EventName = keyof EventPayloads;

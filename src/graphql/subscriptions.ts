@@ -19,6 +19,37 @@ import { EntryRef } from './types/entry.ts';
 import { NotificationRef } from './types/notification.ts';
 import { PersonRef } from './types/person.ts';
 
+/**
+ * `source` until its subscriber's account is suspended: then it ends (completes), over WebSocket and
+ * server-sent events alike, at once. Anonymous subscribers have no account to lose. An iterator, not an
+ * async generator: a generator waiting for its next event cannot be returned until one comes.
+ */
+function whileAllowed<T>(context: Context, source: AsyncIterator<T>): AsyncIterableIterator<T> {
+  const viewer = context.viewer;
+  if (viewer === null) return source as AsyncIterableIterator<T>;
+  const watch = context.events.subscribe('personSuspended');
+  const done: IteratorResult<T> = { value: undefined, done: true };
+  let finished = false;
+  const finish = async (): Promise<IteratorResult<T>> => {
+    if (!finished) {
+      finished = true;
+      await Promise.all([watch.return?.(), source.return?.()]);
+    }
+    return done;
+  };
+  const suspended = (async () => {
+    for (let next = await watch.next(); !next.done; next = await watch.next()) if (next.value.personId === viewer.id) return;
+  })();
+  const ended = suspended.then(finish);
+  return {
+    next: () => (finished ? Promise.resolve(done) : Promise.race([source.next(), ended])),
+    return: finish,
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
 /** The events of `name` the subscriber may hear of (`keep`). */
 function only<K extends EventName>(context: Context, name: K, keep: (payload: EventPayloads[K]) => boolean | Promise<boolean>) {
   liveContexts.add(context);
@@ -32,7 +63,7 @@ function only<K extends EventName>(context: Context, name: K, keep: (payload: Ev
  */
 function delivered<K extends EventName>(context: Context, name: K, keep: (payload: EventPayloads[K]) => boolean | Promise<boolean>) {
   liveContexts.add(context);
-  const source = context.events.subscribe(name, { after: context.subscription?.resumeAfter ?? null });
+  const source = whileAllowed(context, context.events.subscribe(name, { after: context.subscription?.resumeAfter ?? null }));
   return pipe(
     source as AsyncIterable<EventPayloads[K]> & AsyncIterator<EventPayloads[K]>,
     filter(keep),

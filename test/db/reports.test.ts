@@ -88,14 +88,41 @@ describe('reports', () => {
     expect(await db.prisma.comment.count({ where: { id: comment } })).toBe(0);
   });
 
-  it('suspend an author: their tokens and sessions stop at once, and they cannot log in until unsuspended', async () => {
+  it('suspend an author: their tokens, sessions and live subscriptions stop at once, and they cannot log in until unsuspended', async () => {
     const browser = new TestBrowser(api.fetch);
     expect((await browser.logIn('troll', PASSWORD)).status).toBe(302);
     expect((await browser.get('/account')).status).toBe(200);
     const entry = await post('troll', 'More of the same');
     await errorOf('ray', `reportContent(input: { entryId: ${entry}, reason: "Still at it" })`);
+    // the troll listens to new public entries over server-sent events
+    const response = await api.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${tokens.troll}` },
+      body: JSON.stringify({ query: 'subscription { publicEntries { message } }' }),
+    });
+    const stream = (async () => {
+      const reader = response.body!.getReader();
+      let all = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return { all, ended: true };
+        all += new TextDecoder().decode(value);
+        if (all.includes('event: complete')) return { all, ended: true };
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await post('sid', 'Heard before');
     const [report] = (await queue('mod')).data.reports.edges;
     expect(await errorOf('mod', `moderate(input: { reportId: ${report.node.databaseId}, action: SUSPEND })`)).toBeNull();
+    await post('sid', 'Not heard after');
+    // a stream that goes on is an open subscription: waited for a while, then failed on
+    const heard = await Promise.race([
+      stream,
+      new Promise<{ all: string; ended: boolean }>((resolve) => setTimeout(() => resolve({ all: '', ended: false }), 5_000)),
+    ]);
+    expect(heard.ended).toBe(true);
+    expect(heard.all).toContain('Heard before');
+    expect(heard.all).not.toContain('Not heard after');
     expect((await api.fetch('/people/me.json', { headers: { authorization: `Bearer ${tokens.troll}` } })).status).toBe(401);
     expect((await browser.get('/account')).status).toBe(302);
     expect((await new TestBrowser(api.fetch).logIn('troll', PASSWORD)).status).not.toBe(302);

@@ -134,6 +134,7 @@ payloadMutation('moderate', {
     });
     if (input.action === 'hidden' && report.targetKind === 'entry' && authorId !== null)
       context.events.publish('entryVisibilityChanged', { entryId: report.targetId, authorId, visibility: 'only_me' });
+    if (input.action === 'suspended' && authorId !== null) context.events.publish('personSuspended', { personId: authorId });
     return { reportId: report.id };
   },
   payload: {
