@@ -1,6 +1,6 @@
 // One request context for every way in (GraphQL over HTTP and WebSocket, the REST paths, the pages):
 // one token-to-viewer mapping and one base-URL rule (the refusal of a bad token is auth's tokenRefusal).
-import { viewerOfRequest } from '../auth/tokens.ts';
+import { tokenFromRequest, viewerForToken, viewerOfRequest } from '../auth/tokens.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -30,7 +30,7 @@ export function createRequestContexts(
   database: Database,
   events: Events,
   media: MediaStore,
-  tuning: Pick<Context, 'nearbyProbeRows'> = {},
+  tuning: Pick<Context, 'nearbyProbeRows' | 'tokenRecheckMs'> = {},
 ): RequestContexts {
   const baseUrl = (request: Request): string => {
     if (config.publicUrl) return config.publicUrl;
@@ -57,6 +57,13 @@ export function createRequestContexts(
   return {
     baseUrl,
     forViewer,
-    forRequest: async (request, formToken = null) => forViewer(request, await viewerOfRequest(database, request, formToken)),
+    forRequest: async (request, formToken = null) => {
+      const viewer = await viewerOfRequest(database, request, formToken);
+      const token = viewer && tokenFromRequest(request, formToken);
+      // a subscription over server-sent events outlives this check: it asks again while it lives
+      return token
+        ? { ...forViewer(request, viewer), tokenStillValid: async () => (await viewerForToken(database, token)) !== null }
+        : forViewer(request, viewer);
+    },
   };
 }

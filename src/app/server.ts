@@ -68,6 +68,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Newest entries the nearby search reads first (tests set 1 to reach its bounding-box path). */
   nearbyProbeRows?: number;
+  /** How often a subscription over server-sent events asks whether its token still works (tests set it short). */
+  tokenRecheckMs?: number;
 }
 
 export function createApp(config: Config, database: Database, options: AppOptions = {}): App {
@@ -149,7 +151,10 @@ function createFoundation(config: Config, database: Database, options: AppOption
     },
   });
   const media = createMediaStore(config.mediaDir);
-  const nearby = options.nearbyProbeRows ? { nearbyProbeRows: options.nearbyProbeRows } : {};
+  const nearby = {
+    ...(options.nearbyProbeRows ? { nearbyProbeRows: options.nearbyProbeRows } : {}),
+    ...(options.tokenRecheckMs ? { tokenRecheckMs: options.tokenRecheckMs } : {}),
+  };
   const contexts = createRequestContexts(config, database, events, media, nearby);
   // registered texts of automatic persisted queries, shared between processes through Redis
   const persistedRedis = config.redisUrl ? boundedRedis(config.redisUrl) : null;

@@ -30,10 +30,18 @@ export interface Context {
    * carry (verify an address, unsubscribe). Absent: no mail, and no link is genuine.
    */
   readonly mail?: { readonly sends: boolean; readonly tokens: MailTokens };
+  /**
+   * Whether the token the request came with still works (not revoked, expired, or its person suspended):
+   * a subscription over server-sent events asks every TOKEN_RECHECK_MS, and ends when it does not.
+   * Absent without a token, and over WebSocket (whose sockets are checked themselves).
+   */
+  readonly tokenStillValid?: () => Promise<boolean>;
   /** Where mutations announce what they did, and subscriptions listen. */
   readonly events: Events;
   /** How many of the newest entries the nearby search reads before it reads the bounding box (2,000). */
   readonly nearbyProbeRows?: number;
+  /** How often a subscription over server-sent events asks `tokenStillValid` (TOKEN_RECHECK_MS). */
+  readonly tokenRecheckMs?: number;
   /**
    * When set, stream pages record here the version each of their entries was read at (db/entry-pages.ts):
    * the stream pages of REST and GraphQL keep each entry's JSON per version (cache/entry-fragments.ts).

@@ -19,10 +19,15 @@ import { EntryRef } from './types/entry.ts';
 import { NotificationRef } from './types/notification.ts';
 import { PersonRef } from './types/person.ts';
 
+/** How often a subscription over server-sent events asks whether its token still works (as WebSockets do). */
+export const TOKEN_RECHECK_MS = 5_000;
+
 /**
- * `source` until its subscriber's account is suspended: then it ends (completes), over WebSocket and
- * server-sent events alike, at once. Anonymous subscribers have no account to lose. An iterator, not an
- * async generator: a generator waiting for its next event cannot be returned until one comes.
+ * `source` until its subscriber's access ends: at once when their account is suspended (over WebSocket
+ * and server-sent events alike), and over server-sent events within TOKEN_RECHECK_MS of the token's
+ * revocation or expiry (a WebSocket's token is checked by the socket). Then it ends (completes).
+ * Anonymous subscribers have no access to lose. An iterator, not an async generator: a generator
+ * waiting for its next event cannot be returned until one comes.
  */
 function whileAllowed<T>(context: Context, source: AsyncIterator<T>): AsyncIterableIterator<T> {
   const viewer = context.viewer;
@@ -30,9 +35,20 @@ function whileAllowed<T>(context: Context, source: AsyncIterator<T>): AsyncItera
   const watch = context.events.subscribe('personSuspended');
   const done: IteratorResult<T> = { value: undefined, done: true };
   let finished = false;
+  const { tokenStillValid } = context;
+  const recheck = tokenStillValid
+    ? setInterval(() => {
+        tokenStillValid().then(
+          (valid) => valid || void finish(),
+          () => undefined, // the database away: the stream goes on, and the next check asks again
+        );
+      }, context.tokenRecheckMs ?? TOKEN_RECHECK_MS)
+    : null;
+  recheck?.unref();
   const finish = async (): Promise<IteratorResult<T>> => {
     if (!finished) {
       finished = true;
+      if (recheck) clearInterval(recheck);
       await Promise.all([watch.return?.(), source.return?.()]);
     }
     return done;

@@ -35,7 +35,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = createApp(config, db, { logger: createLogger({ env: 'test', logLevel: 'info' }, sink) });
+  app = createApp(config, db, { logger: createLogger({ env: 'test', logLevel: 'info' }, sink), tokenRecheckMs: 200 });
   server = await listen(app, config);
   websocket = attachWebSocket(server, app, db, { tokenRecheckMs: 200, maxBufferedBytes: 64 * 1024 });
   const { port } = server.address() as AddressInfo;
@@ -343,6 +343,33 @@ describe('over graphql-ws', () => {
     await new Promise((resolve) => ws.once('message', resolve));
     await db.prisma.oAuthAccessToken.updateMany({ where: { personId: person.id }, data: { revokedAt: new Date() } });
     expect(await closed).toBe(4403);
+  });
+
+  it('ends a subscription over server-sent events whose token was revoked', async () => {
+    const person = await createPerson(db.prisma);
+    const token = await createToken(db.prisma, person.id);
+    const response = await fetch(`${httpUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: 'subscription { publicEntries { message } }' }),
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    const ended = (async () => {
+      for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        text += new TextDecoder().decode(part.value);
+        if (text.includes('event: complete')) return true;
+      }
+      return true;
+    })();
+    await settle();
+    await post('friend', 'heard while the token works');
+    await db.prisma.oAuthAccessToken.updateMany({ where: { personId: person.id }, data: { revokedAt: new Date() } });
+    // the recheck (200 ms here) ends it; a stream still open after 3 s is a subscription that outlived its token
+    expect(await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve(false), 3_000))])).toBe(true);
+    await post('friend', 'not heard after');
+    expect(text).toContain('heard while the token works');
+    expect(text).not.toContain('not heard after');
   });
 });
 
