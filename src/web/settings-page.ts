@@ -133,7 +133,7 @@ function emailCard(csrf: string, email: EmailSettings | undefined, issues?: Fiel
   <label for="address">Address for notifications</label><input type="email" id="address" name="address" maxlength="254" autocomplete="email" value="${email.address ?? ''}">
   ${state}
   <label for="frequency">Mail my notifications</label>${select('frequency', 'frequency', FREQUENCIES, email.frequency)}
-  <button type="submit">Save</button>
+  <button type="submit">Save mail settings</button>
 </form><p class="help"><a href="/notifications">Choose which kinds are mailed</a>. Every mail has a link that stops them in one click.</p></section>`;
 }
 

@@ -289,13 +289,13 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     await tab.fill('#photo_url', 'https://pictures.example/eve.png');
     await tab.selectOption('#units', 'MILES');
     await tab.fill('#hidden_ends', '200');
-    await Promise.all([tab.waitForURL(/saved=profile/), tab.getByRole('button', { name: 'Save' }).click()]);
+    await Promise.all([tab.waitForURL(/saved=profile/), tab.getByRole('button', { name: 'Save', exact: true }).click()]);
     expect(await tab.locator('[role=status]').textContent()).toContain('saved');
     expect(await tab.locator('header').innerText()).toContain('Eve Miler');
     expect(await tab.inputValue('#photo_url')).toBe('https://pictures.example/eve.png');
     // then uploads a picture of her own in its place: it shows, served by Milepost
     await tab.setInputFiles('#photo', { name: 'eve.jpg', mimeType: 'image/jpeg', buffer: photo });
-    await Promise.all([tab.waitForURL(/saved=profile/), tab.getByRole('button', { name: 'Save' }).click()]);
+    await Promise.all([tab.waitForURL(/saved=profile/), tab.getByRole('button', { name: 'Save', exact: true }).click()]);
     expect(await tab.locator('fieldset.avatar').innerText()).toContain('A picture you uploaded.');
     expect(await tab.inputValue('#photo_url')).toBe('');
     const avatar = tab.locator('fieldset.avatar img');
@@ -305,7 +305,7 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     // is wrong, at the top and by the form, and keeps nothing
     await tab.evaluate(() => document.querySelector('#hidden_ends')!.removeAttribute('max'));
     await tab.fill('#hidden_ends', '6000');
-    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Save' }).click()]);
+    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Save', exact: true }).click()]);
     expect(await tab.locator('[role=alert]').first().textContent()).toContain('Nothing was saved');
     expect(await tab.locator('main').innerText()).toMatch(/hidden ?ends ?meters/i);
     await tab.goto(`${base}/`);
