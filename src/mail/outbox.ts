@@ -5,6 +5,7 @@
 // sent row is marked at once, and the one case left (a crash between the SMTP server's "accepted" and
 // that mark) sends it again with the same Message-ID, which mail systems take for the same message.
 import type { Prisma, Transaction } from '../db/database.ts';
+import { claimLeased, type LeasedTable } from '../db/leased-rows.ts';
 import { type NotificationKind, notificationText } from '../domain/notifications.ts';
 import type { Told } from './compose.ts';
 
@@ -64,28 +65,9 @@ export async function queueDigests(prisma: Prisma, now = new Date(), limit = 50)
   return queued;
 }
 
-/** Claims due mails one by one (each claim a conditional update, so processes never share one). */
-export async function claimDueMails(prisma: Prisma, limit: number, now = new Date()): Promise<number[]> {
-  const due = await prisma.mail.findMany({
-    where: {
-      OR: [
-        { status: 'pending', nextAttemptAt: { lte: now } },
-        { status: 'sending', lockedUntil: { lt: now } },
-      ],
-    },
-    orderBy: { nextAttemptAt: 'asc' },
-    take: limit,
-    select: { id: true, status: true, lockedUntil: true },
-  });
-  const claimed: number[] = [];
-  for (const row of due) {
-    const { count } = await prisma.mail.updateMany({
-      where: { id: row.id, status: row.status, lockedUntil: row.lockedUntil },
-      data: { status: 'sending', lockedUntil: new Date(now.getTime() + CLAIM_MS) },
-    });
-    if (count === 1) claimed.push(row.id);
-  }
-  return claimed;
+/** Claims due mails (each claim a conditional update, so processes never share one). */
+export function claimDueMails(prisma: Prisma, limit: number, now = new Date()): Promise<number[]> {
+  return claimLeased(prisma.mail as unknown as LeasedTable, limit, CLAIM_MS, now);
 }
 
 /** What a claimed mail is to say, read as the database is now; null when there is nothing left to tell. */

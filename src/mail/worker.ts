@@ -4,6 +4,7 @@
 // request that caused a mail.
 import nodemailer from 'nodemailer';
 import type { Prisma } from '../db/database.ts';
+import { startPoller } from '../db/leased-rows.ts';
 import type { Logger } from '../log.ts';
 import { digestLetter, type Letter, notificationLetter, verificationLetter } from './compose.ts';
 import { claimDueMails, type Draft, draftOf, failMail, forgetOldMails, markMail, queueDigests } from './outbox.ts';
@@ -84,32 +85,23 @@ export function startMailWorker(prisma: Prisma, options: MailWorkerOptions): Mai
     }
     await markMail(prisma, id, { sent: true });
   };
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    running ??= (async () => {
-      try {
-        if (Date.now() - digestsLookedAt >= (options.digestEveryMs ?? DIGEST_EVERY_MS)) {
-          digestsLookedAt = Date.now();
-          await queueDigests(prisma);
-          await forgetOldMails(prisma);
-        }
-        for (const id of await claimDueMails(prisma, 20)) await send(id);
-      } catch (error) {
-        if (options.logger) options.logger.error({ err: error }, 'mail delivery failed');
-        else console.error('mail delivery failed:', error);
-      } finally {
-        running = null;
+  const poller = startPoller(
+    async () => {
+      if (Date.now() - digestsLookedAt >= (options.digestEveryMs ?? DIGEST_EVERY_MS)) {
+        digestsLookedAt = Date.now();
+        await queueDigests(prisma);
+        await forgetOldMails(prisma);
       }
-    })();
-    return running;
-  };
-  const timer = setInterval(() => void tick(), options.pollMs);
-  timer.unref();
+      for (const id of await claimDueMails(prisma, 20)) await send(id);
+    },
+    options.pollMs,
+    'mail delivery failed',
+    options.logger,
+  );
   return {
-    tick,
+    tick: poller.tick,
     async stop() {
-      clearInterval(timer);
-      await running;
+      await poller.stop();
       transport.close();
     },
   };

@@ -7,6 +7,7 @@ import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { Prisma } from '../db/database.ts';
+import { claimLeased, type LeasedTable, startPoller } from '../db/leased-rows.ts';
 import { drainOutbox } from '../db/outbox.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import type { EventName, EventPayloads } from '../events/bus.ts';
@@ -69,31 +70,6 @@ export async function enqueueWebhooks<K extends EventName>(
 /** Seconds before attempt `n + 1`: 1×, 4×, 16×… the base, at most an hour. */
 export function backoffSeconds(attempts: number, baseSeconds: number): number {
   return Math.min(3600, baseSeconds * 4 ** Math.max(0, attempts - 1));
-}
-
-/** Claims due deliveries one by one (a claim is a conditional update, so processes never share one). */
-async function claimDue(prisma: Prisma, limit: number) {
-  const now = new Date();
-  const due = await prisma.webhookDelivery.findMany({
-    where: {
-      OR: [
-        { status: 'pending', nextAttemptAt: { lte: now } },
-        { status: 'sending', lockedUntil: { lt: now } },
-      ],
-    },
-    orderBy: { nextAttemptAt: 'asc' },
-    take: limit,
-    select: { id: true, status: true, lockedUntil: true },
-  });
-  const claimed: number[] = [];
-  for (const row of due) {
-    const { count } = await prisma.webhookDelivery.updateMany({
-      where: { id: row.id, status: row.status, lockedUntil: row.lockedUntil },
-      data: { status: 'sending', lockedUntil: new Date(Date.now() + LOCK_MS) },
-    });
-    if (count === 1) claimed.push(row.id);
-  }
-  return claimed;
 }
 
 interface Answer {
@@ -312,30 +288,15 @@ export function relayOutbox(prisma: Prisma, origin: string): Promise<number> {
 }
 
 export function startWebhookWorker(prisma: Prisma, options: WebhookWorkerOptions): WebhookWorker {
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    running ??= (async () => {
-      try {
-        await relayOutbox(prisma, options.origin);
-        for (const id of await claimDue(prisma, 20))
-          await deliver(prisma, id, { retryBaseSeconds: options.retryBaseSeconds, allowPrivate: options.allowPrivate ?? false });
-      } catch (error) {
-        // through the service's logger, which censors credential fields, when there is one
-        if (options.logger) options.logger.error({ err: error }, 'webhook delivery failed');
-        else console.error('webhook delivery failed:', error);
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
-  };
-  const timer = setInterval(() => void tick(), options.pollMs);
-  timer.unref();
-  return {
-    tick,
-    async stop() {
-      clearInterval(timer);
-      await running;
+  const deliveries = prisma.webhookDelivery as unknown as LeasedTable;
+  return startPoller(
+    async () => {
+      await relayOutbox(prisma, options.origin);
+      for (const id of await claimLeased(deliveries, 20, LOCK_MS))
+        await deliver(prisma, id, { retryBaseSeconds: options.retryBaseSeconds, allowPrivate: options.allowPrivate ?? false });
     },
-  };
+    options.pollMs,
+    'webhook delivery failed',
+    options.logger,
+  );
 }
