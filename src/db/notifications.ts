@@ -159,14 +159,16 @@ export async function earlierCommenters(tx: Transaction, entry: Entry & { id: nu
   );
 }
 
-/** A new comment: its entry's author (comment), earlier commenters (reply), and whom it mentions. */
+/**
+ * A new comment: its entry's author (comment), earlier commenters (reply), and whom it mentions. The entry
+ * is the one the comment was checked against (read before the transaction: not read again).
+ */
 export async function notifyComment(
   tx: Transaction,
-  act: { entryId: number; actorId: number; body: string },
+  act: { entry: Entry & { id: number }; actorId: number; body: string },
   mentioned: readonly string[],
 ): Promise<Heard[]> {
-  const entry = await tx.entry.findUnique({ where: { id: act.entryId }, select: { id: true, authorId: true, visibility: true } });
-  if (!entry) return [];
+  const { entry } = act;
   const base = { actorId: act.actorId, entryId: entry.id };
   // each person hears once: the author of the comment, an earlier commenter of the reply, before a mention
   return notifyAll(tx, [
@@ -192,8 +194,7 @@ export async function notifyEntryMentions(
   );
 }
 
-/** A new like: its entry's author. */
-export async function notifyLike(tx: Transaction, act: { entryId: number; actorId: number }): Promise<Heard[]> {
-  const entry = await tx.entry.findUnique({ where: { id: act.entryId }, select: { authorId: true } });
-  return entry ? notifyAll(tx, [{ personId: entry.authorId, kind: 'like', actorId: act.actorId, entryId: act.entryId }]) : [];
+/** A new like: its entry's author (the entry the like was checked against). */
+export function notifyLike(tx: Transaction, act: { entry: Entry & { id: number }; actorId: number }): Promise<Heard[]> {
+  return notifyAll(tx, [{ personId: act.entry.authorId, kind: 'like', actorId: act.actorId, entryId: act.entry.id }]);
 }

@@ -55,10 +55,11 @@ export async function blockedByPerson(context: Context, personId: number): Promi
   return (await blocksOf(context)).by.has(personId);
 }
 
-/** The entry `entryId` when the viewer may see it; a hidden entry is missing, exactly like one that never was. */
-export async function requireEntry(context: Context, entryId: number): Promise<void> {
-  const entry = await context.prisma.entry.findUnique({ where: { id: entryId }, select: { authorId: true, visibility: true } });
+/** The entry `entryId` (who wrote it, who sees it) when the viewer may see it; a hidden entry is missing, exactly like one that never was. */
+export async function requireEntry(context: Context, entryId: number): Promise<{ id: number; authorId: number; visibility: string }> {
+  const entry = await context.prisma.entry.findUnique({ where: { id: entryId }, select: { id: true, authorId: true, visibility: true } });
   if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(entryId));
+  return entry;
 }
 
 /** The id of the person with this username, in any letter case. */

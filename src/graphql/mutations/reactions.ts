@@ -55,14 +55,14 @@ payloadMutation('createComment', {
     const viewer = requireViewer(context);
     const entryId = requireDatabaseId(input.entryId, 'Entry', 'entry');
     const text = validateCommentBody(input.body);
-    await requireEntry(context, entryId);
+    const entry = await requireEntry(context, entryId);
     // the write returns only the id (what a retry under an Idempotency-Key replays); the answer is read after
     // the comment and who hears of it (its entry's author, earlier commenters, whom it mentions): one transaction
     const { id, heard } = await withOutboxEvent(
       context.prisma,
       async (tx) => {
         const row = await tx.comment.create({ data: { entryId, authorId: viewer.id, body: text }, select: { id: true } });
-        return { id: row.id, heard: await notifyComment(tx, { entryId, actorId: viewer.id, body: text }, mentionedUsernames(text)) };
+        return { id: row.id, heard: await notifyComment(tx, { entry, actorId: viewer.id, body: text }, mentionedUsernames(text)) };
       },
       (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
     ).catch((e) => entryGone(e, entryId));
@@ -105,7 +105,7 @@ payloadMutation('likeEntry', {
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
     const entryId = requireDatabaseId(input.entryId, 'Entry', 'entry');
-    await requireEntry(context, entryId);
+    const entry = await requireEntry(context, entryId);
     const where = { entryId_personId: { entryId, personId: viewer.id } };
     const existing = await context.prisma.like.findUnique({ where, select: { id: true } });
     if (existing) return { entryId, likeId: existing.id };
@@ -114,7 +114,7 @@ payloadMutation('likeEntry', {
         context.prisma,
         async (tx) => {
           const row = await tx.like.create({ data: { entryId, personId: viewer.id }, select: { id: true } });
-          return { id: row.id, heard: await notifyLike(tx, { entryId, actorId: viewer.id }) };
+          return { id: row.id, heard: await notifyLike(tx, { entry, actorId: viewer.id }) };
         },
         (row) => ({ name: 'likeAdded', payload: { entryId, likeId: row.id, personId: viewer.id } }),
       );
