@@ -70,6 +70,12 @@ export function claimDueMails(prisma: Prisma, limit: number, now = new Date()): 
   return claimLeased(prisma.mail as unknown as LeasedTable, limit, CLAIM_MS, now);
 }
 
+/** Gives claimed mails back, untried: pending again, due at once. */
+export async function releaseMails(prisma: Prisma, ids: readonly number[]): Promise<void> {
+  if (ids.length > 0)
+    await prisma.mail.updateMany({ where: { id: { in: [...ids] }, status: 'sending' }, data: { status: 'pending', lockedUntil: null } });
+}
+
 /** What a claimed mail is to say, read as the database is now; null when there is nothing left to tell. */
 export type Draft =
   | { kind: 'verify'; personId: number; to: string; displayName: string }

@@ -7,7 +7,7 @@ import type { Prisma } from '../db/database.ts';
 import { startPoller } from '../db/leased-rows.ts';
 import type { Logger } from '../log.ts';
 import { digestLetter, type Letter, notificationLetter, verificationLetter } from './compose.ts';
-import { claimDueMails, type Draft, draftOf, failMail, forgetOldMails, markMail, queueDigests } from './outbox.ts';
+import { claimDueMails, type Draft, draftOf, failMail, forgetOldMails, markMail, queueDigests, releaseMails } from './outbox.ts';
 import { type MailTokens, VERIFICATION_DAYS } from './tokens.ts';
 
 export interface MailWorker {
@@ -63,9 +63,13 @@ export function startMailWorker(prisma: Prisma, options: MailWorkerOptions): Mai
   });
   const host = new URL(options.origin).hostname;
   let digestsLookedAt = 0;
-  const send = async (id: number) => {
+  /** Sends one claimed mail; answers false when the SMTP server could not be reached (the round stops there). */
+  const send = async (id: number): Promise<boolean> => {
     const draft = await draftOf(prisma, id, options.origin);
-    if ('dropped' in draft) return markMail(prisma, id, draft);
+    if ('dropped' in draft) {
+      await markMail(prisma, id, draft);
+      return true;
+    }
     const { letter, headers } = letterOf(draft, options);
     try {
       await transport.sendMail({
@@ -81,9 +85,12 @@ export function startMailWorker(prisma: Prisma, options: MailWorkerOptions): Mai
       // a 5xx answer (no such mailbox, refused) will not change by trying again; anything else might
       const permanent = typeof failure.responseCode === 'number' && failure.responseCode >= 500;
       options.logger?.warn({ mail: id, responseCode: failure.responseCode, reason: failure.message }, 'a mail was not sent');
-      return failMail(prisma, id, failure.message, permanent);
+      await failMail(prisma, id, failure.message, permanent);
+      // no answer at all: the server is away, and the next mails would wait for it in turn
+      return failure.responseCode !== undefined;
     }
     await markMail(prisma, id, { sent: true });
+    return true;
   };
   const poller = startPoller(
     async () => {
@@ -92,7 +99,13 @@ export function startMailWorker(prisma: Prisma, options: MailWorkerOptions): Mai
         await queueDigests(prisma);
         await forgetOldMails(prisma);
       }
-      for (const id of await claimDueMails(prisma, 20)) await send(id);
+      const claimed = await claimDueMails(prisma, 20);
+      for (const [i, id] of claimed.entries()) {
+        if (await send(id)) continue;
+        // the SMTP server is away: the rest go back to the queue as they were, for the next round
+        await releaseMails(prisma, claimed.slice(i + 1));
+        break;
+      }
     },
     options.pollMs,
     'mail delivery failed',

@@ -266,6 +266,32 @@ describe('the outbox', () => {
     await other.stop();
   });
 
+  it('keeps the mails while the SMTP server is away, trying one a round, and sends them all once it answers', async () => {
+    await gql('ann', 'mutation { markNotificationsRead(input: { all: true }) { unreadCount } }');
+    for (const message of ['Away one', 'Away two', 'Away three']) await comment('dov', await post('ann', message), 'Seen');
+    const gone = await startMailSink();
+    await gone.close();
+    const away = startMailWorker(db.prisma, {
+      smtpUrl: gone.url,
+      from: 'Milepost <no-reply@milepost.test>',
+      pollMs: 3_600_000,
+      origin: BASE,
+      tokens: mailTokens(SESSION_SECRET),
+    });
+    await away.tick();
+    await away.stop();
+    const rows = await db.prisma.mail.findMany({ where: { personId: ids.ann, status: { not: 'sent' } }, orderBy: { id: 'asc' } });
+    // the first was tried and waits to be tried again; the others were given back untried
+    expect(rows.map((row) => [row.status, row.attempts, row.lockedUntil])).toEqual([
+      ['pending', 1, null],
+      ['pending', 0, null],
+      ['pending', 0, null],
+    ]);
+    expect((await tick()).map((m) => m.subject)).toEqual(['DOV commented on your entry', 'DOV commented on your entry']);
+    await db.prisma.mail.updateMany({ where: { id: rows[0]!.id }, data: { nextAttemptAt: new Date() } });
+    expect((await tick()).map((m) => m.subject)).toEqual(['DOV commented on your entry']);
+  });
+
   it('tries a mail again after a temporary refusal, and gives it up after a permanent one', async () => {
     const entry = await post('ann', 'Refused');
     await gql('ann', 'mutation { markNotificationsRead(input: { all: true }) { unreadCount } }');
