@@ -120,23 +120,39 @@ export interface BiggestRow {
   at: Date;
 }
 
-/** The workout of this activity with the most of a measure (distance or climb), or null: one statement. */
+/** What a "biggest" record measures: a workout's distance, or its track's climb. */
+export interface BiggestWanted {
+  activityType: string;
+  measure: 'distance' | 'climb';
+}
+
+/**
+ * For each of `wanted`, the workout of that activity with the most of that measure, or null: one
+ * statement for all of them (a UNION ALL of one short ordered read each).
+ */
 export async function readBiggest(
   database: Reader,
   personId: number,
   reader: EntryReader,
-  activityType: string,
-  measure: 'distance' | 'climb',
-): Promise<BiggestRow | null> {
-  const value = measure === 'distance' ? METERS : 'COALESCE(t."elevationGain", 0)';
-  const rows = await database.read<{ entryId: number | bigint; meters: number; at: Date | string }>(
-    Sql.sql`SELECT e."id" AS "entryId", ${Sql.raw(value)} AS "meters", ${Sql.raw(AT)} AS "at" ${FROM}
-      WHERE ${workoutsOf(personId, reader, activityType)} AND ${Sql.raw(value)} > 0
-      ORDER BY 2 DESC, e."id" LIMIT 1`,
+  wanted: readonly BiggestWanted[],
+): Promise<Array<BiggestRow | null>> {
+  if (wanted.length === 0) return [];
+  const arms = wanted.map(({ activityType, measure }, i) => {
+    const value = Sql.raw(measure === 'distance' ? METERS : 'COALESCE(t."elevationGain", 0)');
+    return Sql.sql`SELECT * FROM (SELECT ${Sql.raw(String(i))} AS "arm", e."id" AS "entryId", ${value} AS "meters", ${Sql.raw(AT)} AS "at" ${FROM}
+      WHERE ${workoutsOf(personId, reader, activityType)} AND ${value} > 0
+      ORDER BY 3 DESC, e."id" LIMIT 1) ${Sql.raw(`b${i}`)}`;
+  });
+  const rows = await database.read<{ arm: number | bigint; entryId: number | bigint; meters: number; at: Date | string }>(
+    Sql.join(arms, ' UNION ALL '),
   );
-  const row = rows[0];
-  if (!row) return null;
-  return { entryId: Number(row.entryId), meters: Number(row.meters), at: row.at instanceof Date ? row.at : storedDate(row.at) };
+  const found = new Map(
+    rows.map((row) => [
+      Number(row.arm),
+      { entryId: Number(row.entryId), meters: Number(row.meters), at: row.at instanceof Date ? row.at : storedDate(row.at) },
+    ]),
+  );
+  return wanted.map((_, i) => found.get(i) ?? null);
 }
 
 /**

@@ -146,6 +146,23 @@ describe('records', () => {
     expect(data.person.records!.longestSwim).toMatchObject({ meters: 1500 });
   });
 
+  it('reads the longest ride, the biggest climb and the longest swim in one statement', async () => {
+    const statementsOf = async (query: string) => {
+      let statements = 0;
+      const stop = db.onQuery(() => {
+        statements += 1;
+      });
+      await as(stranger, query);
+      stop();
+      return statements;
+    };
+    const one = await statementsOf('{ person(username: "ana") { records { longestRide { meters } } } }');
+    const three = await statementsOf(
+      '{ person(username: "ana") { records { longestRide { meters } biggestClimb { meters } longestSwim { meters } } } }',
+    );
+    expect(three).toBe(one);
+  });
+
   it('counts a friends-only run for friends and the athlete, never for strangers', async () => {
     expect(running(await as<Records>(friend, RECORDS), 'ONE_K')).toMatchObject({
       seconds: expect.closeTo(200, 0),

@@ -3,7 +3,15 @@
 // is the person's `statsVisibility`, and each total counts only the workouts its reader may see.
 
 import type { EntryReader } from '../../db/entry-conditions.ts';
-import { type PeriodTotals, readBiggest, readPeriodTotals, readRunningRecords, readWorkoutMinutes } from '../../db/stats.ts';
+import {
+  type BiggestRow,
+  type BiggestWanted,
+  type PeriodTotals,
+  readBiggest,
+  readPeriodTotals,
+  readRunningRecords,
+  readWorkoutMinutes,
+} from '../../db/stats.ts';
 import { ACTIVITY_TYPES, type ActivityType, storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import {
   calendarPeriods,
@@ -230,6 +238,22 @@ const MeasureRecordRef = builder.objectRef<MeasureShape>('MeasureRecord').implem
 interface RecordsShape {
   owner: Owner;
   reader: EntryReader;
+  /** The longest ride, the biggest climb and the longest swim, read together by the first of them asked. */
+  biggest?: Promise<Array<BiggestRow | null>>;
+}
+
+/** The "biggest" records, in the order `biggestOf` reads them. */
+const BIGGEST: readonly BiggestWanted[] = [
+  { activityType: 'cycling', measure: 'distance' },
+  { activityType: 'cycling', measure: 'climb' },
+  { activityType: 'swimming', measure: 'distance' },
+];
+
+/** One of the "biggest" records of `records` (one statement reads the three). */
+async function biggestOf(context: Context, records: RecordsShape, index: number) {
+  records.biggest ??= readBiggest(context, records.owner.id, records.reader, BIGGEST);
+  const row = (await records.biggest)[index];
+  return row ? { owner: records.owner, ...row } : null;
 }
 
 const RecordsRef = builder.objectRef<RecordsShape>('PersonRecords').implement({
@@ -245,27 +269,22 @@ const RecordsRef = builder.objectRef<RecordsShape>('PersonRecords').implement({
       type: MeasureRecordRef,
       nullable: true,
       description: 'The cycling workout with the longest distance; null without one.',
-      resolve: ({ owner, reader }, _args, context) => biggest(context, owner, reader, 'cycling', 'distance'),
+      resolve: (records, _args, context) => biggestOf(context, records, 0),
     }),
     biggestClimb: t.field({
       type: MeasureRecordRef,
       nullable: true,
       description: 'The ride that climbed most (`meters` is the climb, from its track); null without one.',
-      resolve: ({ owner, reader }, _args, context) => biggest(context, owner, reader, 'cycling', 'climb'),
+      resolve: (records, _args, context) => biggestOf(context, records, 1),
     }),
     longestSwim: t.field({
       type: MeasureRecordRef,
       nullable: true,
       description: 'The swimming workout with the longest distance; null without one.',
-      resolve: ({ owner, reader }, _args, context) => biggest(context, owner, reader, 'swimming', 'distance'),
+      resolve: (records, _args, context) => biggestOf(context, records, 2),
     }),
   }),
 });
-
-async function biggest(context: Context, owner: Owner, reader: EntryReader, activity: string, measure: 'distance' | 'climb') {
-  const row = await readBiggest(context, owner.id, reader, activity, measure);
-  return row && { owner, ...row };
-}
 
 const StreakRef = builder.objectRef<Streaks & { lastDay: string | null }>('Streak').implement({
   description: "Runs of consecutive days, and of consecutive weeks, with at least one workout, on the person's calendar.",
