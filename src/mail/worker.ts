@@ -31,6 +31,9 @@ export interface MailWorkerOptions {
 const SEND_TIMEOUT_MS = 20_000;
 /** Digests are looked for at most this often (the query reads the people who chose them). */
 const DIGEST_EVERY_MS = 60_000;
+/** Digests queued a statement, and statements a round at most. */
+const DIGEST_BATCH = 50;
+const DIGEST_BATCHES = 40;
 
 /** A mail's headers: its stable Message-ID (a resend after a crash is the same message) and the unsubscribe link. */
 function letterOf(draft: Draft, options: MailWorkerOptions): { letter: Letter; headers: Record<string, string> } {
@@ -55,8 +58,11 @@ function letterOf(draft: Draft, options: MailWorkerOptions): { letter: Letter; h
 }
 
 export function startMailWorker(prisma: Prisma, options: MailWorkerOptions): MailWorker {
+  // pooled: a round's mails go over the same connection, not one connection (and greeting) each
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,
+    pool: true,
+    maxConnections: 1,
     connectionTimeout: SEND_TIMEOUT_MS,
     greetingTimeout: SEND_TIMEOUT_MS,
     socketTimeout: SEND_TIMEOUT_MS,
@@ -96,7 +102,8 @@ export function startMailWorker(prisma: Prisma, options: MailWorkerOptions): Mai
     async () => {
       if (Date.now() - digestsLookedAt >= (options.digestEveryMs ?? DIGEST_EVERY_MS)) {
         digestsLookedAt = Date.now();
-        await queueDigests(prisma);
+        // 50 people a statement, until the due ones are queued (at most 2,000 a minute: the rest next minute)
+        for (let i = 0; i < DIGEST_BATCHES && (await queueDigests(prisma, new Date(), DIGEST_BATCH)) === DIGEST_BATCH; i++);
         await forgetOldMails(prisma);
       }
       const claimed = await claimDueMails(prisma, 20);

@@ -227,6 +227,42 @@ describe('the daily digest', () => {
   });
 });
 
+describe('the daily digests', () => {
+  it('are all queued in one round when more are due than one statement takes', async () => {
+    const dayAgo = new Date(Date.now() - 25 * 3600_000);
+    const people = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) =>
+        db.prisma.person.create({
+          data: {
+            username: `digest${i}`,
+            usernameKey: `digest${i}`,
+            displayName: `Digest ${i}`,
+            email: `digest${i}@example.com`,
+            emailVerifiedAt: dayAgo,
+            emailFrequency: 'daily',
+            digestQueuedAt: dayAgo,
+          },
+          select: { id: true },
+        }),
+      ),
+    );
+    await db.prisma.notification.createMany({
+      data: people.map((person) => ({
+        personId: person.id,
+        kind: 'friend_request',
+        actorId: ids.ann!,
+        groupKey: `friend_request:person:${ids.ann}`,
+      })),
+    });
+    // one round queues the 60 digests (two statements of 50); rounds send 20 mails each
+    const queued = await db.prisma.mail.count({ where: { kind: 'digest', status: 'pending' } });
+    const mails = await tick();
+    expect((await db.prisma.mail.count({ where: { kind: 'digest' } })) - queued).toBeGreaterThanOrEqual(60);
+    for (let round = 0; round < 5; round++) mails.push(...(await tick()));
+    expect(mails.filter((mail) => String(mail.to && 'text' in mail.to ? mail.to.text : '').startsWith('digest'))).toHaveLength(60);
+  });
+});
+
 describe('the outbox', () => {
   it('sends a committed mail once after the process that wrote it died, and a mail cut off mid-send once again, as the same message', async () => {
     const entry = await post('ben', 'Track session');
