@@ -174,6 +174,8 @@ export interface GraphQLServerDeps {
   persistedQueries: PersistedQueryStore;
   /** The athlete a request without a token runs as, by its pages' session (GraphiQL in their browser). */
   sessionViewers: WeakMap<Request, Viewer>;
+  /** Whether a request's log-in session still holds (not logged out, expired or suspended): a live subscription asks. */
+  sessionStillValid: (request: Request) => Promise<boolean>;
   logger: Logger;
 }
 
@@ -203,6 +205,7 @@ export function createGraphQLServer({
   contexts,
   persistedQueries,
   sessionViewers,
+  sessionStillValid,
   logger,
 }: GraphQLServerDeps): GraphQLServer {
   return createYoga<Record<string, never>, Context>({
@@ -228,7 +231,8 @@ export function createGraphQLServer({
     context: async (initial) => {
       if ('viewer' in initial) return initial as unknown as Context;
       const session = sessionViewers.get(initial.request);
-      if (session) return contexts.forViewer(initial.request, session);
+      // a subscription over server-sent events outlives this check: it asks again while it lives
+      if (session) return { ...contexts.forViewer(initial.request, session), tokenStillValid: () => sessionStillValid(initial.request) };
       try {
         return await contexts.forRequest(initial.request);
       } catch (error) {

@@ -77,7 +77,16 @@ export function createApp(config: Config, database: Database, options: AppOption
   const { logger, metrics, contexts, limiter, cache } = base;
   const sessionViewers = new WeakMap<Request, Viewer>();
   const budgets = new WeakMap<Request, string>();
-  const yoga = createGraphQLServer({ config, metrics, contexts, persistedQueries: base.persistedQueries, sessionViewers, logger });
+  const yoga = createGraphQLServer({
+    config,
+    metrics,
+    contexts,
+    persistedQueries: base.persistedQueries,
+    sessionViewers,
+    // called while a subscription lives, long after `routes` below is made
+    sessionStillValid: async (request) => (await routes.sessionViewerOf(request)) !== null,
+    logger,
+  });
   const routes = createRoutes(config, database, base, yoga);
   /** The key of an anonymous read, the same one node:http's fast path computes. */
   const cacheKey = (request: Request, serverContext: { req?: IncomingMessage }, body = '') =>

@@ -31,9 +31,10 @@ export interface Context {
    */
   readonly mail?: { readonly sends: boolean; readonly tokens: MailTokens };
   /**
-   * Whether the token the request came with still works (not revoked, expired, or its person suspended):
-   * a subscription over server-sent events asks every TOKEN_RECHECK_MS, and ends when it does not.
-   * Absent without a token, and over WebSocket (whose sockets are checked themselves).
+   * Whether the token (or the pages' log-in session) the request came with still works (not revoked,
+   * logged out, expired, or its person suspended): a subscription over server-sent events asks every
+   * TOKEN_RECHECK_MS, and ends when it does not. Absent for anyone, and over WebSocket (whose sockets are
+   * checked themselves).
    */
   readonly tokenStillValid?: () => Promise<boolean>;
   /** Where mutations announce what they did, and subscriptions listen. */

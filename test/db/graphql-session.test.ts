@@ -88,4 +88,36 @@ describe('GraphQL with a log-in session', () => {
   it('an unknown or ended session is simply anonymous', async () => {
     expect(await (await ask('milepost_session=forged')).json()).toEqual({ data: { me: null } });
   });
+
+  it('ends a subscription over server-sent events once its session ends (logged out in another tab)', async () => {
+    const app = createApp(testConfig(db.config, { SESSION_SECRET }), db, { tokenRecheckMs: 200 });
+    const fetcher = (path: string, init?: RequestInit) => app.fetch(`http://milepost.test${path}`, init);
+    const other = new TestBrowser(fetcher);
+    await createAccount(db.prisma, { username: 'sara', displayName: 'Sara', password: 'a long password' });
+    await other.logIn('sara', 'a long password');
+    const response = await fetcher('/graphql', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        cookie: `milepost_session=${encodeURIComponent(other.cookie('milepost_session')!)}`,
+      },
+      body: JSON.stringify({ query: 'subscription { notifications { id } }' }),
+    });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const ended = (async () => {
+      let text = '';
+      for (let part = await reader.read(); !part.done; part = await reader.read()) {
+        text += new TextDecoder().decode(part.value);
+        if (text.includes('event: complete')) return true;
+      }
+      return true;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await db.prisma.session.updateMany({ where: { person: { usernameKey: 'sara' } }, data: { revokedAt: new Date() } });
+    // the recheck (200 ms here) ends it; a stream still open after 3 s outlived its session
+    expect(await Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve(false), 3_000))])).toBe(true);
+    await app.close();
+  });
 });
