@@ -553,5 +553,6 @@ export function moderationPage(visitor: Visitor, reports: readonly PageReport[],
   <div class="actions">${act(r, 'HIDE', r.kind === 'entry' ? 'Hide the entry' : 'Remove the comment', 'danger')}${r.author ? act(r, 'SUSPEND', 'Suspend the author', 'danger') : null}${act(r, 'DISMISS', 'Dismiss', 'secondary')}</div></li>`,
       )}</ul>`
     : html`<p class="card">No open reports.</p>`;
-  return page(visitor, 'Reports to moderate', html`<p>${plural(total, 'open report')}, oldest first.</p>${list}`, status);
+  const shown = total > reports.length ? html` The oldest ${reports.length} are here; each one closed brings the next.` : null;
+  return page(visitor, 'Reports to moderate', html`<p>${plural(total, 'open report')}, oldest first.${shown}</p>${list}`, status);
 }
