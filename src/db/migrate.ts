@@ -69,6 +69,28 @@ const POSTGRES_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`;
 
+/** How long a start waits for another process's switch of a fresh file to WAL, at most. */
+const WAL_SWITCH_WAIT_MS = 10_000;
+
+/**
+ * Puts the file in WAL mode. Two processes opening a fresh file at once both hold its shared lock when
+ * they ask to switch, and SQLite answers one of them SQLITE_BUSY at once, without its busy timeout (to
+ * wait would deadlock them): that one waits a moment and asks again, by then finding WAL or the lock
+ * free. Only at start-up, before anything is served.
+ */
+function toWal(db: Sqlite.Database): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const deadline = Date.now() + WAL_SWITCH_WAIT_MS; ; ) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error;
+      Atomics.wait(pause, 0, 0, 25 + Math.random() * 50);
+    }
+  }
+}
+
 function sqliteConnection(file: string): MigrationConnection {
   // the first start of a fresh checkout: ./data/ does not exist yet
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -76,7 +98,7 @@ function sqliteConnection(file: string): MigrationConnection {
   // the timeout first: switching a fresh file to WAL needs its lock, and a second process starting at
   // the same moment must wait for it, not fail at once with SQLITE_BUSY
   db.pragma('busy_timeout = 10000');
-  db.pragma('journal_mode = WAL');
+  toWal(db);
   return {
     async exec(script) {
       db.exec(script);
