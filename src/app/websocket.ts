@@ -11,13 +11,14 @@ import { tokenFromHeader, viewerForToken } from '../auth/tokens.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Database } from '../db/database.ts';
 import type { Context } from '../graphql/context.ts';
+import { TOKEN_RECHECK_MS } from '../graphql/subscriptions.ts';
 import { isValidHost } from '../http/host.ts';
 import type { App } from './server.ts';
 
 /** Past this many unsent bytes a client is not reading: it is disconnected rather than buffered for. */
 export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
-/** How often live sockets re-check their token, so that revoking it ends them. */
-export const TOKEN_RECHECK_MS = 5_000;
+/** How often live sockets re-check their token, so that revoking it ends them: as often as SSE subscriptions do. */
+export { TOKEN_RECHECK_MS };
 /**
  * Operations one socket may hold at once, and one athlete (or, without a token, one address) over all
  * their sockets: every subscription costs each write its filter and its execution, and one socket

@@ -19,7 +19,7 @@ import { EntryRef } from './types/entry.ts';
 import { NotificationRef } from './types/notification.ts';
 import { PersonRef } from './types/person.ts';
 
-/** How often a subscription over server-sent events asks whether its token still works (as WebSockets do). */
+/** How often a live subscription asks whether its token still works (WebSockets ask per socket, as often). */
 export const TOKEN_RECHECK_MS = 5_000;
 
 /**

@@ -5,6 +5,7 @@
 // sent row is marked at once, and the one case left (a crash between the SMTP server's "accepted" and
 // that mark) sends it again with the same Message-ID, which mail systems take for the same message.
 import type { Prisma, Transaction } from '../db/database.ts';
+import { storedDate } from '../db/entry-rows.ts';
 import { claimLeased, type LeasedTable } from '../db/leased-rows.ts';
 import { type NotificationKind, notificationText } from '../domain/notifications.ts';
 import type { Told } from './compose.ts';
@@ -21,9 +22,8 @@ export const KEPT_DAYS = 30;
 export const DIGEST_LISTS = 20;
 const DAY_MS = 86_400_000;
 
-/** A time a raw statement answered: a Date, or text (SQLite's; PostgreSQL's `timestamp` without a zone is UTC). */
-const asDate = (value: Date | string): Date =>
-  value instanceof Date ? value : new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value.replace(' ', 'T')}Z`);
+/** A time a raw statement answered: a Date (PostgreSQL), or stored text (SQLite). */
+const asDate = (value: Date | string): Date => (value instanceof Date ? value : storedDate(value));
 
 /** Queues the mail that verifies `address` as the person's, in `tx` (setEmail's transaction). */
 export async function queueVerification(tx: Transaction, personId: number, address: string): Promise<void> {

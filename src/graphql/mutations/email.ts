@@ -7,7 +7,7 @@ import { queueVerification, VERIFICATIONS_A_DAY, verificationsToday } from '../.
 import { builder } from '../builder.ts';
 import { type Context, requireViewer } from '../context.ts';
 import { refusingAsErrors, streamField } from '../types/stream-args.ts';
-import { payloadMutation } from './payload.ts';
+import { type PayloadFieldBuilder, payloadMutation } from './payload.ts';
 
 const TOKEN_MAX = 400;
 
@@ -64,13 +64,12 @@ builder.queryField('emailSettings', (t) =>
 
 const settingsPayload = {
   description: 'The viewer’s mail settings as they are now.',
-  fields: (t: Parameters<Parameters<typeof payloadMutation>[1]['payload']['fields']>[0]) => ({
+  fields: (t: PayloadFieldBuilder<{ personId: number }>) => ({
     emailSettings: t.field({
       type: EmailSettingsRef,
       nullable: true,
       description: 'The settings now; null when the mutation failed.',
-      resolve: (payload, _args, context) =>
-        payload.result ? settingsOf(context, (payload.result as { personId: number }).personId) : null,
+      resolve: (payload, _args, context) => (payload.result ? settingsOf(context, payload.result.personId) : null),
     }),
   }),
 };
