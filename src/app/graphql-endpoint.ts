@@ -21,7 +21,7 @@ import { useEventIds } from '../graphql/event-ids.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
 import { type PersistedQueryStore, usePersistedQueries } from '../graphql/persisted-queries.ts';
 import { schema } from '../graphql/schema.ts';
-import { hasNul, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
+import { bodyProblem, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { CSRF_HEADERS } from '../http/csrf.ts';
 import { renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
 import { graphqlHardening } from '../http/graphql-hardening.ts';
@@ -93,6 +93,12 @@ function maskedError(error: unknown, message: string, isDev?: boolean): Error {
       extensions: { ...original.extensions() },
       ...(error instanceof GraphQLError ? { path: error.path, nodes: error.nodes } : {}),
     });
+  // the executor's own check of `@stream(initialCount: $n)` given a negative $n (a literal fails validation)
+  if (original instanceof Error && /^initialCount must be a (number|positive integer)$/.test(original.message))
+    return createGraphQLError('@stream(initialCount:) must be 0 or more', {
+      extensions: { code: 'BAD_USER_INPUT' },
+      ...(error instanceof GraphQLError ? { path: error.path, nodes: error.nodes } : {}),
+    });
   if (isDatabaseUnavailable(original))
     return createGraphQLError('the database is unavailable; try again shortly', {
       extensions: {
@@ -106,6 +112,16 @@ function maskedError(error: unknown, message: string, isDev?: boolean): Error {
 /** The plugins of /graphql, in the order they apply. */
 function graphqlPlugins(config: Config, persistedQueries: PersistedQueryStore, metrics: Metrics): YogaPlugins {
   return [
+    {
+      // a batch item that is not an object (`[{…}, null]`) is that item's mistake, before any plugin reads its fields
+      onParams({ params }) {
+        if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+          throw createGraphQLError('each operation must be a JSON object with a query', {
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          });
+        }
+      },
+    },
     // after the transports have read theirs (the WebSocket's enveloped functions), the root value is this server's settings
     useSchemaChecks({ strict: config.env !== 'production' }),
     useCompiledExecution(),
@@ -133,11 +149,13 @@ function graphqlPlugins(config: Config, persistedQueries: PersistedQueryStore, m
     // automatic persisted queries, or only the trusted documents when TRUSTED_DOCUMENTS is set
     ...usePersistedQueries(persistedQueries, config.trustedDocuments),
     {
-      // PostgreSQL text cannot hold NUL: refuse it in any query or variable before it reaches a resolver
+      // PostgreSQL text cannot hold NUL, and variables nested 100,000 deep would overflow the stack of
+      // whatever walks them: refuse both in any query or variable before it reaches a resolver
       onParams({ params }) {
-        if (hasNul(params.query) || hasNul(params.variables)) {
-          throw createGraphQLError('strings may not contain NUL characters', {
-            extensions: { code: 'INVALID_CHARACTER', http: { status: 400 } },
+        const problem = bodyProblem(params.query) ?? bodyProblem(params.variables);
+        if (problem) {
+          throw createGraphQLError(problem, {
+            extensions: { code: problem.includes('NUL') ? 'INVALID_CHARACTER' : 'BAD_REQUEST', http: { status: 400 } },
           });
         }
       },

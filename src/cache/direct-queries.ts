@@ -17,7 +17,7 @@ import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphq
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Context } from '../graphql/context.ts';
 import { deliversIncrementally } from '../graphql/incremental.ts';
-import { hasNul } from '../http/body.ts';
+import { bodyProblem } from '../http/body.ts';
 import type { EntryVersions } from './entry-fragments.ts';
 import { EntryFragments } from './entry-fragments.ts';
 import { SplicedPages } from './spliced-pages.ts';
@@ -76,7 +76,7 @@ export function createDirectQueries(
     if (request.headers.has('origin')) return null;
     const contentType = ANSWERED_TYPES.get(request.headers.get('accept'));
     const params = contentType ? plainQueryParams(body) : null;
-    if (!params || hasNul(params.query) || hasNul(params.variables)) return null;
+    if (!params || bodyProblem(params.query) || bodyProblem(params.variables)) return null;
     // as the REST layer runs its operations (rest/execute.ts): yoga's envelop; a document that does not
     // parse or validate is yoga's to answer (the limits throw their refusal), and so is any operation
     // but a query, before the token is looked up

@@ -1,7 +1,7 @@
 // Which entries a page reads, as SQL over the entry table `e`: the scope (everyone, an author, the friends
 // stream, some ids), the window of the stream, and the visibility rule for the reader.
 
-import { ftsMatch, tsQuery } from '../domain/search.ts';
+import { ftsMatch, tsTerms } from '../domain/search.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database } from './database.ts';
 import { type Dialect, jsonSql } from './sql-json.ts';
@@ -79,9 +79,15 @@ export async function denseSearch(database: Pick<Database, 'provider' | 'read'>,
 
 const PG_ENTRY_TEXT = Sql.sql`"milepost_search_text"(coalesce(e."message", ''))`;
 const PG_TITLE_TEXT = Sql.sql`"milepost_search_text"(coalesce(w."title", ''))`;
-/** PostgreSQL: the terms as a tsquery, unaccented as the indexes' words are (people's and entries' alike). */
+/**
+ * PostgreSQL: the terms as a tsquery, unaccented as the indexes' words are (people's and entries' alike).
+ * Each term is unaccented first and then quoted as a lexeme: unaccent turns some letters into tsquery
+ * syntax (U+02D0 into ':', U+0149 into "'n", U+2474 into '(1)'), which unquoted made to_tsquery fail.
+ * The terms travel as one parameter, space-separated (they hold only letters, digits and marks).
+ */
 export const pgSearchQuery = (terms: readonly string[]) =>
-  Sql.sql`to_tsquery('simple', "public"."unaccent"('"public"."unaccent"'::regdictionary, ${tsQuery(terms)}))`;
+  Sql.sql`to_tsquery('simple', (SELECT string_agg('''' || replace(replace("public"."unaccent"('"public"."unaccent"'::regdictionary, term),
+    '\\', '\\\\'), '''', '''''') || ''':*', ' & ') FROM regexp_split_to_table(${tsTerms(terms)}, ' ') AS term))`;
 
 /**
  * PostgreSQL: the ids of a page of the entries whose message or workout title hold every term, inside

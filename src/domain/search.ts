@@ -32,7 +32,7 @@ export function ftsMatch(terms: readonly string[]): string {
   return terms.map((term) => `"${term.replace(/"/g, '""')}"*`).join(' AND ');
 }
 
-/** The terms as a PostgreSQL tsquery: each a prefix (`:*`), all required; terms hold only letters and digits. */
-export function tsQuery(terms: readonly string[]): string {
-  return terms.map((term) => `${term.replace(/[^\p{L}\p{N}\p{M}]/gu, '')}:*`).join(' & ');
+/** The terms for PostgreSQL's tsquery (db/entry-conditions.ts), space-separated; terms hold only letters, digits and marks. */
+export function tsTerms(terms: readonly string[]): string {
+  return terms.map((term) => term.replace(/[^\p{L}\p{N}\p{M}]/gu, '')).join(' ');
 }

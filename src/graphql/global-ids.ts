@@ -43,10 +43,14 @@ export async function mayReach(context: Context, type: string, id: string): Prom
   if (!DIGITS.test(id)) return false;
   const row = Number(id);
   switch (type as NodeType) {
+    // a row that is gone is not reached (the node loader would throw for it): null, as for the other types
     case 'Person':
-      return !(await blockedByPerson(context, row));
+      return (
+        (await context.prisma.person.findUnique({ where: { id: row }, select: { id: true } })) !== null &&
+        !(await blockedByPerson(context, row))
+      );
     case 'Route':
-      return true;
+      return (await context.prisma.route.findUnique({ where: { id: row }, select: { id: true } })) !== null;
     case 'Entry': {
       const entry = await context.prisma.entry.findUnique({ where: { id: row }, select: { authorId: true, visibility: true } });
       return entry !== null && viewerMaySee(context, entry);

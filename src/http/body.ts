@@ -14,17 +14,42 @@ export class MalformedBodyError extends Error {
   override name = 'MalformedBodyError';
 }
 
-/** Whether `value` holds NUL: in a string, or in a key or value of an array or plain object. */
-export function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(hasNul);
-  // plain objects only: an uploaded file (a Blob holding a Buffer) is bytes, not text, and walking
-  // its buffer key by key cost seconds on a 20 MB upload
-  const prototype = value && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-  if (prototype === Object.prototype || prototype === null) {
-    return Object.entries(value as object).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+/** Arrays and objects within one another: no field of the service nests more than a few. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Why `value` (a parsed body, or GraphQL variables) is refused, or null: a NUL in a string, or in a key
+ * or value of an array or plain object, or nesting deeper than MAX_JSON_DEPTH. Walked without
+ * recursion, so a body nested 100,000 deep is refused rather than overflowing the stack.
+ */
+export function bodyProblem(value: unknown): string | null {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return NUL_PROBLEM;
+      continue;
+    }
+    // plain objects only: an uploaded file (a Blob holding a Buffer) is bytes, not text, and walking
+    // its buffer key by key cost seconds on a 20 MB upload
+    const children = Array.isArray(item) ? item : isPlainObject(item) ? Object.entries(item).flat() : null;
+    if (!children) continue;
+    if (depth >= MAX_JSON_DEPTH) return `the body is nested deeper than ${MAX_JSON_DEPTH} levels`;
+    for (const child of children) pending.push([child, depth + 1]);
   }
-  return false;
+  return null;
+}
+
+const NUL_PROBLEM = 'strings may not contain NUL characters';
+
+/** Whether a form's fields (name and value pairs) hold NUL. */
+export function hasNul(fields: ReadonlyArray<readonly [string, unknown]>): boolean {
+  return fields.some(([name, value]) => name.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000')));
+}
+
+function isPlainObject(value: unknown): value is object {
+  const prototype = value && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  return prototype === Object.prototype || prototype === null;
 }
 
 export class BodyTooLargeError extends Error {
@@ -116,6 +141,7 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
     throw new MalformedBodyError('the body is not valid JSON');
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new MalformedBodyError('the body must be a JSON object');
-  if (hasNul(body)) throw new MalformedBodyError('strings may not contain NUL characters');
+  const problem = bodyProblem(body);
+  if (problem) throw new MalformedBodyError(problem);
   return body as Record<string, unknown>;
 }

@@ -13,7 +13,9 @@ import {
   getNullableType,
   isLeafType,
   isListType,
+  Kind,
   NoSchemaIntrospectionCustomRule,
+  type ValidationRule,
 } from 'graphql';
 import type { ComplexityEstimator, getComplexity as GetComplexity } from 'graphql-query-complexity';
 import type { Plugin } from 'graphql-yoga';
@@ -167,6 +169,11 @@ export function graphqlHardening(config: Pick<Config, 'introspection'>): Plugin[
       blockFieldSuggestion: { enabled: true },
     }) as Plugin,
     costLimit(GRAPHQL_LIMITS.maxCost),
+    {
+      onValidate({ addValidationRule }) {
+        addValidationRule(streamInitialCountRule);
+      },
+    },
   ];
   if (!config.introspection) {
     plugins.push({
@@ -177,3 +184,18 @@ export function graphqlHardening(config: Pick<Config, 'introspection'>): Plugin[
   }
   return plugins;
 }
+
+/**
+ * `@stream(initialCount:)` written as a negative number is refused with the document, naming the
+ * argument (the executor would fail the field with an unexpected error). One given in a variable is
+ * refused when it runs (app/graphql-endpoint.ts).
+ */
+export const streamInitialCountRule: ValidationRule = (context) => ({
+  Directive(node) {
+    if (node.name.value !== 'stream') return;
+    const initialCount = node.arguments?.find((argument) => argument.name.value === 'initialCount');
+    if (initialCount?.value.kind === Kind.INT && Number(initialCount.value.value) < 0) {
+      context.reportError(new GraphQLError('@stream(initialCount:) must be 0 or more', { nodes: [initialCount] }));
+    }
+  },
+});

@@ -121,8 +121,7 @@ export const FORM_UPLOAD_LIMIT_BYTES = 2 * MAX_IMAGE_BYTES;
 
 export async function readMultipartForm(request: Request, limit = FORM_UPLOAD_LIMIT_BYTES): Promise<Array<[string, string | File]>> {
   const parts = await receiveMultipart(request, { bytes: limit, files: 10, fields: 1_000, fieldBytes: limit });
-  if (hasNul(parts.filter(([, value]) => typeof value === 'string')))
-    throw new MalformedBodyError('form fields may not contain NUL characters');
+  if (hasNul(parts)) throw new MalformedBodyError('form fields may not contain NUL characters');
   return parts;
 }
 

@@ -148,13 +148,17 @@ describe('prefersHtml', () => {
   });
 });
 
-describe('hasNul', () => {
+describe('bodyProblem', () => {
   it('finds NUL in strings, keys and nested values, and leaves uploaded bytes alone', async () => {
-    const { hasNul } = await import('../../src/http/body.ts');
-    expect(hasNul({ a: ['x', { b: 'y\u0000' }] })).toBe(true);
-    expect(hasNul({ 'k\u0000': 1 })).toBe(true);
-    expect(hasNul(Object.assign(Object.create(null) as object, { a: '\u0000' }))).toBe(true);
-    expect(hasNul({ a: 'clean', n: 1, z: null })).toBe(false);
+    const { bodyProblem, hasNul } = await import('../../src/http/body.ts');
+    const nul = 'strings may not contain NUL characters';
+    expect(bodyProblem({ a: ['x', { b: 'y\u0000' }] })).toBe(nul);
+    expect(bodyProblem({ 'k\u0000': 1 })).toBe(nul);
+    expect(bodyProblem(Object.assign(Object.create(null) as object, { a: '\u0000' }))).toBe(nul);
+    expect(bodyProblem({ a: 'clean', n: 1, z: null })).toBeNull();
+    expect(hasNul([['a', 'b\u0000']])).toBe(true);
+    expect(hasNul([['a\u0000', 'b']])).toBe(true);
+    expect(hasNul([['a', 'b']])).toBe(false);
     // an uploaded file is bytes, not text: it is never walked field by field (a 20 MB buffer cost
     // seconds that way), so a file whose fields cannot be read passes untouched
     const file = new Blob(['<gpx/>']);
@@ -164,6 +168,15 @@ describe('hasNul', () => {
         throw new Error('walked into the file');
       },
     });
-    expect(hasNul({ variables: { gpx: file } })).toBe(false);
+    expect(bodyProblem({ variables: { gpx: file } })).toBeNull();
+  });
+
+  it('refuses a body nested deeper than 64 levels without overflowing the stack, however deep', async () => {
+    const { bodyProblem, MAX_JSON_DEPTH } = await import('../../src/http/body.ts');
+    const nested = (depth: number, open = '[', close = ']') => JSON.parse(`{"message":${open.repeat(depth)}${close.repeat(depth)}}`);
+    expect(bodyProblem(nested(MAX_JSON_DEPTH - 1))).toBeNull();
+    expect(bodyProblem(nested(MAX_JSON_DEPTH))).toMatch(/nested deeper than 64 levels/);
+    expect(bodyProblem(nested(100_000))).toMatch(/nested deeper than 64 levels/);
+    expect(bodyProblem(JSON.parse(`${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`))).toMatch(/nested deeper/);
   });
 });

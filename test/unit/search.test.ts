@@ -1,7 +1,7 @@
 // The words of a search query, at their bounds, and as each index's query language reads them.
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/errors.ts';
-import { ftsMatch, searchTerms, tsQuery } from '../../src/domain/search.ts';
+import { ftsMatch, searchTerms, tsTerms } from '../../src/domain/search.ts';
 
 describe('searchTerms', () => {
   it('keeps words of two letters or digits or more, lower-case, once each, in order', () => {
@@ -31,7 +31,8 @@ describe('the index queries', () => {
     expect(ftsMatch(['tempo', 'río'])).toBe('"tempo"* AND "río"*');
   });
 
-  it('writes a tsquery of prefixes, all required', () => {
-    expect(tsQuery(['tempo', '10k'])).toBe('tempo:* & 10k:*');
+  it('gives PostgreSQL the terms space-separated, with nothing but letters, digits and marks', () => {
+    expect(tsTerms(['tempo', '10k', 'aː'])).toBe('tempo 10k aː');
+    expect(tsTerms(["o'k", 'a:*'])).toBe('ok a');
   });
 });
