@@ -266,8 +266,17 @@ export async function consumeCode(prisma: Prisma, codeId: number): Promise<boole
   return false;
 }
 
+/**
+ * Revokes every token issued from the code (RFC 6749 §4.1.2): those it was exchanged for, and every
+ * token refreshed from them since (their refresh family), which carry no mark of the code themselves.
+ */
 export async function revokeTokensOfCode(prisma: Prisma, codeId: number): Promise<void> {
-  await prisma.oAuthAccessToken.updateMany({ where: { authorizationCodeId: codeId, revokedAt: null }, data: { revokedAt: new Date() } });
+  const issued = await prisma.oAuthAccessToken.findMany({ where: { authorizationCodeId: codeId }, select: { familyId: true } });
+  const families = [...new Set(issued.flatMap((row) => (row.familyId ? [row.familyId] : [])))];
+  await prisma.oAuthAccessToken.updateMany({
+    where: { OR: [{ authorizationCodeId: codeId }, { familyId: { in: families } }], revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
 }
 
 /** Whether a replay of the code was seen (after its token was saved: see consumeCode). */
@@ -353,9 +362,11 @@ export async function rotateRefreshToken(
       revokedAt: true,
       refreshedAt: true,
       refreshExpiresAt: true,
+      person: { select: { suspendedAt: true } },
     },
   });
-  if (!row || row.clientId !== input.clientId) return { kind: 'invalid' };
+  // a suspended person's apps get no new tokens (their live ones stop working too: auth/viewer.ts)
+  if (!row || row.clientId !== input.clientId || row.person.suspendedAt !== null) return { kind: 'invalid' };
   const now = new Date();
   const revokeFamily = () =>
     prisma.oAuthAccessToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
@@ -416,11 +427,12 @@ export async function introspectToken(
       createdAt: true,
       expiresAt: true,
       refreshExpiresAt: true,
-      person: { select: { username: true } },
+      person: { select: { username: true, suspendedAt: true } },
       client: { select: { clientId: true } },
     },
   });
-  if (!row) return null;
+  // a suspended person's tokens answer nothing, so introspection says they are not active
+  if (!row || row.person.suspendedAt !== null) return null;
   const refresh = row.tokenHash !== hash;
   const expires = refresh ? row.refreshExpiresAt : row.expiresAt;
   if (expires !== null && expires.getTime() <= Date.now()) return null;

@@ -17,6 +17,16 @@ export function usernameKey(username: string): string {
   return username.toLowerCase();
 }
 
+/** A line break or control character (CR, LF, NEL, U+2028, tabs…): a name is shown on one line, in mails too. */
+const NOT_ONE_LINE = /[\p{Cc}\u2028\u2029]/u;
+
+/** What is wrong with a display name (already trimmed), or null: 1 to 60 characters on one line. */
+export function displayNameProblem(name: string): string | null {
+  if (name.length < 1 || name.length > 60) return 'must be 1 to 60 characters';
+  if (NOT_ONE_LINE.test(name)) return 'must be one line, without line breaks or control characters';
+  return null;
+}
+
 export function validateSignUp(input: SignUpInput): SignUpInput {
   const issues: FieldIssue[] = [];
   const username = input.username.trim();
@@ -29,9 +39,8 @@ export function validateSignUp(input: SignUpInput): SignUpInput {
   if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) {
     issues.push({ path: 'password', message: `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters` });
   }
-  if (displayName.length < 1 || displayName.length > 60) {
-    issues.push({ path: 'display_name', message: 'must be 1 to 60 characters' });
-  }
+  const nameProblem = displayNameProblem(displayName);
+  if (nameProblem) issues.push({ path: 'display_name', message: nameProblem });
   if (issues.length) throw new ValidationError(issues);
   return { username, password: input.password, displayName };
 }

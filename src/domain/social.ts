@@ -1,4 +1,5 @@
 // Field rules of comments, routes and profiles.
+import { displayNameProblem } from './accounts.ts';
 import type { ActivityType, UnitPreference } from './activity.ts';
 import { httpUrlProblem } from './entry-input.ts';
 import { type FieldIssue, ValidationError } from './errors.ts';
@@ -44,7 +45,8 @@ export function validateProfile(input: ProfileInput) {
   const data: Record<string, string | number | null> = {};
   if (input.displayName !== undefined) {
     const name = input.displayName?.trim() ?? '';
-    if (name.length < 1 || name.length > 60) issues.push({ path: 'displayName', message: 'must be 1 to 60 characters' });
+    const problem = displayNameProblem(name);
+    if (problem) issues.push({ path: 'displayName', message: problem });
     data.displayName = name;
   }
   for (const [field, max] of [

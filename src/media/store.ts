@@ -17,6 +17,8 @@ export interface MediaStore {
   readonly directory: string;
   /** Stores a processed photo and its preview; returns their paths (`/media/<digest>.<ext>`). */
   save(image: ProcessedImage): Promise<{ content: string; preview: string }>;
+  /** Stores only the preview of a processed photo (an avatar, shown small: nothing shows the full size); returns its path. */
+  savePreview(image: ProcessedImage): Promise<string>;
   /** A stored file by its name, or null when the name is not one this store gives or nothing is there. */
   file(name: string): Promise<{ path: string; size: number; contentType: string } | null>;
   /** Removes stored files by their paths (`/media/<name>`); a path this store does not give is left alone. */
@@ -59,6 +61,7 @@ export function createMediaStore(directory: string): MediaStore {
         preview: await write(image.preview.bytes, image.preview.extension),
       };
     },
+    savePreview: (image) => write(image.preview.bytes, image.preview.extension),
     async file(name) {
       if (!NAME.test(name)) return null;
       const file = path.join(directory, name);

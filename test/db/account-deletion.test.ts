@@ -156,18 +156,34 @@ describe('deleting an account', () => {
     const own = await photo(ada.token, '#abcdef');
     const same = await photo(ada.token, '#123456'); // the bystander's photo again: stored once
     expect(same).toBe(shared);
-    // and an avatar of her own, uploaded
-    const avatarBytes = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#fedcba' } })
-      .png()
-      .toBuffer();
-    const avatarSet = await api.graphqlUpload<{ updateProfile: { person: { photoUrl: string } } }>(
-      'mutation ($file: ImageFile!) { updateProfile(input: { photo: $file }) { person { photoUrl } } }',
-      new Blob([new Uint8Array(avatarBytes)], { type: 'image/png' }),
-      'me.png',
-      ada.token,
-    );
-    const avatar = path.basename(avatarSet.data!.updateProfile.person.photoUrl);
+    // and an avatar of her own, uploaded: one file, the size pages show (no full-size copy nothing shows)
+    const uploadAvatar = async (background: string) => {
+      const avatarBytes = await sharp({ create: { width: 400, height: 400, channels: 3, background } })
+        .png()
+        .toBuffer();
+      const avatarSet = await api.graphqlUpload<{ updateProfile: { person: { photoUrl: string } } }>(
+        'mutation ($file: ImageFile!) { updateProfile(input: { photo: $file }) { person { photoUrl } } }',
+        new Blob([new Uint8Array(avatarBytes)], { type: 'image/png' }),
+        'me.png',
+        ada.token,
+      );
+      return path.basename(avatarSet.data!.updateProfile.person.photoUrl);
+    };
+    const filesBefore = readdirSync(mediaDir).length;
+    const replaced = await uploadAvatar('#0a0b0c');
+    expect(readdirSync(mediaDir)).toHaveLength(filesBefore + 1);
+    // changed: the one it replaced goes from disk
+    const avatar = await uploadAvatar('#fedcba');
+    expect(existsSync(path.join(mediaDir, replaced))).toBe(false);
     expect(existsSync(path.join(mediaDir, avatar))).toBe(true);
+    expect(readdirSync(mediaDir)).toHaveLength(filesBefore + 1);
+    // the bystander reports her entry: the report (with her words) must not outlive her
+    const [adasEntry] = await db.prisma.entry.findMany({ where: { authorId: ada.account.id }, select: { id: true } });
+    await graphql(
+      bystander.token,
+      `mutation { reportContent(input: { entryId: ${adasEntry!.id}, reason: "spam" }) { error { __typename } } }`,
+    );
+    expect(await db.prisma.report.count({ where: { targetKind: 'entry', targetId: adasEntry!.id } })).toBe(1);
 
     // anonymous readers see her entries (and the response cache keeps the page)
     const authors = async () =>
@@ -205,6 +221,7 @@ describe('deleting an account', () => {
     expect(files.some((file) => file.startsWith(own.slice(0, 64)))).toBe(false);
     expect(existsSync(path.join(mediaDir, avatar))).toBe(false);
     expect(existsSync(path.join(mediaDir, shared))).toBe(true);
+    expect(await db.prisma.report.count({ where: { targetKind: 'entry', targetId: adasEntry!.id } })).toBe(0);
     expect((await api.fetch(`/media/${shared}`)).status).toBe(200);
     // the public stream no longer shows her (the response cache saw the commit)
     expect(await authors()).not.toContain('ada');

@@ -37,14 +37,19 @@ const credentials = (client: CreatedApp) => ({ client_id: client.clientId, clien
 
 /** Rae grants `client` (with `scope`), and the app exchanges the code. */
 async function grant(client: CreatedApp, scope?: string) {
+  const { code } = await approve(client, scope);
+  return post('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, ...credentials(client) });
+}
+
+/** Rae approves `client` (with `scope`): the code the app receives. */
+async function approve(client: CreatedApp, scope?: string) {
   const browser = new TestBrowser(api.fetch);
   await browser.logIn('rae', PASSWORD);
   const params: Record<string, string> = { response_type: 'code', client_id: client.clientId, redirect_uri: CALLBACK };
   if (scope) params.scope = scope;
   await browser.get(`/oauth/authorize?${new URLSearchParams(params)}`);
   const approved = await browser.post('/oauth/authorize', { ...params, decision: 'approve' });
-  const code = new URL(approved.headers.get('location')!).searchParams.get('code')!;
-  return post('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, ...credentials(client) });
+  return { code: new URL(approved.headers.get('location')!).searchParams.get('code')! };
 }
 
 const refresh = (client: CreatedApp, token: unknown, extra: Record<string, string> = {}) =>
@@ -102,6 +107,29 @@ describe('an app’s tokens', () => {
     const won = answers.find((answer) => answer.status === 200)!.body;
     // the loser's replay came after the winner's pair existed, or revoked it when it came: either way none lives on
     expect(await me(won.access_token)).toBeNull();
+  });
+
+  it('a code presented again after its token was refreshed revokes every token issued from it (RFC 6749 4.1.2)', async () => {
+    const { code } = await approve(app);
+    const exchange = () => post('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, ...credentials(app) });
+    const first = (await exchange()).body;
+    const refreshed = (await refresh(app, first.refresh_token)).body;
+    expect(await me(refreshed.access_token)).toEqual({ username: 'rae' });
+    expect((await exchange()).body.error).toBe('invalid_grant');
+    expect(await me(refreshed.access_token)).toBeNull();
+    expect((await refresh(app, refreshed.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
+  it('a suspended person’s tokens refresh to nothing, and introspect as inactive', async () => {
+    const { body } = await grant(app, 'read');
+    await db.prisma.person.updateMany({ where: { username: 'rae' }, data: { suspendedAt: new Date() } });
+    try {
+      expect(await refresh(app, body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+      expect((await post('/oauth/introspect', { token: String(body.access_token), ...credentials(app) })).body).toEqual({ active: false });
+      expect((await post('/oauth/introspect', { token: String(body.refresh_token), ...credentials(app) })).body).toEqual({ active: false });
+    } finally {
+      await db.prisma.person.updateMany({ where: { username: 'rae' }, data: { suspendedAt: null } });
+    }
   });
 
   it('refresh only for the app that holds the token, with the scopes granted or fewer', async () => {

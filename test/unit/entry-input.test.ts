@@ -1,5 +1,7 @@
 // Field rules of writes (SPEC 2.3, 4.3, 4.4), at their boundaries.
+
 import { describe, expect, it } from 'vitest';
+import { validateSignUp } from '../../src/domain/accounts.ts';
 import { type CreateEntryInput, validateCreateEntry, validateEntryEdit } from '../../src/domain/entry-input.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { validateCommentBody, validateProfile } from '../../src/domain/social.ts';
@@ -93,6 +95,15 @@ describe('profiles', () => {
       'photoUrl',
     ]);
   });
+
+  // a name is a line of the mails others receive: a line break in it showed there as a paragraph of its own
+  it.each(['Jo\r\nSmith', 'Jo\nSmith', 'Jo\u2028Smith', 'Jo\u0085Smith', 'Jo\tSmith', 'Jo\u2029Smith'])(
+    'refuses the name %j, not on one line',
+    (name) => {
+      expect(issuesOf(() => validateProfile({ displayName: name }))).toEqual(['displayName']);
+      expect(issuesOf(() => validateSignUp({ username: 'jo', password: 'a long password', displayName: name }))).toEqual(['display_name']);
+    },
+  );
 });
 
 describe('updateEntry field rules', () => {

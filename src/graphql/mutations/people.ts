@@ -2,6 +2,7 @@
 
 import { randomInt } from 'node:crypto';
 import { offsetToCursor } from '@pothos/plugin-relay';
+import { unusedMedia } from '../../db/accounts.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { befriend } from '../../db/friendships.ts';
 import { type Notify, notify } from '../../db/notifications.ts';
@@ -15,6 +16,7 @@ import {
 } from '../../domain/privacy-zones.ts';
 import { validateProfile, validateZone } from '../../domain/social.ts';
 import { processImage } from '../../media/images.ts';
+import { mediaName } from '../../media/store.ts';
 import { builder } from '../builder.ts';
 import { announce, type Context, readsAsOwner, requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
@@ -210,7 +212,7 @@ payloadMutation('updateProfile', {
   input: {
     description: 'Only the fields given change; an empty string clears an optional one.',
     fields: (t) => ({
-      displayName: t.string({ description: '1 to 60 characters.' }),
+      displayName: t.string({ description: '1 to 60 characters, on one line (no line breaks or control characters).' }),
       location: t.string({ description: 'Free text, at most 100 characters.' }),
       timeZone: t.string({ description: 'A time zone name, at most 100 characters.' }),
       photoUrl: t.string({ description: 'An http(s) URL of the avatar picture; empty for one made of the initials.' }),
@@ -249,10 +251,14 @@ payloadMutation('updateProfile', {
         if (error instanceof ValidationError) throw new ValidationError(error.issues.map((issue) => ({ ...issue, path: 'photo' })));
         throw error;
       });
-      const stored = await context.media.save(image);
-      data.photoUrl = stored.preview ?? stored.content;
+      data.photoUrl = await context.media.savePreview(image);
     }
+    const before =
+      data.photoUrl === undefined ? null : await context.prisma.person.findUnique({ where: { id: viewer.id }, select: { photoUrl: true } });
     await context.prisma.person.update({ where: { id: viewer.id }, data, select: { id: true } });
+    // the avatar it replaced, if it was an uploaded one nothing else shows, is removed from the media store
+    const replaced = before?.photoUrl && before.photoUrl !== data.photoUrl && mediaName(before.photoUrl) ? [before.photoUrl] : [];
+    await context.media.remove(await unusedMedia(context.prisma, replaced));
     return { personId: viewer.id };
   },
   payload: {

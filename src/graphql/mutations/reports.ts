@@ -108,7 +108,7 @@ payloadMutation('moderate', {
   input: {
     description: 'The report, and what to do.',
     fields: (t) => ({
-      reportId: t.id({ required: true, description: 'The report’s `databaseId`.' }),
+      reportId: t.id({ required: true, description: namesObject('Report') }),
       action: t.field({ type: ModerationActionEnum, required: true, description: 'What to do.' }),
     }),
   },
@@ -116,8 +116,8 @@ payloadMutation('moderate', {
   errors: [ValidationError, NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const moderator = await requireModerator(context);
-    const id = Number(input.reportId);
-    const report = Number.isSafeInteger(id) ? await context.prisma.report.findUnique({ where: { id } }) : null;
+    const id = databaseIdOf(input.reportId, 'Report');
+    const report = id === null ? null : await context.prisma.report.findUnique({ where: { id } });
     if (!report) throw new NotFoundError('report', String(input.reportId));
     const target = { targetKind: report.targetKind, targetId: report.targetId };
     const authorId = await authorOf(context, report);
