@@ -215,7 +215,7 @@ export type UpdateProfileInput = {
   clientMutationId: string | null | undefined;
   /** Who sees the entries posted from now on without a `visibility` of their own. */
   defaultVisibility: Visibility | null | undefined;
-  /** 1 to 60 characters. */
+  /** 1 to 60 characters, on one line (no line breaks or control characters). */
   displayName: string | null | undefined;
   /** At most 200 characters. */
   goal: string | null | undefined;
