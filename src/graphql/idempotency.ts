@@ -27,10 +27,21 @@ function isMutation(document: DocumentNode, operationName: string | null | undef
   return operation?.operation === 'mutation';
 }
 
-/** The same key must come with the same request: the document and its variables, files excepted. */
-function fingerprint(document: DocumentNode, variables: unknown): string {
-  const plain = JSON.stringify(variables ?? {}, (_key, value: unknown) => (value instanceof Blob ? `file:${value.size}` : value));
-  return createHash('sha256').update(print(document)).update('\0').update(plain).digest('hex');
+/**
+ * The same key must come with the same request: the document, its variables with the bytes of every
+ * file (two files of one size are two requests), and what the token may do, so that another token of
+ * the person with fewer scopes (a read-only app) is refused the key rather than handed the answer.
+ */
+async function fingerprint(document: DocumentNode, variables: unknown, scopes: ReadonlySet<string>): Promise<string> {
+  const files: Blob[] = [];
+  const plain = JSON.stringify(variables ?? {}, (_key, value: unknown) => {
+    if (!(value instanceof Blob)) return value;
+    files.push(value);
+    return `file:${files.length}:${value.size}`;
+  });
+  const hash = createHash('sha256').update(print(document)).update('\0').update(plain).update('\0').update([...scopes].sort().join(' '));
+  for (const file of files) hash.update('\0').update(new Uint8Array(await file.arrayBuffer()));
+  return hash.digest('hex');
 }
 
 const failure = (message: string, code: string, status: number, headers: Record<string, string> = {}) =>
@@ -92,7 +103,7 @@ export function useIdempotencyKeys(): Plugin<Context & { request?: Request }> {
       }
       const { prisma } = context;
       const personId = context.viewer.id;
-      const requestHash = fingerprint(args.document, args.variableValues);
+      const requestHash = await fingerprint(args.document, args.variableValues, context.viewer.scopes);
       const where = { personId_key: { personId, key } };
       const claim = await claimKey(prisma, { personId, key }, requestHash);
       if ('answer' in claim) {

@@ -67,6 +67,46 @@ describe('retries with an Idempotency-Key', () => {
     expect((await comment(entry.id, 'reused', 'another', tokens[6]!)).status).toBe(201);
   });
 
+  it('refuses the same key with another file of the same size (422): the file is part of the request', async () => {
+    const gpx = (lat: string) =>
+      `<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>` +
+      `<trkpt lat="${lat}" lon="-122.4"><time>2024-05-01T10:00:00Z</time></trkpt>` +
+      `<trkpt lat="37.8" lon="-122.4"><time>2024-05-01T10:10:00Z</time></trkpt></trkseg></trk></gpx>`;
+    const upload = async (text: string) => {
+      const form = new FormData();
+      form.set(
+        'operations',
+        JSON.stringify({
+          query: 'mutation ($file: ActivityFile!) { importActivity(input: { file: $file }) { entry { databaseId } } }',
+          variables: { file: null },
+        }),
+      );
+      form.set('map', JSON.stringify({ 0: ['variables.file'] }));
+      form.set('0', new Blob([text]), 'ride.gpx');
+      const response = await api.fetch('/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens[4]}`, 'idempotency-key': 'same-size' },
+        body: form,
+      });
+      return { status: response.status, body: JSON.stringify(await response.json()) };
+    };
+    expect(gpx('37.7')).toHaveLength(gpx('37.6').length);
+    expect((await upload(gpx('37.7'))).body).toMatch(/"databaseId":\d+/);
+    expect((await upload(gpx('37.7'))).body).toMatch(/"databaseId":\d+/);
+    const other = await upload(gpx('37.6'));
+    expect(other.status).toBe(422);
+    expect(other.body).toContain('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('a token of the same person with fewer scopes is not handed the answer its key once got', async () => {
+    const entry = await createEntry(db.prisma, ids[0]!);
+    expect((await comment(entry.id, 'scoped', 'only for writers')).status).toBe(201);
+    const readOnly = await createToken(db.prisma, ids[5]!, { scope: 'read' });
+    const replayed = await comment(entry.id, 'scoped', 'only for writers', readOnly);
+    expect(replayed.status).toBeGreaterThanOrEqual(400);
+    expect(await replayed.text()).not.toContain('only for writers');
+  });
+
   it('forgets a key after 24 hours: the same key then makes a new write', async () => {
     const entry = await createEntry(db.prisma, ids[0]!);
     expect((await comment(entry.id, 'day-old', 'yesterday')).status).toBe(201);
