@@ -83,12 +83,14 @@ export function attachWebSocket(
           if (Array.isArray(prepared)) limits.release(ctx.extra.socket, id);
           return prepared;
         } catch (error) {
+          // a document that does not parse, or is over a limit: an `error` message for this id alone.
+          // Thrown, graphql-ws would close the socket (4500), ending every other operation on it.
           limits.release(ctx.extra.socket, id);
-          throw error;
+          return [refusalOf(error, app)];
         }
       },
-      execute: (args) => (args.rootValue as Enveloped).execute(args),
-      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      execute: (args) => answering(() => (args.rootValue as Enveloped).execute(args), app),
+      subscribe: (args) => answering(() => (args.rootValue as Enveloped).subscribe(args), app),
       onNext: (ctx) => {
         if (ctx.extra.socket.bufferedAmount > maxBuffered) ctx.extra.socket.close(4413, 'Too slow: the client is not reading its messages');
       },
@@ -173,6 +175,22 @@ async function prepare(
   const errors = enveloped.validate(args.schema, args.document);
   if (errors.length) return errors;
   return args;
+}
+
+/** A failure of one operation as its own answer: a GraphQL error as it is, anything else masked (and logged). */
+function refusalOf(error: unknown, app: App): GraphQLError {
+  if (error instanceof GraphQLError) return error;
+  app.logger.error({ err: error }, 'a WebSocket operation failed');
+  return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}
+
+/** Runs an operation; one that throws (it should answer errors) answers them instead of closing the socket. */
+async function answering<T>(run: () => T | Promise<T>, app: App): Promise<T | { errors: GraphQLError[] }> {
+  try {
+    return await run();
+  } catch (error) {
+    return { errors: [refusalOf(error, app)] };
+  }
 }
 
 /** A client's `complete` frees its place at once: the operation's own end waits for its next event. */

@@ -39,7 +39,12 @@ async function fingerprint(document: DocumentNode, variables: unknown, scopes: R
     files.push(value);
     return `file:${files.length}:${value.size}`;
   });
-  const hash = createHash('sha256').update(print(document)).update('\0').update(plain).update('\0').update([...scopes].sort().join(' '));
+  const hash = createHash('sha256')
+    .update(print(document))
+    .update('\0')
+    .update(plain)
+    .update('\0')
+    .update([...scopes].sort().join(' '));
   for (const file of files) hash.update('\0').update(new Uint8Array(await file.arrayBuffer()));
   return hash.digest('hex');
 }

@@ -436,6 +436,25 @@ describe('the graphql-ws protocol', () => {
     10_000,
   );
 
+  it.each([
+    ['a syntax error', { query: 'subscription { publicEntries { ' }],
+    ['a document over the token limit', { query: `subscription { publicEntries { ${'id '.repeat(5_000)}} }` }],
+    ['a mutation', { query: 'mutation { likeEntry(input: { entryId: 1 }) { error { __typename } } }' }],
+  ])('%s: an error for that id alone; the socket and its other subscriptions go on', async (_what, payload) => {
+    const result = await rawClose((ws) => {
+      ws.send(init);
+      setTimeout(() => ws.send(subscribe('good')), 50);
+      setTimeout(() => ws.send(JSON.stringify({ id: 'bad', type: 'subscribe', payload })), 100);
+      setTimeout(() => ws.send(JSON.stringify({ type: 'ping' })), 300);
+      setTimeout(() => ws.close(1000), 500);
+    });
+    const messages = result.messages.map((m) => JSON.parse(m) as { type: string; id?: string });
+    expect(result.code).toBe(1000);
+    expect(messages.find((m) => m.id === 'bad')?.type).toMatch(/^(error|next)$/);
+    // still open after it: the ping is answered
+    expect(messages.at(-1)?.type).toBe('pong');
+  });
+
   it('answers ping with pong', async () => {
     const result = await rawClose((ws) => {
       ws.send(init);
