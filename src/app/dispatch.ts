@@ -154,7 +154,7 @@ export function mountDocuments(router: Router, deps: DocumentDeps): void {
 }
 
 export interface DispatchDeps {
-  graphql: (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean) => Promise<Response>;
+  graphql: (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean, clientAddress: string) => Promise<Response>;
   api: GeneratedApi;
   /** The pages for browsers, the service's own routes, and the legacy REST paths (routed without extension). */
   pages: Router;
@@ -178,8 +178,8 @@ export function createDispatch({ graphql, api, pages, pageNotFound, router, rest
     // old clients build paths as base + '/people/me/friends' with a base ending in '/': one slash, as
     // the original answered, and no redirect (they do not follow one on POST)
     if (pathname.includes('//')) return handle(withPath(request, pathname.replace(/\/{2,}/g, '/')), serverContext, address, anonymous);
-    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return graphql(request, serverContext, anonymous);
     const clientAddress = address ?? serverContext.req?.socket.remoteAddress ?? 'local';
+    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return graphql(request, serverContext, anonymous, clientAddress);
     if (pathname === API_BASE || pathname.startsWith(`${API_BASE}/`)) {
       if (request.method === 'OPTIONS') return corsPreflight(request);
       const generated = async () =>

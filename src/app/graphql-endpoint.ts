@@ -16,11 +16,12 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/error
 import { DomainError } from '../domain/errors.ts';
 import { useSchemaChecks } from '../graphql/builder.ts';
 import { useCompiledExecution } from '../graphql/compiled-execution.ts';
-import type { Context } from '../graphql/context.ts';
+import type { Context, ServerContext } from '../graphql/context.ts';
 import { useEventIds } from '../graphql/event-ids.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
 import { type PersistedQueryStore, usePersistedQueries } from '../graphql/persisted-queries.ts';
 import { schema } from '../graphql/schema.ts';
+import { useSubscriptionCaps } from '../graphql/subscription-caps.ts';
 import { bodyProblem, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { CSRF_HEADERS } from '../http/csrf.ts';
 import { renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
@@ -33,8 +34,8 @@ import { withEventIds } from '../http/sse-ids.ts';
 import type { Logger } from '../log.ts';
 import type { RequestContexts } from './request-context.ts';
 
-export type GraphQLServer = YogaServerInstance<Record<string, never>, Context>;
-type YogaPlugins = NonNullable<YogaServerOptions<Record<string, never>, Context>['plugins']>;
+export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
+type YogaPlugins = NonNullable<YogaServerOptions<ServerContext, Context>['plugins']>;
 
 /** Operations one batched request may hold. */
 export const MAX_BATCH_OPERATIONS = 10;
@@ -110,7 +111,12 @@ function maskedError(error: unknown, message: string, isDev?: boolean): Error {
 }
 
 /** The plugins of /graphql, in the order they apply. */
-function graphqlPlugins(config: Config, persistedQueries: PersistedQueryStore, metrics: Metrics): YogaPlugins {
+function graphqlPlugins(
+  config: Config,
+  persistedQueries: PersistedQueryStore,
+  metrics: Metrics,
+  maxSubscriptionsPerOwner?: number,
+): YogaPlugins {
   return [
     {
       // a batch item that is not an object (`[{…}, null]`) is that item's mistake, before any plugin reads its fields
@@ -125,6 +131,8 @@ function graphqlPlugins(config: Config, persistedQueries: PersistedQueryStore, m
     // after the transports have read theirs (the WebSocket's enveloped functions), the root value is this server's settings
     useSchemaChecks({ strict: config.env !== 'production' }),
     useCompiledExecution(),
+    // one cap on live subscriptions, whichever transport carries them
+    useSubscriptionCaps(maxSubscriptionsPerOwner),
     // a subscription result names the event it came from (SSE ids, Last-Event-ID)
     useEventIds(),
     ...graphqlHardening(config),
@@ -195,6 +203,8 @@ export interface GraphQLServerDeps {
   /** Whether a request's log-in session still holds (not logged out, expired or suspended): a live subscription asks. */
   sessionStillValid: (request: Request) => Promise<boolean>;
   logger: Logger;
+  /** Live subscriptions of one athlete or address over every transport (MAX_SUBSCRIPTIONS_PER_OWNER; tests set it low). */
+  maxSubscriptionsPerOwner?: number;
 }
 
 /**
@@ -225,8 +235,9 @@ export function createGraphQLServer({
   sessionViewers,
   sessionStillValid,
   logger,
+  maxSubscriptionsPerOwner,
 }: GraphQLServerDeps): GraphQLServer {
-  return createYoga<Record<string, never>, Context>({
+  return createYoga<ServerContext, Context>({
     schema,
     logging: yogaLogging(logger),
     graphqlEndpoint: '/graphql',
@@ -240,7 +251,7 @@ export function createGraphQLServer({
       // them (a stream's refused argument, a subscription refused at its start); the rest stays masked
       maskError: maskedError,
     },
-    plugins: graphqlPlugins(config, persistedQueries, metrics),
+    plugins: graphqlPlugins(config, persistedQueries, metrics, maxSubscriptionsPerOwner),
     multipart: false,
     // an array of operations in one POST (Apollo's BatchHttpLink), each costed and rate-limited as if alone
     batching: { limit: MAX_BATCH_OPERATIONS },
@@ -249,10 +260,21 @@ export function createGraphQLServer({
     context: async (initial) => {
       if ('viewer' in initial) return initial as unknown as Context;
       const session = sessionViewers.get(initial.request);
+      // whose anonymous subscriptions these are (graphql/subscription-caps.ts)
+      const clientAddress =
+        initial.clientAddress ??
+        contexts.clientAddress(
+          (initial as { req?: IncomingMessage }).req?.socket.remoteAddress,
+          initial.request.headers.get('x-forwarded-for'),
+        );
       // a subscription over server-sent events outlives this check: it asks again while it lives
-      if (session) return { ...contexts.forViewer(initial.request, session), tokenStillValid: () => sessionStillValid(initial.request) };
+      if (session)
+        return {
+          ...contexts.forViewer(initial.request, session, clientAddress),
+          tokenStillValid: () => sessionStillValid(initial.request),
+        };
       try {
-        return await contexts.forRequest(initial.request);
+        return { ...(await contexts.forRequest(initial.request)), clientAddress };
       } catch (error) {
         const refusal = tokenRefusal(error);
         if (!refusal) throw error;
@@ -282,12 +304,23 @@ export interface GraphQLHandlerDeps {
 export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
   const { yoga, config, logger, limiter, cache, cacheKey, direct, sessionViewers, budgets, sessionViewerOf } = deps;
   /** GraphQL's answer; a stream of server-sent events with each event's `id:` (http/sse-ids.ts). */
-  const graphql = async (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean): Promise<Response> => {
-    const response = await graphqlAnswer(request, serverContext, tokenless);
+  const graphql = async (
+    request: Request,
+    serverContext: { req?: IncomingMessage },
+    tokenless: boolean,
+    clientAddress: string,
+  ): Promise<Response> => {
+    const response = await graphqlAnswer(request, serverContext, tokenless, { clientAddress });
     if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
     return new Response(withEventIds(response.body), { status: response.status, headers: response.headers });
   };
-  const graphqlAnswer = async (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean): Promise<Response> => {
+  /** `client`: the server context yoga's context factory is given (whose address the request came from). */
+  const graphqlAnswer = async (
+    request: Request,
+    serverContext: { req?: IncomingMessage },
+    tokenless: boolean,
+    client: { clientAddress: string },
+  ): Promise<Response> => {
     const session = tokenless ? await sessionViewerOf(request) : null;
     if (session) sessionViewers.set(request, session);
     // a logged-in session is a viewer: its reads are its own, never the anonymous cache's
@@ -302,9 +335,9 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
         return { status: 500, body: { errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL' } }] } };
       });
       if (read instanceof Request && session) sessionViewers.set(read, session);
-      return read instanceof Request ? yoga.fetch(read) : jsonResponse(read.status, read.body);
+      return read instanceof Request ? yoga.fetch(read, client) : jsonResponse(read.status, read.body);
     }
-    if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(type)) return yoga.fetch(request);
+    if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(type)) return yoga.fetch(request, client);
     // a declared length was checked at the edge (bodyTooLarge); a chunked body has none, so every
     // body is read here, under the limit
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
@@ -320,9 +353,10 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
     }
     // the body is read: yoga gets a copy of the request that still holds it
     const replayed = () => {
-      const copy = new Request(request.url, { method: 'POST', headers: request.headers, body });
+      // with the request's signal: a subscription over server-sent events hears its client go away
+      const copy = new Request(request.url, { method: 'POST', headers: request.headers, body, signal: request.signal });
       if (session) sessionViewers.set(copy, session);
-      return yoga.fetch(copy);
+      return yoga.fetch(copy, client);
     };
     const answer = async () => (direct ? await direct(request, body) : null) ?? replayed();
     if (!cache || !anonymous || !isQueryOperation(body, parse)) return answer();

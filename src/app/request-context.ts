@@ -8,6 +8,7 @@ import type { Events } from '../events/bus.ts';
 import type { Context } from '../graphql/context.ts';
 import { createPopularRankings } from '../graphql/popular-rankings.ts';
 import { forwardedScheme } from '../http/forwarded.ts';
+import { clientAddressOf } from '../http/rate-limit.ts';
 import { mailTokens } from '../mail/tokens.ts';
 import type { MediaStore } from '../media/store.ts';
 
@@ -20,7 +21,9 @@ export interface RequestContexts {
   /** The origin clients reach us at: PUBLIC_URL, else the request's, with the scheme a trusted proxy reports. */
   baseUrl(request: Request): string;
   /** The context of a request whose viewer is already known (anonymous pages, a WebSocket's connection). */
-  forViewer(request: Request, viewer: Viewer | null): Context;
+  forViewer(request: Request, viewer: Viewer | null, clientAddress?: string): Context;
+  /** The client's address: the socket's, or behind TRUST_PROXY trusted proxies the one they forwarded. */
+  clientAddress(socketAddress: string | undefined, forwardedFor: string | null | undefined): string;
   /** The context of a request, its token (or `formToken`, a form's oauth_token) resolved; throws a token error. */
   forRequest(request: Request, formToken?: string | null): Promise<Context>;
 }
@@ -40,8 +43,9 @@ export function createRequestContexts(
   };
   const popularRankings = createPopularRankings();
   const mail = { sends: config.mail !== null, tokens: mailTokens(config.sessionSecret) };
-  const forViewer = (request: Request, viewer: Viewer | null): Context => ({
+  const forViewer = (request: Request, viewer: Viewer | null, clientAddress?: string): Context => ({
     prisma: database.prisma,
+    clientAddress,
     read: database.read,
     documents: database.documents,
     provider: database.provider,
@@ -57,6 +61,7 @@ export function createRequestContexts(
   return {
     baseUrl,
     forViewer,
+    clientAddress: (socketAddress, forwardedFor) => clientAddressOf(socketAddress ?? 'local', forwardedFor ?? null, config.trustProxy),
     forRequest: async (request, formToken = null) => {
       const viewer = await viewerOfRequest(database, request, formToken);
       const token = viewer && tokenFromRequest(request, formToken);

@@ -70,6 +70,8 @@ export interface AppOptions {
   nearbyProbeRows?: number;
   /** How often a subscription over server-sent events asks whether its token still works (tests set it short). */
   tokenRecheckMs?: number;
+  /** Live subscriptions of one athlete or address over every transport (tests set it low). */
+  maxSubscriptionsPerOwner?: number;
 }
 
 export function createApp(config: Config, database: Database, options: AppOptions = {}): App {
@@ -86,6 +88,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     // called while a subscription lives, long after `routes` below is made
     sessionStillValid: async (request) => (await routes.sessionViewerOf(request)) !== null,
     logger,
+    maxSubscriptionsPerOwner: options.maxSubscriptionsPerOwner,
   });
   const routes = createRoutes(config, database, base, yoga);
   /** The key of an anonymous read, the same one node:http's fast path computes. */

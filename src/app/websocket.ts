@@ -20,12 +20,11 @@ export const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 /** How often live sockets re-check their token, so that revoking it ends them: as often as SSE subscriptions do. */
 export { TOKEN_RECHECK_MS };
 /**
- * Operations one socket may hold at once, and one athlete (or, without a token, one address) over all
- * their sockets: every subscription costs each write its filter and its execution, and one socket
- * holding 20,000 made a single post take 25 s.
+ * Operations one socket may hold at once: one socket holding 20,000 made a single post take 25 s. What
+ * one athlete (or, without a token, one address) holds over all their sockets and server-sent event
+ * streams is capped where every subscription starts (graphql/subscription-caps.ts).
  */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 32;
-export const MAX_SUBSCRIPTIONS_PER_OWNER = 128;
 
 type Extra = {
   socket: WebSocket;
@@ -40,7 +39,7 @@ export function attachWebSocket(
   server: HttpServer | HttpsServer,
   app: App,
   database: Database,
-  options: { tokenRecheckMs?: number; maxBufferedBytes?: number; maxPerSocket?: number; maxPerOwner?: number } = {},
+  options: { tokenRecheckMs?: number; maxBufferedBytes?: number; maxPerSocket?: number } = {},
 ) {
   const maxBuffered = options.maxBufferedBytes ?? MAX_BUFFERED_BYTES;
   // no request URL can be made of an invalid Host (http/host.ts): refused at the upgrade
@@ -51,12 +50,7 @@ export function attachWebSocket(
     verifyClient: (info: { req: import('node:http').IncomingMessage }) => isValidHost(info.req.headers.host ?? 'localhost'),
   });
   const sockets = new Map<WebSocket, string>();
-  const limits = subscriptionLimits(
-    options.maxPerSocket ?? MAX_SUBSCRIPTIONS_PER_SOCKET,
-    options.maxPerOwner ?? MAX_SUBSCRIPTIONS_PER_OWNER,
-  );
-  const ownerOf = (extra: Extra) =>
-    extra.viewer ? `person:${extra.viewer.id}` : `address:${extra.request.socket.remoteAddress ?? 'unknown'}`;
+  const limits = socketLimits(options.maxPerSocket ?? MAX_SUBSCRIPTIONS_PER_SOCKET);
 
   const recheck = setInterval(async () => {
     for (const [socket, token] of sockets) {
@@ -76,7 +70,7 @@ export function attachWebSocket(
           return [];
         }
         // held from here (messages arrive together: counted before any await) until it completes or the socket closes
-        const refusal = limits.take(ctx.extra.socket, ownerOf(ctx.extra), id);
+        const refusal = limits.take(ctx.extra.socket, id);
         if (refusal) return [new GraphQLError(refusal, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS' } })];
         try {
           const prepared = await prepare(app, ctx, payload);
@@ -155,7 +149,8 @@ async function prepare(
   const headers = new Headers();
   for (const [name, value] of Object.entries(upgrade.headers)) if (typeof value === 'string') headers.set(name, value);
   const request = new Request(`${scheme}://${upgrade.headers.host ?? 'localhost'}/graphql`, { headers });
-  const context: Context = app.contexts.forViewer(request, ctx.extra.viewer ?? null);
+  const clientAddress = app.contexts.clientAddress(upgrade.socket.remoteAddress, headers.get('x-forwarded-for'));
+  const context: Context = app.contexts.forViewer(request, ctx.extra.viewer ?? null, clientAddress);
   // `params` as yoga's HTTP path gives them to plugins (the metrics plugin reads the operation name)
   const params = {
     query: payload.query,
@@ -194,7 +189,7 @@ async function answering<T>(run: () => T | Promise<T>, app: App): Promise<T | { 
 }
 
 /** A client's `complete` frees its place at once: the operation's own end waits for its next event. */
-function releaseOnComplete(wss: WebSocketServer, limits: ReturnType<typeof subscriptionLimits>): void {
+function releaseOnComplete(wss: WebSocketServer, limits: ReturnType<typeof socketLimits>): void {
   wss.on('connection', (socket) => {
     socket.on('message', (data) => {
       if (String(data).length > 200) return;
@@ -208,34 +203,27 @@ function releaseOnComplete(wss: WebSocketServer, limits: ReturnType<typeof subsc
   });
 }
 
-/** What each socket and each owner (an athlete, or an address without a token) holds of operations. */
-function subscriptionLimits(perSocket: number, perOwner: number) {
-  const held = new Map<WebSocket, { owner: string; ids: Set<string> }>();
-  const owners = new Map<string, number>();
+/** What each socket holds of operations. */
+function socketLimits(perSocket: number) {
+  const held = new Map<WebSocket, Set<string>>();
   const release = (socket: WebSocket, id: string) => {
-    const entry = held.get(socket);
-    if (!entry?.ids.delete(id)) return;
-    const left = (owners.get(entry.owner) ?? 1) - 1;
-    if (left > 0) owners.set(entry.owner, left);
-    else owners.delete(entry.owner);
-    if (entry.ids.size === 0) held.delete(socket);
+    const ids = held.get(socket);
+    if (!ids?.delete(id)) return;
+    if (ids.size === 0) held.delete(socket);
   };
   return {
     /** Holds a place for operation `id`, or answers why there is none. */
-    take(socket: WebSocket, owner: string, id: string): string | null {
-      const entry = held.get(socket) ?? { owner, ids: new Set<string>() };
-      if (entry.ids.has(id)) return null;
-      if (entry.ids.size >= perSocket) return `at most ${perSocket} operations at once on one connection; complete one first`;
-      if ((owners.get(entry.owner) ?? 0) >= perOwner)
-        return `at most ${perOwner} operations at once over all your connections; complete one first`;
-      entry.ids.add(id);
-      held.set(socket, entry);
-      owners.set(entry.owner, (owners.get(entry.owner) ?? 0) + 1);
+    take(socket: WebSocket, id: string): string | null {
+      const ids = held.get(socket) ?? new Set<string>();
+      if (ids.has(id)) return null;
+      if (ids.size >= perSocket) return `at most ${perSocket} operations at once on one connection; complete one first`;
+      ids.add(id);
+      held.set(socket, ids);
       return null;
     },
     release,
     releaseAll(socket: WebSocket) {
-      for (const id of [...(held.get(socket)?.ids ?? [])]) release(socket, id);
+      held.delete(socket);
     },
   };
 }

@@ -15,7 +15,7 @@
 import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import type { Context } from '../graphql/context.ts';
+import type { Context, ServerContext } from '../graphql/context.ts';
 import { deliversIncrementally } from '../graphql/incremental.ts';
 import { bodyProblem } from '../http/body.ts';
 import type { EntryVersions } from './entry-fragments.ts';
@@ -67,7 +67,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export type DirectQueries = (request: Request, body: string) => Promise<Response | null>;
 
 export function createDirectQueries(
-  yoga: YogaServerInstance<Record<string, never>, Context>,
+  yoga: YogaServerInstance<ServerContext, Context>,
   context: (request: Request) => Promise<Context>,
   fragments: EntryFragments = new EntryFragments(),
 ): DirectQueries {

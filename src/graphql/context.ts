@@ -10,6 +10,9 @@ import type { PopularRankings } from './popular-rankings.ts';
 
 export type { Viewer };
 
+/** What the HTTP side tells yoga of a request beside it: whose address it came from (the edge's, TRUST_PROXY applied). */
+export type ServerContext = { clientAddress?: string };
+
 export interface Context {
   readonly prisma: Prisma;
   /** The hot reads' raw statements (stream pages): see Database.read. */
@@ -19,6 +22,8 @@ export interface Context {
   /** Which SQL dialect bulk writes speak. */
   readonly provider: 'sqlite' | 'postgresql';
   readonly viewer: Viewer | null;
+  /** The client's address (behind TRUST_PROXY, the forwarded one): whose anonymous subscriptions these are. */
+  readonly clientAddress?: string;
   /** Absolute origin for the `url` fields, e.g. `https://milepost.example`. */
   readonly baseUrl: string;
   /** The popular stream's rankings, kept per moment (one per app). */

@@ -4,7 +4,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { type DocumentNode, type ExecutionResult, getOperationAST, print } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import type { Context } from '../graphql/context.ts';
+import type { Context, ServerContext } from '../graphql/context.ts';
 
 /**
  * Runs a typed operation for `request`. Variables go in as the client sent them, not as the document
@@ -18,7 +18,7 @@ export type RunOperation = <TData>(
   variables?: Record<string, unknown>,
 ) => Promise<ExecutionResult<TData>>;
 
-export function createOperationRunner(yoga: YogaServerInstance<Record<string, never>, Context>): RunOperation {
+export function createOperationRunner(yoga: YogaServerInstance<ServerContext, Context>): RunOperation {
   const texts = new WeakMap<DocumentNode, string>();
   return async <TData>(
     document: TypedDocumentNode<TData, never>,
