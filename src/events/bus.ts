@@ -1,11 +1,11 @@
 // What happened, for subscriptions: published by the mutations after they commit. (Webhooks read the
 // same events from the outbox, written in each write's transaction: src/db/outbox.ts.)
 // In-process by default; through Redis with REDIS_URL, so an event published by one process reaches
-// subscribers on every process.
+// subscribers on every process. A process's own events reach its own subscribers directly, whether
+// Redis answers or not: an outage costs other processes their events, never this one's.
 
+import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { createPubSub } from 'graphql-yoga';
 import { Redis } from 'ioredis';
 import { DomainError } from '../domain/errors.ts';
 
@@ -236,11 +236,17 @@ async function* resumed<T>(live: AsyncIterableIterator<T>, kept: Promise<Envelop
   }
 }
 
+/** An event as it crosses Redis: which process published it (it heard it itself already), its envelope. */
+interface Crossing {
+  origin: string;
+  envelope: Envelope;
+}
+
 /**
- * The two Redis connections of the event target, with every command's failure handled: the library
- * leaves PUBLISH's promise unhandled, and a write made while Redis was away killed the process once
- * the queued command gave up. No offline queue either: an event is refused at once, not held for
- * seconds while the outage lasts.
+ * The two Redis connections of the bus, with every command's failure handled: ioredis leaves a
+ * command's promise unhandled, and a write made while Redis was away killed the process once the
+ * queued command gave up. No offline queue for the publisher either: an event is refused at once, not
+ * held for seconds while the outage lasts.
  */
 function redisClients(url: string, onFailure: (error: unknown) => void) {
   // bounded: an event that Redis does not take within the time is lost to other processes, the write stands
@@ -252,13 +258,6 @@ function redisClients(url: string, onFailure: (error: unknown) => void) {
       /* ioredis reconnects by itself; each failed command is reported below */
     });
   }
-  const soft =
-    <A extends unknown[]>(run: (...args: A) => Promise<unknown>) =>
-    (...args: A) => {
-      run(...args).catch(onFailure);
-    };
-  // only the methods createRedisEventTarget calls
-  const publishClient = { publish: soft((channel: string, message: string) => publisher.publish(channel, message)) };
   /**
    * The events of every process, kept REPLAY_WINDOW_MS in a Redis stream a topic whose entry ids are
    * the events' ids; a fault of Redis loses the replay, never the event's delivery in this process.
@@ -281,16 +280,30 @@ function redisClients(url: string, onFailure: (error: unknown) => void) {
   // subscription of a process that had just started heard nothing (seen by the resume test)
   const ready = (): Promise<unknown> =>
     subscriber.status === 'ready' ? Promise.resolve() : new Promise((resolve) => subscriber.once('ready', resolve));
-  const subscribeClient = {
-    on: (event: 'message', listener: (channel: string, message: string) => void) => subscriber.on(event, listener),
-    subscribe: soft((topic: string) => ready().then(() => subscriber.subscribe(topic))),
-    unsubscribe: soft((topic: string) => subscriber.unsubscribe(topic)),
-  };
+  const channels = new Set<string>();
   return {
     log,
     connections: [publisher, subscriber],
-    publishClient: publishClient as unknown as Redis,
-    subscribeClient: subscribeClient as unknown as Redis,
+    publish(channel: string, crossing: Crossing): void {
+      publisher.publish(channel, JSON.stringify(crossing)).catch(onFailure);
+    },
+    /** Listens to `channel` (once however often asked) and hands each event of another process to `heard`. */
+    listen(channel: string, heard: (channel: string, crossing: Crossing) => void): void {
+      if (channels.has(channel)) return;
+      if (channels.size === 0) {
+        subscriber.on('message', (from: string, message: string) => {
+          try {
+            heard(from, JSON.parse(message) as Crossing);
+          } catch {
+            // not one of ours
+          }
+        });
+      }
+      channels.add(channel);
+      ready()
+        .then(() => subscriber.subscribe(channel))
+        .catch(onFailure);
+    },
   };
 }
 
@@ -301,40 +314,55 @@ export function createEvents(options: {
   onFailure?: (error: unknown) => void;
 }): Events {
   let clients: Redis[] = [];
-  let eventTarget: ReturnType<typeof createRedisEventTarget> | undefined;
   let failed = 0;
   const fail = (error: unknown) => {
     failed += 1;
     options.onFailure?.(error);
   };
-  let shared: ReturnType<ReturnType<typeof redisClients>['log']> | null = null;
-  if (options.redisUrl) {
-    const redis = redisClients(options.redisUrl, fail);
-    clients = redis.connections;
-    eventTarget = createRedisEventTarget({ publishClient: redis.publishClient, subscribeClient: redis.subscribeClient });
-    shared = redis.log(`${options.prefix}:events`);
-  }
-  const kept = shared ? null : localLog();
-  const local = eventTarget ? null : new EventTarget();
+  const redis = options.redisUrl ? redisClients(options.redisUrl, fail) : null;
+  if (redis) clients = redis.connections;
+  const shared = redis ? redis.log(`${options.prefix}:events`) : null;
+  // this process's events (and, without Redis, the only ones), kept for replay too when Redis fails
+  const kept = localLog();
+  // every subscriber listens here; Redis hands in the events of other processes
+  const local = new EventTarget();
   // one listener per subscription: thousands are expected, not a leak
-  if (local) setMaxListeners(0, local);
-  const target = (eventTarget ?? local) as unknown as Target;
-  const pubsub = createPubSub<Record<string, [unknown]>>({ eventTarget: target as never });
-  const subscribers = fanOut(target);
+  setMaxListeners(0, local);
+  const subscribers = fanOut(local as unknown as Target);
+  const origin = randomBytes(8).toString('hex');
   let dropped = 0;
   // channels are namespaced, so that deployments (and test runs) sharing one Redis never mix
   const topic = (name: string) => `${options.prefix}:${name}`;
+  const deliver = (channel: string, envelope: Envelope) => local.dispatchEvent(new CustomEvent(channel, { detail: envelope }));
+  const heard = (channel: string, crossing: Crossing) => {
+    if (crossing.origin !== origin) deliver(channel, crossing.envelope);
+  };
   return {
     publish(name, payload) {
-      // the id comes from the log the event is kept in: this process's, or Redis's stream for all of them
-      if (kept) pubsub.publish(topic(name), { id: kept.append(name, payload), payload } satisfies Envelope);
-      else shared!.append(name, payload).then((id) => pubsub.publish(topic(name), { id, payload } satisfies Envelope), fail);
+      if (!redis || !shared) {
+        deliver(topic(name), { id: kept.append(name, payload), payload });
+        return;
+      }
+      // the id comes from Redis's stream, shared by every process; Redis away, this process's own
+      // subscribers still hear it, with an id of this process's log (the same form)
+      shared.append(name, payload).then(
+        (id) => {
+          const envelope = { id, payload };
+          deliver(topic(name), envelope);
+          redis.publish(topic(name), { origin, envelope });
+        },
+        (error: unknown) => {
+          fail(error);
+          deliver(topic(name), { id: kept.append(name, payload), payload });
+        },
+      );
     },
     subscribe(name, { after = null } = {}) {
+      redis?.listen(topic(name), heard);
       const live = boundedSubscription<EventPayloads[typeof name]>(subscribers, topic(name), () => (dropped += 1));
       if (after === null || !isEventId(after)) return live;
       // a replay Redis cannot give (an outage) is lost; the live events still come
-      const missed = (kept ?? shared!).after(name, after).then(
+      const missed = (shared ?? kept).after(name, after).then(
         (events) => events.slice(-REPLAY_MAX_DELIVERED),
         (error: unknown) => {
           fail(error);

@@ -55,6 +55,45 @@ describe.skipIf(!hasRedisServer)('a Redis outage', () => {
   }, 30_000);
 });
 
+describe.skipIf(!hasRedisServer)('subscribers while Redis is away', () => {
+  it('hear their own process’s writes, before the outage and during it', async () => {
+    const redis = await startRedis();
+    const shared = testApp(db, { REDIS_URL: redis.url, REDIS_KEY_PREFIX: `heard-${Date.now()}` });
+    try {
+      await shared.app.ready();
+      const entry = await createEntry(db.prisma, owner.id);
+      const heard: number[] = [];
+      const subscription = shared.app.events.subscribe('commentAdded');
+      void (async () => {
+        for await (const event of subscription) heard.push(event.commentId);
+      })();
+      const comment = async (body: string) => {
+        const result = await shared.graphql<{ createComment: { comment: { databaseId: number } } }>(
+          `mutation { createComment(input: { entryId: ${entry.id}, body: "${body}" }) { comment { databaseId } } }`,
+          {},
+          owner.token,
+        );
+        return result.data!.createComment.comment.databaseId;
+      };
+      const waitFor = async (id: number) => {
+        for (let i = 0; i < 50 && !heard.includes(id); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+        return heard.includes(id);
+      };
+      const before = await comment('before the outage');
+      expect(await waitFor(before)).toBe(true);
+      await redis.stop();
+      const during = await comment('during the outage');
+      expect(await waitFor(during)).toBe(true);
+      // heard once each: an event that crossed Redis is not heard again from it
+      expect(heard.filter((id) => id === before)).toHaveLength(1);
+      await subscription.return?.();
+    } finally {
+      await redis.stop();
+      await shared.app.close();
+    }
+  }, 30_000);
+});
+
 describe.skipIf(!hasRedisServer)('a Redis that stops answering (SIGSTOP)', () => {
   it('costs requests no more than the command timeout: reads and writes answer, and /readyz says degraded', async () => {
     const redis = await startRedis();
