@@ -299,11 +299,26 @@ function mediaDirectory(value: string | undefined, database: DatabaseConfig, cwd
   return path.resolve(cwd, 'data/media');
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/** NODE_ENV, checked. */
+function nodeEnvOf(env: Env): Config['env'] {
   const nodeEnv = env.NODE_ENV ?? 'development';
   if (nodeEnv !== 'development' && nodeEnv !== 'production' && nodeEnv !== 'test') {
     throw new ConfigError('NODE_ENV', `must be development, production or test, got "${nodeEnv}"`);
   }
+  return nodeEnv;
+}
+
+/**
+ * Only the database to work on (DATABASE_URL), for the commands that need nothing else (backup,
+ * restore, migrate): they do not ask for a SESSION_SECRET or any other setting a server needs.
+ */
+export function loadDatabaseConfig(env: Env = process.env): DatabaseConfig {
+  nodeEnvOf(env);
+  return parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = nodeEnvOf(env);
   const database = parseDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   return {
     env: nodeEnv,

@@ -5,7 +5,7 @@ import { existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
-import { type DatabaseConfig, loadConfig } from '../config.ts';
+import { type DatabaseConfig, loadDatabaseConfig } from '../config.ts';
 import { parseOptions, UsageError } from './args.ts';
 
 const HELP = `Usage: milepost backup <file>     copy the database while the server runs
@@ -34,7 +34,9 @@ async function postgresServers(database: Extract<DatabaseConfig, { provider: 'po
   await client.connect();
   try {
     const { rows } = await client.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND application_name = $1`,
+      // this database's servers only: Milepost servers of other databases on the same PostgreSQL server
+      // (whose schema is `public` too) are no reason to refuse
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND application_name = $1 AND datname = current_database()`,
       [`milepost/${database.schema}`.slice(0, 63)],
     );
     return Number(rows[0]?.n ?? 0);
@@ -105,7 +107,7 @@ export async function run(argv: string[], command: 'backup' | 'restore') {
   }
   if (positionals.length !== 1) throw new UsageError(`expected one file\n\n${HELP}`);
   const target = path.resolve(positionals[0]!);
-  const { database } = loadConfig();
+  const database = loadDatabaseConfig();
   if (database.provider === 'postgresql') return await postgresBackup(database, command, target);
   const live = database.file;
   if (command === 'backup') {

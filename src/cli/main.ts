@@ -1,6 +1,6 @@
 // `milepost <command>`: one process entry point for operators and scripts.
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, loadDatabaseConfig } from '../config.ts';
 import { MigrationError } from '../db/migrate.ts';
 import { UsageError } from './args.ts';
 
@@ -28,6 +28,9 @@ function version(): string {
 }
 
 type Command = (argv: string[]) => Promise<number | undefined>;
+
+/** Commands that work on the database alone: they need DATABASE_URL and nothing a server needs. */
+const DATABASE_ONLY = new Set(['backup', 'restore', 'migrate']);
 
 const commands: Record<string, () => Promise<{ run: Command }>> = {
   serve: () => import('./serve.ts'),
@@ -59,8 +62,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    // the config is parsed before anything else, so a bad variable fails fast with its name
-    loadConfig();
+    // the config is parsed before anything else, so a bad variable fails fast with its name; the
+    // commands that only work on the database ask for nothing else (no SESSION_SECRET)
+    if (DATABASE_ONLY.has(name)) loadDatabaseConfig();
+    else loadConfig();
     const { run } = await load();
     return (await run(rest)) ?? 0;
   } catch (error) {
@@ -73,7 +78,14 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'ECONNREFUSED') {
+    if (code === 'EADDRINUSE') {
+      const { port, address } = error as { port?: number; address?: string };
+      console.error(
+        `milepost ${name}: port ${port} on ${address} is taken: another server (a Milepost started before?) listens there. Stop it, or start this one on another port: PORT=${(port ?? 3000) + 1} npm start`,
+      );
+      return 1;
+    }
+    if (code === 'EACCES' || code === 'ECONNREFUSED') {
       // the usual operator mistakes: a port taken or forbidden, a database not running
       console.error(`milepost ${name}: ${(error as Error).message}`);
       return 1;

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.ts';
+import { loadDatabaseConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import { applyMigrations } from '../db/migrate.ts';
 import { backfillTrackRecords } from '../db/track-records.ts';
@@ -12,16 +12,16 @@ export async function run(argv: string[]) {
     );
     return 0;
   }
-  const config = loadConfig();
-  const applied = await applyMigrations(config.database);
+  const database = loadDatabaseConfig();
+  const applied = await applyMigrations(database);
   console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
   // what a migration cannot compute in SQL: the records of stored tracks (the server does it in the background)
-  const database = await openDatabase(config.database, { migrate: false });
+  const opened = await openDatabase(database, { migrate: false });
   try {
-    const tracks = await backfillTrackRecords(database.prisma);
+    const tracks = await backfillTrackRecords(opened.prisma);
     if (tracks) console.log(`computed the records of ${tracks} stored tracks`);
   } finally {
-    await database.close();
+    await opened.close();
   }
   return 0;
 }

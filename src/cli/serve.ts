@@ -13,6 +13,7 @@ import { startMailWorker } from '../mail/worker.ts';
 import { seedIfEmpty } from '../seed/seed.ts';
 import { startWebhookWorker } from '../webhooks/deliveries.ts';
 import { parseOptions, positiveInteger, UsageError } from './args.ts';
+import { noteServer } from './server-lock.ts';
 
 const HELP = `Usage: milepost serve [--no-seed] [--workers N]
 
@@ -43,6 +44,18 @@ export async function run(argv: string[]) {
   // Prisma's query compiler is WebAssembly, compiled when the client opens: V8's optimizing tier for it
   // held about 45 MB of the process for good, and writes ran 0-5% faster with it
   setFlagsFromString('--liftoff-only');
+
+  if (cluster.isPrimary && config.database.provider === 'sqlite' && config.database.file !== ':memory:') {
+    const { otherPid, release } = noteServer(config.database.file);
+    process.once('exit', release);
+    if (otherPid !== null) {
+      console.error(
+        `milepost serve: another Milepost server (process ${otherPid}) already serves ${config.database.file}. ` +
+          `Both will answer, taking turns to write; to restart it, stop the other first (kill ${otherPid}). ` +
+          'To run several servers, use PostgreSQL with REDIS_URL.',
+      );
+    }
+  }
 
   if (workers > 1 && cluster.isPrimary) {
     // migrate and seed once, before any worker starts

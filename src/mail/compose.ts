@@ -70,3 +70,12 @@ export function digestLetter(displayName: string, listed: readonly Told[], total
     ].join('\n'),
   };
 }
+
+/**
+ * A mail's Message-ID: the same for every attempt to send it (a resend after a crash is the same
+ * message), and never another mail's, even where a row's number comes again (a restored backup, a
+ * reset database): the moment it was queued is part of it.
+ */
+export function messageIdOf(id: number, queuedAt: Date, host: string): string {
+  return `<mail-${id}.${queuedAt.getTime().toString(36)}@${host}>`;
+}

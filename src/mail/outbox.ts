@@ -77,10 +77,18 @@ export async function releaseMails(prisma: Prisma, ids: readonly number[]): Prom
 }
 
 /** What a claimed mail is to say, read as the database is now; null when there is nothing left to tell. */
+/** What every draft holds: whose, to where, and when it was queued (part of its Message-ID). */
+interface DraftBase {
+  personId: number;
+  to: string;
+  displayName: string;
+  queuedAt: Date;
+}
+
 export type Draft =
-  | { kind: 'verify'; personId: number; to: string; displayName: string }
-  | { kind: 'notification'; personId: number; to: string; displayName: string; told: Told }
-  | { kind: 'digest'; personId: number; to: string; displayName: string; listed: Told[]; total: number };
+  | ({ kind: 'verify' } & DraftBase)
+  | ({ kind: 'notification'; told: Told } & DraftBase)
+  | ({ kind: 'digest'; listed: Told[]; total: number } & DraftBase);
 
 const toldOf = (
   origin: string,
@@ -103,11 +111,12 @@ export async function draftOf(prisma: Prisma, id: number, origin: string): Promi
       to: true,
       since: true,
       notificationId: true,
+      createdAt: true,
       person: { select: { id: true, displayName: true, email: true, emailVerifiedAt: true, emailFrequency: true } },
     },
   });
   const { person } = mail;
-  const base = { personId: person.id, to: mail.to, displayName: person.displayName };
+  const base = { personId: person.id, to: mail.to, displayName: person.displayName, queuedAt: mail.createdAt };
   if (person.email?.toLowerCase() !== mail.to.toLowerCase()) return { dropped: 'the address is no longer theirs' };
   if (mail.kind === 'verify') return person.emailVerifiedAt ? { dropped: 'the address was verified since' } : { kind: 'verify', ...base };
   if (!person.emailVerifiedAt || person.emailFrequency === 'off') return { dropped: 'they no longer want mail' };

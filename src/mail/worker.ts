@@ -6,7 +6,7 @@ import nodemailer from 'nodemailer';
 import type { Prisma } from '../db/database.ts';
 import { startPoller } from '../db/leased-rows.ts';
 import type { Logger } from '../log.ts';
-import { digestLetter, type Letter, notificationLetter, verificationLetter } from './compose.ts';
+import { digestLetter, type Letter, messageIdOf, notificationLetter, verificationLetter } from './compose.ts';
 import { claimDueMails, type Draft, draftOf, failMail, forgetOldMails, markMail, queueDigests, releaseMails } from './outbox.ts';
 import { type MailTokens, VERIFICATION_DAYS } from './tokens.ts';
 
@@ -84,7 +84,7 @@ export function startMailWorker(prisma: Prisma, options: MailWorkerOptions): Mai
         subject: letter.subject,
         text: letter.text,
         headers,
-        messageId: `<mail-${id}@${host}>`,
+        messageId: messageIdOf(id, draft.queuedAt, host),
       });
     } catch (error) {
       const failure = error as Error & { responseCode?: number };

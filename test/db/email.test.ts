@@ -149,7 +149,7 @@ describe('a notification', () => {
     expect(more).toEqual([]);
     expect(mail!.subject).toBe('CAT commented on your entry');
     expect(mail!.text).toContain(`${BASE}/entries/${entry}`);
-    expect(mail!.messageId).toMatch(/^<mail-\d+@milepost\.test>$/);
+    expect(mail!.messageId).toMatch(/^<mail-\d+\.[0-9a-z]+@milepost\.test>$/);
     expect(header(mail!, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     const unsubscribe = header(mail!, 'list-unsubscribe')!.replace(/^<|>$/g, '');
     expect(unsubscribe).toBe(linkIn(mail!, '/email/unsubscribe').href);
@@ -275,12 +275,15 @@ describe('the outbox', () => {
     // a process claimed a mail and died before marking it: once its claim lapses it is sent, with the same Message-ID
     await gql('ben', 'mutation { markNotificationsRead(input: { all: true }) { unreadCount } }');
     await comment('ann', entry, 'Cut off');
-    const row = await db.prisma.mail.findFirstOrThrow({ where: { personId: ids.ben, status: 'pending' }, select: { id: true } });
+    const row = await db.prisma.mail.findFirstOrThrow({
+      where: { personId: ids.ben, status: 'pending' },
+      select: { id: true, createdAt: true },
+    });
     await db.prisma.mail.update({ where: { id: row.id }, data: { status: 'sending', lockedUntil: new Date(Date.now() + 60_000) } });
     expect(await tick(fresh)).toEqual([]);
     await db.prisma.mail.update({ where: { id: row.id }, data: { lockedUntil: new Date(Date.now() - 1) } });
     const [again] = await tick(fresh);
-    expect(again!.messageId).toBe(`<mail-${row.id}@milepost.test>`);
+    expect(again!.messageId).toBe(`<mail-${row.id}.${row.createdAt.getTime().toString(36)}@milepost.test>`);
     await fresh.stop();
   });
 

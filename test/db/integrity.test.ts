@@ -402,7 +402,16 @@ describe.skipIf(provider !== 'postgresql' || !existsSync('/usr/bin/pg_dump'))(
         const later = await createEntry(own.prisma, person.id, { message: 'after the backup' });
         await own.prisma.entry.delete({ where: { id: kept.id } });
         await own.close();
-        const restore = await runCli(['restore', path.join(dir, 'snapshot.dump')], env);
+        // a Milepost server of another database on the same PostgreSQL server, under the same schema
+        // name, is no reason to refuse: only this database's servers are
+        const elsewhere = new URL(process.env.TEST_POSTGRES_URL!);
+        elsewhere.pathname = '/postgres';
+        const otherServer = new pg.Client({
+          connectionString: elsewhere.toString(),
+          application_name: `milepost/${new URL(own.config.url).searchParams.get('schema')}`.slice(0, 63),
+        });
+        await otherServer.connect();
+        const restore = await runCli(['restore', path.join(dir, 'snapshot.dump')], env).finally(() => otherServer.end());
         expect(restore.stderr).toBe('');
         expect(restore.code).toBe(0);
         const check = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });

@@ -80,3 +80,14 @@ describe('the mails', () => {
     expect(digestLetter('Jo', [told], 1, links).subject).toBe('Milepost: Sam commented on your entry');
   });
 });
+
+describe('Message-IDs', () => {
+  it('are the same for one mail however often it is sent, and differ for a mail whose number comes again', async () => {
+    const { messageIdOf } = await import('../../src/mail/compose.ts');
+    const queued = new Date('2026-11-28T10:00:00Z');
+    expect(messageIdOf(7, queued, 'milepost.example')).toBe(messageIdOf(7, new Date(queued), 'milepost.example'));
+    // the database was restored or reset: mail 7 is another mail, queued at another moment
+    expect(messageIdOf(7, new Date('2026-11-29T08:00:00Z'), 'milepost.example')).not.toBe(messageIdOf(7, queued, 'milepost.example'));
+    expect(messageIdOf(7, queued, 'milepost.example')).toMatch(/^<mail-7\.[0-9a-z]+@milepost\.example>$/);
+  });
+});
