@@ -14,18 +14,21 @@ import { compressResponse } from '../http/compression.ts';
 import { isValidHost } from '../http/host.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { releaseUploads } from '../http/multipart.ts';
+import { prefersHtml } from '../http/negotiation.ts';
 import type { createAdmission } from '../http/rate-limit.ts';
-import { errorBody, errorResponse, FORM_LIMIT_BYTES, jsonResponse } from '../http/router.ts';
+import { errorBody, errorResponse, FORM_LIMIT_BYTES, htmlResponse, jsonResponse } from '../http/router.ts';
 import type { Logger } from '../log.ts';
+import { unavailablePage } from '../web/layout.ts';
 import { schemeOf } from './request-context.ts';
 
 export const MAX_URL_LENGTH = 8 * 1024;
 
-/** The answer while the database cannot be reached: try again shortly. */
-function databaseUnavailable(): Response {
-  return errorResponse(503, 'DATABASE_UNAVAILABLE', 'the database is unavailable; try again shortly', {
-    'retry-after': String(DATABASE_RETRY_AFTER_SECONDS),
-  });
+/** The answer while the database cannot be reached: try again shortly (a page a person can read, to a browser). */
+function databaseUnavailable(request: Request): Response {
+  const headers = { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) };
+  if (prefersHtml(request.headers.get('accept')))
+    return htmlResponse(503, unavailablePage(DATABASE_RETRY_AFTER_SECONDS), { ...headers, 'cache-control': 'no-store' });
+  return errorResponse(503, 'DATABASE_UNAVAILABLE', 'the database is unavailable; try again shortly', headers);
 }
 
 /** nginx's code for a request whose client went away before the answer: logged and counted, never seen. */
@@ -210,7 +213,7 @@ export function createGuard({ config, handle, admit, recognizeToken, budgets, me
       if (error instanceof BodyTooLargeError) return errorResponse(413, 'TOO_LARGE', error.message);
       if (isDatabaseUnavailable(error)) {
         logger.warn({ err: error, method: request.method }, 'the database is unavailable');
-        return databaseUnavailable();
+        return databaseUnavailable(request);
       }
       logger.error({ err: error, method: request.method, path: new URL(request.url).pathname }, 'unexpected error');
       return errorResponse(500, 'INTERNAL', 'an unexpected error occurred; it has been logged');

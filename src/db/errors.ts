@@ -22,7 +22,8 @@ export function isTransient(error: unknown): boolean {
   const code = codeOf(error);
   if (typeof code === 'string' && ['P1001', 'P1002', 'P1008', 'P1017', 'P2024'].includes(code)) return true;
   // PostgreSQL's SQLSTATE 57P01–57P03 (shut down, terminated) and class 08 (connection exception), as the driver reports them
-  return /Code: `(57P0[123]|08\w{3})`|Connection terminated|terminating connection|server closed the connection|ECONNRESET|ECONNREFUSED|Connection ended/i.test(
+  // (pg's "not queryable": a pooled client whose connection had just been cut; nothing was sent on it)
+  return /Code: `(57P0[123]|08\w{3})`|Connection terminated|terminating connection|server closed the connection|ECONNRESET|ECONNREFUSED|Connection ended|is not queryable/i.test(
     String((error as Error)?.message ?? ''),
   );
 }
@@ -48,6 +49,8 @@ export async function retryingRead<T>(read: () => Promise<T>): Promise<T> {
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (isTransient(error)) return true;
+  // the same, as a GraphQL operation run by a page or the REST layer reports it (app/graphql-endpoint.ts)
+  if ((error as { extensions?: { code?: unknown } } | null)?.extensions?.code === 'SERVICE_UNAVAILABLE') return true;
   const code = codeOf(error);
   // P2028: a transaction that could not start, or finish, in its time (another process's lock held past it)
   if (typeof code === 'string' && ['P1001', 'P1002', 'P1008', 'P2024', 'P2028', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH'].includes(code))

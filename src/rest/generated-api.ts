@@ -386,8 +386,9 @@ function outcome(
         /^Variable "\$(\w+)"/.exec(error.message)?.[1]);
     if (variable) throw invalidParameter(variable, error.message.replace(/^Variable "\$\w+"\s*/, ''));
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
-    // an expected refusal with a status of its own (an Idempotency-Key conflict, a cost over the limit)
-    if (http?.status && http.status < 500)
+    // an expected refusal with a status of its own (an Idempotency-Key conflict, a cost over the limit,
+    // the database away: 503 with Retry-After)
+    if (http?.status && (http.status < 500 || http.status === 503))
       throw new RestError(http.status, String(error.extensions?.code ?? 'REFUSED'), error.message, undefined, http.headers);
     if (!result.data) throw new RestError(400, String(error.extensions?.code ?? 'REFUSED'), error.message);
     throw error;

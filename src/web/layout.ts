@@ -50,6 +50,16 @@ export function layout(title: string, body: Markup, viewer: PageViewer | null, c
 <main><h1>${title}</h1>${body}</main></body></html>`;
 }
 
+/** The page a browser gets while the database cannot be reached: nobody is known then, and nothing is read. */
+export function unavailablePage(retryAfterSeconds: number): Markup {
+  return layout(
+    'Back in a moment',
+    html`<p class="card">Milepost cannot reach its database just now. Nothing you did is lost: try again in ${retryAfterSeconds} seconds.</p><p><a href="">Try again</a></p>`,
+    null,
+    '',
+  );
+}
+
 /** What a refused form says, above it, as an alert. */
 export function issuesBlock(issues: readonly FieldIssue[] | string | undefined): Markup | null {
   if (!issues || issues.length === 0) return null;

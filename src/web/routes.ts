@@ -85,6 +85,9 @@ function statsFilter(url: URL): StatsFilter {
 /** The data; a typed failure (a stream's person who does not exist) leaves its field null, anything else fails the page. */
 export function pageData<T>(result: ExecutionResult<T>): T {
   const unexpected = result.errors?.find((error) => !TYPED_ERRORS.has(String(error.extensions?.type)));
+  // the database away: thrown as it is, so that the edge answers 503 with a page saying so
+  const unavailable = result.errors?.find((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE');
+  if (unavailable) throw unavailable;
   if (unexpected || !result.data) throw new Error(`page operation failed: ${(unexpected ?? result.errors?.[0])?.message}`);
   return result.data;
 }

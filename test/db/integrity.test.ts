@@ -466,4 +466,48 @@ describe.skipIf(provider !== 'postgresql')('lost PostgreSQL connections', () => 
       await admin.end();
     }
   }, 60_000);
+
+  it('cut writes off mid-load: each answers done, or 503 with Retry-After; never an unexpected error', async () => {
+    const schema = new URL(db.config.url).searchParams.get('schema')!;
+    const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL });
+    await admin.connect();
+    try {
+      const entry = await createEntry(db.prisma, ids[0]!, { message: 'written under fire' });
+      const answers: Array<{ status: number; code: unknown }> = [];
+      let writing = true;
+      const writer = async (n: number) => {
+        for (let i = 0; writing; i++) {
+          const graphql = i % 2 === 0;
+          const response = graphql
+            ? await api.fetch('/graphql', {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[n]}` },
+                body: JSON.stringify({
+                  query: `mutation { createComment(input: { entryId: ${entry.id}, body: "w${n}-${i}" }) { error { __typename } } }`,
+                }),
+              })
+            : await api.fetch(`/entries/${entry.id}/comments.json`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[n]}` },
+                body: JSON.stringify({ body: `r${n}-${i}` }),
+              });
+          const body = (await response.json()) as { errors?: Array<{ extensions?: { code?: unknown } }>; error?: { code?: unknown } };
+          answers.push({ status: response.status, code: body.errors?.[0]?.extensions?.code ?? body.error?.code ?? null });
+          if (response.status === 503) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+        }
+      };
+      const writers = [1, 2, 3, 4].map(writer);
+      for (let round = 0; round < 15; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [`milepost/${schema}`]);
+      }
+      writing = false;
+      await Promise.all(writers);
+      expect(answers.length).toBeGreaterThan(15);
+      const unexpected = answers.filter((a) => !((a.status === 200 || a.status === 201) && a.code === null) && a.status !== 503);
+      expect(unexpected).toEqual([]);
+    } finally {
+      await admin.end();
+    }
+  }, 60_000);
 });
