@@ -103,7 +103,7 @@ export async function run(argv: string[]) {
   }
   const worker = cluster.isWorker ? ` worker ${cluster.worker?.id}` : '';
   console.log(
-    `Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider})`,
+    `Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider}, process ${process.pid})`,
   );
 
   // graceful: stop accepting, let requests in flight finish, close sockets, then the stores
@@ -131,6 +131,11 @@ export async function run(argv: string[]) {
 /** Keeps `count` workers running; a worker that dies unasked is replaced; SIGTERM stops them all. */
 function runPrimary(count: number, argv: string[]): number {
   let stopping = false;
+  // the workers accept connections themselves, from the one listening socket: handed out by this
+  // process (round robin), a connection given to a worker that had just died stayed open here with
+  // nobody to answer it, until the client gave up. Accepted by the workers, one waiting in the queue
+  // goes to a live worker, and one a dying worker had accepted is closed with it.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ args: ['serve', ...argv] });
   for (let i = 0; i < count; i++) cluster.fork();
   cluster.on('exit', (worker, code, signal) => {

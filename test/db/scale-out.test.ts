@@ -115,6 +115,44 @@ describe('probes and processes', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it('--workers 2: a worker killed (kill -9) under load leaves no request unanswered; its place is taken', async () => {
+    const cluster = await start({ RATE_LIMIT_PER_HOUR: '1000000' }, ['--workers', '2']);
+    for (let i = 0; i < 50 && (cluster.output().match(/listening on/g)?.length ?? 0) < 2; i++) await settle(100);
+    const pids = [...cluster.output().matchAll(/worker \d+ listening on .*process (\d+)\)/g)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(2);
+    // new connections each time, so that both workers are handed some while one dies
+    const outcomes: string[] = [];
+    let going = true;
+    const client = async () => {
+      while (going) {
+        const outcome = await fetch(`${cluster.url}/entries.json`, {
+          headers: { connection: 'close' },
+          signal: AbortSignal.timeout(5_000),
+        }).then(
+          async (response) => {
+            await response.text();
+            return `status ${response.status}`;
+          },
+          (error: Error) => (error.name === 'TimeoutError' ? 'no answer' : 'closed'),
+        );
+        outcomes.push(outcome);
+      }
+    };
+    const clients = [1, 2, 3, 4].map(client);
+    await settle(300);
+    process.kill(pids[0]!, 'SIGKILL');
+    await settle(1_500);
+    going = false;
+    await Promise.all(clients);
+    // a connection the dying worker held may be closed; none is left waiting for an answer
+    expect(outcomes).not.toContain('no answer');
+    expect(outcomes.filter((o) => o === 'status 200').length).toBeGreaterThan(10);
+    for (let i = 0; i < 50 && !/starting another/.test(cluster.output()); i++) await settle(100);
+    expect(cluster.output()).toMatch(/worker \d+ exited \(SIGKILL\); starting another/);
+    expect((await fetch(`${cluster.url}/healthz`)).status).toBe(200);
+    cluster.child.kill('SIGTERM');
+  }, 60_000);
+
   it('drains keep-alive clients on SIGTERM: answers say Connection: close, and no request on an open connection is reset', async () => {
     const server = await start({ RATE_LIMIT_PER_HOUR: '1000000' });
     const { Agent, request } = await import('node:http');
