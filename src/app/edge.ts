@@ -45,10 +45,32 @@ function closeUnreadBodies(req: IncomingMessage, res: ServerResponse): void {
     if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
     return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
   } as ServerResponse['writeHead'];
+  // a lingering close, as nginx and Apache do: a body still arriving when its answer has gone is read
+  // and dropped, up to a bound, before the connection closes. Closed over bytes the client is still
+  // sending, TCP resets it, and the client (a browser posting a form just over the limit) lost the
+  // answer that said why: a network error instead of the 413. An endless body is cut at the bound.
   res.on('finish', () => {
-    if (!req.complete) req.socket.destroySoon();
+    if (req.complete) return;
+    let read = 0;
+    const close = () => {
+      clearTimeout(timer);
+      req.socket.destroySoon();
+    };
+    const timer = setTimeout(close, LINGER_MS);
+    timer.unref();
+    req.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER_BYTES) close();
+    });
+    req.once('end', close);
+    req.once('error', close);
+    req.resume();
   });
 }
+
+/** What a lingering close reads of a body whose answer has gone, at most, and for how long. */
+const LINGER_BYTES = 1024 * 1024;
+const LINGER_MS = 2_000;
 
 /** The standard reason phrase on the status line: the fetch-API side leaves it empty (`HTTP/1.1 200 `). */
 function withReasonPhrase(res: ServerResponse): void {

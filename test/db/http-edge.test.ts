@@ -173,6 +173,36 @@ describe('bodies nobody reads', () => {
   });
 });
 
+describe('a body over the limit that is still arriving when its answer goes', () => {
+  it.each(['/login', '/oauth/token'])('%s: the client sends the rest, reads its 413, and then the connection closes', async (path) => {
+    const size = 900 * 1024;
+    const half = Buffer.alloc(size / 2, 0x61);
+    const result = await new Promise<{ answer: string; failed: string | null }>((resolve) => {
+      const socket = connect({ port, host: '127.0.0.1' });
+      let answer = '';
+      let failed: string | null = null;
+      socket.on('error', (error: NodeJS.ErrnoException) => (failed = error.code ?? error.message));
+      socket.on('close', () => resolve({ answer, failed }));
+      socket.on('data', (data: Buffer) => {
+        const first = answer === '';
+        answer += data.toString('latin1');
+        // the answer came while half the body is still to send, as it does for a browser on a slow link
+        if (first)
+          setTimeout(() => {
+            for (let i = 0; i < 8; i++) socket.write(half);
+            socket.end();
+          }, 50);
+      });
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${size}\r\n\r\nx=`,
+      );
+      socket.write(half.subarray(2));
+    });
+    expect(result.answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(result.failed).toBeNull();
+  });
+});
+
 describe('compression', () => {
   it.each([
     ['br', brotliDecompressSync],
