@@ -41,19 +41,32 @@ function recordsOf(points: () => Iterable<TrackPointInput>): TrackEfforts {
   }
 }
 
+/**
+ * Points stored of a track at most. A file with more (a 16 MB FIT of 900,000 records, a GPX of bare
+ * points) has its track thinned evenly to this many for storing, first and last kept; its totals and
+ * records are the whole file's. Everything stored is served: as GPX, 200,000 points are 19 MB, made
+ * in about a second on the track thread, once a version; 900,000 took 5-8 s and ran out of its memory.
+ */
+export const MAX_STORED_POINTS = 200_000;
+
 export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
+  const count = 'pointData' in gpx ? packedCount(gpx.pointData) : gpx.points.length;
+  const thinned = count > MAX_STORED_POINTS;
   const { pointData, points, outline } =
     'pointData' in gpx
       ? {
-          pointData: compressPoints(gpx.pointData),
+          pointData: thinned ? encodePoints(pointsAt(gpx.pointData, thinIndexes(count, MAX_STORED_POINTS))) : compressPoints(gpx.pointData),
           points: () => iteratePoints(gpx.pointData),
-          outline: pointsAt(gpx.pointData, thinIndexes(packedCount(gpx.pointData))),
+          outline: pointsAt(gpx.pointData, thinIndexes(count)),
         }
-      : { pointData: encodePoints(gpx.points), points: () => gpx.points, outline: thin(gpx.points) };
+      : { pointData: encodePoints(thin(gpx.points, MAX_STORED_POINTS)), points: () => gpx.points, outline: thin(gpx.points) };
+  const repairs = thinned ? [...gpx.repairs, `${count} points thinned evenly to ${MAX_STORED_POINTS} for storing`] : gpx.repairs;
   const { efforts, movingSeconds } = recordsOf(points);
   return {
     data: {
       ...summarizeTrack(points()),
+      // the points stored, which every read of them serves
+      pointCount: Math.min(count, MAX_STORED_POINTS),
       name: gpx.name,
       polyline: encodePolyline(outline),
       pointData: pointData as Uint8Array<ArrayBuffer>,
@@ -61,7 +74,7 @@ export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
       updatedAt: new Date(),
       movingSeconds,
       recordsVersion: RECORDS_VERSION,
-      repairs: gpx.repairs.length ? gpx.repairs.join('\n') : null,
+      repairs: repairs.length ? repairs.join('\n') : null,
     },
     efforts,
     waypoints: gpx.waypoints,
