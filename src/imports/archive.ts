@@ -256,6 +256,14 @@ interface Run {
   latest: number;
   skip(item: string, reason: string): void;
   counted(outcome: { created: boolean }): void;
+  /**
+   * Claims a file of the archive for `item`: null the first time, else the item that had it. A file is
+   * read and parsed once however often the archive names it: one 19.6 MB GPX named 3,000 times by
+   * activities.csv was 59 GB of parsing, and 30 lines of entries.json naming one track made 30 copies.
+   */
+  claim(file: string, item: string): string | null;
+  /** Photos stored by this run, by their name in the archive. */
+  photos: Map<string, { content: string; preview: string }>;
   /** One more item done, reported. */
   step(): Promise<void>;
 }
@@ -264,6 +272,7 @@ interface Run {
 export async function importArchive(options: ArchiveImport): Promise<ArchiveProgress> {
   const { zip, files } = await openArchive(options.zipPath);
   const progress: ArchiveProgress = { total: 0, processed: 0, created: 0, duplicates: 0, skippedCount: 0, skipped: [] };
+  const claimed = new Map<string, string>();
   const run: Run = {
     options,
     zip,
@@ -277,6 +286,13 @@ export async function importArchive(options: ArchiveImport): Promise<ArchiveProg
     counted(outcome) {
       if (outcome.created) progress.created += 1;
       else progress.duplicates += 1;
+    },
+    photos: new Map(),
+    claim(file, item) {
+      const holder = claimed.get(file);
+      if (holder !== undefined) return holder;
+      claimed.set(file, item);
+      return null;
     },
     async step() {
       progress.processed += 1;
@@ -313,12 +329,16 @@ async function importStravaExport(run: Run, csv: { entry: yauzl.Entry; base: str
     if (!row.filename) run.skip(label, 'has no activity file (a manual entry)');
     else if (!file) run.skip(label, `${row.filename} is not in the archive`);
     else {
-      try {
-        await importStravaActivity(run, row, file, label);
-      } catch (error) {
-        const refusal = refusalOf(error);
-        if (refusal === null) throw error;
-        run.skip(label, `${row.filename}: ${refusal}`);
+      const holder = run.claim(row.filename, label);
+      if (holder !== null) run.skip(label, `${row.filename} was named before, by ${holder}`);
+      else {
+        try {
+          await importStravaActivity(run, row, file, label);
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (refusal === null) throw error;
+          run.skip(label, `${row.filename}: ${refusal}`);
+        }
       }
     }
     await run.step();
@@ -395,11 +415,18 @@ async function importExportedLine(run: Run, text: string, at: { label: string; b
   const existing = await importedEntry(prisma, run.options.personId, hash);
   if (existing) return run.counted(existing);
   const trackFile = restored.track ? run.files.get(`${base}${restored.track}`) : undefined;
+  const trackHolder = trackFile && restored.track ? run.claim(restored.track, label) : null;
+  if (trackHolder !== null) return run.skip(label, `its track ${restored.track} belongs to ${trackHolder}`);
   const track = trackFile ? await parseGpx(await readFile(run.zip, trackFile, MAX_ACTIVITY_FILE_BYTES), MAX_ACTIVITY_FILE_BYTES) : null;
   const photoFile = restored.photo ? run.files.get(`${base}${restored.photo}`) : undefined;
-  if (photoFile) {
-    const bytes = await readFile(run.zip, photoFile, MAX_IMAGE_BYTES);
-    const stored = await run.options.media.save(await processImage(new Blob([bytes as Uint8Array<ArrayBuffer>])));
+  if (photoFile && restored.photo) {
+    // entries may show one photo (an export names it once for all of them): it is processed once
+    let stored = run.photos.get(restored.photo);
+    if (!stored) {
+      const bytes = await readFile(run.zip, photoFile, MAX_IMAGE_BYTES);
+      stored = await run.options.media.save(await processImage(new Blob([bytes as Uint8Array<ArrayBuffer>])));
+      run.photos.set(restored.photo, stored);
+    }
     restored.row.mediaType = 'image';
     restored.row.mediaUrl = stored.content;
     restored.row.mediaPreviewUrl = stored.preview;

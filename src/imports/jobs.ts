@@ -35,6 +35,12 @@ export const LEASE_MS = 120_000;
 export const MAX_ATTEMPTS = 4;
 /** The first retry's wait; each later one waits four times longer (30 s, 2 min, 8 min). */
 export const BACKOFF_MS = 30_000;
+/**
+ * How long one job runs before it gives way: it goes back to the queue, behind the others waiting,
+ * and resumes where it stopped (what it made is known by its hash). Two big uploads once kept a third
+ * athlete's small import queued until they were deleted.
+ */
+export const SLICE_MS = 60_000;
 
 export class ImportAlreadyQueuedError extends Error {
   override name = 'ImportAlreadyQueuedError';
@@ -114,7 +120,12 @@ async function claimJob(database: Database): Promise<{ id: number; personId: num
         { status: 'running', OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] },
       ],
     };
-    const candidate = await prisma.importJob.findFirst({ where: due, orderBy: { id: 'asc' }, select: { id: true } });
+    // the one that waited longest: a job that gave way (SLICE_MS) waits behind those queued meanwhile
+    const candidate = await prisma.importJob.findFirst({
+      where: due,
+      orderBy: [{ updatedAt: 'asc' }, { id: 'asc' }],
+      select: { id: true },
+    });
     if (!candidate) return null;
     const lease = new Date(now.getTime() + LEASE_MS);
     const claimed = await prisma.importJob.updateMany({
@@ -134,10 +145,17 @@ async function claimJob(database: Database): Promise<{ id: number; personId: num
  * Runs the next job due, if any; answers whether there was one. An unexpected failure is recorded on
  * the job (tried again after its backoff, or failed after MAX_ATTEMPTS), never left to block the queue.
  */
-export async function runNextImportJob(database: Database, media: MediaStore, logger?: Logger, signal?: AbortSignal): Promise<boolean> {
+export async function runNextImportJob(
+  database: Database,
+  media: MediaStore,
+  logger?: Logger,
+  signal?: AbortSignal,
+  sliceMs = SLICE_MS,
+): Promise<boolean> {
   const { prisma } = database;
   const job = await claimJob(database);
   if (!job) return false;
+  const slice = AbortSignal.timeout(sliceMs);
   const zipPath = path.join(importsDirectory(media.directory), job.storedName);
   let written = 0;
   const finish = async (data: Record<string, unknown>) => {
@@ -154,7 +172,7 @@ export async function runNextImportJob(database: Database, media: MediaStore, lo
       media,
       personId: job.personId,
       zipPath,
-      signal,
+      signal: signal ? AbortSignal.any([signal, slice]) : slice,
       onProgress: async (progress) => {
         if (Date.now() - written < PROGRESS_EVERY_MS && progress.processed !== progress.total) return;
         written = Date.now();
@@ -170,6 +188,15 @@ export async function runNextImportJob(database: Database, media: MediaStore, lo
   } catch (error) {
     // stopping cuts a job short: its lease runs out and the next runner resumes it
     if (signal?.aborted) throw error;
+    if (slice.aborted) {
+      // its time is up: back to the queue, behind the jobs waiting (updatedAt), not counted as an attempt
+      await prisma.importJob.updateMany({
+        where: { id: job.id },
+        data: { status: 'queued', runAfter: new Date(), leaseUntil: null, attempts: { decrement: 1 }, updatedAt: new Date() },
+      });
+      logger?.info({ job: job.id }, 'archive import gave way to the others queued; it resumes after them');
+      return true;
+    }
     if (archiveFault(error)) {
       await finish({ status: 'failed', error: messageOf(error) });
       logger?.info({ job: job.id, reason: messageOf(error) }, 'archive refused');

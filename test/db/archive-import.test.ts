@@ -410,6 +410,21 @@ describe('the import queue', () => {
     expect(await job(left)).toMatchObject({ status: 'done', created: 3 });
   });
 
+  it('a big import gives way after its time slice: another athlete’s import queued behind it runs, then it resumes', async () => {
+    const big = await createPerson(db.prisma);
+    const small = await createPerson(db.prisma);
+    const first = await queue(big.id, await zipOf('big.zip', exportOf(400)));
+    const second = await queue(small.id, await zipOf('small.zip', exportOf(2)));
+    // a slice too short for the big one
+    expect(await runNextImportJob(db, media(), undefined, undefined, 1)).toBe(true);
+    expect(await job(first)).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(await runNextImportJob(db, media())).toBe(true);
+    expect(await job(second)).toMatchObject({ status: 'done', created: 2 });
+    expect(await runNextImportJob(db, media())).toBe(true);
+    expect(await job(first)).toMatchObject({ status: 'done', attempts: 1 });
+    expect(await db.prisma.entry.count({ where: { authorId: big.id } })).toBe(400);
+  });
+
   it('queues one import a person however many uploads race', async () => {
     const person = await createPerson(db.prisma);
     const zip = await zipOf('race.zip', exportOf(1));
@@ -422,6 +437,46 @@ describe('the import queue', () => {
     // only the one stored zip is kept
     expect(readdirSync(importsDirectory(media().directory)).filter((f) => f.endsWith('.zip'))).toHaveLength(1);
     await runNextImportJob(db, media());
+  });
+});
+
+describe('files an archive names again and again', () => {
+  it('an activity file named by many rows of activities.csv is read and parsed once', async () => {
+    const person = await createPerson(db.prisma);
+    const files = stravaFiles(1);
+    const rows = Array.from(
+      { length: 40 },
+      (_, i) => `${2000 + i},"Jan 1, 2024, 6:30:00 AM",Again,Ride,,7200,10.5,,,false,,,activities/1000.fit.gz,,,7200,7000,10500.0`,
+    );
+    files['activities.csv'] = `${[CSV_HEADER, ...rows].join('\n')}\n`;
+    const result = await importArchive({
+      database: db,
+      media: media(),
+      personId: person.id,
+      zipPath: await zipOf('named-again.zip', files),
+    });
+    expect(result).toMatchObject({ total: 40, created: 1, skippedCount: 39 });
+    expect(result.skipped[0]).toEqual({
+      item: expect.stringMatching(/^activity 2001 /),
+      reason: expect.stringMatching(/^activities\/1000\.fit\.gz was named before, by activity 2000 /),
+    });
+  });
+
+  it('a track named by many lines of entries.json is stored once, with the first of them', async () => {
+    const person = await createPerson(db.prisma);
+    const gpx = `<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>${pointsAlong(
+      50,
+    )
+      .map((p) => `<trkpt lat="${p.lat}" lon="${p.lon}"><time>${p.time.toISOString()}</time></trkpt>`)
+      .join('')}</trkseg></trk></gpx>`;
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      JSON.stringify({ message: `copy ${i}`, createdAt: '2024-03-01T08:00:00Z', track: 'tracks/one.gpx' }),
+    );
+    const zip = await zipOf('one-track.zip', exportOf(0, { lines, files: { 'tracks/one.gpx': gpx } }));
+    const result = await importArchive({ database: db, media: media(), personId: person.id, zipPath: zip });
+    expect(result).toMatchObject({ total: 30, created: 1, skippedCount: 29 });
+    expect(result.skipped[0]!.reason).toBe('its track tracks/one.gpx belongs to entry 1');
+    expect(await db.prisma.track.count({ where: { entry: { authorId: person.id } } })).toBe(1);
   });
 });
 
