@@ -220,9 +220,12 @@ async function* resumed<T>(live: AsyncIterableIterator<T>, kept: Promise<Envelop
   let last: string | null = null;
   try {
     for (const { id, payload } of await kept) {
-      if (typeof payload === 'object' && payload !== null) eventIds.set(payload, id);
+      // a copy: what the live subscribers of the event read of it, once for all of them, is not what
+      // this one is given now, minutes later (graphql/subscriptions.ts reads it again)
+      const copy = typeof payload === 'object' && payload !== null ? { ...payload } : payload;
+      if (typeof copy === 'object' && copy !== null) eventIds.set(copy, id);
       last = id;
-      yield payload as T;
+      yield copy as T;
     }
     for (;;) {
       const next = await live.next();

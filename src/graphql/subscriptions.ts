@@ -90,13 +90,25 @@ function delivered<K extends EventName>(context: Context, name: K, keep: (payloa
   );
 }
 
-/** New entries the subscriber may see (their visibility, asked per event) that also pass `keep`. */
-function newEntries(context: Context, keep: (payload: EventPayloads['entryCreated']) => boolean | Promise<boolean> = () => true) {
-  return delivered(
-    context,
-    'entryCreated',
-    async (p) => (await keep(p)) && viewerMaySee(context, { authorId: p.authorId, visibility: p.visibility }),
-  );
+/** An entry as it is now: who wrote it, who may see it, and where it is; null once deleted. */
+type EntryNow = { authorId: number; visibility: string; lat: number | null; lon: number | null } | null;
+
+/**
+ * New entries the subscriber may see, as they are when the event is delivered, that also pass `keep`.
+ * Never as the event described them: an entry made only-me or deleted since, or moved, is judged as
+ * it is now, live or replayed after a Last-Event-ID (a replay once sent an entry its author had hidden
+ * since, with its coordinates, and one since deleted).
+ */
+function newEntries(
+  context: Context,
+  keep: (payload: EventPayloads['entryCreated'], now: NonNullable<EntryNow>) => boolean | Promise<boolean> = () => true,
+) {
+  return delivered(context, 'entryCreated', async (p) => {
+    const now = await readOncePerEvent(entryStates, p, ({ entryId }) =>
+      context.prisma.entry.findUnique({ where: { id: entryId }, select: { authorId: true, visibility: true, lat: true, lon: true } }),
+    );
+    return now !== null && (await viewerMaySee(context, now)) && (await keep(p, now));
+  });
 }
 
 /** Whether the entry is still one the subscriber may see: its visibility may change while a subscription lives. */
@@ -170,11 +182,28 @@ function unlessGone<P extends object, T>(payload: P | Gone, read: (payload: P) =
  * is read is the same for every viewer; each subscriber's filter has already decided that it may see
  * it, and the fields apply the rest (privacy zones) per viewer, as on a stream page.
  */
-const eventReads = new WeakMap<object, Promise<unknown>>();
+const eventReads = new WeakMap<object, Shared<unknown>>();
+/** What each event's entry is now (newEntries), read once for the subscribers it is delivered to together. */
+const entryStates = new WeakMap<object, Shared<EntryNow>>();
 
-function readOncePerEvent<P extends object, T>(payload: P, read: (payload: P) => Promise<T>): Promise<T> {
-  let result = eventReads.get(payload) as Promise<T> | undefined;
-  if (!result) eventReads.set(payload, (result = read(payload)));
+/**
+ * A read shared by the subscribers an event is delivered to together: kept SHARED_READ_MS. A replay
+ * (Last-Event-ID) comes later with the same event, and reads again what it sends: what was hidden,
+ * deleted or changed since is not sent as it was.
+ */
+type Shared<T> = { at: number; result: Promise<T> };
+const SHARED_READ_MS = 1_000;
+
+function readOncePerEvent<P extends object, T>(payload: P, read: (payload: P) => Promise<T>): Promise<T>;
+function readOncePerEvent<P extends object, T>(reads: WeakMap<object, Shared<T>>, payload: P, read: (payload: P) => Promise<T>): Promise<T>;
+function readOncePerEvent<P extends object, T>(
+  ...args: [P, (payload: P) => Promise<T>] | [WeakMap<object, Shared<T>>, P, (payload: P) => Promise<T>]
+): Promise<T> {
+  const [reads, payload, read] = args.length === 3 ? args : [eventReads as WeakMap<object, Shared<T>>, ...args];
+  const kept = reads.get(payload);
+  if (kept && Date.now() - kept.at < SHARED_READ_MS) return kept.result;
+  const result = read(payload);
+  reads.set(payload, { at: Date.now(), result });
   return result;
 }
 
@@ -239,18 +268,14 @@ builder.subscriptionFields((t) => ({
       const radius = args.radius ?? DEFAULT_NEARBY_RADIUS_MILES;
       validateNearby(center, radius);
       // a place inside its author's privacy zones matches no one else's search
+      // where the entry is now, not where its event said it was
       return newEntries(
         context,
-        async (p) =>
-          p.lat !== null &&
-          p.lon !== null &&
-          distanceMiles(center, { lat: p.lat, lon: p.lon }) <= radius &&
-          !(await entryPlaceHidden(
-            context,
-            { id: p.entryId, authorId: p.authorId },
-            { lat: p.lat, lon: p.lon },
-            await privacyFor(context, p.authorId),
-          )),
+        async (p, { lat, lon }) =>
+          lat !== null &&
+          lon !== null &&
+          distanceMiles(center, { lat, lon }) <= radius &&
+          !(await entryPlaceHidden(context, { id: p.entryId, authorId: p.authorId }, { lat, lon }, await privacyFor(context, p.authorId))),
       );
     },
     resolve: (payload, _args, context) => entryOf(payload, context),

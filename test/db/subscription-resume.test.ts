@@ -95,13 +95,23 @@ async function subscribe(base: string, lastEventId?: string) {
 
 const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function post(base: string, message: string) {
+async function post(base: string, message: string): Promise<number> {
   const response = await fetch(`${base}/entries.json`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ message }),
   });
   expect(response.status).toBe(201);
+  return Number(response.headers.get('location')!.split('/entries/')[1]!.replace('.json', ''));
+}
+
+async function mutate(base: string, query: string) {
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
 }
 
 describe('SSE subscriptions', () => {
@@ -135,6 +145,25 @@ describe('SSE subscriptions', () => {
     expect(await after.until(3)).toEqual(['missed 1', 'missed 2', 'live']);
     await settle();
     expect(after.received.map((event) => event.message)).toEqual(['missed 1', 'missed 2', 'live']);
+    after.close();
+  });
+
+  it('replay what was missed as it is now: an entry hidden or deleted since is not sent', async () => {
+    const base = await serve();
+    const before = await subscribe(base);
+    await settle();
+    await post(base, 'seen first');
+    expect(await before.until(1)).toEqual(['seen first']);
+    before.close();
+    const hidden = await post(base, 'made only-me since');
+    const deleted = await post(base, 'deleted since');
+    await post(base, 'still public');
+    await mutate(base, `mutation { updateEntry(input: { id: ${hidden}, visibility: ONLY_ME }) { error { __typename } } }`);
+    await mutate(base, `mutation { deleteEntry(input: { id: ${deleted} }) { error { __typename } } }`);
+    const after = await subscribe(base, before.received[0]!.id!);
+    expect(await after.until(1)).toEqual(['still public']);
+    await settle();
+    expect(after.received.map((event) => event.message)).toEqual(['still public']);
     after.close();
   });
 
