@@ -2,6 +2,11 @@
 // they share), people who commented on the viewer's entries in the last 90 days, and people who posted
 // in public near the viewer's latest placed entry in the last 30 days. Never the viewer, a friend, anyone
 // a request waits on either way, nor anyone on either side of a block. Ranked by points, then newest account.
+//
+// "Near" counts only the positions others are shown: each candidate entry's place is put to the caller's
+// `placeShown` (the rule every other way out of a position follows), so a place inside its author's
+// privacy zone, or by a hidden track end, tells nobody that its author is active there (bisected, the
+// raw positions once located a person's home in 18 probes).
 import { boundingBox, type Point } from '../domain/geo.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database } from './database.ts';
@@ -18,10 +23,22 @@ export interface Suggestion {
 export const NEAR_MILES = 25;
 const DAY_MS = 86_400_000;
 
+/** A public entry placed near the viewer: its place is put to the gate before it counts. */
+export interface PlacedEntry {
+  id: number;
+  authorId: number;
+  lat: number;
+  lon: number;
+}
+
+/** Recent public entries near the viewer read for "active nearby", newest first, at most: a bounded look. */
+const NEARBY_CANDIDATES = 200;
+
 export async function suggestPeople(
   database: Pick<Database, 'read' | 'prisma'>,
   viewerId: number,
   limit: number,
+  placeShown: (entry: PlacedEntry) => Promise<boolean>,
   now = Date.now(),
 ): Promise<Suggestion[]> {
   const placed = await database.prisma.entry.findFirst({
@@ -30,14 +47,24 @@ export async function suggestPeople(
     select: { lat: true, lon: true },
   });
   const near = placed ? boundingBox({ lat: placed.lat!, lon: placed.lon! } satisfies Point, NEAR_MILES) : null;
-  const nearby = near
-    ? Sql.sql`UNION ALL SELECT DISTINCT n."authorId" AS "id", 0 AS "mutual", 0 AS "commented", 1 AS "nearby" FROM "Entry" n
-        WHERE n."createdAt" > ${new Date(now - 30 * DAY_MS)} AND n."visibility" = 'everyone'
+  const candidates = near
+    ? await database.read<PlacedEntry>(Sql.sql`SELECT n."id", n."authorId", n."lat", n."lon" FROM "Entry" n
+        WHERE n."createdAt" > ${new Date(now - 30 * DAY_MS)} AND n."visibility" = 'everyone' AND n."authorId" <> ${viewerId}
           AND n."lat" BETWEEN ${near.minLat} AND ${near.maxLat}
           AND (${Sql.join(
             near.lonRanges.map(([west, east]) => Sql.sql`n."lon" BETWEEN ${west} AND ${east}`),
             ' OR ',
-          )})`
+          )})
+        ORDER BY n."createdAt" DESC, n."id" DESC LIMIT ${NEARBY_CANDIDATES}`)
+    : [];
+  // one shown place is enough to count an author as active nearby
+  const active = new Set<number>();
+  for (const row of candidates) {
+    const entry = { id: Number(row.id), authorId: Number(row.authorId), lat: Number(row.lat), lon: Number(row.lon) };
+    if (!active.has(entry.authorId) && (await placeShown(entry))) active.add(entry.authorId);
+  }
+  const nearby = active.size
+    ? Sql.sql`UNION ALL SELECT p."id", 0 AS "mutual", 0 AS "commented", 1 AS "nearby" FROM "Person" p WHERE p."id" IN (${Sql.join([...active])})`
     : Sql.empty;
   const rows = await database.read<{ id: number; mutual: number; commented: number; nearby: number }>(Sql.sql`
     SELECT c."id", SUM(c."mutual") AS "mutual", MAX(c."commented") AS "commented", MAX(c."nearby") AS "nearby" FROM (

@@ -63,6 +63,18 @@ describe('suggestedPeople', () => {
     expect((await suggested('(first: 1)')).data!.suggestedPeople!.map((s) => s.person.username)).toEqual(['amy']);
   });
 
+  it('never counts a place its author hides: an entry inside their privacy zone tells nobody they are active there', async () => {
+    const homebody = await createPerson(db.prisma, { username: 'homebody' });
+    // a public entry at home, by the lake, inside the zone around it
+    await db.prisma.privacyZone.create({ data: { personId: homebody.id, lat: 37.805, lon: -122.255, radiusMeters: 500 } });
+    await createEntry(db.prisma, homebody.id, { message: 'Home again', lat: 37.805, lon: -122.255 });
+    const names = async () => (await suggested('(first: 50)')).data!.suggestedPeople!.map((s) => s.person.username);
+    expect(await names()).not.toContain('homebody');
+    // a place others are shown counts as ever
+    await createEntry(db.prisma, homebody.id, { message: 'Out on the trail', lat: 37.83, lon: -122.2 });
+    expect(await names()).toContain('homebody');
+  });
+
   it('needs a viewer, and a sane `first`', async () => {
     expect((await suggested('', '')).errors?.[0]?.extensions?.type).toBe('NotAuthorizedError');
     expect((await suggested('(first: 0)')).errors?.[0]?.extensions?.type).toBe('ValidationError');

@@ -10,6 +10,7 @@ import { QUERY_MAX, searchTerms, TERM_MIN } from '../../domain/search.ts';
 import type { Person } from '../../generated/prisma-sqlite/client.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
+import { entryPlaceHidden, privacyFor } from '../privacy.ts';
 import { searchStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
 import { PersonConnection, PersonRef } from './person.ts';
@@ -97,7 +98,13 @@ builder.queryFields((t) => ({
       const first = args.first ?? 10;
       if (!Number.isInteger(first) || first < 1 || first > SUGGESTIONS_MAX)
         throw ValidationError.field('first', `must be a whole number from 1 to ${SUGGESTIONS_MAX}`);
-      const suggestions = await suggestPeople(context, viewer.id, first);
+      // a position counts as it is shown to this viewer: never one inside its author's zone or by a hidden track end
+      const suggestions = await suggestPeople(
+        context,
+        viewer.id,
+        first,
+        async (entry) => !(await entryPlaceHidden(context, entry, entry, await privacyFor(context, entry.authorId))),
+      );
       const people = await context.prisma.person.findMany({ where: { id: { in: suggestions.map((s) => s.personId) } } });
       const byId = new Map(people.map((person) => [person.id, person]));
       return suggestions.flatMap((suggestion) => {
