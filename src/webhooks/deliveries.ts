@@ -10,6 +10,8 @@ import type { Prisma } from '../db/database.ts';
 import { claimLeased, type LeasedTable, startPoller } from '../db/leased-rows.ts';
 import { drainOutbox } from '../db/outbox.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { cutCircle, insideZone } from '../domain/privacy-zones.ts';
+import { grantedScopes } from '../domain/scopes.ts';
 import type { EventName, EventPayloads } from '../events/bus.ts';
 import type { Logger } from '../log.ts';
 import { isPublicAddress, PrivateAddressError, publicOnlyLookup } from './address-guard.ts';
@@ -44,8 +46,45 @@ async function personOf(prisma: Pick<Prisma, 'entry'>, name: EventName, payload:
   return null;
 }
 
+/**
+ * What an app may be told of an event, by what its live tokens of the person may read (the same rules
+ * as its reads): nothing of an only-me entry without `read_all`, and without it no position the
+ * person's privacy zones or hidden track ends keep from anyone but themselves. An app holding only a
+ * `read` token once received only-me entries and raw in-zone coordinates that `entry(id:)` answered null to.
+ */
+interface EntryAsStored {
+  visibility: string;
+  lat: number | null;
+  lon: number | null;
+  hasTrack: boolean;
+}
+
+async function entryAsStored(prisma: Pick<Prisma, 'entry'>, name: EventName, payload: EventPayloads[EventName]): Promise<EntryAsStored | null> {
+  if (!('entryId' in payload)) return null;
+  // a deleted entry is gone: its event says what it was
+  if (name === 'entryDeleted' && 'visibility' in payload) return { visibility: payload.visibility, lat: null, lon: null, hasTrack: false };
+  const entry = await prisma.entry.findUnique({
+    where: { id: payload.entryId },
+    select: { visibility: true, lat: true, lon: true, track: { select: { id: true } } },
+  });
+  return entry && { visibility: entry.visibility, lat: entry.lat, lon: entry.lon, hasTrack: entry.track !== null };
+}
+
+/** Whether the person's settings keep this place from anyone but themselves (as Entry.geo and nearby do). */
+async function placeHidden(prisma: Pick<Prisma, 'person'>, personId: number, entry: EntryAsStored): Promise<boolean> {
+  if (entry.lat === null || entry.lon === null) return false;
+  const person = await prisma.person.findUnique({
+    where: { id: personId },
+    select: { hiddenEndsMeters: true, privacyZones: { select: { lat: true, lon: true, radiusMeters: true, shiftNorthMeters: true, shiftEastMeters: true } } },
+  });
+  if (!person) return true;
+  if (insideZone({ lat: entry.lat, lon: entry.lon }, person.privacyZones.map(cutCircle))) return true;
+  // by a hidden track end: the track's ends are not read here, so a placed workout with a track keeps its place
+  return person.hiddenEndsMeters > 0 && entry.hasTrack;
+}
+
 export async function enqueueWebhooks<K extends EventName>(
-  prisma: Pick<Prisma, 'entry' | 'oAuthClient' | 'webhookDelivery'>,
+  prisma: Pick<Prisma, 'entry' | 'oAuthClient' | 'webhookDelivery' | 'person'>,
   baseUrl: string,
   name: K,
   payload: EventPayloads[K],
@@ -54,17 +93,36 @@ export async function enqueueWebhooks<K extends EventName>(
   if (!event) return 0;
   const personId = await personOf(prisma, name, payload);
   if (personId === null) return 0;
+  const now = new Date();
   const apps = await prisma.oAuthClient.findMany({
     where: { webhookUrl: { not: null }, accessTokens: { some: { personId, revokedAt: null } } },
-    select: { id: true },
+    select: {
+      id: true,
+      accessTokens: {
+        where: { personId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }, { refreshExpiresAt: { gt: now } }] },
+        select: { scope: true },
+      },
+    },
   });
   if (apps.length === 0) return 0;
-  const data: Record<string, unknown> = { ...payload };
-  if ('entryId' in payload && name !== 'entryDeleted') data.entry_url = `${baseUrl}/entries/${payload.entryId}`;
-  const snake = Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
-  const body = JSON.stringify({ event, occurred_at: isoSeconds(new Date()), data: snake });
-  await prisma.webhookDelivery.createMany({ data: apps.map((app) => ({ clientId: app.id, event, payload: body })) });
-  return apps.length;
+  const entry = await entryAsStored(prisma, name, payload);
+  // an entry gone before its event was relayed (deleted at once): nobody is told of what it was
+  if ('entryId' in payload && name !== 'entryDeleted' && entry === null) return 0;
+  const hidden = entry ? await placeHidden(prisma, personId, entry) : false;
+  const deliveries = apps.flatMap((app) => {
+    const readAll = app.accessTokens.some((token) => grantedScopes(token.scope).has('read_all'));
+    if (app.accessTokens.length === 0 || (entry?.visibility === 'only_me' && !readAll)) return [];
+    const data: Record<string, unknown> = { ...payload };
+    if ('lat' in data && hidden && !readAll) {
+      data.lat = null;
+      data.lon = null;
+    }
+    if ('entryId' in payload && name !== 'entryDeleted') data.entry_url = `${baseUrl}/entries/${payload.entryId}`;
+    const snake = Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+    return [{ clientId: app.id, event, payload: JSON.stringify({ event, occurred_at: isoSeconds(now), data: snake }) }];
+  });
+  if (deliveries.length) await prisma.webhookDelivery.createMany({ data: deliveries });
+  return deliveries.length;
 }
 
 /** Seconds before attempt `n + 1`: 1×, 4×, 16×… the base, at most an hour. */

@@ -107,6 +107,48 @@ describe('webhooks', () => {
     expect(await queued()).toBe(before);
   });
 
+  it('tell an app only what its token may read: no only-me entry without read_all, no position its person hides', async () => {
+    const author = await db.prisma.person.findFirstOrThrow({ where: { username: 'hookauthor' } });
+    await db.prisma.privacyZone.create({ data: { personId: author.id, lat: 51.5, lon: -0.12, radiusMeters: 500 } });
+    const create = (input: string) =>
+      api.graphql<{ createEntry: { entry: { id: number } } }>(
+        `mutation { createEntry(input: { ${input} }) { entry { id: databaseId } } }`,
+        {},
+        authorToken,
+      );
+    const before = await db.prisma.webhookDelivery.findMany({ select: { id: true } });
+    const hidden = (await create('message: "only for me", visibility: ONLY_ME')).data!.createEntry.entry.id;
+    const atHome = (await create('message: "at home", lat: 51.5, lon: -0.12')).data!.createEntry.entry.id;
+    const outside = (await create('message: "in town", lat: 51.52, lon: -0.2')).data!.createEntry.entry.id;
+    await api.graphql(
+      `mutation { createComment(input: { entryId: ${hidden}, body: "a note to self" }) { error { __typename } } }`,
+      {},
+      authorToken,
+    );
+    await api.graphql(`mutation { deleteEntry(input: { id: ${hidden} }) { error { __typename } } }`, {}, authorToken);
+    await relay();
+    const sent = await db.prisma.webhookDelivery.findMany({ where: { id: { notIn: before.map((d) => d.id) } }, orderBy: { id: 'asc' } });
+    const bodies = sent.map((delivery) => JSON.parse(delivery.payload) as { event: string; data: Record<string, unknown> });
+    // nothing of the only-me entry: not its creation, its comment, nor its deletion
+    expect(bodies.map((body) => body.data.entry_id)).toEqual([atHome, outside]);
+    expect(bodies[0]!.data).toMatchObject({ lat: null, lon: null });
+    expect(bodies[1]!.data).toMatchObject({ lat: 51.52, lon: -0.2 });
+    // the person's own app holding read_all is told everything, as it reads everything
+    const app = await db.prisma.oAuthClient.findFirstOrThrow({ where: { clientId } });
+    await db.prisma.oAuthAccessToken.updateMany({
+      where: { clientId: app.id, personId: author.id },
+      data: { scope: 'read read_all entries:write' },
+    });
+    const since = await db.prisma.webhookDelivery.findMany({ select: { id: true } });
+    await create('message: "home, all mine", lat: 51.5, lon: -0.12, visibility: ONLY_ME');
+    await relay();
+    const mine = await db.prisma.webhookDelivery.findMany({ where: { id: { notIn: since.map((d) => d.id) } } });
+    expect(mine.map((delivery) => JSON.parse(delivery.payload).data)).toEqual([expect.objectContaining({ lat: 51.5, lon: -0.12 })]);
+    await db.prisma.oAuthAccessToken.updateMany({ where: { clientId: app.id, personId: author.id }, data: { scope: null } });
+    await db.prisma.privacyZone.deleteMany({ where: { personId: author.id } });
+    await worker.tick();
+  });
+
   it('queue each event once, in order, when relays race (on PostgreSQL two connections at once)', async () => {
     const before = await db.prisma.webhookDelivery.findMany({ select: { id: true } });
     const ids: number[] = [];
