@@ -49,8 +49,10 @@ export async function mayReach(context: Context, type: string, id: string): Prom
         (await context.prisma.person.findUnique({ where: { id: row }, select: { id: true } })) !== null &&
         !(await blockedByPerson(context, row))
       );
-    case 'Route':
-      return (await context.prisma.route.findUnique({ where: { id: row }, select: { id: true } })) !== null;
+    case 'Route': {
+      const route = await context.prisma.route.findUnique({ where: { id: row }, select: { ownerId: true } });
+      return route !== null && !(await blockedByPerson(context, route.ownerId));
+    }
     case 'Entry': {
       const entry = await context.prisma.entry.findUnique({ where: { id: row }, select: { authorId: true, visibility: true } });
       return entry !== null && viewerMaySee(context, entry);

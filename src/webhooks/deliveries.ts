@@ -59,7 +59,11 @@ interface EntryAsStored {
   hasTrack: boolean;
 }
 
-async function entryAsStored(prisma: Pick<Prisma, 'entry'>, name: EventName, payload: EventPayloads[EventName]): Promise<EntryAsStored | null> {
+async function entryAsStored(
+  prisma: Pick<Prisma, 'entry'>,
+  name: EventName,
+  payload: EventPayloads[EventName],
+): Promise<EntryAsStored | null> {
   if (!('entryId' in payload)) return null;
   // a deleted entry is gone: its event says what it was
   if (name === 'entryDeleted' && 'visibility' in payload) return { visibility: payload.visibility, lat: null, lon: null, hasTrack: false };
@@ -75,7 +79,10 @@ async function placeHidden(prisma: Pick<Prisma, 'person'>, personId: number, ent
   if (entry.lat === null || entry.lon === null) return false;
   const person = await prisma.person.findUnique({
     where: { id: personId },
-    select: { hiddenEndsMeters: true, privacyZones: { select: { lat: true, lon: true, radiusMeters: true, shiftNorthMeters: true, shiftEastMeters: true } } },
+    select: {
+      hiddenEndsMeters: true,
+      privacyZones: { select: { lat: true, lon: true, radiusMeters: true, shiftNorthMeters: true, shiftEastMeters: true } },
+    },
   });
   if (!person) return true;
   if (insideZone({ lat: entry.lat, lon: entry.lon }, person.privacyZones.map(cutCircle))) return true;

@@ -70,6 +70,43 @@ describe('a block', () => {
     expect(await db.prisma.friendship.count()).toBe(0);
   });
 
+  it('leaves the blocked person no way round to the blocker: routes, friend lists, a comment’s author', async () => {
+    const ids = Object.fromEntries(
+      await Promise.all(
+        ['kim', 'lou', 'ned'].map(async (name) => [name, (await db.prisma.person.findFirstOrThrow({ where: { usernameKey: name } })).id]),
+      ),
+    );
+    const route = await db.prisma.route.create({ data: { ownerId: ids.kim!, name: 'Kim’s loop' } });
+    await makeFriends(db.prisma, ids.kim!, ids.ned!);
+    const neds = await post('ned', 'Ned’s run');
+    const comment = await db.prisma.comment.create({ data: { entryId: neds, authorId: ids.kim!, body: 'Nice one' } });
+    expect(await errorOf('kim', 'blockPerson(input: { username: "lou" })')).toBeNull();
+    const asLou = { authorization: `Bearer ${tokens.lou}` };
+    // her route: missing, by GraphQL, by node, and by the REST paths
+    expect((await gql('lou', `{ route(id: ${route.id}) { name } }`)).data!.route).toBeNull();
+    const routeNode = await api.graphql(`{ node(id: "${Buffer.from(`Route:${route.id}`).toString('base64')}") { id } }`, {}, tokens.lou);
+    expect((routeNode.data as { node: unknown }).node).toBeNull();
+    expect((await api.fetch(`/routes/${route.id}.json`, { headers: asLou })).status).toBe(404);
+    expect((await api.fetch(`/routes/${route.id}.gpx`, { headers: asLou })).status).toBe(404);
+    // nor in another person's friends
+    const nedsFriends = await gql('lou', '{ person(username: "ned") { friends { totalCount edges { node { username } } } } }');
+    expect(nedsFriends.data!.person).toEqual({ friends: { totalCount: 0, edges: [] } });
+    const listed = (await (await api.fetch('/people/ned/friends.json', { headers: asLou })).json()) as unknown;
+    expect(JSON.stringify(listed)).not.toContain('kim');
+    // a comment of hers that Lou may read names her, and no more: no friends, no routes
+    const byComment = await api.graphql<{ node: { author: Record<string, unknown> } }>(
+      `{ node(id: "${Buffer.from(`Comment:${comment.id}`).toString('base64')}") { ... on Comment { author { friends { totalCount edges { node { username } } } routes { totalCount edges { node { name } } } } } } }`,
+      {},
+      tokens.lou,
+    );
+    expect(byComment.data!.node.author).toEqual({ friends: { totalCount: 0, edges: [] }, routes: { totalCount: 0, edges: [] } });
+    // to anyone else, all of it as before
+    expect((await gql('ned', `{ route(id: ${route.id}) { name } }`)).data!.route).toEqual({ name: 'Kim’s loop' });
+    const asNed = await gql('ned', '{ person(username: "ned") { friends { totalCount edges { node { username } } } } }');
+    expect(asNed.data!.person).toEqual({ friends: { totalCount: 1, edges: [{ node: { username: 'kim' } }] } });
+    expect(await errorOf('kim', 'unblockPerson(input: { username: "lou" })')).toBeNull();
+  });
+
   it('keeps the blocker’s new entries from the blocked person’s live stream', async () => {
     expect(await errorOf('kim', 'blockPerson(input: { username: "lou" })')).toBeNull();
     const response = await api.fetch('/graphql', {

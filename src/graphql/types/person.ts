@@ -70,17 +70,31 @@ const friendsPage = prismaConnectionHelpers(builder, 'Friendship', {
 
 export const { connection: PersonConnection, edge: PersonEdge } = countedConnection(PersonRef, 'Person', 'people');
 
+/** Friendships whose friend has not blocked the viewer (every friendship for an anonymous reader). */
+const notBlockingViewer = (context: { viewer: { id: number } | null }) =>
+  context.viewer ? { friend: { blocks: { none: { blockedId: context.viewer.id } } } } : {};
+
 builder.prismaObjectField(PersonRef, 'friends', (t) =>
   t.connection(
     {
       type: PersonRef,
       description: `Accepted friends, longest-standing first: ${FRIENDS_PAGE.defaultSize} a page, \`first\` at most ${FRIENDS_PAGE.maxSize}.`,
       args: friendsPage.getArgs(),
-      select: (args, context, nestedSelection) => ({ friendships: friendsPage.getQuery(args, context, nestedSelection) }),
-      resolve: (person, args, context) => ({
-        ...friendsPage.resolve(person.friendships, args, context),
-        totalCount: () => context.prisma.friendship.count({ where: { personId: person.id } }),
+      // nobody who blocked the viewer is listed: to them, that person does not exist
+      select: (args, context, nestedSelection) => ({
+        friendships: { ...friendsPage.getQuery(args, context, nestedSelection), where: notBlockingViewer(context) },
       }),
+      resolve: async (person, args, context) => {
+        // the friends of someone who blocked the viewer: none (the blocker is not found to them)
+        const friendships = (await blockedByPerson(context, person.id)) ? [] : person.friendships;
+        return {
+          ...friendsPage.resolve(friendships, args, context),
+          totalCount: async () =>
+            friendships.length === 0 && (await blockedByPerson(context, person.id))
+              ? 0
+              : context.prisma.friendship.count({ where: { personId: person.id, ...notBlockingViewer(context) } }),
+        };
+      },
     },
     PersonConnection,
   ),

@@ -8,6 +8,7 @@ import { builder } from '../builder.ts';
 import { readsAsOwner } from '../context.ts';
 import { databaseIdOf, namesObject } from '../global-ids.ts';
 import { privacyOf, trackPoints } from '../loaders.ts';
+import { blockedByPerson } from '../lookups.ts';
 import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
 import { ActivityTypeEnum } from './enums.ts';
 import { GeoPointRef } from './geo.ts';
@@ -252,7 +253,8 @@ builder.prismaObjectField('Person', 'routes', (t) =>
       select: (_args, _context, nestedSelection) => ({
         routes: nestedSelection({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }, ['edges', 'node']),
       }),
-      resolve: (person, args) => listConnection(person.routes, args),
+      // the routes of someone who blocked the viewer: none (the blocker is not found to them)
+      resolve: async (person, args, context) => listConnection((await blockedByPerson(context, person.id)) ? [] : person.routes, args),
     },
     RouteConnection,
   ),
@@ -266,7 +268,10 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: namesObject('Route') }) },
     resolve: (query, _root, args, context) => {
       const id = databaseIdOf(args.id, 'Route');
-      return id === null ? null : context.prisma.route.findUnique({ ...query, where: { id } });
+      if (id === null) return null;
+      // a route of someone who blocked the viewer is missing to them, as its owner is
+      const owner = context.viewer ? { owner: { blocks: { none: { blockedId: context.viewer.id } } } } : {};
+      return context.prisma.route.findFirst({ ...query, where: { id, ...owner } });
     },
   }),
 }));
