@@ -1,0 +1,243 @@
+// The walk that closes the class: every way out, found by itself, run as anonymous, a stranger and a
+// blocked person over entries they may not see and places they may not be shown. No hidden message,
+// no in-zone coordinate, nothing of a blocker reaches them. The ways out are not listed here: every
+// GraphQL query field (introspected, each selected to a depth by its type), every GET operation of
+// /openapi.json (the legacy paths and /api/v1), and the athlete's pages. A field or path added later
+// is walked without anyone remembering to.
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/db/oauth-store.ts';
+import { testApp } from '../support/app.ts';
+import { TestBrowser } from '../support/browser.ts';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
+
+let db: TestDatabase;
+let api: ReturnType<typeof testApp>;
+
+/** What must never come out: hidden entries' words, the blocker's words, an in-zone position. */
+const ONLY_ME = 'Walkmarker only me';
+const FRIENDS_ONLY = 'Walkmarker friends only';
+const BLOCKER_SAYS = 'Walkmarker blocker says';
+const HOME = { lat: 48.85837, lon: 2.29448 };
+/** How an in-zone position would show in any answer: its digits, in JSON or in a page. */
+const HOME_DIGITS = [/48\.8583/, /2\.2944/];
+
+const fixture = { owner: '', blocker: '', ids: [] as number[], people: [] as number[] };
+type Viewer = { token: string | null; username: string | null; forbidden: Array<string | RegExp> };
+const viewers: Record<'anonymous' | 'stranger' | 'blocked', Viewer> = {
+  anonymous: { token: null, username: null, forbidden: [] },
+  stranger: { token: null, username: null, forbidden: [] },
+  blocked: { token: null, username: null, forbidden: [] },
+};
+/** The owner, who may see it all: the walk finds their only-me entry for them, so it can find a leak. */
+const control: Viewer = { token: null, username: null, forbidden: [] };
+const PASSWORD = 'a long walk password';
+
+beforeAll(async () => {
+  db = await createTestDatabase('walk');
+  api = testApp(db, { RESPONSE_CACHE_MB: '0' });
+  const owner = await createPerson(db.prisma, { username: 'walkowner' });
+  const friend = await createPerson(db.prisma, { username: 'walkfriend' });
+  const blocker = await createPerson(db.prisma, { username: 'walkblocker' });
+  const stranger = await createAccount(db.prisma, { username: 'walkstranger', password: PASSWORD, displayName: 'Stranger' });
+  const blocked = await createAccount(db.prisma, { username: 'walkblocked', password: PASSWORD, displayName: 'Blocked' });
+  await makeFriends(db.prisma, owner.id, friend.id);
+  await db.prisma.privacyZone.create({ data: { personId: owner.id, lat: HOME.lat, lon: HOME.lon, radiusMeters: 400 } });
+  const onlyMe = await createEntry(db.prisma, owner.id, { message: ONLY_ME, visibility: 'only_me', lat: HOME.lat, lon: HOME.lon });
+  const friendsOnly = await createEntry(db.prisma, owner.id, { message: FRIENDS_ONLY, visibility: 'friends' });
+  const atHome = await createEntry(db.prisma, owner.id, { message: 'Public, from home', lat: HOME.lat, lon: HOME.lon });
+  const blockers = await createEntry(db.prisma, blocker.id, { message: BLOCKER_SAYS });
+  await db.prisma.block.create({ data: { blockerId: blocker.id, blockedId: blocked.id } });
+  await db.prisma.person.updateMany({ where: { id: { in: [blocker.id, blocked.id] } }, data: { keptApart: 1 } });
+  fixture.owner = owner.username;
+  fixture.blocker = blocker.username;
+  fixture.ids = [onlyMe.id, friendsOnly.id, atHome.id, blockers.id];
+  fixture.people = [owner.id, blocker.id];
+  const hidden = [ONLY_ME, FRIENDS_ONLY, ...HOME_DIGITS];
+  viewers.anonymous.forbidden = hidden;
+  viewers.stranger = { token: await createToken(db.prisma, stranger.id), username: stranger.username, forbidden: hidden };
+  viewers.blocked = { token: await createToken(db.prisma, blocked.id), username: blocked.username, forbidden: [...hidden, BLOCKER_SAYS] };
+  Object.assign(control, { token: await createToken(db.prisma, owner.id), forbidden: [ONLY_ME] });
+});
+afterAll(() => db.destroy());
+
+/** What of `text` must not have left: the first forbidden thing found, or null. */
+function leaked(text: string, forbidden: Array<string | RegExp>): string | null {
+  for (const thing of forbidden) if (typeof thing === 'string' ? text.includes(thing) : thing.test(text)) return String(thing);
+  return null;
+}
+
+// --- GraphQL: every query field, selected to a depth by its type ---------------------------------
+
+interface TypeRef {
+  kind: string;
+  name: string | null;
+  ofType: TypeRef | null;
+}
+interface Field {
+  name: string;
+  args: Array<{ name: string; type: TypeRef }>;
+  type: TypeRef;
+}
+interface FullType {
+  name: string;
+  kind: string;
+  fields: Field[] | null;
+  possibleTypes: Array<{ name: string }> | null;
+}
+
+const named = (type: TypeRef): TypeRef => (type.ofType ? named(type.ofType) : type);
+const required = (type: TypeRef) => type.kind === 'NON_NULL';
+
+/** Values for an argument, by its name and type; null when the walk has none to give (the field is walked without it, if it may be). */
+function argumentValues(name: string, type: TypeRef): string[] | null {
+  const base = named(type).name;
+  if (name === 'username' || name === 'usernames') return [`"${fixture.owner}"`, `"${fixture.blocker}"`];
+  if (base === 'ID' || name.endsWith('Id') || name === 'id') {
+    const entries = fixture.ids.map((id) => `"${encodeGlobalID('Entry', String(id))}"`);
+    const people = fixture.people.map((id) => `"${encodeGlobalID('Person', String(id))}"`);
+    return [...entries, ...people, ...fixture.ids.map(String)];
+  }
+  if (name === 'lat') return [String(HOME.lat)];
+  if (name === 'lon') return [String(HOME.lon)];
+  if (name === 'radius') return ['5'];
+  if (name === 'query') return ['"Walkmarker"'];
+  if (base === 'Int' && name === 'first') return ['5'];
+  return null;
+}
+
+/** A selection of `type` to `depth`: its leaf fields, and its objects' (fields without required arguments). */
+function selection(types: Map<string, FullType>, typeName: string, depth: number): string {
+  const type = types.get(typeName);
+  if (!type) return '';
+  if (type.kind === 'UNION' || type.kind === 'INTERFACE') {
+    const parts = (type.possibleTypes ?? []).map((possible) => `... on ${possible.name} { ${selection(types, possible.name, depth)} }`);
+    return `__typename ${parts.join(' ')}`;
+  }
+  const parts: string[] = ['__typename'];
+  for (const field of type.fields ?? []) {
+    if (field.args.some((arg) => required(arg.type))) continue;
+    const inner = named(field.type);
+    const kind = types.get(inner.name!)?.kind ?? inner.kind;
+    if (kind === 'SCALAR' || kind === 'ENUM') parts.push(field.name);
+    else if (depth > 0) {
+      const nested = selection(types, inner.name!, depth - 1);
+      if (nested) parts.push(`${field.name} { ${nested} }`);
+    }
+  }
+  return parts.join(' ');
+}
+
+async function introspect(): Promise<{ types: Map<string, FullType>; query: FullType }> {
+  const typeRef = 'kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } }';
+  const result = await api.graphql<{ __schema: { queryType: { name: string }; types: FullType[] } }>(
+    `{ __schema { queryType { name } types { name kind possibleTypes { name } fields { name type { ${typeRef} } args { name type { ${typeRef} } } } } } }`,
+  );
+  const types = new Map(result.data!.__schema.types.map((type) => [type.name, type]));
+  return { types, query: types.get(result.data!.__schema.queryType.name)! };
+}
+
+/** Every way to call each query field with the walk's values: one call per value of each argument it can fill. */
+function calls(field: Field): string[] {
+  const filled: Array<[string, string[]]> = [];
+  for (const arg of field.args) {
+    const values = argumentValues(arg.name, arg.type);
+    if (values) filled.push([arg.name, values]);
+    else if (required(arg.type)) return [];
+  }
+  if (filled.length === 0) return [''];
+  // each filled argument walks its values with the others at their first
+  const out = new Set<string>();
+  for (const [name, values] of filled) {
+    for (const value of values) {
+      const args = filled.map(([other, otherValues]) => `${other}: ${other === name ? value : otherValues[0]}`);
+      out.add(`(${args.join(', ')})`);
+    }
+  }
+  return [...out];
+}
+
+describe('every way out, walked', () => {
+  it('GraphQL: no query field shows anyone what they may not see', async () => {
+    const { types, query } = await introspect();
+    const problems: string[] = [];
+    let walked = 0;
+    for (const field of query.fields ?? []) {
+      if (field.name.startsWith('__')) continue;
+      const inner = named(field.type).name!;
+      const kind = types.get(inner)?.kind;
+      const body = kind === 'SCALAR' || kind === 'ENUM' ? '' : `{ ${selection(types, inner, 3)} }`;
+      for (const args of calls(field)) {
+        for (const [who, viewer] of [...Object.entries(viewers), ['control', control] as const]) {
+          const result = await api.graphql(`{ ${field.name}${args} ${body} }`, {}, viewer.token ?? undefined);
+          walked += 1;
+          const text = JSON.stringify(result.data ?? null);
+          const found = leaked(text, viewer.forbidden);
+          if (found) problems.push(`${who}: ${field.name}${args} shows ${found}`);
+        }
+      }
+    }
+    expect(walked).toBeGreaterThan(50);
+    // the walk reaches what hides: the owner is shown their only-me entry by some field
+    expect(problems.filter((problem) => problem.startsWith('control:')).length).toBeGreaterThan(0);
+    expect(problems.filter((problem) => !problem.startsWith('control:'))).toEqual([]);
+  }, 120_000);
+
+  it('REST: no GET of /openapi.json shows anyone what they may not see', async () => {
+    const doc = (await (await api.fetch('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const problems: string[] = [];
+    let walked = 0;
+    const fill = (template: string): string[] => {
+      let paths = [template];
+      const substitutions: Array<[RegExp, string[]]> = [
+        [/\{(id|entryId|entry_id)\}/, fixture.ids.map(String)],
+        [/\{(username|user)\}/, [fixture.owner, fixture.blocker]],
+        [/\{lat\}/, [String(HOME.lat)]],
+        [/\{lon\}/, [String(HOME.lon)]],
+      ];
+      for (const [pattern, values] of substitutions)
+        paths = paths.flatMap((path) => (pattern.test(path) ? values.map((v) => path.replace(pattern, v)) : [path]));
+      return paths.filter((path) => !/\{\w+\}/.test(path));
+    };
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      if (!('get' in operations)) continue;
+      const query = template.includes('search') ? '?query=Walkmarker&q=Walkmarker' : '';
+      for (const path of fill(template)) {
+        for (const [who, viewer] of [...Object.entries(viewers), ['control', control] as const]) {
+          const response = await api.fetch(`${path}${query}`, viewer.token ? { headers: { authorization: `Bearer ${viewer.token}` } } : {});
+          walked += 1;
+          const found = leaked(await response.text(), viewer.forbidden);
+          if (found) problems.push(`${who}: GET ${path} shows ${found}`);
+        }
+      }
+    }
+    expect(walked).toBeGreaterThan(30);
+    expect(problems.filter((problem) => problem.startsWith('control:')).length).toBeGreaterThan(0);
+    expect(problems.filter((problem) => !problem.startsWith('control:'))).toEqual([]);
+  }, 120_000);
+
+  it('the pages: none shows anyone what they may not see', async () => {
+    const problems: string[] = [];
+    const paths = [
+      '/',
+      ...fixture.ids.map((id) => `/entries/${id}`),
+      `/people/${fixture.owner}`,
+      `/people/${fixture.blocker}`,
+      `/people/${fixture.owner}/stats`,
+      '/search?q=Walkmarker',
+      // asked from near the home, not at it: a page repeats the place it was asked about
+      '/nearby?lat=48.861&lon=2.297&radius=5',
+    ];
+    for (const [who, viewer] of Object.entries(viewers)) {
+      // the athlete's own session in a browser; anonymous without one
+      const browser = new TestBrowser(api.fetch);
+      if (viewer.username) expect((await browser.logIn(viewer.username, PASSWORD)).status).toBe(302);
+      for (const path of paths) {
+        const found = leaked(await (await browser.get(path)).text(), viewer.forbidden);
+        if (found) problems.push(`${who}: ${path} shows ${found}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
