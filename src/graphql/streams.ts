@@ -57,8 +57,8 @@ export function entryPartsOf(info: GraphQLResolveInfo): EntryParts {
     comments: asks('comments'),
     likes: asks('likes'),
     counts: asks('commentCount') || asks('likeCount'),
-    // the places an entry shows others (its position, its track) depend on its author's zones
-    privacy: asks('geo') || asks('track'),
+    // the places an entry shows others (its position, its track, its workout's figures) depend on its author's zones
+    privacy: asks('geo') || asks('track') || asks('workout'),
     personColumns,
   };
 }

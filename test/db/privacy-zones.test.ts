@@ -184,6 +184,35 @@ describe('what anyone but the author receives', () => {
       expect(await page.text()).toContain(`${points.length} points`);
     });
 
+    it(`${who}: the workout's figures are the shown part's too, so none tells how much was cut`, async () => {
+      // as an imported file's: the whole track's figures, stored with the workout
+      await db.prisma.workout.update({
+        where: { entryId },
+        data: { distanceValue: 2, distanceUnits: 'kilometers', duration: 600, completedAt: new Date('2024-05-01T10:10:00Z') },
+      });
+      const { entry } = await asViewer<{
+        entry: { track: Track; workout: { distance: { value: number; units: string }; duration: number; completedAt: string } };
+      }>(token(), `{ entry(id: ${entryId}) { track ${TRACK} workout { distance { value units } duration completedAt } } }`);
+      const { track, workout } = entry;
+      expect(workout.distance).toEqual({ value: Math.round(track.distanceMeters / 10) / 100, units: 'KILOMETERS' });
+      expect(workout.duration).toBe((Date.parse(track.endedAt!) - Date.parse(track.startedAt!)) / 1000);
+      expect(workout.completedAt).toBe(track.endedAt);
+      // the REST paths and the streams say the same
+      const headers: Record<string, string> = token() ? { authorization: `Bearer ${token()}` } : {};
+      const rest = (await (await api.fetch(`/entries/${entryId}.json`, { headers })).json()) as { workout: Record<string, unknown> };
+      expect(rest.workout).toMatchObject({ duration: workout.duration });
+      const stream = (await (await api.fetch('/people/zoe/entries.json', { headers })).json()) as {
+        entries: Array<{ id: number; workout?: Record<string, unknown> }>;
+      };
+      expect(stream.entries.find((e) => e.id === entryId)?.workout).toMatchObject({ duration: workout.duration });
+      // the author is told what was stored
+      const own = await asViewer<{ entry: { workout: { duration: number } } }>(
+        authorToken,
+        `{ entry(id: ${entryId}) { workout { duration } } }`,
+      );
+      expect(own.entry.workout.duration).toBe(600);
+    });
+
     it(`${who}: no position of an entry posted at its track’s hidden start`, async () => {
       const { entry } = await asViewer<{ entry: { geo: unknown } }>(token(), `{ entry(id: ${startEntryId}) { geo { latitude } } }`);
       expect(entry.geo).toBeNull();

@@ -107,7 +107,10 @@ describe('a stream page of entries with authors, workouts, comments and likes', 
   });
 
   it('reads the parts of entries asked for one by one in a single batched statement', async () => {
-    const ids = (await db.prisma.entry.findMany({ select: { id: true }, take: 6 })).map((e) => e.id);
+    // the one read alone is a workout, as some of the six are: a workout's figures read its author's privacy (workout.ts)
+    const ids = (await db.prisma.entry.findMany({ select: { id: true, workout: { select: { entryId: true } } }, take: 6 }))
+      .sort((a, b) => Number(b.workout !== null) - Number(a.workout !== null))
+      .map((e) => e.id);
     const node = FEED.replace(/^\s*edges \{ node \{/, '{').replace(/\} \}\s*$/, '}');
     const one = await queriesFor(`{ e0: entry(id: ${ids[0]}) ${node} }`);
     const six = await queriesFor(`{ ${ids.map((id, i) => `e${i}: entry(id: ${id}) ${node}`).join(' ')} }`);

@@ -82,7 +82,11 @@ export const EntryRef = builder.prismaNode('Entry', {
       type: WorkoutRef,
       nullable: true,
       description: 'The workout, for an entry of that kind; null for a note.',
-      resolve: (entry, _args, context) => entryPart(context, entry, 'workout'),
+      // the workout carries its author: what its figures show anyone else depends on their privacy (workout.ts)
+      resolve: async (entry, _args, context) => {
+        const workout = await entryPart(context, entry, 'workout');
+        return workout && { ...workout, authorId: entry.authorId, authorPrivacy: (entry as LoadedEntry).authorPrivacy };
+      },
     }),
     comments: t.connection(
       {

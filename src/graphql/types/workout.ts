@@ -1,6 +1,14 @@
 import { ACTIVITY_TYPES, DISTANCE_UNITS, type DistanceUnits, FEELINGS, storedValue } from '../../domain/activity.ts';
+import { hidesAnything, type PrivacySettings } from '../../domain/privacy-zones.ts';
+import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
+import { type Context, readsAsOwner } from '../context.ts';
+import { privacyOf, trackOfEntry } from '../loaders.ts';
+import { ownerOfTrack, shownTrack } from '../privacy.ts';
 import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum } from './enums.ts';
+
+const SHOWN_PART =
+  "To anyone but the athlete, when their privacy zones or hidden track ends cut the workout's track: the shown part's, as `track` gives it.";
 
 export interface Distance {
   value: number;
@@ -15,6 +23,35 @@ export const DistanceRef = builder.objectRef<Distance>('Distance').implement({
   }),
 });
 
+/**
+ * What anyone but the author is told of a workout whose track the author's privacy cuts (zones, hidden
+ * ends): the figures of the part shown, as its track's own fields give them, or nothing when no part of
+ * it is shown. The whole file's figures beside the shown part's told how much was cut (210 s and 1.2 km
+ * apart), and its pace projected back to 8 m of a zone's centre. Null: the stored figures stand (the
+ * author, a workout without a track, or nothing hidden).
+ */
+async function shownFigures(
+  context: Context,
+  workout: { entryId: number },
+): Promise<{ meters: number; seconds: number | null; endedAt: Date | null } | null> {
+  // from its entry (Entry.workout), the author and, from a page, their settings: most hide nothing,
+  // and then no track is read
+  const { authorId, authorPrivacy } = workout as { authorId?: number; authorPrivacy?: PrivacySettings };
+  if (authorId !== undefined) {
+    if (readsAsOwner(context, authorId)) return null;
+    if (!hidesAnything(authorPrivacy ?? (await privacyOf(context, authorId)))) return null;
+  }
+  const track = await trackOfEntry(context, workout.entryId);
+  if (!track) return null;
+  const ownerId = authorId ?? (await ownerOfTrack(context, { id: track.id }));
+  if (readsAsOwner(context, ownerId)) return null;
+  const shown = await shownTrack(context, { id: track.id, ownerId, ownerPrivacy: authorPrivacy, pointCount: track.pointCount });
+  if (!shown) return null;
+  const { distanceMeters, startedAt, endedAt } = shown.summary;
+  const seconds = startedAt && endedAt ? Math.round((endedAt.getTime() - startedAt.getTime()) / 1000) : null;
+  return { meters: distanceMeters, seconds, endedAt };
+}
+
 export const WorkoutRef = builder.prismaObject('Workout', {
   description: 'The workout part of an entry (SPEC 2.3).',
   fields: (t) => ({
@@ -23,17 +60,34 @@ export const WorkoutRef = builder.prismaObject('Workout', {
       description: 'The kind of workout.',
       resolve: (w) => storedValue(ACTIVITY_TYPES, w.activityType, 'Workout.activityType'),
     }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true, description: 'When it ended, if the athlete said.' }),
+    completedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: `When it ended, if the athlete said. ${SHOWN_PART}`,
+      resolve: async (w, _args, context) => {
+        const shown = await shownFigures(context, w);
+        return shown ? shown.endedAt : w.completedAt;
+      },
+    }),
     distance: t.field({
       type: DistanceRef,
       nullable: true,
-      description: 'How far, in the units it was given in; null when not given.',
-      resolve: (w) =>
-        w.distanceValue !== null && w.distanceUnits !== null
-          ? { value: w.distanceValue, units: storedValue(DISTANCE_UNITS, w.distanceUnits, 'Workout.distanceUnits') }
-          : null,
+      description: `How far, in the units it was given in; null when not given. ${SHOWN_PART}`,
+      resolve: async (w, _args, context) => {
+        if (w.distanceValue === null || w.distanceUnits === null) return null;
+        const units = storedValue(DISTANCE_UNITS, w.distanceUnits, 'Workout.distanceUnits');
+        const shown = await shownFigures(context, w);
+        return { value: shown ? Math.round(fromMeters(shown.meters, units) * 100) / 100 : w.distanceValue, units };
+      },
     }),
-    duration: t.exposeInt('duration', { nullable: true, description: 'Seconds spent working out.' }),
+    duration: t.int({
+      nullable: true,
+      description: `Seconds spent working out. ${SHOWN_PART}`,
+      resolve: async (w, _args, context) => {
+        const shown = await shownFigures(context, w);
+        return shown ? shown.seconds : w.duration;
+      },
+    }),
     felt: t.field({
       type: FeltEnum,
       nullable: true,
