@@ -133,7 +133,7 @@ const SHEETS: Record<string, (prisma: Prisma, personId: number) => AsyncGenerato
   'comments.json': (prisma, personId) =>
     byId((after) =>
       prisma.comment.findMany({
-        where: { authorId: personId, id: { gt: after } },
+        where: { authorId: personId, id: { gt: after }, entry: seenBy(personId) },
         orderBy: { id: 'asc' },
         take: PAGE,
         select: { id: true, entryId: true, body: true, createdAt: true },
@@ -142,7 +142,7 @@ const SHEETS: Record<string, (prisma: Prisma, personId: number) => AsyncGenerato
   'likes.json': (prisma, personId) =>
     byId((after) =>
       prisma.like.findMany({
-        where: { personId, id: { gt: after } },
+        where: { personId, id: { gt: after }, entry: seenBy(personId) },
         orderBy: { id: 'asc' },
         take: PAGE,
         select: { id: true, entryId: true, createdAt: true },
@@ -219,4 +219,21 @@ async function photosOf(prisma: Prisma, media: MediaStore, personId: number) {
     if (name && file) files.push({ name, path: file.path });
   }
   return files;
+}
+
+/**
+ * Entries the person may see now (domain/visibility.ts, as a filter): their own, public ones and their
+ * friends' friends-only ones, of nobody who blocked them. What they wrote or liked on an entry since
+ * hidden from them is left out of their export: it would tell that the entry is still there.
+ */
+function seenBy(personId: number) {
+  return {
+    OR: [
+      { authorId: personId },
+      {
+        author: { blocks: { none: { blockedId: personId } } },
+        OR: [{ visibility: 'everyone' }, { visibility: 'friends', author: { friendships: { some: { friendId: personId } } } }],
+      },
+    ],
+  };
 }

@@ -202,6 +202,28 @@ describe('exporting an account', () => {
     }
   });
 
+  it('leaves out what the person wrote or liked on an entry hidden from them since: it would tell that it is still there', async () => {
+    const eve = await db.prisma.person.findFirstOrThrow({ where: { usernameKey: 'eve' } });
+    const other = await createPerson(db.prisma, { username: 'hider' });
+    const entry = await db.prisma.entry.create({ data: { authorId: other.id, message: 'soon hidden', kind: 'note' } });
+    await db.prisma.comment.create({ data: { entryId: entry.id, authorId: eve.id, body: 'on a hidden entry' } });
+    await db.prisma.like.create({ data: { entryId: entry.id, personId: eve.id } });
+    const exported = async () => {
+      const browser = new TestBrowser(api.fetch);
+      await browser.logIn('eve', PASSWORD);
+      return unzip(Buffer.from(await (await browser.get('/account/export')).arrayBuffer()));
+    };
+    const entryIds = (files: Map<string, Buffer>, name: string) =>
+      (JSON.parse(files.get(name)!.toString('utf8')) as Array<{ entryId: number }>).map((item) => item.entryId);
+    const before = await exported();
+    expect(entryIds(before, 'comments.json')).toContain(entry.id);
+    expect(entryIds(before, 'likes.json')).toContain(entry.id);
+    await db.prisma.entry.update({ where: { id: entry.id }, data: { visibility: 'only_me' } });
+    const after = await exported();
+    expect(entryIds(after, 'comments.json')).not.toContain(entry.id);
+    expect(entryIds(after, 'likes.json')).not.toContain(entry.id);
+  });
+
   it('runs one export at a time for a person: a second while the first is read is 429', async () => {
     const browser = new TestBrowser(api.fetch);
     expect((await browser.logIn('eve', PASSWORD)).status).toBe(302);
