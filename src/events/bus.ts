@@ -16,8 +16,8 @@ export interface EventPayloads {
   commentAdded: { entryId: number; commentId: number; authorId: number };
   likeAdded: { entryId: number; likeId: number; personId: number };
   friendRequested: { fromId: number; toId: number };
-  /** An entry's visibility changed: subscribers of that entry look again whether they may still see it. */
-  entryVisibilityChanged: { entryId: number; authorId: number; visibility: string };
+  /** An entry's visibility changed (from `previous`): subscribers of that entry look again whether they may still see it. */
+  entryVisibilityChanged: { entryId: number; authorId: number; visibility: string; previous?: string };
   /** Two people are no longer friends: their friends-only entries are hidden from each other. */
   friendshipEnded: { personId: number; friendId: number };
   /** One person blocked another: each one's entries are hidden from the other. */

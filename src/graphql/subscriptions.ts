@@ -168,6 +168,44 @@ async function* untilGone<T>(context: Context, entryId: number, source: AsyncIte
   }
 }
 
+/** The events of several sources as they come, one stream; returning it returns them all. */
+function merged<T>(...sources: Array<AsyncIterator<T>>): AsyncIterableIterator<T> {
+  const pending = new Map<number, Promise<{ index: number; result: IteratorResult<T> }>>();
+  const pull = (index: number) =>
+    pending.set(
+      index,
+      sources[index]!.next().then((result) => ({ index, result })),
+    );
+  sources.forEach((_, index) => pull(index));
+  const done: IteratorResult<T> = { value: undefined, done: true };
+  let finished = false;
+  const finish = async (): Promise<IteratorResult<T>> => {
+    finished = true;
+    pending.clear();
+    await Promise.all(sources.map((source) => source.return?.()));
+    return done;
+  };
+  return {
+    async next() {
+      while (!finished && pending.size > 0) {
+        const { index, result } = await Promise.race(pending.values());
+        if (finished) return done;
+        if (result.done) {
+          pending.delete(index);
+          continue;
+        }
+        pull(index);
+        return result;
+      }
+      return done;
+    },
+    return: finish,
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
 /** The event's object, or the typed end of a subscription whose entry is gone. */
 function unlessGone<P extends object, T>(payload: P | Gone, read: (payload: P) => Promise<T>): Promise<T> {
   if (GONE in payload) return Promise.reject(new NotFoundError('entry', String(payload[GONE])));
@@ -324,10 +362,21 @@ builder.subscriptionFields((t) => ({
 
   entryDeleted: t.field({
     type: DeletedEntry,
-    description: 'Ids of deleted entries the subscriber could see, so that clients can drop them from what they show.',
+    description:
+      'Ids of entries the subscriber could see and no longer may: deleted, or hidden from them since (made only-me, friends-only to a non-friend). The two look alike, so that clients drop them from what they show, and nobody learns which it was.',
     // a hidden entry's deletion would tell that it existed, and when its author acted
     subscribe: (_root, _args, context) =>
-      delivered(context, 'entryDeleted', (p) => viewerMaySee(context, { authorId: p.authorId, visibility: p.visibility })),
+      merged<{ entryId: number }>(
+        delivered(context, 'entryDeleted', (p) => viewerMaySee(context, { authorId: p.authorId, visibility: p.visibility })),
+        delivered(
+          context,
+          'entryVisibilityChanged',
+          async (p) =>
+            p.previous !== undefined &&
+            (await viewerMaySee(context, { authorId: p.authorId, visibility: p.previous })) &&
+            !(await viewerMaySee(context, { authorId: p.authorId, visibility: p.visibility })),
+        ),
+      ),
     resolve: (payload) => ({ id: payload.entryId }),
   }),
 

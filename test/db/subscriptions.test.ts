@@ -304,6 +304,25 @@ describe('over graphql-ws', () => {
     expect(friend.received).toEqual([{ entryDeleted: { id: friendsOnly } }, { entryDeleted: { id: open } }]);
   });
 
+  it('tells of an entry hidden from the subscriber as of one deleted, and only those who could see it', async () => {
+    const friendsOnly = await post('friend', 'for friends, then for me', { visibility: 'FRIENDS' });
+    const open = await post('friend', 'for all, then for friends');
+    const query = 'subscription { entryDeleted { id: databaseId } }';
+    const anonymous = collect<{ entryDeleted: { id: number } }>(client(), query);
+    const stranger = collect<{ entryDeleted: { id: number } }>(client(people.stranger!.token), query);
+    const friend = collect<{ entryDeleted: { id: number } }>(client(people.viewer!.token), query);
+    await settle();
+    const narrow = (id: number, visibility: string) =>
+      graphql(people.friend!.token, `mutation { updateEntry(input: { id: ${id}, visibility: ${visibility} }) { error { __typename } } }`);
+    await narrow(friendsOnly, 'ONLY_ME');
+    await narrow(open, 'FRIENDS');
+    await settle(500);
+    // the friend saw both: one is now only-me; anonymous saw the open one, now friends-only; the stranger too
+    expect(friend.received).toEqual([{ entryDeleted: { id: friendsOnly } }]);
+    expect(anonymous.received).toEqual([{ entryDeleted: { id: open } }]);
+    expect(stranger.received).toEqual([{ entryDeleted: { id: open } }]);
+  });
+
   it('bounds the operations one socket holds, and frees a place when one completes', async () => {
     const c = client();
     const held = Array.from({ length: MAX_SUBSCRIPTIONS_PER_SOCKET + 5 }, () =>

@@ -208,7 +208,12 @@ payloadMutation('updateEntry', {
     }
     if (input.visibility && input.visibility !== entry.visibility) {
       await context.prisma.entry.update({ where: { id }, data: { visibility: input.visibility }, select: { id: true } });
-      context.events.publish('entryVisibilityChanged', { entryId: id, authorId: viewer.id, visibility: input.visibility });
+      context.events.publish('entryVisibilityChanged', {
+        entryId: id,
+        authorId: viewer.id,
+        visibility: input.visibility,
+        previous: entry.visibility,
+      });
     }
     return { entryId: id };
   },

@@ -121,6 +121,10 @@ payloadMutation('moderate', {
     if (!report) throw new NotFoundError('report', String(input.reportId));
     const target = { targetKind: report.targetKind, targetId: report.targetId };
     const authorId = await authorOf(context, report);
+    const previous =
+      report.targetKind === 'entry'
+        ? (await context.prisma.entry.findUnique({ where: { id: report.targetId }, select: { visibility: true } }))?.visibility
+        : undefined;
     await context.prisma.$transaction(async (tx) => {
       if (input.action === 'hidden' && report.targetKind === 'entry')
         await tx.entry.updateMany({ where: { id: report.targetId }, data: { visibility: 'only_me', hiddenAt: new Date() } });
@@ -133,7 +137,7 @@ payloadMutation('moderate', {
       });
     });
     if (input.action === 'hidden' && report.targetKind === 'entry' && authorId !== null)
-      context.events.publish('entryVisibilityChanged', { entryId: report.targetId, authorId, visibility: 'only_me' });
+      context.events.publish('entryVisibilityChanged', { entryId: report.targetId, authorId, visibility: 'only_me', previous });
     if (input.action === 'suspended' && authorId !== null) context.events.publish('personSuspended', { personId: authorId });
     return { reportId: report.id };
   },
