@@ -77,3 +77,13 @@ export function countedConnection<Type extends Parameters<typeof builder.edgeObj
   );
   return { connection, edge };
 }
+
+/**
+ * A nested Prisma selection that is never empty. A connection asked only for its count, its pageInfo or
+ * its cursors selects nothing of its nodes, and Prisma refuses `select: {}` ("must not be empty"),
+ * which failed the parent (`person: null` and INTERNAL_SERVER_ERROR): the row's key is selected then.
+ */
+export function nonEmpty<T>(selection: T, key: Record<string, true> = { id: true }): T {
+  const select = (selection as { select?: Record<string, unknown> } | null)?.select;
+  return select && Object.keys(select).length === 0 ? { ...selection, select: key } : selection;
+}

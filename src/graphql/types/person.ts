@@ -10,7 +10,7 @@ import { blockedByPerson, requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
-import { countedConnection, listConnection, wholeListDescription } from './lists.ts';
+import { countedConnection, listConnection, nonEmpty, wholeListDescription } from './lists.ts';
 import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
 
 export const PersonRef = builder.prismaNode('Person', {
@@ -61,7 +61,7 @@ export const FRIENDS_PAGE = { defaultSize: 20, maxSize: 50 } as const;
 
 const friendsPage = prismaConnectionHelpers(builder, 'Friendship', {
   cursor: 'personId_friendId',
-  select: (nodeSelection) => ({ friend: nodeSelection(true) }),
+  select: (nodeSelection) => ({ friend: nonEmpty(nodeSelection(true)) }),
   resolveNode: (friendship) => friendship.friend,
   // Prisma takes a list (the friend's id breaks ties); Pothos types only a single ordering
   query: () => ({ orderBy: [{ createdAt: 'asc' }, { friendId: 'asc' }] as Prisma.FriendshipOrderByWithRelationInput }),
@@ -130,7 +130,7 @@ builder.prismaObjectField(PersonRef, 'friendRequests', (t) =>
       select: (_args, _context, nestedSelection) => ({
         requestsReceived: {
           orderBy: [{ createdAt: 'asc' }, { fromId: 'asc' }],
-          select: { from: nestedSelection(true, ['edges', 'node']) },
+          select: { from: nonEmpty(nestedSelection(true, ['edges', 'node'])) },
         },
       }),
       resolve: (person, args, context) =>

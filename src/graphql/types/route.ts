@@ -12,7 +12,7 @@ import { blockedByPerson } from '../lookups.ts';
 import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
 import { ActivityTypeEnum } from './enums.ts';
 import { GeoPointRef } from './geo.ts';
-import { countedConnection, listConnection, wholeListDescription } from './lists.ts';
+import { countedConnection, listConnection, nonEmpty, wholeListDescription } from './lists.ts';
 import { DistanceRef } from './workout.ts';
 
 export const RouteRef = builder.prismaNode('Route', {
@@ -251,7 +251,7 @@ builder.prismaObjectField('Person', 'routes', (t) =>
       type: RouteRef,
       description: wholeListDescription('Their routes, newest first.'),
       select: (_args, _context, nestedSelection) => ({
-        routes: nestedSelection({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }, ['edges', 'node']),
+        routes: nonEmpty(nestedSelection({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }, ['edges', 'node'])),
       }),
       // the routes of someone who blocked the viewer: none (the blocker is not found to them)
       resolve: async (person, args, context) => listConnection((await blockedByPerson(context, person.id)) ? [] : person.routes, args),
