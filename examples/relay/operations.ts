@@ -48,6 +48,23 @@ export const EntryPage = graphql`
   }
 `;
 
+/** The same entry, its card deferred and its comments streamed, as Relay asks with @defer and @stream. */
+export const DeferredEntryPage = graphql`
+  query operationsDeferredEntryQuery($id: ID!) {
+    entry(id: $id) {
+      id
+      ...operations_entry @defer(label: "card")
+      comments(first: 5) {
+        edges @stream(initialCount: 1, label: "comments") {
+          node {
+            id
+          }
+        }
+      }
+    }
+  }
+`;
+
 /** New comments on an entry, live. */
 export const Comments = graphql`
   subscription operationsCommentsSubscription($entryId: ID!) {
