@@ -176,7 +176,7 @@ function merged<T>(...sources: Array<AsyncIterator<T>>): AsyncIterableIterator<T
       index,
       sources[index]!.next().then((result) => ({ index, result })),
     );
-  sources.forEach((_, index) => pull(index));
+  for (let index = 0; index < sources.length; index++) pull(index);
   const done: IteratorResult<T> = { value: undefined, done: true };
   let finished = false;
   const finish = async (): Promise<IteratorResult<T>> => {
