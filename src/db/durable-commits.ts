@@ -12,6 +12,7 @@
 // write no client was told was done.
 import { open } from 'node:fs/promises';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
+import { wrapAdapter, wrapTransaction } from './driver-wrappers.ts';
 
 /**
  * Resolves once everything committed to `file` before the call is on disk: one sync of its log at a
@@ -83,9 +84,7 @@ function durableAdapter(adapter: SqlDriverAdapter, durable: () => Promise<void>)
     if (!READ.test(query.sql)) await durable();
     return value;
   };
-  return {
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
+  return wrapAdapter(adapter, {
     queryRaw: (query) => synced(query, adapter.queryRaw(query)),
     executeRaw: (query) => synced(query, adapter.executeRaw(query)),
     async executeScript(script) {
@@ -93,26 +92,15 @@ function durableAdapter(adapter: SqlDriverAdapter, durable: () => Promise<void>)
       await durable();
     },
     startTransaction: async (isolationLevel) => durableTransaction(await adapter.startTransaction(isolationLevel), durable),
-    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => adapter.dispose(),
-  };
+  });
 }
 
 function durableTransaction(transaction: Transaction, durable: () => Promise<void>): Transaction {
-  return {
-    provider: transaction.provider,
-    adapterName: transaction.adapterName,
-    options: transaction.options,
-    queryRaw: (query) => transaction.queryRaw(query),
-    executeRaw: (query) => transaction.executeRaw(query),
+  return wrapTransaction(transaction, {
     // Prisma has sent COMMIT before this; the connection is free for the next transaction meanwhile
     async commit() {
       await transaction.commit();
       await durable();
     },
-    rollback: () => transaction.rollback(),
-    createSavepoint: transaction.createSavepoint?.bind(transaction),
-    rollbackToSavepoint: transaction.rollbackToSavepoint?.bind(transaction),
-    releaseSavepoint: transaction.releaseSavepoint?.bind(transaction),
-  };
+  });
 }

@@ -6,6 +6,7 @@
 // loop serves everything else meanwhile. The wait is bounded; past it the statement fails as a
 // timeout, which the request answers 503 with Retry-After (db/errors.ts).
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from '@prisma/driver-adapter-utils';
+import { wrapAdapter, wrapTransaction } from './driver-wrappers.ts';
 
 /** The longest a statement waits for another process's lock. */
 export const LOCK_WAIT_MS = 10_000;
@@ -46,17 +47,13 @@ export function lockWaits(factory: SqlDriverAdapterFactory): SqlDriverAdapterFac
 }
 
 function waitingAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
-  return {
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
+  return wrapAdapter(adapter, {
     queryRaw: (query) => waitingForLocks(() => adapter.queryRaw(query)),
     executeRaw: (query) => waitingForLocks(() => adapter.executeRaw(query)),
     executeScript: (script) => waitingForLocks(() => adapter.executeScript(script)),
     startTransaction: async (isolationLevel) =>
       waitingTransaction(await immediate(await waitingForLocks(() => adapter.startTransaction(isolationLevel)))),
-    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => adapter.dispose(),
-  };
+  });
 }
 
 const statement = (sql: string) => ({ sql, args: [], argTypes: [] });
@@ -85,17 +82,9 @@ async function immediate(transaction: Transaction): Promise<Transaction> {
  * refused for it all the same, it changed nothing and is tried again, with the transaction still open.
  */
 function waitingTransaction(transaction: Transaction): Transaction {
-  return {
-    provider: transaction.provider,
-    adapterName: transaction.adapterName,
-    options: transaction.options,
+  // Prisma sends COMMIT as a statement (above); commit() only lets the connection go
+  return wrapTransaction(transaction, {
     queryRaw: (query) => waitingForLocks(() => transaction.queryRaw(query)),
     executeRaw: (query) => waitingForLocks(() => transaction.executeRaw(query)),
-    // Prisma sends COMMIT as a statement (above); this only lets the connection go
-    commit: () => transaction.commit(),
-    rollback: () => transaction.rollback(),
-    createSavepoint: transaction.createSavepoint?.bind(transaction),
-    rollbackToSavepoint: transaction.rollbackToSavepoint?.bind(transaction),
-    releaseSavepoint: transaction.releaseSavepoint?.bind(transaction),
-  };
+  });
 }

@@ -6,6 +6,7 @@
 // transaction holds the connection from its BEGIN to its COMMIT or ROLLBACK, and a statement outside
 // one waits its turn, so no statement ever runs inside another caller's transaction.
 import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction } from '@prisma/driver-adapter-utils';
+import { wrapAdapter, wrapTransaction } from './driver-wrappers.ts';
 
 /** First come, first served: `take` resolves with the function that ends the turn. */
 export class Turns {
@@ -53,9 +54,7 @@ function turnTakingAdapter(adapter: SqlDriverAdapter, turns: Turns): SqlDriverAd
       end();
     }
   };
-  return {
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
+  return wrapAdapter(adapter, {
     queryRaw: (query) => inTurn(() => adapter.queryRaw(query)),
     executeRaw: (query) => inTurn(() => adapter.executeRaw(query)),
     executeScript: (script) => inTurn(() => adapter.executeScript(script)),
@@ -68,9 +67,7 @@ function turnTakingAdapter(adapter: SqlDriverAdapter, turns: Turns): SqlDriverAd
         throw error;
       }
     },
-    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => adapter.dispose(),
-  };
+  });
 }
 
 /** A transaction that gives the connection's turn back once it has committed or rolled back. */
@@ -82,16 +79,8 @@ function heldTransaction(transaction: Transaction, end: () => void): Transaction
       end();
     }
   };
-  return {
-    provider: transaction.provider,
-    adapterName: transaction.adapterName,
-    options: transaction.options,
-    queryRaw: (query) => transaction.queryRaw(query),
-    executeRaw: (query) => transaction.executeRaw(query),
+  return wrapTransaction(transaction, {
     commit: () => ending(() => transaction.commit()),
     rollback: () => ending(() => transaction.rollback()),
-    createSavepoint: transaction.createSavepoint?.bind(transaction),
-    rollbackToSavepoint: transaction.rollbackToSavepoint?.bind(transaction),
-    releaseSavepoint: transaction.releaseSavepoint?.bind(transaction),
-  };
+  });
 }
