@@ -173,3 +173,16 @@ export const AddComment = graphql`
     }
   }
 `;
+
+/** Deleting: the entry leaves the store (@deleteRecord), and what remains of it is no record of its own. */
+export const DeleteEntry = graphql`
+  mutation operationsDeleteEntryMutation($input: DeleteEntryInput!) {
+    deleteEntry(input: $input) {
+      deletedEntryId @deleteRecord
+      deletedEntry {
+        entryId
+        databaseId
+      }
+    }
+  }
+`;

@@ -20,6 +20,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import AddCommentMutation from '../../examples/relay/__generated__/operationsAddCommentMutation.graphql.ts';
 import CommentsSubscription from '../../examples/relay/__generated__/operationsCommentsSubscription.graphql.ts';
+import DeleteEntryMutation from '../../examples/relay/__generated__/operationsDeleteEntryMutation.graphql.ts';
 import EntryQuery from '../../examples/relay/__generated__/operationsEntryQuery.graphql.ts';
 import EntryRefetchQuery from '../../examples/relay/__generated__/operationsEntryRefetchQuery.graphql.ts';
 import FeedCommentsPaginationQuery from '../../examples/relay/__generated__/operationsFeedCommentsPaginationQuery.graphql.ts';
@@ -235,6 +236,30 @@ describe('Relay', () => {
     ).toBe('appended by Relay');
     expect(nodesOf(comments)).toHaveLength(shown + 1);
     expect(source.get(String(newest.__id))?.commentCount).toBe(4);
+    for (const answer of answers) expect(answer).not.toHaveProperty('errors');
+  });
+
+  it('deletes with @deleteRecord: the entry leaves the store, and no record holds its id under another type', async () => {
+    const { env, answers } = environment(ritaToken);
+    await fetchQuery(env, FeedQuery, {}).toPromise();
+    const source = env.getStore().getSource();
+    // an entry the feed put in the store
+    const shown = records(env).find((record) => record.__typename === 'Entry' && typeof record.message === 'string')!;
+    const id = String(shown.__id);
+    const doomed = { id: Number(Buffer.from(id, 'base64').toString('utf8').split(':')[1]) };
+    expect(source.get(id)?.__typename).toBe('Entry');
+    const deleted = await new Promise<{ deleteEntry: { deletedEntry: { entryId: string; databaseId: number } } }>((resolve, reject) =>
+      commitMutation(env, {
+        mutation: DeleteEntryMutation as never,
+        variables: { input: { id } },
+        onCompleted: (response) => resolve(response as never),
+        onError: reject,
+      }),
+    );
+    expect(deleted.deleteEntry.deletedEntry).toEqual({ entryId: id, databaseId: doomed.id });
+    expect(source.get(id)).toBeNull();
+    // no record of another type under the entry's id (Relay warned of conflicting types and kept its fields)
+    expect(records(env).filter((record) => record?.__id === id)).toEqual([]);
     for (const answer of answers) expect(answer).not.toHaveProperty('errors');
   });
 });

@@ -54,10 +54,16 @@ const MediaInput = builder.inputType('MediaInput', {
   }),
 });
 
+// No `id` of its own: the Entry's global id under another type made Relay's store hold one record
+// under two types (and keep the entry's fields); it is `entryId`, to delete by.
 export const DeletedEntry = builder.objectRef<{ id: number }>('DeletedEntry').implement({
-  description: 'What remains of a deleted entry: its ids, so that a client can drop it from what it keeps (Relay: `id @deleteRecord`).',
+  description:
+    'What remains of a deleted entry: its ids, so that a client can drop it from what it keeps (Relay: `entryId @deleteRecord`). It has no `id`: it is no object of its own.',
   fields: (t) => ({
-    id: t.globalID({ description: 'The deleted entry’s global id.', resolve: (entry) => ({ type: 'Entry', id: entry.id }) }),
+    entryId: t.globalID({
+      description: 'The deleted entry’s global id, for Relay’s `@deleteRecord`.',
+      resolve: (entry) => ({ type: 'Entry', id: entry.id }),
+    }),
     databaseId: t.exposeInt('id', { description: 'The deleted entry’s number in the database.' }),
   }),
 });
