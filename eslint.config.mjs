@@ -9,6 +9,8 @@ import graphqlPlugin from '@graphql-eslint/eslint-plugin';
  */
 const VALUE_TYPES = [
   'ActivityTotals',
+  // what remains of a deleted entry: no object of its own, so no id (a second type under the entry's would confuse Relay's store)
+  'DeletedEntry',
   'Distance',
   'EmailSettings',
   'FieldIssue',
