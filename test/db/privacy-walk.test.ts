@@ -62,6 +62,12 @@ beforeAll(async () => {
 });
 afterAll(() => db.destroy());
 
+/** A token of the blocker, to post the words the blocked person must never hear of. */
+async function blockerToken(): Promise<string> {
+  const blocker = await db.prisma.person.findFirstOrThrow({ where: { username: fixture.blocker } });
+  return createToken(db.prisma, blocker.id);
+}
+
 /** What of `text` must not have left: the first forbidden thing found, or null. */
 function leaked(text: string, forbidden: Array<string | RegExp>): string | null {
   for (const thing of forbidden) if (typeof thing === 'string' ? text.includes(thing) : thing.test(text)) return String(thing);
@@ -123,19 +129,47 @@ function selection(types: Map<string, FullType>, typeName: string, depth: number
     if (kind === 'SCALAR' || kind === 'ENUM') parts.push(field.name);
     else if (depth > 0) {
       const nested = selection(types, inner.name!, depth - 1);
-      if (nested) parts.push(`${field.name} { ${nested} }`);
+      // lists a little long, so that the cost limit lets the whole selection through
+      const first = field.args.some((arg) => arg.name === 'first') ? '(first: 2)' : '';
+      if (nested) parts.push(`${field.name}${first} { ${nested} }`);
     }
   }
   return parts.join(' ');
 }
 
-async function introspect(): Promise<{ types: Map<string, FullType>; query: FullType }> {
+async function introspect(): Promise<{ types: Map<string, FullType>; query: FullType; subscription: FullType }> {
   const typeRef = 'kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } }';
-  const result = await api.graphql<{ __schema: { queryType: { name: string }; types: FullType[] } }>(
-    `{ __schema { queryType { name } types { name kind possibleTypes { name } fields { name type { ${typeRef} } args { name type { ${typeRef} } } } } } }`,
+  const result = await api.graphql<{ __schema: { queryType: { name: string }; subscriptionType: { name: string }; types: FullType[] } }>(
+    `{ __schema { queryType { name } subscriptionType { name } types { name kind possibleTypes { name } fields { name type { ${typeRef} } args { name type { ${typeRef} } } } } } }`,
   );
-  const types = new Map(result.data!.__schema.types.map((type) => [type.name, type]));
-  return { types, query: types.get(result.data!.__schema.queryType.name)! };
+  const schema = result.data!.__schema;
+  const types = new Map(schema.types.map((type) => [type.name, type]));
+  return { types, query: types.get(schema.queryType.name)!, subscription: types.get(schema.subscriptionType.name)! };
+}
+
+/** A subscription over server-sent events, in-process: everything it has said so far, and how to end it. */
+async function listen(query: string, token: string | null) {
+  const controller = new AbortController();
+  const response = await api.fetch('/graphql', {
+    method: 'POST',
+    signal: controller.signal,
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query }),
+  });
+  const heard = { text: '' };
+  const reader = response.body?.getReader();
+  void (async () => {
+    try {
+      for (;;) {
+        const read = await reader!.read();
+        if (read.done) return;
+        heard.text += new TextDecoder().decode(read.value);
+      }
+    } catch {
+      // ended
+    }
+  })();
+  return { heard, stop: () => controller.abort() };
 }
 
 /** Every way to call each query field with the walk's values: one call per value of each argument it can fill. */
@@ -172,6 +206,9 @@ describe('every way out, walked', () => {
         for (const [who, viewer] of [...Object.entries(viewers), ['control', control] as const]) {
           const result = await api.graphql(`{ ${field.name}${args} ${body} }`, {}, viewer.token ?? undefined);
           walked += 1;
+          // a selection the limits refuse walks nothing: none may be
+          const limited = result.errors?.find((error) => /COST_LIMIT|DEPTH|TOKEN/.test(String(error.extensions?.code)));
+          if (limited) problems.push(`${who}: ${field.name}${args} was refused: ${limited.message}`);
           const text = JSON.stringify(result.data ?? null);
           const found = leaked(text, viewer.forbidden);
           if (found) problems.push(`${who}: ${field.name}${args} shows ${found}`);
@@ -216,6 +253,54 @@ describe('every way out, walked', () => {
     expect(problems.filter((problem) => problem.startsWith('control:')).length).toBeGreaterThan(0);
     expect(problems.filter((problem) => !problem.startsWith('control:'))).toEqual([]);
   }, 120_000);
+
+  it('subscriptions: none tells anyone of what they may not see, as it happens', async () => {
+    const { types, subscription } = await introspect();
+    const listeners: Array<{ who: string; what: string; heard: { text: string }; stop: () => void; forbidden: Array<string | RegExp> }> =
+      [];
+    for (const field of subscription.fields ?? []) {
+      const inner = named(field.type).name!;
+      const kind = types.get(inner)?.kind;
+      const body = kind === 'SCALAR' || kind === 'ENUM' ? '' : `{ ${selection(types, inner, 2)} }`;
+      for (const args of calls(field)) {
+        for (const [who, viewer] of [...Object.entries(viewers), ['control', control] as const]) {
+          const { heard, stop } = await listen(`subscription { ${field.name}${args} ${body} }`, viewer.token);
+          listeners.push({ who, what: `${field.name}${args}`, heard, stop, forbidden: viewer.forbidden });
+        }
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // what happens meanwhile: hidden entries posted, at home and elsewhere; comments and likes on them;
+    // the blocker's words; a public entry at home; a friends-only entry made only-me
+    const as = (token: string | null, query: string) => api.graphql(query, {}, token ?? undefined);
+    const owner = control.token;
+    const posted = async (input: string) =>
+      (await as(owner, `mutation { createEntry(input: { ${input} }) { entry { databaseId } } }`)) as {
+        data?: { createEntry: { entry: { databaseId: number } } };
+      };
+    const hidden = (await posted(`message: "${ONLY_ME} live", visibility: ONLY_ME, lat: ${HOME.lat}, lon: ${HOME.lon}`)).data!.createEntry
+      .entry.databaseId;
+    const friendsOnly = (await posted(`message: "${FRIENDS_ONLY} live", visibility: FRIENDS`)).data!.createEntry.entry.databaseId;
+    await posted(`message: "Public, home again", lat: ${HOME.lat}, lon: ${HOME.lon}`);
+    await as(owner, `mutation { createComment(input: { entryId: ${hidden}, body: "${ONLY_ME} comment" }) { error { __typename } } }`);
+    await as(owner, `mutation { likeEntry(input: { entryId: ${friendsOnly} }) { error { __typename } } }`);
+    await as(owner, `mutation { updateEntry(input: { id: ${friendsOnly}, visibility: ONLY_ME }) { error { __typename } } }`);
+    await api.graphql(
+      `mutation { createEntry(input: { message: "${BLOCKER_SAYS} live" }) { error { __typename } } }`,
+      {},
+      await blockerToken(),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (const listener of listeners) listener.stop();
+    const problems = listeners.flatMap(({ who, what, heard, forbidden }) => {
+      const found = leaked(heard.text, forbidden);
+      return found ? [`${who}: ${what} told of ${found}`] : [];
+    });
+    expect(listeners.length).toBeGreaterThan(20);
+    // the walk hears what happens: the owner is told of their own only-me entry
+    expect(problems.filter((problem) => problem.startsWith('control:')).length).toBeGreaterThan(0);
+    expect(problems.filter((problem) => !problem.startsWith('control:'))).toEqual([]);
+  }, 60_000);
 
   it('the pages: none shows anyone what they may not see', async () => {
     const problems: string[] = [];
