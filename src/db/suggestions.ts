@@ -57,12 +57,16 @@ export async function suggestPeople(
           )})
         ORDER BY n."createdAt" DESC, n."id" DESC LIMIT ${NEARBY_CANDIDATES}`)
     : [];
-  // one shown place is enough to count an author as active nearby
-  const active = new Set<number>();
-  for (const row of candidates) {
-    const entry = { id: Number(row.id), authorId: Number(row.authorId), lat: Number(row.lat), lon: Number(row.lon) };
-    if (!active.has(entry.authorId) && (await placeShown(entry))) active.add(entry.authorId);
-  }
+  // one shown place is enough to count an author as active nearby; asked together, so that what the
+  // gate reads of them (their authors' settings, their tracks) is read in one batch, not one a candidate
+  const entries = candidates.map((row) => ({
+    id: Number(row.id),
+    authorId: Number(row.authorId),
+    lat: Number(row.lat),
+    lon: Number(row.lon),
+  }));
+  const shown = await Promise.all(entries.map(placeShown));
+  const active = new Set(entries.filter((_, i) => shown[i]).map((entry) => entry.authorId));
   const nearby = active.size
     ? Sql.sql`UNION ALL SELECT p."id", 0 AS "mutual", 0 AS "commented", 1 AS "nearby" FROM "Person" p WHERE p."id" IN (${Sql.join([...active])})`
     : Sql.empty;

@@ -104,7 +104,7 @@ function newEntries(
   keep: (payload: EventPayloads['entryCreated'], now: NonNullable<EntryNow>) => boolean | Promise<boolean> = () => true,
 ) {
   return delivered(context, 'entryCreated', async (p) => {
-    const now = await readOncePerEvent(entryStates, p, ({ entryId }) =>
+    const now = await sharedRead(entryStates, p, ({ entryId }) =>
       context.prisma.entry.findUnique({ where: { id: entryId }, select: { authorId: true, visibility: true, lat: true, lon: true } }),
     );
     return now !== null && (await viewerMaySee(context, now)) && (await keep(p, now));
@@ -232,12 +232,12 @@ const entryStates = new WeakMap<object, Shared<EntryNow>>();
 type Shared<T> = { at: number; result: Promise<T> };
 const SHARED_READ_MS = 1_000;
 
-function readOncePerEvent<P extends object, T>(payload: P, read: (payload: P) => Promise<T>): Promise<T>;
-function readOncePerEvent<P extends object, T>(reads: WeakMap<object, Shared<T>>, payload: P, read: (payload: P) => Promise<T>): Promise<T>;
-function readOncePerEvent<P extends object, T>(
-  ...args: [P, (payload: P) => Promise<T>] | [WeakMap<object, Shared<T>>, P, (payload: P) => Promise<T>]
-): Promise<T> {
-  const [reads, payload, read] = args.length === 3 ? args : [eventReads as WeakMap<object, Shared<T>>, ...args];
+function readOncePerEvent<P extends object, T>(payload: P, read: (payload: P) => Promise<T>): Promise<T> {
+  return sharedRead(eventReads as WeakMap<object, Shared<T>>, payload, read);
+}
+
+/** `read` of the event `payload`, kept in `reads` for SHARED_READ_MS (see above). */
+function sharedRead<P extends object, T>(reads: WeakMap<object, Shared<T>>, payload: P, read: (payload: P) => Promise<T>): Promise<T> {
   const kept = reads.get(payload);
   if (kept && Date.now() - kept.at < SHARED_READ_MS) return kept.result;
   const result = read(payload);

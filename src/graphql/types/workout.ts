@@ -3,8 +3,8 @@ import { hidesAnything, type PrivacySettings } from '../../domain/privacy-zones.
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { type Context, readsAsOwner } from '../context.ts';
-import { privacyOf, trackOfEntry } from '../loaders.ts';
-import { ownerOfTrack, shownTrack } from '../privacy.ts';
+import { trackOfEntry } from '../loaders.ts';
+import { entryPrivacy, ownerOfTrack, shownTrack } from '../privacy.ts';
 import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum } from './enums.ts';
 
 const SHOWN_PART =
@@ -37,10 +37,8 @@ async function shownFigures(
   // from its entry (Entry.workout), the author and, from a page, their settings: most hide nothing,
   // and then no track is read
   const { authorId, authorPrivacy } = workout as { authorId?: number; authorPrivacy?: PrivacySettings };
-  if (authorId !== undefined) {
-    if (readsAsOwner(context, authorId)) return null;
-    if (!hidesAnything(authorPrivacy ?? (await privacyOf(context, authorId)))) return null;
-  }
+  // (entryPrivacy answers no settings for the owner: then nothing is hidden)
+  if (authorId !== undefined && !hidesAnything(await entryPrivacy(context, { authorId, authorPrivacy }))) return null;
   const track = await trackOfEntry(context, workout.entryId);
   if (!track) return null;
   const ownerId = authorId ?? (await ownerOfTrack(context, { id: track.id }));
