@@ -127,7 +127,7 @@ describe('probes and processes', () => {
       while (going) {
         const outcome = await fetch(`${cluster.url}/entries.json`, {
           headers: { connection: 'close' },
-          signal: AbortSignal.timeout(5_000),
+          signal: AbortSignal.timeout(15_000),
         }).then(
           async (response) => {
             await response.text();
