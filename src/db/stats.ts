@@ -1,7 +1,8 @@
 // A person's training totals, records and workout days, as aggregate queries over their workouts:
 // the database sums and groups, this process never loads the entries. Every query keeps
 // to the entries the viewer may see (entry-conditions.ts's visibleCondition), so a total never counts a
-// workout its reader could not open.
+// workout its reader could not open, and sums the figures its reader is told of each workout: for
+// anyone but the person, the shown part of a track their privacy cuts (shown-figures.ts).
 import type { CalendarPeriod } from '../domain/calendar.ts';
 import { RECORD_DISTANCES, type RecordDistance } from '../domain/records.ts';
 import { METERS_PER } from '../domain/units.ts';
@@ -15,18 +16,44 @@ type Reader = Pick<Database, 'read' | 'provider'>;
 /** When a workout happened: when it was completed, else when it was posted. */
 const AT = 'COALESCE(w."completedAt", e."createdAt")';
 
-/** Its distance in meters: as entered (in the units entered), else its track's. */
-const METERS = `COALESCE(CASE w."distanceUnits" ${Object.entries(METERS_PER)
+/** Its distance in meters as entered, in the units entered. */
+const ENTERED_METERS = `CASE w."distanceUnits" ${Object.entries(METERS_PER)
   .map(([units, factor]) => `WHEN '${units}' THEN w."distanceValue" * ${factor}`)
-  .join(' ')} END, t."distanceMeters", 0)`;
+  .join(' ')} END`;
 
-/** Its moving time: its track's, else the duration entered. */
-const MOVING = 'COALESCE(t."movingSeconds", w."duration", 0)';
+/**
+ * Who reads a person's stats: the entries they may see, and, when they are not the person and the
+ * person's privacy cuts their tracks, the version of the person's settings whose shown figures
+ * (shown-figures.ts) stand in for each track's own. A track whose figures are of another version
+ * counts nothing: others are never told a figure of the part cut.
+ */
+export interface StatsReader {
+  entries: EntryReader;
+  shownVersion: number | null;
+}
+
+/** The figures of a workout as the reader is told them (Workout.distance and duration follow the same rule). */
+function figures({ shownVersion }: StatsReader): { meters: string; moving: string; gain: string } {
+  // as entered, else its track's
+  if (shownVersion === null)
+    return {
+      meters: `COALESCE(${ENTERED_METERS}, t."distanceMeters", 0)`,
+      moving: 'COALESCE(t."movingSeconds", w."duration", 0)',
+      gain: 'COALESCE(t."elevationGain", 0)',
+    };
+  // a workout with a track: its shown part's, once computed for these settings
+  const current = `t."shownVersion" = ${Number(shownVersion)}`;
+  return {
+    meters: `CASE WHEN t."id" IS NULL THEN COALESCE(${ENTERED_METERS}, 0) WHEN ${current} THEN t."shownMeters" ELSE 0 END`,
+    moving: `CASE WHEN t."id" IS NULL THEN COALESCE(w."duration", 0) WHEN ${current} THEN COALESCE(t."shownMovingSeconds", 0) ELSE 0 END`,
+    gain: `CASE WHEN ${current} THEN t."shownGain" ELSE 0 END`,
+  };
+}
 
 const FROM = Sql.raw(`FROM "Entry" e JOIN "Workout" w ON w."entryId" = e."id" LEFT JOIN "Track" t ON t."entryId" = e."id"`);
 
-function workoutsOf(personId: number, reader: EntryReader, activityType: string | null): Sql.Sql {
-  const conditions = [Sql.sql`e."authorId" = ${personId}`, visibleCondition(reader)];
+function workoutsOf(personId: number, reader: StatsReader, activityType: string | null): Sql.Sql {
+  const conditions = [Sql.sql`e."authorId" = ${personId}`, visibleCondition(reader.entries)];
   if (activityType !== null) conditions.push(Sql.sql`w."activityType" = ${activityType}`);
   return Sql.join(conditions, ' AND ');
 }
@@ -48,7 +75,7 @@ export interface PeriodTotals {
 export async function readPeriodTotals(
   database: Reader,
   personId: number,
-  reader: EntryReader,
+  reader: StatsReader,
   periods: readonly CalendarPeriod[],
   activityType: string | null,
 ): Promise<PeriodTotals[]> {
@@ -60,6 +87,7 @@ export async function readPeriodTotals(
     bounds.map((end, i) => Sql.sql`WHEN ${at} < ${end} THEN ${Sql.raw(String(i))}`),
     ' ',
   );
+  const { meters, moving, gain } = figures(reader);
   const rows = await database.read<{
     period: number | bigint;
     activityType: string;
@@ -69,8 +97,8 @@ export async function readPeriodTotals(
     gain: number | null;
   }>(Sql.sql`SELECT p."period", p."activityType", count(*) AS "workouts", sum(p."meters") AS "meters",
       sum(p."moving") AS "moving", sum(p."gain") AS "gain"
-    FROM (SELECT CASE ${index} END AS "period", w."activityType" AS "activityType", ${Sql.raw(METERS)} AS "meters",
-        ${Sql.raw(MOVING)} AS "moving", COALESCE(t."elevationGain", 0) AS "gain"
+    FROM (SELECT CASE ${index} END AS "period", w."activityType" AS "activityType", ${Sql.raw(meters)} AS "meters",
+        ${Sql.raw(moving)} AS "moving", ${Sql.raw(gain)} AS "gain"
       ${FROM}
       WHERE ${workoutsOf(personId, reader, activityType)}
         AND ${at} >= ${new Date(periods[0]!.start)} AND ${at} < ${bounds.at(-1)!}) p
@@ -85,6 +113,13 @@ export async function readPeriodTotals(
   }));
 }
 
+/** For a reader told the shown part: only an effort inside it counts (its start and end in the shown part's times). */
+function shownEffort({ shownVersion }: StatsReader): Sql.Sql {
+  if (shownVersion === null) return Sql.empty;
+  return Sql.sql` AND t."shownVersion" = ${shownVersion} AND b."startOffsetMs" >= t."shownFromMs"
+    AND b."startOffsetMs" + b."seconds" * 1000 <= t."shownToMs"`;
+}
+
 export interface RecordRow {
   distance: RecordDistance;
   seconds: number;
@@ -93,14 +128,14 @@ export interface RecordRow {
 }
 
 /** The fastest effort at each record distance over the person's runs, with its entry: one statement. */
-export async function readRunningRecords(database: Reader, personId: number, reader: EntryReader): Promise<RecordRow[]> {
+export async function readRunningRecords(database: Reader, personId: number, reader: StatsReader): Promise<RecordRow[]> {
   const rows = await database.read<{ distance: string; seconds: number; entryId: number | bigint; at: Date | string }>(
     Sql.sql`SELECT r."distance", r."seconds", r."entryId", r."at" FROM (
       SELECT b."distance", b."seconds", e."id" AS "entryId", ${Sql.raw(AT)} AS "at",
         row_number() OVER (PARTITION BY b."distance" ORDER BY b."seconds", e."id") AS "rank"
       FROM "BestEffort" b JOIN "Track" t ON t."id" = b."trackId" JOIN "Entry" e ON e."id" = t."entryId"
         JOIN "Workout" w ON w."entryId" = e."id"
-      WHERE ${workoutsOf(personId, reader, 'running')}) r
+      WHERE ${workoutsOf(personId, reader, 'running')}${shownEffort(reader)}) r
     WHERE r."rank" = 1`,
   );
   const order = Object.keys(RECORD_DISTANCES);
@@ -133,12 +168,13 @@ export interface BiggestWanted {
 export async function readBiggest(
   database: Reader,
   personId: number,
-  reader: EntryReader,
+  reader: StatsReader,
   wanted: readonly BiggestWanted[],
 ): Promise<Array<BiggestRow | null>> {
   if (wanted.length === 0) return [];
   const arms = wanted.map(({ activityType, measure }, i) => {
-    const value = Sql.raw(measure === 'distance' ? METERS : 'COALESCE(t."elevationGain", 0)');
+    const { meters, gain } = figures(reader);
+    const value = Sql.raw(measure === 'distance' ? meters : gain);
     return Sql.sql`SELECT * FROM (SELECT ${Sql.raw(String(i))} AS "arm", e."id" AS "entryId", ${value} AS "meters", ${Sql.raw(AT)} AS "at" ${FROM}
       WHERE ${workoutsOf(personId, reader, activityType)} AND ${value} > 0
       ORDER BY 3 DESC, e."id" LIMIT 1) ${Sql.raw(`b${i}`)}`;
@@ -159,7 +195,7 @@ export async function readBiggest(
  * The distinct minutes (since 1970, UTC) in which the person worked out: what streaks are counted
  * from, after each is placed on the person's calendar. One small number per workout at most.
  */
-export async function readWorkoutMinutes(database: Reader, personId: number, reader: EntryReader): Promise<number[]> {
+export async function readWorkoutMinutes(database: Reader, personId: number, reader: StatsReader): Promise<number[]> {
   const minute =
     database.provider === 'postgresql' ? `floor(extract(epoch from ${AT}) / 60)::bigint` : `CAST(unixepoch(${AT}) / 60 AS INTEGER)`;
   const rows = await database.read<{ minute: number | bigint }>(

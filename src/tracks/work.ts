@@ -6,6 +6,7 @@
 import type { Point } from '../domain/geo.ts';
 import { type GpxPoint, type GpxWaypoint, type PackedGpx, toGpx } from '../domain/gpx.ts';
 import { type HiddenParts, hiddenParts, type PrivacySettings, trackEnds, visiblePoints } from '../domain/privacy-zones.ts';
+import { trackEfforts } from '../domain/records.ts';
 import { encodePolyline, summarizeTrack, type TrackSummary, thin, thinIndexes } from '../domain/track.ts';
 import { decodePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
 import { type PreparedTrack, prepareTrack } from './prepare.ts';
@@ -23,6 +24,7 @@ export type TrackWork =
   | { kind: 'outline'; pointData: Uint8Array | null; settings: PrivacySettings | null; max: number }
   | { kind: 'points'; pointData: Uint8Array | null; settings: PrivacySettings | null; first: number }
   | { kind: 'shown'; pointData: Uint8Array | null; settings: PrivacySettings }
+  | { kind: 'shownFigures'; pointData: Uint8Array | null; settings: PrivacySettings }
   | { kind: 'hiddenParts'; pointData: Uint8Array | null; settings: PrivacySettings }
   | { kind: 'prepare'; gpx: PackedGpx };
 
@@ -38,15 +40,31 @@ export interface Shown {
   start: Point | null;
 }
 
+/**
+ * The figures of the part of a track shown to anyone but its owner, which their totals and records are
+ * made of (db/shown-figures.ts): distance, moving time and climb of the points shown, and where the
+ * shown part's timed points begin and end, in milliseconds after the whole track's first timed point
+ * (the clock of a best effort's startOffsetMs); null when no timed point is shown.
+ */
+export interface ShownFigures {
+  meters: number;
+  movingSeconds: number | null;
+  gain: number;
+  fromMs: number | null;
+  toMs: number | null;
+}
+
 export type TrackWorkResult<K extends TrackWork['kind']> = K extends 'gpx'
   ? Uint8Array
   : K extends 'outline' | 'points'
     ? GpxPoint[]
     : K extends 'shown'
       ? Shown
-      : K extends 'prepare'
-        ? PreparedTrack
-        : HiddenParts;
+      : K extends 'shownFigures'
+        ? ShownFigures
+        : K extends 'prepare'
+          ? PreparedTrack
+          : HiddenParts;
 
 /** The points a viewer is shown: all of them without settings. */
 const shownPoints = (pointData: Uint8Array | null, settings: PrivacySettings | null) =>
@@ -56,7 +74,29 @@ export function doTrackWork<W extends TrackWork>(work: W): TrackWorkResult<W['ki
   return run(work) as TrackWorkResult<W['kind']>;
 }
 
-function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | HiddenParts | PreparedTrack {
+/** The time of a point in milliseconds, or null when it has none. */
+const timeOf = (point: { time: Date | null }) => {
+  const time = point.time?.getTime() ?? Number.NaN;
+  return Number.isFinite(time) ? time : null;
+};
+
+function shownFigures(pointData: Uint8Array | null, settings: PrivacySettings): ShownFigures {
+  const all = decodePoints(pointData);
+  const points = visiblePoints(all, settings);
+  const summary = summarizeTrack(points);
+  const clock = all.map(timeOf).find((time) => time !== null) ?? null;
+  const times = points.map(timeOf).filter((time) => time !== null);
+  const shownTimes = clock === null || times.length === 0 ? null : { from: times[0]! - clock, to: times.at(-1)! - clock };
+  return {
+    meters: summary.distanceMeters,
+    movingSeconds: trackEfforts(points).movingSeconds,
+    gain: summary.elevationGain,
+    fromMs: shownTimes?.from ?? null,
+    toMs: shownTimes?.to ?? null,
+  };
+}
+
+function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | ShownFigures | HiddenParts | PreparedTrack {
   switch (work.kind) {
     case 'gpx': {
       const gpx = toGpx({
@@ -88,6 +128,8 @@ function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | HiddenParts | P
         start: first ? { lat: first.lat, lon: first.lon } : null,
       };
     }
+    case 'shownFigures':
+      return shownFigures(work.pointData, work.settings);
     case 'hiddenParts':
       return hiddenParts(decodePoints(work.pointData), work.settings);
     case 'prepare':

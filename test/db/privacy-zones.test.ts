@@ -132,6 +132,27 @@ const gpxWaypoints = (gpx: string) => [...gpx.matchAll(/<wpt lat="[-\d.]+" lon="
 const gpxPoints = (gpx: string) =>
   [...gpx.matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)"/g)].map((m) => ({ lat: Number(m[1]), lon: Number(m[2]) }));
 
+type Stats = { total: { workouts: number; meters: number; movingSeconds: number }; records: { running: Array<{ distance: string }> } };
+
+/** The author's training totals since 2020 and their running records, as `token` reads them. */
+async function statsOf(token: string | undefined): Promise<Stats> {
+  const { person } = await asViewer<{ person: { stats: { total: Stats['total'] }; records: Stats['records'] } }>(
+    token,
+    `{ person(username: "zoe") { stats(period: YEAR, from: "2020-01-01T00:00:00Z") { ... on TrainingStats { total { workouts meters movingSeconds } } }
+      records { running { distance } } } }`,
+  );
+  return { total: person.stats.total, records: person.records };
+}
+
+/** The distance of both workouts' tracks as `token` receives them. */
+async function shownMeters(token: string | undefined): Promise<number> {
+  const { a, b } = await asViewer<{ a: { track: { distanceMeters: number } }; b: { track: { distanceMeters: number } } }>(
+    token,
+    `{ a: entry(id: ${entryId}) { track { distanceMeters } } b: entry(id: ${startEntryId}) { track { distanceMeters } } }`,
+  );
+  return a.track.distanceMeters + b.track.distanceMeters;
+}
+
 describe('what anyone but the author receives', () => {
   for (const [who, token] of [
     ['someone without a token', () => undefined],
@@ -211,6 +232,18 @@ describe('what anyone but the author receives', () => {
         `{ entry(id: ${entryId}) { workout { duration } } }`,
       );
       expect(own.entry.workout.duration).toBe(600);
+    });
+
+    it(`${who}: stats and records are made of the shown parts, as the workouts answer them`, async () => {
+      const [shown, whole] = await Promise.all([statsOf(token()), statsOf(authorToken)]);
+      // the two workouts' tracks as this viewer receives them
+      expect(shown.total.workouts).toBe(2);
+      expect(shown.total.meters).toBeCloseTo(await shownMeters(token()), 0);
+      expect(shown.total.meters).toBeLessThan(whole.total.meters - 1000);
+      expect(shown.total.movingSeconds).toBeLessThan(whole.total.movingSeconds);
+      // the fastest kilometre ran from the hidden start: the author has it, nobody else
+      expect(whole.records.running.map((r) => r.distance)).toContain('ONE_K');
+      expect(shown.records.running).toEqual([]);
     });
 
     it(`${who}: no position of an entry posted at its track’s hidden start`, async () => {
@@ -309,8 +342,14 @@ describe('the author', () => {
   });
 
   it('a change takes effect at once: without the zone and the hidden ends, everyone sees the whole track', async () => {
+    const before = await statsOf(strangerToken);
     await asViewer(authorToken, `mutation { removePrivacyZone(input: { id: ${zoneId} }) { error { __typename } } }`);
+    // the totals others read follow at once: the part the zone cut counts again, the hidden ends do not
+    const withoutZone = await statsOf(strangerToken);
+    expect(withoutZone.total.meters).toBeGreaterThan(before.total.meters + 100);
+    expect(withoutZone.total.meters).toBeCloseTo(await shownMeters(strangerToken), 0);
     await asViewer(authorToken, 'mutation { updateProfile(input: { hiddenEndsMeters: 0 }) { error { __typename } } }');
+    expect((await statsOf(strangerToken)).total).toEqual((await statsOf(authorToken)).total);
     const { entry } = await asViewer<{ entry: { geo: { latitude: number }; track: { points: unknown[]; polyline: string } } }>(
       undefined,
       `{ entry(id: ${entryId}) { geo { latitude } track { points { lat } polyline } } }`,

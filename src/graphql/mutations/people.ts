@@ -255,7 +255,9 @@ payloadMutation('updateProfile', {
     }
     const before =
       data.photoUrl === undefined ? null : await context.prisma.person.findUnique({ where: { id: viewer.id }, select: { photoUrl: true } });
-    await context.prisma.person.update({ where: { id: viewer.id }, data, select: { id: true } });
+    // a change of hidden ends makes every track's shown figures stale (db/shown-figures.ts)
+    const privacy = data.hiddenEndsMeters === undefined ? {} : { privacyVersion: { increment: 1 } };
+    await context.prisma.person.update({ where: { id: viewer.id }, data: { ...data, ...privacy }, select: { id: true } });
     // the avatar it replaced, if it was an uploaded one nothing else shows, is removed from the media store
     const replaced = before?.photoUrl && before.photoUrl !== data.photoUrl && mediaName(before.photoUrl) ? [before.photoUrl] : [];
     await context.media.remove(await unusedMedia(context.prisma, replaced));
@@ -311,6 +313,9 @@ builder.prismaObjectField('Person', 'hiddenEndsMeters', (t) =>
   }),
 );
 
+/** What a change of a person's zones writes beside it: their tracks' shown figures are stale (db/shown-figures.ts). */
+const NEW_PRIVACY = { privacyVersion: { increment: 1 } };
+
 payloadMutation('addPrivacyZone', {
   description: `Hides a place (a centre and ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters around it) of the viewer's tracks, waypoints and entries from everyone else, at once. The circle cut is centred a stable random 20-50% of the radius away from the centre, and wider by as much, so that the whole radius stays hidden while tracks cut at its edge do not point at the centre. At most ${MAX_ZONES} places.`,
   input: {
@@ -330,7 +335,10 @@ payloadMutation('addPrivacyZone', {
       throw ValidationError.field('lat', `at most ${MAX_ZONES} privacy zones; remove one first`);
     // unpredictable: knowing the shift would give the centre back
     const shift = randomShift(zone.radiusMeters, () => randomInt(2 ** 32) / 2 ** 32);
-    return context.prisma.$transaction((tx) => tx.privacyZone.create({ data: { ...zone, ...shift, personId: viewer.id } }));
+    return context.prisma.$transaction(async (tx) => {
+      await tx.person.update({ where: { id: viewer.id }, data: NEW_PRIVACY, select: { id: true } });
+      return tx.privacyZone.create({ data: { ...zone, ...shift, personId: viewer.id } });
+    });
   },
   payload: {
     description: 'The new privacy zone.',
@@ -358,7 +366,10 @@ payloadMutation('removePrivacyZone', {
     const id = requireDatabaseId(input.id, 'PrivacyZone', 'privacy zone');
     const zone = await context.prisma.privacyZone.findFirst({ where: { id, personId: viewer.id } });
     if (!zone) throw new NotFoundError('privacy zone', String(id));
-    await context.prisma.privacyZone.delete({ where: { id }, select: { id: true } });
+    await context.prisma.$transaction([
+      context.prisma.privacyZone.delete({ where: { id }, select: { id: true } }),
+      context.prisma.person.update({ where: { id: viewer.id }, data: NEW_PRIVACY, select: { id: true } }),
+    ]);
     return zone;
   },
   payload: {

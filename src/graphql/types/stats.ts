@@ -2,7 +2,7 @@
 // The sums and the records come from aggregate queries (db/stats.ts); who may read them
 // is the person's `statsVisibility`, and each total counts only the workouts its reader may see.
 
-import type { EntryReader } from '../../db/entry-conditions.ts';
+import { shownFiguresVersion } from '../../db/shown-figures.ts';
 import {
   type BiggestRow,
   type BiggestWanted,
@@ -11,6 +11,7 @@ import {
   readPeriodTotals,
   readRunningRecords,
   readWorkoutMinutes,
+  type StatsReader,
 } from '../../db/stats.ts';
 import { ACTIVITY_TYPES, type ActivityType, storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import {
@@ -28,8 +29,7 @@ import { RECORD_DISTANCES, type RecordDistance } from '../../domain/records.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
 import { builder } from '../builder.ts';
-import type { Context } from '../context.ts';
-import { readerOf } from '../context.ts';
+import { type Context, readerOf, readsAsOwner } from '../context.ts';
 import { entryById } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
 import { EntryRef } from './entry.ts';
@@ -89,7 +89,8 @@ const personDistance = (owner: Owner, meters: number): Distance => {
 };
 
 const TotalsFields = builder.interfaceRef<Totals>('TrainingTotals').implement({
-  description: 'Sums over workouts.',
+  description:
+    "Sums over workouts. To anyone but the person, a track their privacy zones or hidden ends cut counts its shown part only (as the workout's own `distance` and `duration` answer them).",
   fields: (t) => ({
     workouts: t.exposeInt('workouts', { description: 'How many workouts.' }),
     distance: t.field({
@@ -237,7 +238,7 @@ const MeasureRecordRef = builder.objectRef<MeasureShape>('MeasureRecord').implem
 
 interface RecordsShape {
   owner: Owner;
-  reader: EntryReader;
+  reader: StatsReader;
   /** The longest ride, the biggest climb and the longest swim, read together by the first of them asked. */
   biggest?: Promise<Array<BiggestRow | null>>;
 }
@@ -261,7 +262,8 @@ const RecordsRef = builder.objectRef<RecordsShape>('PersonRecords').implement({
   fields: (t) => ({
     running: t.field({
       type: [RunningRecordRef],
-      description: 'For each record distance covered by a timed running track, the fastest time, shortest distance first.',
+      description:
+        'For each record distance covered by a timed running track, the fastest time, shortest distance first. To anyone but the person, only efforts inside the shown part of a track their privacy cuts.',
       resolve: async ({ owner, reader }, _args, context) =>
         (await readRunningRecords(context, owner.id, reader)).map((record) => ({ owner, ...record })),
     }),
@@ -311,9 +313,14 @@ interface Settings {
   weekStart: number;
 }
 
-/** Who reads, when they may read this person's stats (their `statsVisibility`); undefined when not. */
-async function statsReader(context: Context, person: Settings): Promise<EntryReader | undefined> {
-  return (await viewerMaySee(context, { authorId: person.id, visibility: person.statsVisibility })) ? readerOf(context) : undefined;
+/**
+ * Who reads, when they may read this person's stats (their `statsVisibility`); undefined when not.
+ * Anyone but the person is told the shown part of each track their privacy cuts (db/shown-figures.ts).
+ */
+async function statsReader(context: Context, person: Settings): Promise<StatsReader | undefined> {
+  if (!(await viewerMaySee(context, { authorId: person.id, visibility: person.statsVisibility }))) return undefined;
+  const shownVersion = readsAsOwner(context, person.id) ? null : await shownFiguresVersion(context, person.id);
+  return { entries: readerOf(context), shownVersion };
 }
 
 const weekStartOf = (person: Pick<Settings, 'weekStart'>) =>
