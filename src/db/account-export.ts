@@ -10,6 +10,7 @@ import { decodePoints } from '../domain/track-codec.ts';
 import type { MediaStore } from '../media/store.ts';
 import { mediaName } from '../media/store.ts';
 import type { Prisma } from './database.ts';
+import { seenBy } from './entry-conditions.ts';
 
 /** Rows read at a time: a page of entries with their workouts is a few hundred kilobytes at most. */
 const PAGE = 200;
@@ -219,21 +220,4 @@ async function photosOf(prisma: Prisma, media: MediaStore, personId: number) {
     if (name && file) files.push({ name, path: file.path });
   }
   return files;
-}
-
-/**
- * Entries the person may see now (domain/visibility.ts, as a filter): their own, public ones and their
- * friends' friends-only ones, of nobody who blocked them. What they wrote or liked on an entry since
- * hidden from them is left out of their export: it would tell that the entry is still there.
- */
-function seenBy(personId: number) {
-  return {
-    OR: [
-      { authorId: personId },
-      {
-        author: { blocks: { none: { blockedId: personId } } },
-        OR: [{ visibility: 'everyone' }, { visibility: 'friends', author: { friendships: { some: { friendId: personId } } } }],
-      },
-    ],
-  };
 }

@@ -139,6 +139,24 @@ export function visibleCondition(reader: EntryReader): Sql.Sql {
     UNION ALL SELECT "blockedId" FROM "Block" WHERE "blockerId" = ${reader.id}${muted}))`;
 }
 
+/**
+ * Entries the person may see now, as visibleCondition has it for their own session (read_all), as a
+ * Prisma filter: their own, public ones and their friends' friends-only ones, of nobody in a block with
+ * them. For what leaves without a request, at the moment it leaves (an export, a mail): what they wrote
+ * or were told of an entry hidden from them since would tell that it is still there.
+ */
+export function seenBy(personId: number) {
+  return {
+    OR: [
+      { authorId: personId },
+      {
+        author: { blocks: { none: { blockedId: personId } }, blockedBy: { none: { blockerId: personId } } },
+        OR: [{ visibility: 'everyone' }, { visibility: 'friends', author: { friendships: { some: { friendId: personId } } } }],
+      },
+    ],
+  };
+}
+
 export function rangeConditions(range: EntryRange): Sql.Sql[] {
   const where: Sql.Sql[] = [visibleCondition(range.reader)];
   if (range.sinceMs !== null) where.push(Sql.sql`e."createdAt" >= ${new Date(range.sinceMs)}`);

@@ -5,6 +5,7 @@
 // sent row is marked at once, and the one case left (a crash between the SMTP server's "accepted" and
 // that mark) sends it again with the same Message-ID, which mail systems take for the same message.
 import type { Prisma, Transaction } from '../db/database.ts';
+import { seenBy } from '../db/entry-conditions.ts';
 import { storedDate } from '../db/entry-rows.ts';
 import { claimLeased, type LeasedTable } from '../db/leased-rows.ts';
 import { type NotificationKind, notificationText } from '../domain/notifications.ts';
@@ -99,9 +100,22 @@ const toldOf = (
 });
 
 /**
+ * The notifications a person may be told of by mail at the moment it goes: about an entry they may see
+ * now (entry-conditions.ts, seenBy), or about no entry, and by someone in no block with them. A mail
+ * naming an entry hidden from them since, or the person who blocked them, would tell what the pages
+ * keep from them.
+ */
+function mayBeTold(personId: number) {
+  return {
+    OR: [{ entryId: null }, { entry: seenBy(personId) }],
+    actor: { blocks: { none: { blockedId: personId } }, blockedBy: { none: { blockerId: personId } } },
+  };
+}
+
+/**
  * The draft of a claimed mail, or why it is dropped: the address is no longer the person's (or, but for a
  * verification, no longer verified or mailed), the notification was read (or removed) before it went,
- * a digest's notifications were all read.
+ * a digest's notifications were all read, or what it tells of is hidden from them now.
  */
 export async function draftOf(prisma: Prisma, id: number, origin: string): Promise<Draft | { dropped: string }> {
   const mail = await prisma.mail.findUniqueOrThrow({
@@ -124,9 +138,11 @@ export async function draftOf(prisma: Prisma, id: number, origin: string): Promi
   if (mail.kind === 'notification') {
     const n = mail.notificationId === null ? null : await prisma.notification.findUnique({ where: { id: mail.notificationId }, select });
     if (!n || n.readAt) return { dropped: 'the notification was read before it was mailed' };
+    const told = await prisma.notification.count({ where: { id: mail.notificationId!, ...mayBeTold(person.id) } });
+    if (told === 0) return { dropped: 'what it tells of is hidden from them now' };
     return { kind: 'notification', ...base, told: toldOf(origin, n) };
   }
-  const where = { personId: person.id, readAt: null, updatedAt: { gt: mail.since ?? new Date(0) } };
+  const where = { personId: person.id, readAt: null, updatedAt: { gt: mail.since ?? new Date(0) }, ...mayBeTold(person.id) };
   const [rows, total] = await Promise.all([
     prisma.notification.findMany({ where, select, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], take: DIGEST_LISTS }),
     prisma.notification.count({ where }),

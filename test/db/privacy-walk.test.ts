@@ -4,13 +4,19 @@
 // GraphQL query field (introspected, each selected to a depth by its type), every GET operation of
 // /openapi.json (the legacy paths and /api/v1), and the athlete's pages. A field or path added later
 // is walked without anyone remembering to.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/db/oauth-store.ts';
-import { testApp } from '../support/app.ts';
+import { createAccount, createApp, issueAccessToken, setWebhook } from '../../src/db/oauth-store.ts';
+import { mailTokens } from '../../src/mail/tokens.ts';
+import { type MailWorker, startMailWorker } from '../../src/mail/worker.ts';
+import { startWebhookWorker, type WebhookWorker } from '../../src/webhooks/deliveries.ts';
+import { BASE, testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, createToken, makeFriends } from '../support/factories.ts';
+import { type MailSink, startMailSink } from '../support/smtp.ts';
 
 let db: TestDatabase;
 let api: ReturnType<typeof testApp>;
@@ -60,7 +66,66 @@ beforeAll(async () => {
   viewers.blocked = { token: await createToken(db.prisma, blocked.id), username: blocked.username, forbidden: [...hidden, BLOCKER_SAYS] };
   Object.assign(control, { token: await createToken(db.prisma, owner.id), forbidden: [ONLY_ME] });
 });
-afterAll(() => db.destroy());
+
+// --- what leaves by itself: webhooks to the owner's apps, mails to the people an act reaches ----------
+
+/** Webhook bodies received, by the app's scope: `read` (a narrower token) and `read read_all` (the control). */
+const hooks = { narrow: [] as string[], whole: [] as string[] };
+let receiver: Server;
+let webhooks: WebhookWorker;
+let sink: MailSink;
+let mails: MailWorker;
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    // a registration's challenge, echoed
+    if (req.method === 'GET') {
+      const challenge = new URL(req.url!, BASE).searchParams.get('hub.challenge');
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ 'hub.challenge': challenge }));
+    }
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      hooks[req.url?.startsWith('/narrow') ? 'narrow' : 'whole'].push(body);
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const developer = await createPerson(db.prisma, { username: 'walkdeveloper' });
+  const owner = await db.prisma.person.findFirstOrThrow({ where: { username: fixture.owner } });
+  for (const [path, scope] of [
+    ['narrow', 'read'],
+    ['whole', 'read read_all'],
+  ] as const) {
+    const app = await createApp(db.prisma, developer.id, {
+      name: `Walk ${path}`,
+      redirectUris: ['https://walk.example/cb'],
+      confidential: true,
+    });
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/${path}`;
+    await setWebhook(db.prisma, developer.id, app.clientId, url, { allowPrivate: true });
+    await issueAccessToken(db.prisma, { clientId: app.id, personId: owner.id, scope });
+  }
+  webhooks = startWebhookWorker(db.prisma, { pollMs: 3_600_000, retryBaseSeconds: 1, origin: BASE, allowPrivate: true });
+  sink = await startMailSink();
+  mails = startMailWorker(db.prisma, {
+    smtpUrl: sink.url,
+    from: 'Milepost <no-reply@milepost.test>',
+    pollMs: 3_600_000,
+    origin: BASE,
+    tokens: mailTokens('a walk secret long enough for the mails'),
+    digestEveryMs: 0,
+  });
+  // everyone the acts may reach reads mail
+  for (const username of ['walkstranger', 'walkblocked', 'walkfriend'])
+    await db.prisma.person.updateMany({ where: { username }, data: { email: `${username}@example.com`, emailVerifiedAt: new Date() } });
+});
+
+afterAll(async () => {
+  await Promise.all([webhooks?.stop(), mails?.stop(), sink?.close()]);
+  await new Promise((resolve) => receiver.close(resolve));
+  await db.destroy();
+});
 
 /** A token of the blocker, to post the words the blocked person must never hear of. */
 async function blockerToken(): Promise<string> {
@@ -254,7 +319,7 @@ describe('every way out, walked', () => {
     expect(problems.filter((problem) => !problem.startsWith('control:'))).toEqual([]);
   }, 120_000);
 
-  it('subscriptions: none tells anyone of what they may not see, as it happens', async () => {
+  it('subscriptions, webhooks and mails: none tells anyone of what they may not see, as it happens', async () => {
     const { types, subscription } = await introspect();
     const listeners: Array<{ who: string; what: string; heard: { text: string }; stop: () => void; forbidden: Array<string | RegExp> }> =
       [];
@@ -278,15 +343,21 @@ describe('every way out, walked', () => {
       (await as(owner, `mutation { createEntry(input: { ${input} }) { entry { databaseId } } }`)) as {
         data?: { createEntry: { entry: { databaseId: number } } };
       };
-    const hidden = (await posted(`message: "${ONLY_ME} live", visibility: ONLY_ME, lat: ${HOME.lat}, lon: ${HOME.lon}`)).data!.createEntry
-      .entry.databaseId;
-    const friendsOnly = (await posted(`message: "${FRIENDS_ONLY} live", visibility: FRIENDS`)).data!.createEntry.entry.databaseId;
+    // each mentions everyone the walk reads mail for
+    const mentions = '@walkstranger @walkblocked @walkfriend';
+    const hidden = (await posted(`message: "${ONLY_ME} live ${mentions}", visibility: ONLY_ME, lat: ${HOME.lat}, lon: ${HOME.lon}`)).data!
+      .createEntry.entry.databaseId;
+    const friendsOnly = (await posted(`message: "${FRIENDS_ONLY} live ${mentions}", visibility: FRIENDS`)).data!.createEntry.entry
+      .databaseId;
+    // the control of the mails: a friend is told of a friends-only entry that stays so
+    const forFriends = (await posted(`message: "${FRIENDS_ONLY} kept ${mentions}", visibility: FRIENDS`)).data!.createEntry.entry
+      .databaseId;
     await posted(`message: "Public, home again", lat: ${HOME.lat}, lon: ${HOME.lon}`);
     await as(owner, `mutation { createComment(input: { entryId: ${hidden}, body: "${ONLY_ME} comment" }) { error { __typename } } }`);
     await as(owner, `mutation { likeEntry(input: { entryId: ${friendsOnly} }) { error { __typename } } }`);
     await as(owner, `mutation { updateEntry(input: { id: ${friendsOnly}, visibility: ONLY_ME }) { error { __typename } } }`);
     await api.graphql(
-      `mutation { createEntry(input: { message: "${BLOCKER_SAYS} live" }) { error { __typename } } }`,
+      `mutation { createEntry(input: { message: "${BLOCKER_SAYS} live @walkblocked" }) { error { __typename } } }`,
       {},
       await blockerToken(),
     );
@@ -300,6 +371,28 @@ describe('every way out, walked', () => {
     // the walk hears what happens: the owner is told of their own only-me entry
     expect(problems.filter((problem) => problem.startsWith('control:')).length).toBeGreaterThan(0);
     expect(problems.filter((problem) => !problem.startsWith('control:'))).toEqual([]);
+
+    // webhooks, as the apps' tokens may read: the narrower one (`read`) hears nothing of the only-me
+    // entries nor of the place at home; the control (`read_all`) hears of the only-me entry
+    await webhooks.tick();
+    const onlyMeEvent = new RegExp(`"entry_id":${hidden}\\b`);
+    expect(hooks.whole.join('\n')).toMatch(onlyMeEvent);
+    expect(hooks.narrow.length).toBeGreaterThan(0);
+    for (const body of hooks.narrow) expect(leaked(body, [ONLY_ME, onlyMeEvent, ...HOME_DIGITS])).toBeNull();
+
+    // mails, as their readers may see at sending: an entry that is hidden from them now, or the
+    // blocker, is never named
+    await mails.tick();
+    const mailed = (username: string) =>
+      sink.received.filter((mail) => JSON.stringify(mail.to).includes(`${username}@`)).map((mail) => `${mail.subject}\n${mail.text}`);
+    const link = (id: number) => `/entries/${id}\n`;
+    expect(mailed('walkfriend').join('\n')).toContain(link(forFriends));
+    const mailProblems = [
+      ...mailed('walkfriend').map((text) => leaked(text, [link(hidden), link(friendsOnly)])),
+      ...mailed('walkstranger').map((text) => leaked(text, [link(hidden), link(friendsOnly), link(forFriends)])),
+      ...mailed('walkblocked').map((text) => leaked(text, [link(hidden), link(friendsOnly), link(forFriends), 'walkblocker'])),
+    ].filter((found) => found !== null);
+    expect(mailProblems).toEqual([]);
   }, 60_000);
 
   it('the pages: none shows anyone what they may not see', async () => {
