@@ -25,6 +25,7 @@ import {
   type Weekday,
 } from '../../domain/calendar.ts';
 import { ValidationError } from '../../domain/errors.ts';
+import { hidesAnything } from '../../domain/privacy-zones.ts';
 import { RECORD_DISTANCES, type RecordDistance } from '../../domain/records.ts';
 import { fromMeters } from '../../domain/units.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
@@ -32,6 +33,7 @@ import { builder } from '../builder.ts';
 import { type Context, readerOf, readsAsOwner } from '../context.ts';
 import { entryById } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
+import { privacyFor } from '../privacy.ts';
 import { EntryRef } from './entry.ts';
 import { ActivityTypeEnum, VisibilityEnum } from './enums.ts';
 import { type Distance, DistanceRef } from './workout.ts';
@@ -319,7 +321,9 @@ interface Settings {
  */
 async function statsReader(context: Context, person: Settings): Promise<StatsReader | undefined> {
   if (!(await viewerMaySee(context, { authorId: person.id, visibility: person.statsVisibility }))) return undefined;
-  const shownVersion = readsAsOwner(context, person.id) ? null : await shownFiguresVersion(context, person.id);
+  // most people hide nothing: then the settings the request reads anyway decide it, without a statement
+  const cut = !readsAsOwner(context, person.id) && hidesAnything(await privacyFor(context, person.id));
+  const shownVersion = cut ? await shownFiguresVersion(context, person.id) : null;
   return { entries: readerOf(context), shownVersion };
 }
 
