@@ -69,7 +69,9 @@ export const listCost: ComplexityEstimator = ({ type, field, args, childComplexi
   const sized = [args.first, args.last, args.max].find((n): n is number => typeof n === 'number');
   let items = 1;
   // a connection (one that takes `first`)
-  if (field.args.some((arg) => arg.name === 'first')) items = sized ?? CONNECTION_PAGE;
+  // (its own default page when it declares one: graphql/types/lists.ts)
+  if (field.args.some((arg) => arg.name === 'first'))
+    items = sized ?? (field.extensions.defaultPage as number | undefined) ?? CONNECTION_PAGE;
   else if (type.name.endsWith('Connection') && field.name === 'edges') items = 1;
   else if (isListType(getNullableType(field.type))) items = sized ?? ASSUMED_LIST_SIZE;
   return 1 + Math.min(Math.max(items, 0), MAX_COUNTED_ITEMS) * childComplexity;

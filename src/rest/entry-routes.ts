@@ -39,10 +39,19 @@ const partOfEntry =
     const missing = new RestError(404, 'NOT_FOUND', `no ${what} ${asked} on entry ${ctx.params.id}`);
     if (itemId === null) throw missing;
     const data = dataOf(await run(RestEntryDocument, ctx.request, context, { id }));
-    const item = (data.entry?.[part].edges as Array<{ node: { id: number } }> | undefined)?.find(({ node }) => node.id === itemId)?.node;
+    const item = (data.entry && (wholeEntry(data.entry)[part].edges as Array<{ node: { id: number } }> | undefined))?.find(
+      ({ node }) => node.id === itemId,
+    )?.node;
     if (!item) throw missing;
     return { status: 200, body: shape(item as never) };
   };
+
+/** An entry read alone, with its lists up to their maximum page rather than a stream's first page. */
+const wholeEntry = <E extends { allComments: unknown; allLikes: unknown }>({ allComments, allLikes, ...entry }: E) => ({
+  ...entry,
+  comments: allComments,
+  likes: allLikes,
+});
 
 /** Entries, their comments and likes. */
 export function mountEntryRoutes(kit: RestKit): void {
@@ -202,7 +211,7 @@ function entryRoute({ route, run }: RestKit): void {
       }
       const data = dataOf(await run(RestEntryDocument, ctx.request, context, { id: entryId(ctx) }));
       if (!data.entry) throw new RestError(404, 'NOT_FOUND', `no entry ${ctx.params.id}`);
-      return { status: 200, body: entryJson(data.entry) };
+      return { status: 200, body: entryJson(wholeEntry(data.entry)) };
     },
   );
 }

@@ -72,3 +72,62 @@ describe('a connection asked only for its count, its pageInfo or its cursors', (
     expect(problems).toEqual([]);
   });
 });
+
+describe('a cursor names its item', () => {
+  it('pages on after a deletion without skipping: comments, likes and routes', async () => {
+    const owner = await createPerson(db.prisma, { username: 'pager' });
+    const ownerToken = await createToken(db.prisma, owner.id);
+    const entry = (await createEntry(db.prisma, owner.id, { message: 'Paged' })).id;
+    const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, i));
+    const people = await Promise.all([1, 2, 3, 4].map((i) => createPerson(db.prisma, { username: `pager${i}` })));
+    for (const [i, person] of people.entries()) {
+      await db.prisma.comment.create({ data: { entryId: entry, authorId: person.id, body: `c${i + 1}`, createdAt: at(i) } });
+      await db.prisma.like.create({ data: { entryId: entry, personId: person.id, createdAt: at(i) } });
+      await db.prisma.route.create({ data: { ownerId: owner.id, name: `r${i + 1}`, createdAt: at(i) } });
+    }
+    const LISTS = {
+      comments: { root: `entry(id: ${entry})`, item: 'body' },
+      likes: { root: `entry(id: ${entry})`, item: 'person { username }' },
+      routes: { root: 'person(username: "pager")', item: 'name' },
+    };
+    type Page = { edges: Array<{ node: Record<string, unknown> }>; pageInfo: { endCursor: string; hasNextPage: boolean } };
+    const page = async (list: keyof typeof LISTS, after: string | null) => {
+      const { root, item } = LISTS[list];
+      const answer = await api.graphql<Record<string, Record<string, Page>>>(
+        `query ($after: String) { holder: ${root} { ${list}(first: 2, after: $after) { edges { node { ${item} } } pageInfo { endCursor hasNextPage } } } }`,
+        { after },
+        ownerToken,
+      );
+      expect(answer.errors).toBeUndefined();
+      const connection = answer.data!.holder![list]!;
+      return { names: connection.edges.map(({ node }) => JSON.stringify(node).replace(/\W|body|username|person|name/g, '')), connection };
+    };
+    const first = {
+      comments: await page('comments', null),
+      likes: await page('likes', null),
+      routes: await page('routes', null),
+    };
+    expect(first.comments.names).toEqual(['c1', 'c2']);
+    expect(first.likes.names).toEqual(['pager1', 'pager2']);
+    // routes are newest first
+    expect(first.routes.names).toEqual(['r4', 'r3']);
+    // the first item of each page is deleted: the next page still starts right after the cursor's item
+    await db.prisma.comment.deleteMany({ where: { entryId: entry, body: 'c1' } });
+    await db.prisma.like.deleteMany({ where: { entryId: entry, personId: people[0]!.id } });
+    await db.prisma.route.deleteMany({ where: { ownerId: owner.id, name: 'r4' } });
+    expect((await page('comments', first.comments.connection.pageInfo.endCursor)).names).toEqual(['c3', 'c4']);
+    expect((await page('likes', first.likes.connection.pageInfo.endCursor)).names).toEqual(['pager3', 'pager4']);
+    expect((await page('routes', first.routes.connection.pageInfo.endCursor)).names).toEqual(['r2', 'r1']);
+  });
+
+  it('refuses more than a list’s maximum, naming first', async () => {
+    const answer = await api.graphql<{ entry: { comments: { totalCount: number } } | null }>(
+      `{ entry(id: ${entryId}) { comments(first: 1001) { totalCount } } }`,
+    );
+    expect(answer.data?.entry ?? null).toBeNull();
+    expect(answer.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      issues: [{ path: 'first', message: 'must be at most 1000' }],
+    });
+  });
+});

@@ -1,6 +1,5 @@
 // Comments and likes on entries.
 
-import { offsetToCursor } from '@pothos/plugin-relay';
 import { isMissingRow, isUniqueViolation } from '../../db/errors.ts';
 import { notifyComment, notifyLike } from '../../db/notifications.ts';
 import { withOutboxEvent } from '../../db/outbox.ts';
@@ -11,6 +10,7 @@ import { announce, requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { requireEntry } from '../lookups.ts';
 import { CommentEdge, LikeEdge } from '../types/comment.ts';
+import { listCursor } from '../types/lists.ts';
 import { entryField } from './entries.ts';
 import { type PayloadTypes, payloadMutation, readAfter } from './payload.ts';
 
@@ -21,21 +21,11 @@ function entryGone(error: unknown, entryId: number): never {
 }
 
 /**
- * A new comment's or like's edge: the cursor is its offset in the entry's list (oldest first), so a
- * client appending it (Relay's `@appendEdge`) pages on from it as from any other.
+ * A new comment's or like's edge: its cursor names it (graphql/types/lists.ts), so a client appending it
+ * (Relay's `@appendEdge`) pages on from it as from any other.
  */
-async function edgeOf<Node extends { createdAt: Date; id: number }>(
-  node: Node | null,
-  before: (node: Node) => Promise<number>,
-): Promise<{ cursor: string; node: Node } | null> {
-  return node && { cursor: offsetToCursor(await before(node)), node };
-}
-
-/** Rows of an entry's list that come before `node` in its order: (createdAt, id). */
-const earlier = (node: { entryId: number; createdAt: Date; id: number }) => ({
-  entryId: node.entryId,
-  OR: [{ createdAt: { lt: node.createdAt } }, { createdAt: node.createdAt, id: { lt: node.id } }],
-});
+const edgeOf = <Node extends { createdAt: Date; id: number }>(node: Node | null) =>
+  node && { cursor: listCursor([node.createdAt.getTime(), node.id]), node };
 
 const entryIdField = (t: PothosSchemaTypes.InputFieldBuilder<PayloadTypes, 'InputObject'>) =>
   t.id({ required: true, description: namesObject('Entry') });
@@ -87,10 +77,7 @@ payloadMutation('createComment', {
         nullable: true,
         description: 'The new comment as an edge of `Entry.comments` (oldest first): for Relay’s `@appendEdge`. Null when `comment` is.',
         resolve: async (payload, _args, context) =>
-          payload.result &&
-          edgeOf(await context.prisma.comment.findUnique({ where: { id: payload.result.commentId } }), (node) =>
-            context.prisma.comment.count({ where: earlier(node) }),
-          ),
+          payload.result && edgeOf(await context.prisma.comment.findUnique({ where: { id: payload.result.commentId } })),
       }),
       entry: entryField(t, (result) => result.entryId, 'The entry commented on, with its new `commentCount`.'),
     }),
@@ -143,10 +130,7 @@ payloadMutation('likeEntry', {
         nullable: true,
         description: 'The like as an edge of `Entry.likes` (oldest first): for Relay’s `@appendEdge`. Null when `like` is.',
         resolve: async (payload, _args, context) =>
-          payload.result &&
-          edgeOf(await context.prisma.like.findUnique({ where: { id: payload.result.likeId } }), (node) =>
-            context.prisma.like.count({ where: earlier(node) }),
-          ),
+          payload.result && edgeOf(await context.prisma.like.findUnique({ where: { id: payload.result.likeId } })),
       }),
       entry: entryField(t, (result) => result.entryId, 'The entry liked, with its new `likeCount`.'),
     }),

@@ -1,4 +1,3 @@
-import { offsetToCursor } from '@pothos/plugin-relay';
 import { replaceTrack } from '../../db/tracks.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
@@ -7,6 +6,7 @@ import { prepareUpload } from '../../tracks/pool.ts';
 import { requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { ActivityTypeEnum } from '../types/enums.ts';
+import { listCursor } from '../types/lists.ts';
 import { RouteEdge } from '../types/route.ts';
 import { gpxStream } from './gpx-source.ts';
 import { type PayloadFieldBuilder, payloadMutation, readAfter } from './payload.ts';
@@ -54,14 +54,8 @@ payloadMutation('createRoute', {
           if (!payload.result) return null;
           const node = await context.prisma.route.findUnique({ where: { id: payload.result.routeId } });
           if (!node) return null;
-          // its offset in the owner's routes, newest first: those made after it
-          const newer = await context.prisma.route.count({
-            where: {
-              ownerId: node.ownerId,
-              OR: [{ createdAt: { gt: node.createdAt } }, { createdAt: node.createdAt, id: { gt: node.id } }],
-            },
-          });
-          return { cursor: offsetToCursor(newer), node };
+          // its cursor names it (graphql/types/lists.ts)
+          return { cursor: listCursor([node.createdAt.getTime(), node.id]), node };
         },
       }),
     }),

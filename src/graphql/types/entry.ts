@@ -13,7 +13,7 @@ import { DEFAULT_NEARBY_RADIUS_MILES, entryStream, nearbyStream, popularStream }
 import { CommentConnection, CommentRef, LikeConnection, LikeRef } from './comment.ts';
 import { EntryKindEnum, VisibilityEnum } from './enums.ts';
 import { GeoPointRef } from './geo.ts';
-import { listConnection, wholeListDescription } from './lists.ts';
+import { listConnection, listDescription, pageExtensions, REACTIONS_PAGE, timeAndId } from './lists.ts';
 import { TrackRef } from './route.ts';
 import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
 import { WorkoutRef } from './workout.ts';
@@ -91,16 +91,20 @@ export const EntryRef = builder.prismaNode('Entry', {
     comments: t.connection(
       {
         type: CommentRef,
-        description: wholeListDescription('Comments, oldest first.'),
-        resolve: async (entry, args, context) => listConnection(await entryPart(context, entry, 'comments'), args),
+        description: listDescription('Comments, oldest first.', REACTIONS_PAGE),
+        extensions: pageExtensions(REACTIONS_PAGE),
+        resolve: async (entry, args, context) =>
+          listConnection(await entryPart(context, entry, 'comments'), args, { key: timeAndId, ...REACTIONS_PAGE }),
       },
       CommentConnection,
     ),
     likes: t.connection(
       {
         type: LikeRef,
-        description: wholeListDescription('Likes, oldest first.'),
-        resolve: async (entry, args, context) => listConnection(await entryPart(context, entry, 'likes'), args),
+        description: listDescription('Likes, oldest first.', REACTIONS_PAGE),
+        extensions: pageExtensions(REACTIONS_PAGE),
+        resolve: async (entry, args, context) =>
+          listConnection(await entryPart(context, entry, 'likes'), args, { key: timeAndId, ...REACTIONS_PAGE }),
       },
       LikeConnection,
     ),

@@ -1,8 +1,10 @@
 // Lists an object already holds whole (an entry's comments and likes, a person's routes and friend
 // requests: each read with its owner in one batched statement) as Relay connections with
-// `totalCount`, paged in memory with Pothos's offset cursors. Without `first` or `last` a page holds
-// the whole list, as the REST resources show it.
-import { cursorToOffset, resolveArrayConnection } from '@pothos/plugin-relay';
+// `totalCount`, paged in memory by a key: each cursor names its item's time and id, so a page after
+// it starts after that item wherever it now stands. Offset cursors skipped an item once one before it
+// was deleted (c1..c4, a page of c1 and c2, c1 deleted: the next page held only c4). Every list has a
+// default page and a maximum, as GitHub's connections do.
+import { cursorToOffset } from '@pothos/plugin-relay';
 import { ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 import { typedGraphQLError } from './errors.ts';
@@ -14,37 +16,103 @@ export interface ListArgs {
   before?: string | null;
 }
 
-/** Whether `cursor` is one these lists issued: an offset cursor holding a whole number. */
-function isListCursor(cursor: string): boolean {
+/** An item's place in its list: its time in milliseconds and its id. */
+export type ListKey = readonly [number, number];
+
+/** How a list is paged: its items' keys, in which order it runs, how many a page holds. */
+export interface ListPaging<T, N> {
+  key: (item: T) => ListKey;
+  /** Newest first: the list runs from the greatest key down. */
+  descending?: boolean;
+  /** What an edge holds of an item (the item itself unless given). */
+  node?: (item: T) => N;
+  defaultSize: number;
+  maxSize: number;
+}
+
+/** The cursor of the item with this key. */
+export const listCursor = ([at, id]: ListKey) => Buffer.from(`list:${at}:${id}`, 'utf8').toString('base64url');
+
+/** The key a cursor names, or null for a cursor this API did not issue. Offset cursors of earlier releases name the item at that offset now. */
+function decodeCursor<T>(cursor: string, list: readonly T[], key: (item: T) => ListKey): ListKey | 'past' | null {
+  const match = /^list:(-?\d{1,16}):(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (match) return [Number(match[1]), Number(match[2])];
   try {
     const offset = cursorToOffset(cursor);
-    return Number.isSafeInteger(offset) && offset >= 0;
+    if (!Number.isSafeInteger(offset) || offset < 0) return null;
+    const item = list[offset];
+    return item === undefined ? 'past' : key(item);
   } catch {
-    return false;
+    return null;
   }
 }
 
-/** A page of `list` as `args` ask; a count below 0 or a cursor not issued here is a ValidationError naming it (`typedGraphQLError`). */
-export function listConnection<T>(list: readonly T[], args: ListArgs) {
-  const issues = [
-    ...(['first', 'last'] as const)
-      .filter((name) => args[name] != null && args[name]! < 0)
-      .map((path) => ({ path, message: 'must be 0 or more' })),
-    ...(['after', 'before'] as const)
-      .filter((name) => args[name] != null && !isListCursor(args[name]!))
-      .map((path) => ({ path, message: 'is not a cursor this API issued' })),
-  ];
+/** A page of `list` as `args` ask; a count out of bounds or a cursor not issued here is a ValidationError naming it (`typedGraphQLError`). */
+export function listConnection<T, N = T>(list: readonly T[], args: ListArgs, paging: ListPaging<T, N>) {
+  const issues: Array<{ path: string; message: string }> = (['first', 'last'] as const).flatMap((path) => {
+    const count = args[path];
+    if (count == null) return [];
+    if (count < 0) return [{ path, message: 'must be 0 or more' }];
+    return count > paging.maxSize ? [{ path, message: `must be at most ${paging.maxSize}` }] : [];
+  });
+  const bounds = { after: null as ListKey | 'past' | null, before: null as ListKey | 'past' | null };
+  for (const path of ['after', 'before'] as const) {
+    const cursor = args[path];
+    if (cursor == null) continue;
+    bounds[path] = decodeCursor(cursor, list, paging.key);
+    if (bounds[path] === null) issues.push({ path, message: 'is not a cursor this API issued' });
+  }
   if (issues.length) throw typedGraphQLError(new ValidationError(issues));
-  const size = Math.max(list.length, 1);
-  const page = resolveArrayConnection({ args, defaultSize: size, maxSize: size }, list);
-  // an empty page has no cursors (Pothos would name offsets that hold nothing)
-  if (page.edges.length > 0) return page;
-  return { ...page, pageInfo: { ...page.pageInfo, startCursor: null, endCursor: null } };
+  // where an item stands against a key, in the list's order: below 0 before it, above after it
+  const place = (item: T, key: ListKey) => {
+    const [at, id] = paging.key(item);
+    const order = at - key[0] || id - key[1];
+    return paging.descending ? -order : order;
+  };
+  const { after, before } = bounds;
+  const inRange = (item: T) =>
+    (after === null || (after !== 'past' && place(item, after) > 0)) && (before === null || before === 'past' || place(item, before) < 0);
+  const range = list.filter(inRange);
+  let items: T[];
+  let more = false;
+  if (args.last != null && args.first == null) {
+    items = args.last === 0 ? [] : range.slice(-args.last);
+    more = range.length > items.length;
+  } else {
+    items = range.slice(0, args.first ?? paging.defaultSize);
+    more = range.length > items.length;
+  }
+  const backwards = args.last != null && args.first == null;
+  const edges = items.map((item) => ({ cursor: listCursor(paging.key(item)), node: (paging.node ? paging.node(item) : item) as N }));
+  // beyond the cursors: items before `after`, or from `before` on
+  const beforeAfter = after !== null && (after === 'past' ? list.length > 0 : list.some((item) => place(item, after) <= 0));
+  const fromBefore = before !== null && before !== 'past' && list.some((item) => place(item, before) >= 0);
+  return {
+    edges,
+    totalCount: list.length,
+    pageInfo: {
+      hasNextPage: backwards ? fromBefore : more || fromBefore,
+      hasPreviousPage: backwards ? more || beforeAfter : beforeAfter,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
 }
 
+/** The pages of the lists: an entry's comments and likes, a person's routes and friend requests. */
+export const REACTIONS_PAGE = { defaultSize: 20, maxSize: 1000 } as const;
+export const ROUTES_PAGE = { defaultSize: 20, maxSize: 1000 } as const;
+export const REQUESTS_PAGE = { defaultSize: 20, maxSize: 100 } as const;
+
+/** A list field's extensions: its default page, which the cost limit counts when `first` is not given (http/graphql-hardening.ts). */
+export const pageExtensions = (page: { defaultSize: number }) => ({ defaultPage: page.defaultSize });
+
+/** The key of a row by its time and id. */
+export const timeAndId = (row: { createdAt: Date; id: number }): ListKey => [row.createdAt.getTime(), row.id];
+
 /** The description of such a list's connection field. */
-export const wholeListDescription = (what: string) =>
-  `${what} A Relay connection paged with \`first\`/\`after\` or \`last\`/\`before\`; without either count, the whole list.`;
+export const listDescription = (what: string, page: { defaultSize: number; maxSize: number }) =>
+  `${what} A Relay connection paged with \`first\`/\`after\` or \`last\`/\`before\`: ${page.defaultSize} a page unless asked, at most ${page.maxSize}. A cursor names its item, so a page after it starts after that item even when others were removed.`;
 
 /**
  * The connection of `type` named `<Name>Connection`, with its `<Name>Edge`, and `totalCount`: the one
@@ -86,4 +154,10 @@ export function countedConnection<Type extends Parameters<typeof builder.edgeObj
 export function nonEmpty<T>(selection: T, key: Record<string, true> = { id: true }): T {
   const select = (selection as { select?: Record<string, unknown> } | null)?.select;
   return select && Object.keys(select).length === 0 ? { ...selection, select: key } : selection;
+}
+
+/** A nested selection of rows paged by timeAndId: never empty, and holding the key's columns. */
+export function withKey<T>(selection: T): T {
+  const select = (selection as { select?: Record<string, unknown> } | null)?.select;
+  return select ? { ...selection, select: { ...select, id: true, createdAt: true } } : selection;
 }

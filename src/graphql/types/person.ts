@@ -10,7 +10,7 @@ import { blockedByPerson, requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
-import { countedConnection, listConnection, nonEmpty, wholeListDescription } from './lists.ts';
+import { countedConnection, listConnection, listDescription, nonEmpty, pageExtensions, REQUESTS_PAGE } from './lists.ts';
 import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
 
 export const PersonRef = builder.prismaNode('Person', {
@@ -124,21 +124,24 @@ builder.prismaObjectField(PersonRef, 'friendRequests', (t) =>
     {
       type: PersonRef,
       nullable: true,
-      description: wholeListDescription(
+      description: listDescription(
         'People waiting for this person to accept their friend request, oldest first. Only a person sees their own; null for anyone else.',
+        REQUESTS_PAGE,
       ),
+      extensions: pageExtensions(REQUESTS_PAGE),
       select: (_args, _context, nestedSelection) => ({
         requestsReceived: {
           orderBy: [{ createdAt: 'asc' }, { fromId: 'asc' }],
-          select: { from: nonEmpty(nestedSelection(true, ['edges', 'node'])) },
+          select: { createdAt: true, fromId: true, from: nonEmpty(nestedSelection(true, ['edges', 'node'])) },
         },
       }),
       resolve: (person, args, context) =>
         context.viewer?.id === person.id
-          ? listConnection(
-              person.requestsReceived.map((request) => request.from),
-              args,
-            )
+          ? listConnection(person.requestsReceived, args, {
+              key: (request) => [request.createdAt.getTime(), request.fromId],
+              node: (request) => request.from,
+              ...REQUESTS_PAGE,
+            })
           : null,
     },
     PersonConnection,

@@ -12,7 +12,7 @@ import { blockedByPerson } from '../lookups.ts';
 import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
 import { ActivityTypeEnum } from './enums.ts';
 import { GeoPointRef } from './geo.ts';
-import { countedConnection, listConnection, nonEmpty, wholeListDescription } from './lists.ts';
+import { countedConnection, listConnection, listDescription, pageExtensions, ROUTES_PAGE, timeAndId, withKey } from './lists.ts';
 import { DistanceRef } from './workout.ts';
 
 export const RouteRef = builder.prismaNode('Route', {
@@ -249,12 +249,18 @@ builder.prismaObjectField('Person', 'routes', (t) =>
   t.connection(
     {
       type: RouteRef,
-      description: wholeListDescription('Their routes, newest first.'),
+      description: listDescription('Their routes, newest first.', ROUTES_PAGE),
+      extensions: pageExtensions(ROUTES_PAGE),
       select: (_args, _context, nestedSelection) => ({
-        routes: nonEmpty(nestedSelection({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }, ['edges', 'node'])),
+        routes: withKey(nestedSelection({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }, ['edges', 'node'])),
       }),
       // the routes of someone who blocked the viewer: none (the blocker is not found to them)
-      resolve: async (person, args, context) => listConnection((await blockedByPerson(context, person.id)) ? [] : person.routes, args),
+      resolve: async (person, args, context) =>
+        listConnection((await blockedByPerson(context, person.id)) ? [] : person.routes, args, {
+          key: timeAndId,
+          descending: true,
+          ...ROUTES_PAGE,
+        }),
     },
     RouteConnection,
   ),
