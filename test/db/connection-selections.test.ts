@@ -74,7 +74,7 @@ describe('a connection asked only for its count, its pageInfo or its cursors', (
 });
 
 describe('a cursor names its item', () => {
-  it('pages on after a deletion without skipping: comments, likes and routes', async () => {
+  it('pages on after a deletion without skipping: comments, likes, routes and friends', async () => {
     const owner = await createPerson(db.prisma, { username: 'pager' });
     const ownerToken = await createToken(db.prisma, owner.id);
     const entry = (await createEntry(db.prisma, owner.id, { message: 'Paged' })).id;
@@ -84,11 +84,18 @@ describe('a cursor names its item', () => {
       await db.prisma.comment.create({ data: { entryId: entry, authorId: person.id, body: `c${i + 1}`, createdAt: at(i) } });
       await db.prisma.like.create({ data: { entryId: entry, personId: person.id, createdAt: at(i) } });
       await db.prisma.route.create({ data: { ownerId: owner.id, name: `r${i + 1}`, createdAt: at(i) } });
+      await db.prisma.friendship.createMany({
+        data: [
+          { personId: owner.id, friendId: person.id, createdAt: at(i) },
+          { personId: person.id, friendId: owner.id, createdAt: at(i) },
+        ],
+      });
     }
     const LISTS = {
       comments: { root: `entry(id: ${entry})`, item: 'body' },
       likes: { root: `entry(id: ${entry})`, item: 'person { username }' },
       routes: { root: 'person(username: "pager")', item: 'name' },
+      friends: { root: 'person(username: "pager")', item: 'username' },
     };
     type Page = { edges: Array<{ node: Record<string, unknown> }>; pageInfo: { endCursor: string; hasNextPage: boolean } };
     const page = async (list: keyof typeof LISTS, after: string | null) => {
@@ -106,7 +113,9 @@ describe('a cursor names its item', () => {
       comments: await page('comments', null),
       likes: await page('likes', null),
       routes: await page('routes', null),
+      friends: await page('friends', null),
     };
+    expect(first.friends.names).toEqual(['pager1', 'pager2']);
     expect(first.comments.names).toEqual(['c1', 'c2']);
     expect(first.likes.names).toEqual(['pager1', 'pager2']);
     // routes are newest first
@@ -115,9 +124,18 @@ describe('a cursor names its item', () => {
     await db.prisma.comment.deleteMany({ where: { entryId: entry, body: 'c1' } });
     await db.prisma.like.deleteMany({ where: { entryId: entry, personId: people[0]!.id } });
     await db.prisma.route.deleteMany({ where: { ownerId: owner.id, name: 'r4' } });
+    // and the cursor's own item: a friend removed (a Prisma cursor then found nothing after it)
+    await db.prisma.friendship.deleteMany({
+      where: {
+        OR: [{ personId: owner.id }, { friendId: owner.id }],
+        NOT: { friendId: people[3]!.id, personId: owner.id },
+        createdAt: { lte: at(1) },
+      },
+    });
     expect((await page('comments', first.comments.connection.pageInfo.endCursor)).names).toEqual(['c3', 'c4']);
     expect((await page('likes', first.likes.connection.pageInfo.endCursor)).names).toEqual(['pager3', 'pager4']);
     expect((await page('routes', first.routes.connection.pageInfo.endCursor)).names).toEqual(['r2', 'r1']);
+    expect((await page('friends', first.friends.connection.pageInfo.endCursor)).names).toEqual(['pager3', 'pager4']);
   });
 
   it('refuses more than a list’s maximum, naming first', async () => {

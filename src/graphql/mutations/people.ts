@@ -1,7 +1,6 @@
 // The viewer's profile and friendships: request, accept, decline, remove.
 
 import { randomInt } from 'node:crypto';
-import { offsetToCursor } from '@pothos/plugin-relay';
 import { unusedMedia } from '../../db/accounts.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { befriend } from '../../db/friendships.ts';
@@ -22,6 +21,7 @@ import { announce, type Context, readsAsOwner, requireViewer } from '../context.
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { blocksOf, requirePersonId } from '../lookups.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from '../types/enums.ts';
+import { listCursor } from '../types/lists.ts';
 import { PersonEdge } from '../types/person.ts';
 import { WeekdayEnum } from '../types/stats.ts';
 import { ofResult, type PayloadFieldBuilder, type PayloadTypes, payloadMutation, readAfter } from './payload.ts';
@@ -94,16 +94,8 @@ function friendshipPayload(description: string, joins: boolean) {
                   include: { friend: true },
                 });
                 if (!friendship) return null;
-                const before = await context.prisma.friendship.count({
-                  where: {
-                    personId: result.viewerId,
-                    OR: [
-                      { createdAt: { lt: friendship.createdAt } },
-                      { createdAt: friendship.createdAt, friendId: { lt: friendship.friendId } },
-                    ],
-                  },
-                });
-                return { cursor: offsetToCursor(before), node: friendship.friend };
+                // its cursor names it (graphql/types/lists.ts)
+                return { cursor: listCursor([friendship.createdAt.getTime(), friendship.friendId]), node: friendship.friend };
               },
             }),
           }

@@ -35,8 +35,8 @@ export const listCursor = ([at, id]: ListKey) => Buffer.from(`list:${at}:${id}`,
 
 /** The key a cursor names, or null for a cursor this API did not issue. Offset cursors of earlier releases name the item at that offset now. */
 function decodeCursor<T>(cursor: string, list: readonly T[], key: (item: T) => ListKey): ListKey | 'past' | null {
-  const match = /^list:(-?\d{1,16}):(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (match) return [Number(match[1]), Number(match[2])];
+  const named = keyOf(cursor);
+  if (named) return named;
   try {
     const offset = cursorToOffset(cursor);
     if (!Number.isSafeInteger(offset) || offset < 0) return null;
@@ -48,13 +48,26 @@ function decodeCursor<T>(cursor: string, list: readonly T[], key: (item: T) => L
 }
 
 /** A page of `list` as `args` ask; a count out of bounds or a cursor not issued here is a ValidationError naming it (`typedGraphQLError`). */
-export function listConnection<T, N = T>(list: readonly T[], args: ListArgs, paging: ListPaging<T, N>) {
-  const issues: Array<{ path: string; message: string }> = (['first', 'last'] as const).flatMap((path) => {
+/** What is wrong with `first` and `last` for a list of at most `maxSize` a page. */
+function countIssues(args: ListArgs, maxSize: number): Array<{ path: string; message: string }> {
+  return (['first', 'last'] as const).flatMap((path) => {
     const count = args[path];
     if (count == null) return [];
     if (count < 0) return [{ path, message: 'must be 0 or more' }];
-    return count > paging.maxSize ? [{ path, message: `must be at most ${paging.maxSize}` }] : [];
+    return count > maxSize ? [{ path, message: `must be at most ${maxSize}` }] : [];
   });
+}
+
+const KEY_CURSOR = /^list:(-?\d{1,16}):(\d{1,16})$/;
+
+/** The key a cursor of listCursor names, or null. */
+function keyOf(cursor: string): ListKey | null {
+  const match = KEY_CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match ? [Number(match[1]), Number(match[2])] : null;
+}
+
+export function listConnection<T, N = T>(list: readonly T[], args: ListArgs, paging: ListPaging<T, N>) {
+  const issues = countIssues(args, paging.maxSize);
   const bounds = { after: null as ListKey | 'past' | null, before: null as ListKey | 'past' | null };
   for (const path of ['after', 'before'] as const) {
     const cursor = args[path];
@@ -160,4 +173,57 @@ export function nonEmpty<T>(selection: T, key: Record<string, true> = { id: true
 export function withKey<T>(selection: T): T {
   const select = (selection as { select?: Record<string, unknown> } | null)?.select;
   return select ? { ...selection, select: { ...select, id: true, createdAt: true } } : selection;
+}
+
+/**
+ * A list read from the database a page at a time, oldest first, by the same keys (a row's time and
+ * id columns): the Prisma arguments of its page, one row more than it holds to tell whether more
+ * follow. A Prisma cursor names a row that must still exist: once it was deleted (a friend removed),
+ * the next page came back empty.
+ */
+export function keyedQuery(args: ListArgs, page: { defaultSize: number; maxSize: number }, columns: { time: string; id: string }) {
+  const issues = countIssues(args, page.maxSize);
+  const bounds = { after: null as ListKey | null, before: null as ListKey | null };
+  for (const path of ['after', 'before'] as const) {
+    const cursor = args[path];
+    if (cursor == null) continue;
+    bounds[path] = keyOf(cursor);
+    if (bounds[path] === null) issues.push({ path, message: 'is not a cursor this API issued' });
+  }
+  if (issues.length) throw typedGraphQLError(new ValidationError(issues));
+  const backwards = args.last != null && args.first == null;
+  const size = (backwards ? args.last : args.first) ?? page.defaultSize;
+  const beyond = ([at, id]: ListKey, op: 'gt' | 'lt') => ({
+    OR: [{ [columns.time]: { [op]: new Date(at) } }, { [columns.time]: new Date(at), [columns.id]: { [op]: id } }],
+  });
+  const order = backwards ? 'desc' : 'asc';
+  return {
+    where: { AND: [...(bounds.after ? [beyond(bounds.after, 'gt')] : []), ...(bounds.before ? [beyond(bounds.before, 'lt')] : [])] },
+    orderBy: [{ [columns.time]: order }, { [columns.id]: order }],
+    take: size + 1,
+    page: { size, backwards, after: bounds.after !== null, before: bounds.before !== null },
+  };
+}
+
+/** The connection of the rows keyedQuery read (one more than the page when more follow). */
+export function keyedConnection<T, N>(
+  rows: readonly T[],
+  page: ReturnType<typeof keyedQuery>['page'],
+  key: (row: T) => ListKey,
+  node: (row: T) => N,
+) {
+  const more = rows.length > page.size;
+  const kept = rows.slice(0, page.size);
+  const items = page.backwards ? kept.reverse() : kept;
+  const edges = items.map((row) => ({ cursor: listCursor(key(row)), node: node(row) }));
+  return {
+    edges,
+    pageInfo: {
+      // past a cursor, what lies on its other side is not read: a cursor says there is some
+      hasNextPage: page.backwards ? page.before : more,
+      hasPreviousPage: page.backwards ? more : page.after,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
 }

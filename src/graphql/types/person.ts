@@ -1,8 +1,7 @@
-import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { usernameKey } from '../../domain/accounts.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
-import type { Person, Prisma } from '../../generated/prisma-sqlite/client.ts';
+import type { Person } from '../../generated/prisma-sqlite/client.ts';
 import { MEDIA_PATH } from '../../media/store.ts';
 import { builder } from '../builder.ts';
 import { personById, viewerFriendship } from '../loaders.ts';
@@ -10,7 +9,16 @@ import { blockedByPerson, requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
 import { FriendshipStatusEnum, UnitPreferenceEnum, VisibilityEnum } from './enums.ts';
-import { countedConnection, listConnection, listDescription, nonEmpty, pageExtensions, REQUESTS_PAGE } from './lists.ts';
+import {
+  countedConnection,
+  keyedConnection,
+  keyedQuery,
+  listConnection,
+  listDescription,
+  nonEmpty,
+  pageExtensions,
+  REQUESTS_PAGE,
+} from './lists.ts';
 import { refusingAsErrors, streamArgs, streamField } from './stream-args.ts';
 
 export const PersonRef = builder.prismaNode('Person', {
@@ -59,14 +67,8 @@ export const PersonRef = builder.prismaNode('Person', {
 /** Friends per page: a list of every friend of every friend multiplied without bound. */
 export const FRIENDS_PAGE = { defaultSize: 20, maxSize: 50 } as const;
 
-const friendsPage = prismaConnectionHelpers(builder, 'Friendship', {
-  cursor: 'personId_friendId',
-  select: (nodeSelection) => ({ friend: nonEmpty(nodeSelection(true)) }),
-  resolveNode: (friendship) => friendship.friend,
-  // Prisma takes a list (the friend's id breaks ties); Pothos types only a single ordering
-  query: () => ({ orderBy: [{ createdAt: 'asc' }, { friendId: 'asc' }] as Prisma.FriendshipOrderByWithRelationInput }),
-  ...FRIENDS_PAGE,
-});
+/** A friendship's place in the list: when it began, then the friend's id. */
+const friendshipKey = (friendship: { createdAt: Date; friendId: number }) => [friendship.createdAt.getTime(), friendship.friendId] as const;
 
 export const { connection: PersonConnection, edge: PersonEdge } = countedConnection(PersonRef, 'Person', 'people');
 
@@ -79,16 +81,25 @@ builder.prismaObjectField(PersonRef, 'friends', (t) =>
     {
       type: PersonRef,
       description: `Accepted friends, longest-standing first: ${FRIENDS_PAGE.defaultSize} a page, \`first\` at most ${FRIENDS_PAGE.maxSize}.`,
-      args: friendsPage.getArgs(),
+      extensions: pageExtensions(FRIENDS_PAGE),
       // nobody who blocked the viewer is listed: to them, that person does not exist
-      select: (args, context, nestedSelection) => ({
-        friendships: { ...friendsPage.getQuery(args, context, nestedSelection), where: notBlockingViewer(context) },
-      }),
+      select: (args, context, nestedSelection) => {
+        const { where, orderBy, take } = keyedQuery(args, FRIENDS_PAGE, { time: 'createdAt', id: 'friendId' });
+        return {
+          friendships: {
+            where: { AND: [where, notBlockingViewer(context)] },
+            orderBy,
+            take,
+            select: { createdAt: true, friendId: true, friend: nonEmpty(nestedSelection(true, ['edges', 'node'])) },
+          },
+        };
+      },
       resolve: async (person, args, context) => {
         // the friends of someone who blocked the viewer: none (the blocker is not found to them)
         const friendships = (await blockedByPerson(context, person.id)) ? [] : person.friendships;
+        const { page } = keyedQuery(args, FRIENDS_PAGE, { time: 'createdAt', id: 'friendId' });
         return {
-          ...friendsPage.resolve(friendships, args, context),
+          ...keyedConnection(friendships, page, friendshipKey, (friendship) => friendship.friend),
           totalCount: async () =>
             friendships.length === 0 && (await blockedByPerson(context, person.id))
               ? 0
