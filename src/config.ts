@@ -81,7 +81,7 @@ export interface Config {
    * token, counted from the latest refresh (REFRESH_TOKEN_TTL_SECONDS, default 180 days). A legacy
    * app's tokens never expire.
    */
-  readonly tokenLifetimes: { readonly accessSeconds: number; readonly refreshSeconds: number };
+  readonly tokenLifetimes: { readonly accessSeconds: number; readonly refreshSeconds: number; readonly reuseSeconds: number };
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -359,6 +359,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenLifetimes: {
       accessSeconds: parseInteger('ACCESS_TOKEN_TTL_SECONDS', env.ACCESS_TOKEN_TTL_SECONDS, 6 * 3600, 60, 365 * 86_400),
       refreshSeconds: parseInteger('REFRESH_TOKEN_TTL_SECONDS', env.REFRESH_TOKEN_TTL_SECONDS, 180 * 86_400, 60, 10 * 365 * 86_400),
+      reuseSeconds: parseInteger('REFRESH_REUSE_SECONDS', env.REFRESH_REUSE_SECONDS, 30, 0, 300),
     },
   };
 }

@@ -21,6 +21,7 @@ import { webhookTargetProblem } from '../webhooks/address-guard.ts';
 import { newWebhookSecret, webhookChallengeProblem } from '../webhooks/deliveries.ts';
 import type { Prisma } from './database.ts';
 import { isUniqueViolation } from './errors.ts';
+import { openPair, sealPair } from './refresh-reuse.ts';
 
 export interface Account {
   id: number;
@@ -290,10 +291,14 @@ export async function codeIdFor(prisma: Prisma, code: string): Promise<number | 
   return row?.id ?? null;
 }
 
-/** How long an app's tokens work (config: ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS). */
+/**
+ * How long an app's tokens work (config: ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS), and how
+ * long a used refresh token answers the pair it was exchanged for again (REFRESH_REUSE_SECONDS).
+ */
 export interface TokenLifetimes {
   accessSeconds: number;
   refreshSeconds: number;
+  reuseSeconds?: number;
 }
 
 /**
@@ -343,37 +348,55 @@ export type RefreshOutcome =
   | { kind: 'wider-scope' };
 
 /**
- * Uses a refresh token once: the pair it came with is revoked and the next pair of its family issued,
- * with the same scopes or fewer (`scope`). A refresh token used already is a replay (stolen, or the
- * app's copy of an old one): every token of its family is revoked, the newest included.
+ * Uses a refresh token: the next pair of its family is issued, with the same scopes or fewer (`scope`).
+ * The access token it came with works on until it expires (a tab still using it is not cut off). The
+ * same refresh token presented again within the reuse window (two tabs refreshing at once) answers the
+ * same new pair; after it, it is a replay (stolen, or the app's copy of an old one), and every token of
+ * its family is revoked, the newest included.
  */
 export async function rotateRefreshToken(
   prisma: Prisma,
   input: { refreshToken: string; clientId: number; scope: readonly Scope[] | null; lifetimes: TokenLifetimes },
 ): Promise<RefreshOutcome> {
-  const row = await prisma.oAuthAccessToken.findUnique({
-    where: { refreshTokenHash: hashToken(input.refreshToken) },
-    select: {
-      id: true,
-      clientId: true,
-      personId: true,
-      scope: true,
-      familyId: true,
-      revokedAt: true,
-      refreshedAt: true,
-      refreshExpiresAt: true,
-      person: { select: { suspendedAt: true } },
-    },
-  });
+  const read = () =>
+    prisma.oAuthAccessToken.findUnique({
+      where: { refreshTokenHash: hashToken(input.refreshToken) },
+      select: {
+        id: true,
+        clientId: true,
+        personId: true,
+        scope: true,
+        familyId: true,
+        revokedAt: true,
+        refreshedAt: true,
+        refreshExpiresAt: true,
+        reissue: true,
+        person: { select: { suspendedAt: true } },
+      },
+    });
+  const row = await read();
   // a suspended person's apps get no new tokens (their live ones stop working too: auth/viewer.ts)
   if (!row || row.clientId !== input.clientId || row.person.suspendedAt !== null) return { kind: 'invalid' };
   const now = new Date();
-  const revokeFamily = () =>
-    prisma.oAuthAccessToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
-  if (row.refreshedAt !== null) {
-    await revokeFamily();
+  /** A refresh token used before: within the window, the pair it was exchanged for; else a replay. */
+  const usedAgain = async (used: { refreshedAt: Date | null; reissue: string | null }): Promise<RefreshOutcome> => {
+    const windowMs = (input.lifetimes.reuseSeconds ?? 0) * 1000;
+    const pair =
+      used.reissue && now.getTime() - used.refreshedAt!.getTime() <= windowMs ? openPair(input.refreshToken, used.reissue) : null;
+    const issued =
+      pair &&
+      (await prisma.oAuthAccessToken.findFirst({
+        where: { tokenHash: hashToken(pair.accessToken), revokedAt: null },
+        select: { scope: true, expiresAt: true },
+      }));
+    if (pair && issued?.expiresAt) {
+      const expiresIn = Math.max(0, Math.round((issued.expiresAt.getTime() - now.getTime()) / 1000));
+      return { kind: 'ok', ...pair, scope: issued.scope, expiresIn };
+    }
+    await prisma.oAuthAccessToken.updateMany({ where: { familyId: row.familyId, revokedAt: null }, data: { revokedAt: now } });
     return { kind: 'replayed' };
-  }
+  };
+  if (row.refreshedAt !== null) return usedAgain(row);
   if (row.revokedAt !== null || row.refreshExpiresAt === null || row.refreshExpiresAt <= now) return { kind: 'invalid' };
   const granted = grantedScopes(row.scope);
   if (input.scope?.some((scope) => !granted.has(scope))) return { kind: 'wider-scope' };
@@ -381,10 +404,10 @@ export async function rotateRefreshToken(
   const accessToken = generateToken();
   const refreshToken = generateToken();
   const used = await prisma.$transaction(async (tx) => {
-    // the row is the lock: of two refreshes at once, one claims it and the other is a replay
+    // the row is the lock: of two refreshes at once, one claims it; the other is answered its pair
     const { count } = await tx.oAuthAccessToken.updateMany({
       where: { id: row.id, refreshedAt: null },
-      data: { refreshedAt: now, revokedAt: now },
+      data: { refreshedAt: now, reissue: sealPair(input.refreshToken, { accessToken, refreshToken }) },
     });
     if (count === 0) return false;
     await tx.oAuthAccessToken.create({
@@ -397,8 +420,8 @@ export async function rotateRefreshToken(
     return true;
   });
   if (!used) {
-    await revokeFamily();
-    return { kind: 'replayed' };
+    const claimed = await read();
+    return claimed ? usedAgain(claimed) : { kind: 'invalid' };
   }
   return { kind: 'ok', accessToken, refreshToken, scope, expiresIn: input.lifetimes.accessSeconds };
 }
