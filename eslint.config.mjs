@@ -25,6 +25,7 @@ const VALUE_TYPES = [
   'PeriodTotals',
   'PersonRecords',
   'PersonSuggestion',
+  'RateLimit',
   'Photo',
   'RunningRecord',
   'Streak',

@@ -21,6 +21,7 @@ import type { RunOperation } from '../rest/execute.ts';
 import { API_BASE, type GeneratedApi } from '../rest/generated-api.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import type { LegacyPaths } from '../rest/routes.ts';
+import type { EdgeContext } from './graphql-endpoint.ts';
 import type { RequestContexts } from './request-context.ts';
 
 /** `request` at another path of the same origin, with its method, headers, body and signal. */
@@ -154,7 +155,7 @@ export function mountDocuments(router: Router, deps: DocumentDeps): void {
 }
 
 export interface DispatchDeps {
-  graphql: (request: Request, serverContext: { req?: IncomingMessage }, tokenless: boolean, clientAddress: string) => Promise<Response>;
+  graphql: (request: Request, serverContext: EdgeContext, tokenless: boolean, clientAddress: string) => Promise<Response>;
   api: GeneratedApi;
   /** The pages for browsers, the service's own routes, and the legacy REST paths (routed without extension). */
   pages: Router;
@@ -168,12 +169,7 @@ export interface DispatchDeps {
 
 /** Answers a request that passed the edge (`anonymous`: it carries no token). */
 export function createDispatch({ graphql, api, pages, pageNotFound, router, rest, cache, cacheKey }: DispatchDeps) {
-  const handle = async (
-    request: Request,
-    serverContext: { req?: IncomingMessage },
-    address?: string,
-    anonymous = false,
-  ): Promise<Response> => {
+  const handle = async (request: Request, serverContext: EdgeContext, address?: string, anonymous = false): Promise<Response> => {
     const { pathname } = new URL(request.url);
     // old clients build paths as base + '/people/me/friends' with a base ending in '/': one slash, as
     // the original answered, and no redirect (they do not follow one on POST)

@@ -15,10 +15,11 @@ import { isValidHost } from '../http/host.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { releaseUploads } from '../http/multipart.ts';
 import { prefersHtml } from '../http/negotiation.ts';
-import type { createAdmission } from '../http/rate-limit.ts';
+import { type createAdmission, graphqlRateLimited } from '../http/rate-limit.ts';
 import { errorBody, errorResponse, FORM_LIMIT_BYTES, htmlResponse, jsonResponse } from '../http/router.ts';
 import type { Logger } from '../log.ts';
 import { unavailablePage } from '../web/layout.ts';
+import { type EdgeContext, isGraphQLPath, refusedBatchLength } from './graphql-endpoint.ts';
 import { schemeOf } from './request-context.ts';
 
 export const MAX_URL_LENGTH = 8 * 1024;
@@ -115,7 +116,7 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   }
 }
 
-type Handler = (request: Request, serverContext: { req?: IncomingMessage }, address?: string, anonymous?: boolean) => Promise<Response>;
+type Handler = (request: Request, serverContext: EdgeContext, address?: string, anonymous?: boolean) => Promise<Response>;
 export type Observe = (observation: Observation, request?: Request) => void;
 
 /** One log line and one metric per request, whichever way it was answered. */
@@ -217,13 +218,20 @@ export function createGuard({ config, handle, admit, recognizeToken, budgets, me
         key,
         headers: limitHeaders,
         refusal,
+        budget,
       } = await admit(socketAddress, request.headers.get('x-forwarded-for'), counted);
-      if (refusal) return jsonResponse(refusal.status, refusal.body, refusal.headers);
+      if (refusal) {
+        // GraphQL clients read GraphQL's shape (a batch, an array as long as itself); the legacy paths keep SPEC's 503
+        const reply = isGraphQLPath(new URL(request.url).pathname)
+          ? graphqlRateLimited(refusal, await refusedBatchLength(request))
+          : refusal;
+        return jsonResponse(reply.status, reply.body, reply.headers);
+      }
       budgets.set(request, key);
       if (config.requireTls && token && schemeOf(request, config.trustProxy) !== 'https') {
         return withHeaders(errorResponse(403, 'TLS_REQUIRED', 'requests with an access token must use HTTPS'), limitHeaders);
       }
-      return withHeaders(await handle(request, serverContext, clientAddress, anonymous), limitHeaders);
+      return withHeaders(await handle(request, { ...serverContext, rateLimit: budget }, clientAddress, anonymous), limitHeaders);
     } catch (error) {
       // the client closed its connection (a phone losing signal, the end of a load test): not a fault
       if (request.signal?.aborted || (error as Error | null)?.name === 'AbortError') {

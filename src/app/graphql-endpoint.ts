@@ -14,21 +14,22 @@ import { isQueryOperation, type ResponseCache } from '../cache/response-cache.ts
 import type { Config } from '../config.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
 import { DomainError } from '../domain/errors.ts';
+import { useAccessEndNotice } from '../graphql/access-end.ts';
 import { useSchemaChecks } from '../graphql/builder.ts';
 import { useCompiledExecution } from '../graphql/compiled-execution.ts';
-import type { Context, ServerContext } from '../graphql/context.ts';
+import type { Context, RateBudget, ServerContext } from '../graphql/context.ts';
 import { useEventIds } from '../graphql/event-ids.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
-import { type PersistedQueryStore, usePersistedQueries } from '../graphql/persisted-queries.ts';
+import { DOCUMENT_ID_PARAMS, type PersistedQueryStore, usePersistedQueries } from '../graphql/persisted-queries.ts';
 import { schema } from '../graphql/schema.ts';
 import { useSubscriptionCaps } from '../graphql/subscription-caps.ts';
-import { bodyProblem, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
+import { batchLength, bodyProblem, JSON_LIMIT_BYTES, readLimitedText } from '../http/body.ts';
 import { CSRF_HEADERS } from '../http/csrf.ts';
 import { renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
 import { graphqlHardening } from '../http/graphql-hardening.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { readGraphQLMultipart, useReadUploads } from '../http/multipart.ts';
-import { type RateLimiter, rateLimitedReply } from '../http/rate-limit.ts';
+import { graphqlRateLimited, type RateLimiter, rateLimitedReply } from '../http/rate-limit.ts';
 import { jsonResponse } from '../http/router.ts';
 import { withEventIds } from '../http/sse-ids.ts';
 import type { Logger } from '../log.ts';
@@ -40,15 +41,31 @@ type YogaPlugins = NonNullable<YogaServerOptions<ServerContext, Context>['plugin
 /** Operations one batched request may hold. */
 export const MAX_BATCH_OPERATIONS = 10;
 
-/** How many operations a JSON body holds: the length of a batch's array, else one. */
-function batchSize(body: string): number {
-  if (!body.trimStart().startsWith('[')) return 1;
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return Array.isArray(parsed) ? Math.min(parsed.length, MAX_BATCH_OPERATIONS) : 1;
-  } catch {
-    return 1;
-  }
+/** How many operations a JSON body holds: a batch's, at most MAX_BATCH_OPERATIONS, else one. */
+const batchSize = (body: string) => Math.min(batchLength(body) ?? 1, MAX_BATCH_OPERATIONS);
+
+/** Whether a path is GraphQL's (its answers are GraphQL-shaped: `errors`, not `error`). */
+export const isGraphQLPath = (pathname: string) => pathname === '/graphql' || pathname.startsWith('/graphql/');
+
+/**
+ * How many operations a request to /graphql that is refused before it runs held, so that a batch is
+ * answered an array as long as itself (Apollo's BatchHttpLink fails the whole batch on any other
+ * length): its JSON body's batch length, or null for one operation or a body that is not JSON.
+ */
+export async function refusedBatchLength(request: Request): Promise<number | null> {
+  if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(request.headers.get('content-type') ?? ''))
+    return null;
+  return batchLength(await readLimitedText(request, JSON_LIMIT_BYTES).catch(() => ''));
+}
+
+/** The answer to a batch of more operations than MAX_BATCH_OPERATIONS: one refusal for each of them. */
+function batchTooLarge(length: number): Response {
+  const message = `a batch holds at most ${MAX_BATCH_OPERATIONS} operations; this one held ${length}`;
+  const one = { errors: [{ message, extensions: { code: 'BATCH_TOO_LARGE', limit: MAX_BATCH_OPERATIONS } }] };
+  return jsonResponse(
+    413,
+    Array.from({ length }, () => one),
+  );
 }
 
 const DEFAULT_QUERY = `# The public stream: the 20 newest entries with their authors, workouts, comments and likes.
@@ -135,6 +152,8 @@ function graphqlPlugins(
     useSubscriptionCaps(maxSubscriptionsPerOwner),
     // a subscription result names the event it came from (SSE ids, Last-Event-ID)
     useEventIds(),
+    // a subscription whose access ended says so before it completes
+    useAccessEndNotice(),
     ...graphqlHardening(config),
     // a create retried with the same Idempotency-Key answers as the first time (REST runs through here too)
     useIdempotencyKeys(),
@@ -255,6 +274,8 @@ export function createGraphQLServer({
     multipart: false,
     // an array of operations in one POST (Apollo's BatchHttpLink), each costed and rate-limited as if alone
     batching: { limit: MAX_BATCH_OPERATIONS },
+    // a persisted document named as the draft and some clients name it, beside Apollo's extension
+    extraParamNames: DOCUMENT_ID_PARAMS,
     // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
     // whole context in; GraphQL requests get theirs from the request
     context: async (initial) => {
@@ -271,10 +292,11 @@ export function createGraphQLServer({
       if (session)
         return {
           ...contexts.forViewer(initial.request, session, clientAddress),
+          rateLimit: initial.rateLimit,
           tokenStillValid: () => sessionStillValid(initial.request),
         };
       try {
-        return { ...(await contexts.forRequest(initial.request)), clientAddress };
+        return { ...(await contexts.forRequest(initial.request)), clientAddress, rateLimit: initial.rateLimit };
       } catch (error) {
         const refusal = tokenRefusal(error);
         if (!refusal) throw error;
@@ -285,6 +307,9 @@ export function createGraphQLServer({
     },
   });
 }
+
+/** What the edge hands a request's handler beside it: node's request, and the budget it was counted against. */
+export type EdgeContext = { req?: IncomingMessage; rateLimit?: RateBudget };
 
 export interface GraphQLHandlerDeps {
   yoga: GraphQLServer;
@@ -304,22 +329,17 @@ export interface GraphQLHandlerDeps {
 export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
   const { yoga, config, logger, limiter, cache, cacheKey, direct, sessionViewers, budgets, sessionViewerOf } = deps;
   /** GraphQL's answer; a stream of server-sent events with each event's `id:` (http/sse-ids.ts). */
-  const graphql = async (
-    request: Request,
-    serverContext: { req?: IncomingMessage },
-    tokenless: boolean,
-    clientAddress: string,
-  ): Promise<Response> => {
-    const response = await graphqlAnswer(request, serverContext, tokenless, { clientAddress });
+  const graphql = async (request: Request, serverContext: EdgeContext, tokenless: boolean, clientAddress: string): Promise<Response> => {
+    const response = await graphqlAnswer(request, serverContext, tokenless, { clientAddress, rateLimit: serverContext.rateLimit });
     if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
     return new Response(withEventIds(response.body), { status: response.status, headers: response.headers });
   };
   /** `client`: the server context yoga's context factory is given (whose address the request came from). */
   const graphqlAnswer = async (
     request: Request,
-    serverContext: { req?: IncomingMessage },
+    serverContext: EdgeContext,
     tokenless: boolean,
-    client: { clientAddress: string },
+    client: ServerContext,
   ): Promise<Response> => {
     const session = tokenless ? await sessionViewerOf(request) : null;
     if (session) sessionViewers.set(request, session);
@@ -341,13 +361,15 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
     // a declared length was checked at the edge (bodyTooLarge); a chunked body has none, so every
     // body is read here, under the limit
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
+    const length = batchLength(body);
+    if (length !== null && length > MAX_BATCH_OPERATIONS) return batchTooLarge(length);
     // a batch: each operation after the first spends the rate limit as if sent alone
     const further = batchSize(body) - 1;
     const budget = budgets.get(request);
     if (further > 0 && budget !== undefined) {
       const decision = await limiter.consume(budget, further);
       if (!decision.allowed) {
-        const refusal = rateLimitedReply(decision, config.rateLimit.windowSeconds);
+        const refusal = graphqlRateLimited(rateLimitedReply(decision, config.rateLimit.windowSeconds), length);
         return jsonResponse(refusal.status, refusal.body, refusal.headers);
       }
     }
@@ -358,7 +380,7 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
       if (session) sessionViewers.set(copy, session);
       return yoga.fetch(copy, client);
     };
-    const answer = async () => (direct ? await direct(request, body) : null) ?? replayed();
+    const answer = async () => (direct ? await direct(request, body, client) : null) ?? replayed();
     if (!cache || !anonymous || !isQueryOperation(body, parse)) return answer();
     // a result with errors (a bad variable, a masked failure) is answered but not kept
     return cache.serve(

@@ -113,8 +113,8 @@ export function attachWebSocket(
 
 /**
  * Accepts a connection: its token (connection params or the upgrade's header, not two different ones)
- * within the rate limit, and known; an unknown or revoked token is refused (4403), never downgraded to
- * anonymous. A socket with a token is remembered, to be closed when the token is revoked.
+ * within the rate limit (over it, closed with 4429), and known; an unknown or revoked token is refused
+ * (4403), never downgraded to anonymous. A socket with a token is remembered, to be closed when the token is revoked.
  */
 async function connect(
   app: App,
@@ -128,7 +128,11 @@ async function connect(
   const token = typeof fromParams === 'string' ? fromParams : (fromHeader ?? null);
   const address = ctx.extra.request.socket.remoteAddress ?? 'unknown';
   const decision = await app.rateLimit(token, address);
-  if (!decision.allowed) return false;
+  // a code of its own: 4403 tells a client its token is bad, and it would log its person out
+  if (!decision.allowed) {
+    ctx.extra.socket.close(4429, `Too many requests: retry in ${decision.retryAfter} s`);
+    return false;
+  }
   const viewer = token ? await viewerForToken(database, token) : null;
   if (token && !viewer) return false;
   ctx.extra.viewer = viewer;

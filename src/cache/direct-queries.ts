@@ -64,7 +64,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * Answers `body`, a JSON POST to /graphql, when it is the common case; null hands it to yoga. The
  * context comes from `context` (the request's token resolved), which throws for a refused token.
  */
-export type DirectQueries = (request: Request, body: string) => Promise<Response | null>;
+/** `server`: what the HTTP side tells of the request beside it (its rate-limit budget), as yoga's server context. */
+export type DirectQueries = (request: Request, body: string, server?: ServerContext) => Promise<Response | null>;
 
 export function createDirectQueries(
   yoga: YogaServerInstance<ServerContext, Context>,
@@ -72,7 +73,7 @@ export function createDirectQueries(
   fragments: EntryFragments = new EntryFragments(),
 ): DirectQueries {
   const pages = new SplicedPages(fragments);
-  return async (request, body) => {
+  return async (request, body, server) => {
     if (request.headers.has('origin')) return null;
     const contentType = ANSWERED_TYPES.get(request.headers.get('accept'));
     const params = contentType ? plainQueryParams(body) : null;
@@ -91,7 +92,7 @@ export function createDirectQueries(
     }
     let contextValue: Context;
     try {
-      contextValue = await context(request);
+      contextValue = { ...(await context(request)), ...(server?.rateLimit ? { rateLimit: server.rateLimit } : {}) };
     } catch {
       // a refused token: yoga answers it with its status and headers
       return null;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hasSessionCookie } from '../auth/session.ts';
+import { batchLength } from '../http/body.ts';
 import {
   COMPRESSION_THRESHOLD_BYTES,
   compressBytes,
@@ -16,7 +17,7 @@ import {
 } from '../http/compression.ts';
 import { forwardedScheme } from '../http/forwarded.ts';
 import { prefersHtml } from '../http/negotiation.ts';
-import type { Admission } from '../http/rate-limit.ts';
+import { type Admission, graphqlRateLimited } from '../http/rate-limit.ts';
 import { alreadyHeld, type ResponseCache, readKey, type Stored } from './response-cache.ts';
 
 export interface Observation {
@@ -150,7 +151,8 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
       (req.headers['x-forwarded-for'] as string | undefined) ?? null,
       null,
     );
-    const reply = admission.refusal;
+    // a GraphQL read is refused as GraphQL answers (http/rate-limit.ts)
+    const reply = admission.refusal && (what === 'graphql' ? graphqlRateLimited(admission.refusal, batchLength(body)) : admission.refusal);
     const status = reply
       ? sendRefusal(res, reply, requestId)
       : await sendStored(req, res, stored, { ...admission.headers, 'x-request-id': requestId });

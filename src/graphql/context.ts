@@ -10,8 +10,18 @@ import type { PopularRankings } from './popular-rankings.ts';
 
 export type { Viewer };
 
-/** What the HTTP side tells yoga of a request beside it: whose address it came from (the edge's, TRUST_PROXY applied). */
-export type ServerContext = { clientAddress?: string };
+/** A rate-limit budget as a client may read it: requests a window, left of them, and when the window ends (epoch seconds). */
+export interface RateBudget {
+  limit: number;
+  remaining: number;
+  resetAt: number;
+}
+
+/**
+ * What the HTTP side tells yoga of a request beside it: whose address it came from (the edge's,
+ * TRUST_PROXY applied), and what is left of the rate-limit budget it was counted against.
+ */
+export type ServerContext = { clientAddress?: string; rateLimit?: RateBudget };
 
 export interface Context {
   readonly prisma: Prisma;
@@ -24,6 +34,8 @@ export interface Context {
   readonly viewer: Viewer | null;
   /** The client's address (behind TRUST_PROXY, the forwarded one): whose anonymous subscriptions these are. */
   readonly clientAddress?: string;
+  /** What is left of the rate-limit budget the request was counted against (Query.rateLimit); absent when it was not counted here. */
+  readonly rateLimit?: RateBudget;
   /** Absolute origin for the `url` fields, e.g. `https://milepost.example`. */
   readonly baseUrl: string;
   /** The popular stream's rankings, kept per moment (one per app). */

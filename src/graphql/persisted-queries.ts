@@ -6,6 +6,7 @@
 //   for every process (a Redis fault only costs a client one more round trip);
 // - trusted documents (TRUSTED_DOCUMENTS): only the operations of a file deployed with the server run,
 //   by their id; any other text is refused.
+// A document is also named by `documentId` (the GraphQL-over-HTTP persisted documents draft) or `doc_id`.
 // Lookups go through yoga's persisted-operations plugin; this module keeps the texts and registers them.
 import { createHash } from 'node:crypto';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
@@ -55,11 +56,31 @@ function persistedHash(extensions: unknown): string | null {
   return persisted.sha256Hash;
 }
 
+/** The request fields that name a persisted document besides Apollo's extension (yoga's `extraParamNames`). */
+export const DOCUMENT_ID_PARAMS = ['documentId', 'doc_id'];
+
+/**
+ * The id of the persisted document a request names: `documentId` (the GraphQL-over-HTTP persisted
+ * documents draft; `sha256:<hash>` or the bare hash), `doc_id` (as some clients send it), in the body or,
+ * for GET, the query string; else Apollo's `extensions.persistedQuery.sha256Hash`.
+ */
+function documentIdOf(params: Record<string, unknown>, request: Request): string | null {
+  const fromQuery = request.method === 'GET' ? new URL(request.url).searchParams : null;
+  for (const name of DOCUMENT_ID_PARAMS) {
+    const id = params[name] ?? fromQuery?.get(name);
+    if (typeof id === 'string' && id !== '') return id.replace(/^sha256:/, '');
+  }
+  const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | null | undefined)
+    ?.persistedQuery;
+  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : null;
+}
+
 /** The plugins for persisted operations: trusted documents only when `trusted` is given, else APQ. */
 export function usePersistedQueries(store: PersistedQueryStore, trusted: ReadonlyMap<string, string> | null): Plugin[] {
   const lookup: Plugin = usePersistedOperations({
     // trusted documents: nothing but their ids; APQ: a text goes through (registered below when it names its hash)
     allowArbitraryOperations: trusted === null,
+    extractPersistedOperationId: (params, request) => documentIdOf(params as unknown as Record<string, unknown>, request),
     getPersistedOperation: (id) => (trusted ? (trusted.get(id) ?? null) : SHA256.test(id) ? store.get(id) : null),
     customErrors: {
       // the message and code Apollo Client and urql look for before sending the text

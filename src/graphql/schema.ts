@@ -12,6 +12,7 @@ import './types/stats.ts';
 import './types/search.ts';
 import './types/notification.ts';
 import './types/node.ts';
+import './types/rate-limit.ts';
 import './mutations/entries.ts';
 import './mutations/reactions.ts';
 import './mutations/routes.ts';

@@ -29,6 +29,12 @@ export const TOKEN_RECHECK_MS = 5_000;
  * Anonymous subscribers have no access to lose. An iterator, not an async generator: a generator
  * waiting for its next event cannot be returned until one comes.
  */
+/**
+ * Why a subscription's access ended, by its context, for the last result that says so
+ * (useAccessEndNotice): without it a client could not tell "log in again" from "finished".
+ */
+export const accessEnded = new WeakMap<Context, { code: string; message: string }>();
+
 function whileAllowed<T>(context: Context, source: AsyncIterator<T>): AsyncIterableIterator<T> {
   const viewer = context.viewer;
   if (viewer === null) return source as AsyncIterableIterator<T>;
@@ -39,7 +45,11 @@ function whileAllowed<T>(context: Context, source: AsyncIterator<T>): AsyncItera
   const recheck = tokenStillValid
     ? setInterval(() => {
         tokenStillValid().then(
-          (valid) => valid || void finish(),
+          (valid) => {
+            if (valid) return;
+            accessEnded.set(context, { code: 'INVALID_TOKEN', message: 'the access token was revoked or has expired: log in again' });
+            void finish();
+          },
           () => undefined, // the database away: the stream goes on, and the next check asks again
         );
       }, context.tokenRecheckMs ?? TOKEN_RECHECK_MS)
@@ -54,7 +64,11 @@ function whileAllowed<T>(context: Context, source: AsyncIterator<T>): AsyncItera
     return done;
   };
   const suspended = (async () => {
-    for (let next = await watch.next(); !next.done; next = await watch.next()) if (next.value.personId === viewer.id) return;
+    for (let next = await watch.next(); !next.done; next = await watch.next())
+      if (next.value.personId === viewer.id) {
+        accessEnded.set(context, { code: 'ACCOUNT_SUSPENDED', message: 'the account was suspended' });
+        return;
+      }
   })();
   const ended = suspended.then(finish);
   return {

@@ -145,3 +145,14 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
   if (problem) throw new MalformedBodyError(problem);
   return body as Record<string, unknown>;
 }
+
+/** How many operations a GraphQL JSON body holds as a batch (its array's length); null when it is not one. */
+export function batchLength(body: string): number | null {
+  if (!body.trimStart().startsWith('[')) return null;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) ? parsed.length : null;
+  } catch {
+    return null;
+  }
+}

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AttemptCounter, ThrottleRule } from '../auth/throttle.ts';
 import type { Config } from '../config.ts';
+import type { RateBudget } from '../graphql/context.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -164,20 +165,34 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 }
 
 /** The 503 of a spent limit (SPEC 7): its JSON body and headers, Retry-After included. */
-export function rateLimitedReply(
-  decision: RateDecision,
-  windowSeconds: number,
-): { status: 503; body: unknown; headers: Record<string, string> } {
+export function rateLimitedReply(decision: RateDecision, windowSeconds: number): RateLimitedReply {
+  const message = `rate limit of ${decision.limit} requests per ${windowSeconds} s exceeded; retry in ${decision.retryAfter} s`;
   return {
     status: 503,
-    body: {
-      error: {
-        code: 'RATE_LIMITED',
-        message: `rate limit of ${decision.limit} requests per ${windowSeconds} s exceeded; retry in ${decision.retryAfter} s`,
-      },
-    },
+    body: { error: { code: 'RATE_LIMITED', message } },
     headers: { ...rateLimitHeaders(decision), 'retry-after': String(decision.retryAfter) },
+    message,
+    retryAfter: decision.retryAfter,
   };
+}
+
+/** The refusal of a request over the limit: the legacy paths' 503 (SPEC), and what GraphQL answers instead. */
+export interface RateLimitedReply {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  message: string;
+  retryAfter: number;
+}
+
+/**
+ * The same refusal as GraphQL clients read one: 429 with an `errors` array whose extensions carry the
+ * code and `retryAfter` (Apollo and urql surface those; a bare `{"error":…}` under 503 showed them only
+ * a status). A batch of `operations` gets an array as long as itself, one refusal each.
+ */
+export function graphqlRateLimited(reply: RateLimitedReply, operations: number | null): RateLimitedReply {
+  const one = { errors: [{ message: reply.message, extensions: { code: 'RATE_LIMITED', retryAfter: reply.retryAfter } }] };
+  return { ...reply, status: 429, body: operations === null ? one : Array.from({ length: operations }, () => one) };
 }
 
 /** What the edge decided of a request before any handler runs: whose it is, and whether it may go on. */
@@ -188,7 +203,9 @@ export interface Admission {
   /** The X-RateLimit-* headers every answer carries. */
   headers: Record<string, string>;
   /** The 503 to answer instead, when the limit is spent. */
-  refusal: ReturnType<typeof rateLimitedReply> | null;
+  refusal: RateLimitedReply | null;
+  /** What is left of the budget after this request (GraphQL's `rateLimit`). */
+  budget: RateBudget;
 }
 
 /**
@@ -210,6 +227,7 @@ export function createAdmission(options: {
       key,
       headers: rateLimitHeaders(decision),
       refusal: decision.allowed ? null : rateLimitedReply(decision, options.windowSeconds),
+      budget: { limit: decision.limit, remaining: decision.remaining, resetAt: decision.resetAt },
     };
   };
 }

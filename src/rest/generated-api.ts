@@ -241,13 +241,43 @@ export function createGeneratedApi(options: {
         contexts.set(forwarded, context);
         const response = await router.handle(forwarded, clientAddress);
         if (unexpected.has(context)) throw unexpected.get(context);
-        return response;
+        return response && response.status === 201 ? withLocation(response) : response;
       } catch (error) {
         if (error instanceof RestError) return error.toResponse();
         throw error;
       }
     },
   };
+}
+
+/**
+ * Where what a payload created is read again: an entry or a route at its path; a comment or a like,
+ * the entry it is on (the payload names it). Null for anything else.
+ */
+function createdPath(payload: unknown): string | null {
+  if (payload === null || typeof payload !== 'object') return null;
+  const idOf = (key: string) => {
+    const id = (payload as Record<string, { id?: unknown } | null>)[key]?.id;
+    return typeof id === 'string' ? encodeURIComponent(id) : null;
+  };
+  const route = idOf('route');
+  if (route) return `${API_BASE}/routes/${route}`;
+  const entry = idOf('entry');
+  return entry ? `${API_BASE}/entries/${entry}` : null;
+}
+
+/** A 201 with a `Location` naming what it created, as HTTP (and the legacy paths) give one. */
+async function withLocation(response: Response): Promise<Response> {
+  const text = await response.text();
+  let path: string | null = null;
+  try {
+    path = createdPath(JSON.parse(text));
+  } catch {
+    // not JSON: answered as it was
+  }
+  const headers = new Headers(response.headers);
+  if (path) headers.set('location', path);
+  return new Response(text, { status: response.status, headers });
 }
 
 /**

@@ -45,6 +45,7 @@ export const LEFT_OUT: Record<string, string> = {
   'Query.node': 'an object by its global id is GraphQL’s `node(id:)`; each kind has its own path here',
   'Query.nodes': 'objects by their global ids are GraphQL’s `nodes(ids:)`; each kind has its own path here',
   'Person.entries': 'a person’s entries are `GET /api/v1/people/{username}/entries`',
+  'Query.rateLimit': 'every answer carries the budget in its `X-RateLimit-Limit`, `-Remaining` and `-Reset` headers',
   // aggregates over every workout of the person, with arguments a REST path cannot give a nested field
   'Person.stats': 'a person’s training totals are GraphQL’s `Person.stats(period:)`',
   'Person.records': 'a person’s records are GraphQL’s `Person.records`',

@@ -224,9 +224,15 @@ describe('GraphQL amplification', () => {
     expect(page.edges).toHaveLength(20);
     expect(page.pageInfo.hasNextPage).toBe(true);
     const next = await post(
-      `{ person(username: "${community[0]}") { friends(first: 500, after: "${page.pageInfo.endCursor}") { edges { node { username } } } } }`,
+      `{ person(username: "${community[0]}") { friends(first: 50, after: "${page.pageInfo.endCursor}") { edges { node { username } } } } }`,
     );
     expect((next.data as { person: { friends: { edges: unknown[] } } }).person.friends.edges).toHaveLength(39);
+    // more than the maximum is refused by name, not cut short in silence
+    const over = await post(`{ person(username: "${community[0]}") { friends(first: 500) { totalCount } } }`);
+    expect(over.errors?.[0]?.extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      issues: [{ path: 'first', message: 'must be at most 50' }],
+    });
   });
 
   it('refuses friends of friends of friends at full pages: the cost counts every list by its size', async () => {

@@ -126,6 +126,11 @@ describe('each kind of operation', () => {
     });
     expect(form.status).toBe(201);
     expect(form.json.comment).toMatchObject({ body: 'Easy does it', author: { username: 'ann' } });
+    // a 201 says where its creation is read again: the entry at its path, a comment on its entry
+    const location = created.headers.get('location')!;
+    expect(location).toBe(`/api/v1/entries/${encodeURIComponent(created.json.id)}`);
+    expect((await call(location.slice('/api/v1'.length))).json.message).toBe('Recovery jog');
+    expect(form.headers.get('location')).toBe(location);
     const entry = await call(`/entries/${created.json.id}`);
     expect(entry.json.comments.edges.map((edge: Answer) => edge.node.body)).toEqual(['Easy does it']);
   });

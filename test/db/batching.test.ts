@@ -31,8 +31,12 @@ describe('batched operations', () => {
       api,
       Array.from({ length: MAX_BATCH_OPERATIONS + 1 }, () => ({ query: '{ __typename }' })),
     );
-    expect(response.status).toBeGreaterThanOrEqual(400);
-    expect(JSON.stringify(await response.json())).toMatch(/limited to 10/i);
+    expect(response.status).toBe(413);
+    // an array as long as the batch, as Apollo's BatchHttpLink needs to hand each operation its error
+    const results = (await response.json()) as Array<{ errors: Array<{ message: string; extensions: { code: string } }> }>;
+    expect(results).toHaveLength(MAX_BATCH_OPERATIONS + 1);
+    for (const result of results) expect(result.errors[0]!.extensions.code).toBe('BATCH_TOO_LARGE');
+    expect(results[0]!.errors[0]!.message).toMatch(/at most 10/);
   });
 
   it('costs each operation alone: one too costly is refused, the others answer', async () => {
@@ -55,8 +59,18 @@ describe('batched operations', () => {
     expect(four.status).toBe(200);
     // 4 spent: one more operation fits, a batch of two does not
     const two = await batch(api, [{ query: '{ __typename }' }, { query: '{ __typename }' }]);
-    expect(two.status).toBe(503);
-    expect(two.headers.get('retry-after')).not.toBeNull();
-    expect(((await two.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
+    // GraphQL-shaped: 429, one error each, with the code and when to retry
+    expect(two.status).toBe(429);
+    const retryAfter = Number(two.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(await two.json()).toEqual(
+      Array.from({ length: 2 }, () => ({
+        errors: [{ message: expect.stringContaining('rate limit'), extensions: { code: 'RATE_LIMITED', retryAfter } }],
+      })),
+    );
+    // the budget spent, refused at the edge now: a batch still gets an array as long as itself
+    const three = await batch(api, [{ query: '{ __typename }' }, { query: '{ __typename }' }, { query: '{ __typename }' }]);
+    expect(three.status).toBe(429);
+    expect(await three.json()).toHaveLength(3);
   });
 });

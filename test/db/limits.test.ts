@@ -27,6 +27,22 @@ afterAll(() => db.destroy());
 const limited = (points: number, extra: Record<string, string> = {}) => testApp(db, { RATE_LIMIT_PER_HOUR: String(points), ...extra });
 
 describe('the rate limit', () => {
+  it('lets a GraphQL client read what is left of its budget', async () => {
+    const api = limited(10);
+    const budget = async () =>
+      (
+        await api.graphql<{ rateLimit: { limit: number; remaining: number; resetAt: string } }>(
+          '{ rateLimit { limit remaining resetAt } }',
+          {},
+          token,
+        )
+      ).data!.rateLimit;
+    const first = await budget();
+    expect(first.limit).toBe(10);
+    expect((await budget()).remaining).toBe(first.remaining - 1);
+    expect(Date.parse(first.resetAt)).toBeGreaterThan(Date.now());
+  });
+
   it('answers the 1501st request of an hour with 503 and a Retry-After within the window', async () => {
     const api = testApp(db, { RATE_LIMIT_PER_HOUR: '1500' });
     const started = Date.now();
@@ -44,16 +60,21 @@ describe('the rate limit', () => {
     expect(retryAfter).toBeLessThanOrEqual(Math.ceil(secondsLeft));
     expect(await refused.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringContaining('1500 requests') } });
     expect(refused.headers.get('x-ratelimit-limit')).toBe('1500');
-    // GraphQL and OAuth count against the same budget
-    expect(
-      (
-        await api.fetch('/graphql', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: '{"query":"{ me { username } }"}',
-        })
-      ).status,
-    ).toBe(503);
+    // GraphQL and OAuth count against the same budget; GraphQL answers as GraphQL clients read it
+    const graphql = await api.fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{ me { username } }"}',
+    });
+    expect(graphql.status).toBe(429);
+    expect(await graphql.json()).toEqual({
+      errors: [
+        {
+          message: expect.stringContaining('1500 requests'),
+          extensions: { code: 'RATE_LIMITED', retryAfter: Number(graphql.headers.get('retry-after')) },
+        },
+      ],
+    });
     expect((await api.fetch('/oauth/token', { method: 'POST' })).status).toBe(503);
     // probes are never limited
     expect((await api.fetch('/healthz')).status).toBe(200);

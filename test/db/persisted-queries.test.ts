@@ -102,4 +102,18 @@ describe('trusted documents', () => {
     // the legacy REST paths run their own operations, in-process
     expect((await api.fetch('/entries.json')).status).toBe(200);
   });
+
+  it('takes a document named by documentId (the persisted-documents draft) or doc_id, in a POST or a GET', async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'milepost-trusted-')), 'documents.json');
+    writeFileSync(file, JSON.stringify({ [HASH]: QUERY }));
+    const api = testApp(db, { TRUSTED_DOCUMENTS: file });
+    const answer = { data: { publicStream: { edges: [{ node: { message: 'persisted' } }] } } };
+    expect((await post(api, { documentId: `sha256:${HASH}` })).body).toEqual(answer);
+    expect((await post(api, { doc_id: HASH })).body).toEqual(answer);
+    const get = await api.fetch(`/graphql?documentId=sha256:${HASH}`, {
+      headers: { accept: 'application/json', 'graphql-preflight': '1' },
+    });
+    expect(await get.json()).toEqual(answer);
+    expect((await post(api, { documentId: 'sha256:unknown' })).body.errors?.[0]?.message).toBe('PersistedQueryNotFound');
+  });
 });

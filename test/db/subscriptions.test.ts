@@ -352,6 +352,36 @@ describe('over graphql-ws', () => {
     expect(closed.code).toBe(4403);
   });
 
+  it('closes a connection over the rate limit with 4429, not the 4403 of a bad token', async () => {
+    const config = testConfig(db.config, { HOST: '127.0.0.1', PORT: '0', RATE_LIMIT_PER_HOUR: '2' });
+    const limited = createApp(config, db, { logger: createLogger({ env: 'test', logLevel: 'fatal' }) });
+    const limitedServer = await listen(limited, config);
+    const limitedSocket = attachWebSocket(limitedServer, limited, db, {});
+    try {
+      const url = `ws://127.0.0.1:${(limitedServer.address() as AddressInfo).port}/graphql`;
+      const connect = () =>
+        new Promise<{ code: number | null; reason: string }>((resolve) => {
+          const ws = new WebSocket(url, 'graphql-transport-ws');
+          ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { oauth_token: people.viewer!.token } })));
+          ws.on('message', () => {
+            resolve({ code: null, reason: 'acknowledged' });
+            ws.close();
+          });
+          ws.on('close', (code, reason) => resolve({ code, reason: String(reason) }));
+        });
+      expect(await connect()).toEqual({ code: null, reason: 'acknowledged' });
+      expect(await connect()).toEqual({ code: null, reason: 'acknowledged' });
+      const refused = await connect();
+      expect(refused.code).toBe(4429);
+      expect(refused.reason).toMatch(/retry in \d+ s/);
+    } finally {
+      await limitedSocket.close();
+      limitedServer.closeAllConnections();
+      await new Promise((resolve) => limitedServer.close(resolve));
+      await limited.close();
+    }
+  });
+
   it('ends the sockets of a revoked token', async () => {
     const person = await createPerson(db.prisma);
     const token = await createToken(db.prisma, person.id);
@@ -389,6 +419,11 @@ describe('over graphql-ws', () => {
     await post('friend', 'not heard after');
     expect(text).toContain('heard while the token works');
     expect(text).not.toContain('not heard after');
+    // before it completes it says why, with a code: "log in again", not "finished"
+    const events = text.split('\n\n').filter((event) => event.includes('event: next'));
+    const last = JSON.parse(events.at(-1)!.split('data: ')[1]!) as { errors?: Array<{ extensions: { code: string } }> };
+    expect(last.errors?.[0]?.extensions.code).toBe('INVALID_TOKEN');
+    expect(text.indexOf('INVALID_TOKEN')).toBeLessThan(text.indexOf('event: complete'));
   });
 });
 
