@@ -223,7 +223,7 @@ export function createGuard({ config, handle, admit, recognizeToken, budgets, me
       if (refusal) {
         // GraphQL clients read GraphQL's shape (a batch, an array as long as itself); the legacy paths keep SPEC's 503
         const reply = isGraphQLPath(new URL(request.url).pathname)
-          ? graphqlRateLimited(refusal, await refusedBatchLength(request))
+          ? graphqlRateLimited(refusal, await refusedBatchLength(request), request.headers.get('accept'))
           : refusal;
         return jsonResponse(reply.status, reply.body, reply.headers);
       }

@@ -29,7 +29,7 @@ import { renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
 import { graphqlHardening } from '../http/graphql-hardening.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { readGraphQLMultipart, useReadUploads } from '../http/multipart.ts';
-import { graphqlRateLimited, type RateLimiter, rateLimitedReply } from '../http/rate-limit.ts';
+import { graphqlMediaType, graphqlRateLimited, type RateLimiter, rateLimitedReply } from '../http/rate-limit.ts';
 import { jsonResponse } from '../http/router.ts';
 import { withEventIds } from '../http/sse-ids.ts';
 import type { Logger } from '../log.ts';
@@ -59,12 +59,13 @@ export async function refusedBatchLength(request: Request): Promise<number | nul
 }
 
 /** The answer to a batch of more operations than MAX_BATCH_OPERATIONS: one refusal for each of them. */
-function batchTooLarge(length: number): Response {
+function batchTooLarge(length: number, accept: string | null): Response {
   const message = `a batch holds at most ${MAX_BATCH_OPERATIONS} operations; this one held ${length}`;
   const one = { errors: [{ message, extensions: { code: 'BATCH_TOO_LARGE', limit: MAX_BATCH_OPERATIONS } }] };
   return jsonResponse(
     413,
     Array.from({ length }, () => one),
+    { 'content-type': graphqlMediaType(accept) },
   );
 }
 
@@ -362,14 +363,18 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
     // body is read here, under the limit
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
     const length = batchLength(body);
-    if (length !== null && length > MAX_BATCH_OPERATIONS) return batchTooLarge(length);
+    if (length !== null && length > MAX_BATCH_OPERATIONS) return batchTooLarge(length, request.headers.get('accept'));
     // a batch: each operation after the first spends the rate limit as if sent alone
     const further = batchSize(body) - 1;
     const budget = budgets.get(request);
     if (further > 0 && budget !== undefined) {
       const decision = await limiter.consume(budget, further);
       if (!decision.allowed) {
-        const refusal = graphqlRateLimited(rateLimitedReply(decision, config.rateLimit.windowSeconds), length);
+        const refusal = graphqlRateLimited(
+          rateLimitedReply(decision, config.rateLimit.windowSeconds),
+          length,
+          request.headers.get('accept'),
+        );
         return jsonResponse(refusal.status, refusal.body, refusal.headers);
       }
     }

@@ -91,8 +91,8 @@ async function encoded(stored: Stored, headers: Record<string, string | number>,
 function sendRefusal(res: ServerResponse, reply: NonNullable<Admission['refusal']>, requestId: string): number {
   const body = JSON.stringify(reply.body);
   res.writeHead(reply.status, {
-    ...reply.headers,
     'content-type': 'application/json; charset=utf-8',
+    ...reply.headers,
     'content-length': Buffer.byteLength(body),
     'x-request-id': requestId,
   });
@@ -152,7 +152,11 @@ export function withFastReads(options: FastReadOptions, fullWay: Listener): List
       null,
     );
     // a GraphQL read is refused as GraphQL answers (http/rate-limit.ts)
-    const reply = admission.refusal && (what === 'graphql' ? graphqlRateLimited(admission.refusal, batchLength(body)) : admission.refusal);
+    const reply =
+      admission.refusal &&
+      (what === 'graphql'
+        ? graphqlRateLimited(admission.refusal, batchLength(body), (req.headers.accept as string | undefined) ?? null)
+        : admission.refusal);
     const status = reply
       ? sendRefusal(res, reply, requestId)
       : await sendStored(req, res, stored, { ...admission.headers, 'x-request-id': requestId });

@@ -190,10 +190,24 @@ export interface RateLimitedReply {
  * code and `retryAfter` (Apollo and urql surface those; a bare `{"error":…}` under 503 showed them only
  * a status). A batch of `operations` gets an array as long as itself, one refusal each.
  */
-export function graphqlRateLimited(reply: RateLimitedReply, operations: number | null): RateLimitedReply {
+export function graphqlRateLimited(reply: RateLimitedReply, operations: number | null, accept: string | null): RateLimitedReply {
   const one = { errors: [{ message: reply.message, extensions: { code: 'RATE_LIMITED', retryAfter: reply.retryAfter } }] };
-  return { ...reply, status: 429, body: operations === null ? one : Array.from({ length: operations }, () => one) };
+  return {
+    ...reply,
+    status: 429,
+    body: operations === null ? one : Array.from({ length: operations }, () => one),
+    headers: { ...reply.headers, 'content-type': graphqlMediaType(accept) },
+  };
 }
+
+/**
+ * The media type of a GraphQL answer refused before it ran: GraphQL over HTTP's own when the client
+ * accepts it (Apollo Client 4 reads the errors of a non-2xx answer only then), else JSON.
+ */
+export const graphqlMediaType = (accept: string | null) =>
+  accept?.includes('application/graphql-response+json')
+    ? 'application/graphql-response+json; charset=utf-8'
+    : 'application/json; charset=utf-8';
 
 /** What the edge decided of a request before any handler runs: whose it is, and whether it may go on. */
 export interface Admission {

@@ -2,7 +2,8 @@
 // people and comments by their global ids (no type policies), a mutation's answer updates the cached
 // person, and its persisted-queries link (APQ) goes cold then warm.
 import { createHash } from 'node:crypto';
-import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { ApolloClient, CombinedGraphQLErrors, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { BatchHttpLink } from '@apollo/client/link/batch-http';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp } from '../support/app.ts';
@@ -105,5 +106,43 @@ describe('Apollo Client, unconfigured', () => {
     await second.apollo.query({ query: FEED, fetchPolicy: 'network-only' });
     expect(second.requests).toEqual([{ query: false, hash: true }]);
     await fresh.app.close();
+  });
+});
+
+describe('Apollo Client at the limits', () => {
+  const PING = gql`
+    query Ping {
+      __typename
+    }
+  `;
+  const apolloFor = (server: ReturnType<typeof testApp>, batched: boolean) => {
+    const options = {
+      uri: 'http://milepost.test/graphql',
+      fetch: (url: RequestInfo | URL, init?: RequestInit) => server.app.fetch(String(url), init),
+    };
+    const link = batched ? new BatchHttpLink({ ...options, batchMax: 20, batchInterval: 5 }) : new HttpLink(options);
+    return new ApolloClient({ link, cache: new InMemoryCache() });
+  };
+  const codeOf = (error: unknown) =>
+    CombinedGraphQLErrors.is(error) ? error.errors[0]?.extensions?.code : `not a GraphQL error: ${String(error)}`;
+
+  it('over the rate limit: a GraphQL error with its code and when to retry, not a bare status', async () => {
+    const limited = testApp(db, { RATE_LIMIT_PER_HOUR: '1' });
+    const apollo = apolloFor(limited, false);
+    await apollo.query({ query: PING, fetchPolicy: 'network-only' });
+    const refused = await apollo.query({ query: PING, fetchPolicy: 'network-only' }).catch((error: unknown) => error);
+    expect(codeOf(refused)).toBe('RATE_LIMITED');
+    expect((refused as CombinedGraphQLErrors).errors[0]?.extensions?.retryAfter).toBeGreaterThan(0);
+    await limited.app.close();
+  });
+
+  it('a batch over 10 operations: each operation gets its own error, not "results with length 1"', async () => {
+    const apollo = apolloFor(api, true);
+    const answers = await Promise.all(
+      Array.from({ length: 11 }, (_, i) =>
+        apollo.query({ query: gql`query Ping${i} { __typename }`, fetchPolicy: 'network-only' }).catch((error: unknown) => error),
+      ),
+    );
+    expect(answers.map(codeOf)).toEqual(Array.from({ length: 11 }, () => 'BATCH_TOO_LARGE'));
   });
 });
