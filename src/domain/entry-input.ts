@@ -165,3 +165,53 @@ export function validateEntryEdit(
   if (issues.length) throw new ValidationError(issues);
   return edit;
 }
+
+/** What may be corrected of a workout after it was posted: each field given replaces the stored one; `null` clears it. */
+export type WorkoutEdit = Omit<WorkoutInput, 'title'>;
+
+/** A workout's columns as an edit leaves them: only those the edit names. */
+export interface WorkoutChanges {
+  activityType?: ActivityType;
+  completedAt?: Date | null;
+  distanceValue?: number | null;
+  distanceUnits?: DistanceUnits | null;
+  duration?: number | null;
+  felt?: Felt | null;
+  calories?: number | null;
+  routeId?: number | null;
+}
+
+/**
+ * The columns a workout edit writes (paths as the GraphQL input names them, under `workout.`). The
+ * activity cannot be cleared, only changed; a distance without units keeps the stored units, or takes
+ * the person's default for the activity.
+ */
+export function validateWorkoutEdit(
+  input: WorkoutEdit,
+  stored: { activityType: ActivityType; distanceUnits: DistanceUnits | null },
+  preference: UnitPreference,
+): WorkoutChanges {
+  const issues: FieldIssue[] = [];
+  const changes: WorkoutChanges = {};
+  if (input.activityType === null) issues.push({ path: 'workout.activityType', message: 'cannot be cleared: a workout has an activity' });
+  else if (input.activityType !== undefined) changes.activityType = input.activityType;
+  if (input.completedAt !== undefined) changes.completedAt = input.completedAt;
+  if (input.distance === null) {
+    changes.distanceValue = null;
+    changes.distanceUnits = null;
+  } else if (input.distance !== undefined) {
+    const value = input.distance.value ?? null;
+    if (value === null)
+      issues.push({ path: 'workout.distance.value', message: 'is required with a distance; send distance: null to clear it' });
+    else if (!Number.isFinite(value) || value < 0) issues.push({ path: 'workout.distance.value', message: 'must be a number, 0 or more' });
+    changes.distanceValue = value;
+    changes.distanceUnits =
+      input.distance.units ?? stored.distanceUnits ?? defaultDistanceUnits(preference, changes.activityType ?? stored.activityType);
+  }
+  if (input.duration !== undefined) changes.duration = nonNegativeInteger(issues, 'workout.duration', input.duration);
+  if (input.calories !== undefined) changes.calories = nonNegativeInteger(issues, 'workout.calories', input.calories);
+  if (input.felt !== undefined) changes.felt = input.felt;
+  if (input.routeId !== undefined) changes.routeId = input.routeId;
+  if (issues.length) throw new ValidationError(issues);
+  return changes;
+}

@@ -1,8 +1,14 @@
 import { notifyEntryMentions } from '../../db/notifications.ts';
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { replaceTrack } from '../../db/tracks.ts';
-import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
-import { validateCreateEntry, validateEntryEdit } from '../../domain/entry-input.ts';
+import { ACTIVITY_TYPES, DISTANCE_UNITS, storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
+import {
+  validateCreateEntry,
+  validateEntryEdit,
+  validateWorkoutEdit,
+  type WorkoutChanges,
+  type WorkoutEdit,
+} from '../../domain/entry-input.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
 import { mentionedUsernames } from '../../domain/notifications.ts';
@@ -10,7 +16,7 @@ import { encodeCursor } from '../../domain/paging.ts';
 import { processImage } from '../../media/images.ts';
 import { prepareUpload } from '../../tracks/pool.ts';
 import { builder } from '../builder.ts';
-import { announce, requireViewer } from '../context.ts';
+import { announce, type Context, requireViewer, type Viewer } from '../context.ts';
 import { databaseIdOf, namesObject, requireDatabaseId } from '../global-ids.ts';
 import { viewerMaySee } from '../lookups.ts';
 import { EntryEdge } from '../types/entry.ts';
@@ -36,6 +42,20 @@ const WorkoutInput = builder.inputType('WorkoutInput', {
     felt: t.field({ type: FeltEnum, description: 'How it felt.' }),
     calories: t.int({ description: '0 or more.' }),
     title: t.string({ description: 'At most 200 characters.' }),
+    routeId: t.id({ description: `One of your routes: ${namesObject('Route')}` }),
+  }),
+});
+
+const WorkoutEditInput = builder.inputType('WorkoutEditInput', {
+  description:
+    'Corrections to a workout after it was posted: each field given replaces the stored one, `null` clears it; a field left out stays.',
+  fields: (t) => ({
+    activityType: t.field({ type: ActivityTypeEnum, description: 'The kind of workout (it cannot be cleared).' }),
+    completedAt: t.field({ type: 'DateTime', description: 'When it ended, ISO 8601 in UTC.' }),
+    distance: t.field({ type: DistanceInput, description: 'How far; without `units`, the units stored before.' }),
+    duration: t.int({ description: 'Seconds spent working out, 0 or more.' }),
+    felt: t.field({ type: FeltEnum, description: 'How it felt.' }),
+    calories: t.int({ description: '0 or more.' }),
     routeId: t.id({ description: `One of your routes: ${namesObject('Route')}` }),
   }),
 });
@@ -168,7 +188,7 @@ payloadMutation('createEntry', {
 });
 
 payloadMutation('updateEntry', {
-  description: "Changes one of the viewer's entries: who sees it, its message, its workout's title.",
+  description: "Changes one of the viewer's entries: who sees it, its message, its workout's title, and corrections to its workout.",
   input: {
     description: 'The entry, and what may change of it after it was posted; a field left out stays as it is.',
     fields: (t) => ({
@@ -180,6 +200,11 @@ payloadMutation('updateEntry', {
       workoutTitle: t.string({
         description: "The workout's new title, at most 200 characters; null or empty clears it. Only for a workout.",
       }),
+      workout: t.field({
+        type: WorkoutEditInput,
+        description:
+          'Corrections to the workout: activity, distance, duration, calories, how it felt, when it ended, its route. Only for a workout.',
+      }),
     }),
   },
   scope: 'entries:write',
@@ -189,7 +214,14 @@ payloadMutation('updateEntry', {
     const id = requireDatabaseId(input.id, 'Entry', 'entry');
     const entry = await context.prisma.entry.findUnique({
       where: { id },
-      select: { authorId: true, visibility: true, mediaUrl: true, lat: true, hiddenAt: true, workout: { select: { entryId: true } } },
+      select: {
+        authorId: true,
+        visibility: true,
+        mediaUrl: true,
+        lat: true,
+        hiddenAt: true,
+        workout: { select: { entryId: true, activityType: true, distanceUnits: true } },
+      },
     });
     if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
     if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may change this entry');
@@ -202,12 +234,14 @@ payloadMutation('updateEntry', {
       },
       { hasWorkout: entry.workout !== null, hasMedia: entry.mediaUrl !== null, hasPlace: entry.lat !== null },
     );
-    if (edit.message !== undefined || edit.workoutTitle !== undefined) {
+    const corrected = input.workout ? await workoutCorrections(context, viewer, input.workout, entry.workout) : {};
+    const workout = { ...corrected, ...(edit.workoutTitle !== undefined && { title: edit.workoutTitle }) };
+    if (edit.message !== undefined || Object.keys(workout).length > 0) {
       await context.prisma.entry.update({
         where: { id },
         data: {
           ...(edit.message !== undefined && { message: edit.message }),
-          ...(edit.workoutTitle !== undefined && { workout: { update: { title: edit.workoutTitle } } }),
+          ...(Object.keys(workout).length > 0 && { workout: { update: workout } }),
         },
         select: { id: true },
       });
@@ -228,6 +262,33 @@ payloadMutation('updateEntry', {
     fields: (t) => ({ entry: entryField(t, (result) => result.entryId, 'The entry as it is now.') }),
   },
 });
+
+/** The workout columns a correction writes: checked by the domain's rules, the route one of the viewer's own. */
+async function workoutCorrections(
+  context: Context,
+  viewer: Viewer,
+  input: Omit<WorkoutEdit, 'routeId'> & { routeId?: string | number | null },
+  stored: { activityType: string; distanceUnits: string | null } | null,
+): Promise<WorkoutChanges> {
+  if (!stored) throw ValidationError.field('workout', 'can only be given for a workout');
+  let routeId: number | null | undefined = input.routeId === undefined || input.routeId === null ? input.routeId : null;
+  if (input.routeId != null) {
+    const row = databaseIdOf(input.routeId, 'Route');
+    const route =
+      row === null ? null : await context.prisma.route.findFirst({ where: { id: row, ownerId: viewer.id }, select: { id: true } });
+    if (!route) throw ValidationError.field('workout.routeId', 'is not one of your routes');
+    routeId = route.id;
+  }
+  const person = await context.prisma.person.findUniqueOrThrow({ where: { id: viewer.id }, select: { units: true } });
+  return validateWorkoutEdit(
+    { ...input, routeId },
+    {
+      activityType: storedValue(ACTIVITY_TYPES, stored.activityType, 'Workout.activityType'),
+      distanceUnits: stored.distanceUnits === null ? null : storedValue(DISTANCE_UNITS, stored.distanceUnits, 'Workout.distanceUnits'),
+    },
+    storedValue(UNIT_PREFERENCES, person.units, 'Person.units'),
+  );
+}
 
 payloadMutation('deleteEntry', {
   description: "Deletes one of the viewer's entries with its comments, likes and track.",

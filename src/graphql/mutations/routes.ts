@@ -3,13 +3,13 @@ import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain
 import { parsePackedGpx } from '../../domain/gpx.ts';
 import { validateRouteInput } from '../../domain/social.ts';
 import { prepareUpload } from '../../tracks/pool.ts';
-import { requireViewer } from '../context.ts';
+import { type Context, requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { ActivityTypeEnum } from '../types/enums.ts';
 import { listCursor } from '../types/lists.ts';
 import { RouteEdge } from '../types/route.ts';
 import { gpxStream } from './gpx-source.ts';
-import { type PayloadFieldBuilder, payloadMutation, readAfter } from './payload.ts';
+import { ofResult, type PayloadFieldBuilder, payloadMutation, readAfter } from './payload.ts';
 
 /** A payload's route, read after the write with what the operation asks of it. */
 function routeField<Result extends { routeId: number }>(t: PayloadFieldBuilder<Result>, description: string) {
@@ -83,4 +83,62 @@ payloadMutation('setRouteTrack', {
     return { routeId };
   },
   payload: { description: 'The route with its new track.', fields: (t) => ({ route: routeField(t, 'The route with its new track.') }) },
+});
+
+/** One of the viewer's routes by the id the client sent: missing is NotFound, another's NotAuthorized. */
+async function ownRoute(context: Context, id: string | number, action: string): Promise<number> {
+  const viewer = requireViewer(context);
+  const routeId = requireDatabaseId(id, 'Route', 'route');
+  const route = await context.prisma.route.findUnique({ where: { id: routeId }, select: { ownerId: true } });
+  if (!route) throw new NotFoundError('route', String(id));
+  if (route.ownerId !== viewer.id) throw new NotAuthorizedError(`only the owner may ${action} this route`);
+  return routeId;
+}
+
+payloadMutation('updateRoute', {
+  description: "Renames one of the viewer's routes, or changes what it is for.",
+  input: {
+    description: 'The route, and what changes of it; a field left out stays as it is.',
+    fields: (t) => ({
+      id: t.id({ required: true, description: namesObject('Route') }),
+      name: t.string({ description: 'At most 100 characters; null or empty clears it.' }),
+      activityType: t.field({ type: ActivityTypeEnum, description: 'What the route is for; null clears it.' }),
+    }),
+  },
+  scope: 'entries:write',
+  errors: [ValidationError, NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const routeId = await ownRoute(context, input.id, 'change');
+    const valid = validateRouteInput({ name: input.name, activityType: input.activityType });
+    const data = {
+      ...(input.name !== undefined && { name: valid.name }),
+      ...(input.activityType !== undefined && { activityType: valid.activityType }),
+    };
+    if (Object.keys(data).length > 0) await context.prisma.route.update({ where: { id: routeId }, data, select: { id: true } });
+    return { routeId };
+  },
+  payload: { description: 'The route as it is now.', fields: (t) => ({ route: routeField(t, 'The route as it is now.') }) },
+});
+
+payloadMutation('deleteRoute', {
+  description: "Deletes one of the viewer's routes with its track; workouts that followed it keep their figures and lose the link.",
+  input: { description: 'The route to delete.', fields: (t) => ({ id: t.id({ required: true, description: namesObject('Route') }) }) },
+  scope: 'entries:write',
+  errors: [NotFoundError, NotAuthorizedError],
+  resolve: async (input, context) => {
+    const routeId = await ownRoute(context, input.id, 'delete');
+    const { count } = await context.prisma.route.deleteMany({ where: { id: routeId, ownerId: requireViewer(context).id } });
+    if (count === 0) throw new NotFoundError('route', String(input.id));
+    return { routeId };
+  },
+  payload: {
+    description: 'The deleted route’s id.',
+    fields: (t) => ({
+      deletedRouteId: t.globalID({
+        nullable: true,
+        description: 'The deleted route’s global id, for Relay’s `@deleteRecord`. Null when the mutation failed.',
+        resolve: ofResult((result: { routeId: number }) => ({ type: 'Route', id: result.routeId })),
+      }),
+    }),
+  },
 });
