@@ -2,6 +2,7 @@
 // people and comments by their global ids (no type policies), a mutation's answer updates the cached
 // person, and its persisted-queries link (APQ) goes cold then warm.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { ApolloClient, CombinedGraphQLErrors, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { BatchHttpLink } from '@apollo/client/link/batch-http';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
@@ -144,5 +145,42 @@ describe('Apollo Client at the limits', () => {
       ),
     );
     expect(answers.map(codeOf)).toEqual(Array.from({ length: 11 }, () => 'BATCH_TOO_LARGE'));
+  });
+});
+
+describe('Apollo Client given the committed possibleTypes', () => {
+  it('keeps a typed error’s fields (schema/client-cache.json)', async () => {
+    const { possibleTypes } = JSON.parse(readFileSync(new URL('../../schema/client-cache.json', import.meta.url), 'utf8')) as {
+      possibleTypes: Record<string, string[]>;
+    };
+    const LIKE = gql`
+      mutation Like($id: ID!) {
+        likeEntry(input: { entryId: $id }) {
+          error {
+            __typename
+            ... on Error {
+              code
+              message
+            }
+          }
+        }
+      }
+    `;
+    const apolloWith = (types?: Record<string, string[]>) =>
+      new ApolloClient({
+        link: new HttpLink({
+          uri: 'http://milepost.test/graphql',
+          fetch: (url: RequestInfo | URL, init?: RequestInit) => api.app.fetch(String(url), init),
+          headers: { authorization: `Bearer ${token}` },
+        }),
+        cache: new InMemoryCache(types ? { possibleTypes: types } : {}),
+      });
+    const missing = 'RW50cnk6OTk5OTk=';
+    type Liked = { likeEntry: { error: Record<string, unknown> } };
+    const told = await apolloWith(possibleTypes).mutate<Liked>({ mutation: LIKE, variables: { id: missing } });
+    expect(told.data?.likeEntry.error).toEqual({ __typename: 'NotFoundError', code: 'NOT_FOUND', message: expect.any(String) });
+    // the control: without them, Apollo cannot tell that NotFoundError implements Error, and drops its fields
+    const bare = await apolloWith().mutate<Liked>({ mutation: LIKE, variables: { id: missing } });
+    expect(bare.data?.likeEntry.error).toEqual({ __typename: 'NotFoundError' });
   });
 });

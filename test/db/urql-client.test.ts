@@ -1,6 +1,7 @@
 // urql with graphcache, unconfigured: it normalizes entries, people and comments by their global ids
 // (`__typename` and `id`, nothing set up), and a mutation answering a person updates every query
 // showing that person, with no refetch.
+import { readFileSync } from 'node:fs';
 import { Client, fetchExchange, gql } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,62 @@ describe('urql with graphcache, unconfigured', () => {
       console.warn = warn;
     }
     // graphcache warns of every object it cannot key (no id): there is none
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('urql with graphcache, given the committed schema files', () => {
+  it('reads workouts, distances, media and typed errors without a warning (schema/introspection.json, schema/client-cache.json)', async () => {
+    const introspection = JSON.parse(readFileSync(new URL('../../schema/introspection.json', import.meta.url), 'utf8'));
+    const { valueTypes } = JSON.parse(readFileSync(new URL('../../schema/client-cache.json', import.meta.url), 'utf8')) as {
+      valueTypes: string[];
+    };
+    const client = new Client({
+      url: 'http://milepost.test/graphql',
+      exchanges: [
+        cacheExchange({ schema: introspection, keys: Object.fromEntries(valueTypes.map((name) => [name, () => null])) }),
+        fetchExchange,
+      ],
+      fetch: (url, init) => api.app.fetch(String(url), init),
+      fetchOptions: { headers: { authorization: `Bearer ${token}` } },
+    });
+    const warnings: unknown[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args);
+    try {
+      await client
+        .mutation(
+          gql`mutation { createEntry(input: { workout: { activityType: RUNNING, distance: { value: 5, units: KILOMETERS } } }) { entry { id } } }`,
+          {},
+        )
+        .toPromise();
+      const feed = await client
+        .query(
+          gql`
+            query Workouts {
+              publicStream {
+                ... on EntryConnection { edges { node { id workout { activityType distance { value units } } media { content { url } } } } }
+              }
+            }
+          `,
+          {},
+        )
+        .toPromise();
+      expect(feed.error).toBeUndefined();
+      // a typed error in a union, matched by the schema rather than by heuristics
+      const refused = await client
+        .mutation(
+          gql`mutation { likeEntry(input: { entryId: "RW50cnk6OTk5OTk=" }) { error { __typename ... on Error { code message } } } }`,
+          {},
+        )
+        .toPromise();
+      expect((refused.data as { likeEntry: { error: { code: string; message: string } } }).likeEntry.error).toMatchObject({
+        code: 'NOT_FOUND',
+        message: expect.any(String),
+      });
+    } finally {
+      console.warn = warn;
+    }
     expect(warnings).toEqual([]);
   });
 });

@@ -5,13 +5,18 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { pendingSql, scratchPostgres, scratchSqlite } from '../../scripts/lib/schema-diff.ts';
-import { printSchemaFile } from '../../src/graphql/print.ts';
+import { printClientCacheFile, printIntrospectionFile, printSchemaFile } from '../../src/graphql/print.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('committed artefacts', () => {
   it('schema/schema.graphql is what the code prints (run `npm run schema:print`)', () => {
     expect(readFileSync(`${root}schema/schema.graphql`, 'utf8')).toBe(printSchemaFile());
+  });
+
+  it('schema/client-cache.json and schema/introspection.json are what the code prints (run `npm run schema:print`)', () => {
+    expect(readFileSync(`${root}schema/client-cache.json`, 'utf8')).toBe(printClientCacheFile());
+    expect(readFileSync(`${root}schema/introspection.json`, 'utf8')).toBe(printIntrospectionFile());
   });
 
   it('prisma/postgres/schema.prisma is derived from prisma/schema.prisma (run `npm run db:derive`)', () => {
