@@ -9,6 +9,7 @@ import graphqlPlugin from '@graphql-eslint/eslint-plugin';
  */
 const VALUE_TYPES = [
   'ActivityTotals',
+  'CommentChange',
   // what remains of a deleted entry: no object of its own, so no id (a second type under the entry's would confuse Relay's store)
   'DeletedEntry',
   'Distance',
@@ -16,6 +17,7 @@ const VALUE_TYPES = [
   'FieldIssue',
   'FriendshipState',
   'GeoPoint',
+  'LikeChange',
   'Location',
   'MeasureRecord',
   'NotificationPreference',

@@ -15,6 +15,12 @@ export interface EventPayloads {
   entryDeleted: { entryId: number; authorId: number; visibility: string };
   commentAdded: { entryId: number; commentId: number; authorId: number };
   likeAdded: { entryId: number; likeId: number; personId: number };
+  /** Every change to an entry's comments, one topic so that they keep their order: added, edited, deleted. */
+  commentChanged: { entryId: number; commentId: number; kind: 'ADDED' | 'EDITED' | 'REMOVED' };
+  /** Every change to an entry's likes, in order: given, taken back. */
+  likeChanged: { entryId: number; likeId: number; kind: 'ADDED' | 'REMOVED' };
+  /** An entry's message or workout changed (its visibility: entryVisibilityChanged). */
+  entryEdited: { entryId: number; authorId: number };
   friendRequested: { fromId: number; toId: number };
   /** An entry's visibility changed (from `previous`): subscribers of that entry look again whether they may still see it. */
   entryVisibilityChanged: { entryId: number; authorId: number; visibility: string; previous?: string };

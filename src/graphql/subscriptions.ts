@@ -10,6 +10,7 @@ import { type EventName, type EventPayloads, eventIdOf } from '../events/bus.ts'
 import { builder } from './builder.ts';
 import { type Context, liveContexts, requireViewer } from './context.ts';
 import { namesObject, requireDatabaseId } from './global-ids.ts';
+import { entryById } from './loaders.ts';
 import { forgetBlocks, requireEntry, requirePersonId, viewerMaySee } from './lookups.ts';
 import { DeletedEntry } from './mutations/entries.ts';
 import { entryPlaceHidden, privacyFor } from './privacy.ts';
@@ -181,6 +182,53 @@ async function* untilGone<T>(context: Context, entryId: number, source: AsyncIte
     await source.return?.();
   }
 }
+
+/** What happened to an item of a list. */
+type ChangeKind = 'ADDED' | 'EDITED' | 'REMOVED';
+
+/** A changed comment as it is now (null once deleted), read once for the subscribers of the event. */
+const readComment = (context: Context, event: EventPayloads['commentChanged']) =>
+  readOncePerEvent(event, ({ commentId }) => context.prisma.comment.findUnique({ where: { id: commentId }, include: { author: PERSON } }));
+
+/** A given like (null once taken back), read once for the subscribers of the event. */
+const readLike = (context: Context, event: EventPayloads['likeChanged']) =>
+  readOncePerEvent(event, ({ likeId }) => context.prisma.like.findUnique({ where: { id: likeId }, include: { person: PERSON } }));
+
+const ChangeKindEnum = builder.enumType('ChangeKind', {
+  description: 'What happened to an item of a list.',
+  values: {
+    ADDED: { description: 'It joined the list.' },
+    EDITED: { description: 'It changed; the change carries it as it is now.' },
+    REMOVED: { description: 'It left the list (deleted, or taken back); the change carries only its id.' },
+  },
+});
+
+const CommentChangeRef = builder
+  .objectRef<{ kind: ChangeKind; id: number; comment: Awaited<ReturnType<Context['prisma']['comment']['findUnique']>> }>('CommentChange')
+  .implement({
+    description: 'A change to an entry’s comments.',
+    fields: (t) => ({
+      kind: t.field({ type: ChangeKindEnum, description: 'What happened.', resolve: (change) => change.kind }),
+      commentId: t.globalID({ description: 'The comment’s global id.', resolve: (change) => ({ type: 'Comment', id: change.id }) }),
+      comment: t.field({
+        type: CommentRef,
+        nullable: true,
+        description: 'The comment as it is now; null when REMOVED.',
+        resolve: (change) => change.comment,
+      }),
+    }),
+  });
+
+const LikeChangeRef = builder
+  .objectRef<{ kind: ChangeKind; id: number; like: Awaited<ReturnType<Context['prisma']['like']['findUnique']>> }>('LikeChange')
+  .implement({
+    description: 'A change to an entry’s likes.',
+    fields: (t) => ({
+      kind: t.field({ type: ChangeKindEnum, description: 'What happened: ADDED or REMOVED.', resolve: (change) => change.kind }),
+      likeId: t.globalID({ description: 'The like’s global id.', resolve: (change) => ({ type: 'Like', id: change.id }) }),
+      like: t.field({ type: LikeRef, nullable: true, description: 'The like; null when REMOVED.', resolve: (change) => change.like }),
+    }),
+  });
 
 /** The events of several sources as they come, one stream; returning it returns them all. */
 function merged<T>(...sources: Array<AsyncIterator<T>>): AsyncIterableIterator<T> {
@@ -372,6 +420,61 @@ builder.subscriptionFields((t) => ({
     },
     resolve: (payload, _args, context) =>
       unlessGone(payload, ({ likeId }) => context.prisma.like.findUniqueOrThrow({ where: { id: likeId }, include: { person: PERSON } })),
+  }),
+
+  entryCommentChanges: t.field({
+    type: CommentChangeRef,
+    description:
+      'Every change to an entry’s comments, in order: one ADDED, EDITED with the comment as it is now, REMOVED with only its id (for Relay’s `@deleteEdge`), so that a list on screen stays right. When the entry is deleted, or hidden from the subscriber, a last event carries a NOT_FOUND error naming it, and the subscription completes. Resumes after a Last-Event-ID as the others do.',
+    args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
+    subscribe: async (_root, args, context) => {
+      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
+      await requireEntry(context, entryId);
+      const on = (p: { entryId: number }) => p.entryId === entryId && stillVisible(context, entryId);
+      return untilGone(context, entryId, delivered(context, 'commentChanged', on));
+    },
+    resolve: (payload, _args, context) =>
+      unlessGone(payload, async (event) => {
+        const comment = event.kind === 'REMOVED' ? null : await readComment(context, event);
+        // edited, then deleted before this was read: removed
+        return { kind: comment ? event.kind : 'REMOVED', id: event.commentId, comment };
+      }),
+  }),
+
+  entryLikeChanges: t.field({
+    type: LikeChangeRef,
+    description:
+      'Every change to an entry’s likes, in order: ADDED with the like, REMOVED with only its id (a like taken back). Ends as `entryCommentChanges` does.',
+    args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
+    subscribe: async (_root, args, context) => {
+      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
+      await requireEntry(context, entryId);
+      const on = (p: { entryId: number }) => p.entryId === entryId && stillVisible(context, entryId);
+      return untilGone(context, entryId, delivered(context, 'likeChanged', on));
+    },
+    resolve: (payload, _args, context) =>
+      unlessGone(payload, async (event) => {
+        const like = event.kind === 'REMOVED' ? null : await readLike(context, event);
+        return { kind: like ? event.kind : 'REMOVED', id: event.likeId, like };
+      }),
+  }),
+
+  entryChanges: t.field({
+    type: EntryRef,
+    description:
+      'An entry as it is now, each time its message, workout or visibility changes. Ends as `entryCommentChanges` does when it is deleted or hidden from the subscriber.',
+    args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
+    subscribe: async (_root, args, context) => {
+      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
+      await requireEntry(context, entryId);
+      const on = (p: { entryId: number }) => p.entryId === entryId && stillVisible(context, entryId);
+      return untilGone(
+        context,
+        entryId,
+        merged<{ entryId: number }>(delivered(context, 'entryEdited', on), delivered(context, 'entryVisibilityChanged', on)),
+      );
+    },
+    resolve: (payload, _args, context) => unlessGone(payload, ({ entryId }) => entryById(context, entryId)),
   }),
 
   entryDeleted: t.field({

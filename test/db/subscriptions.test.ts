@@ -197,6 +197,88 @@ describe('over graphql-ws', () => {
     comments.dispose();
   });
 
+  it('tells of every change to a list: a comment added, edited and removed; a like given and taken back; an entry edited', async () => {
+    const entryId = await post('viewer', 'live list');
+    const c = client(people.friend!.token);
+    type CommentChange = { kind: string; commentId: string; comment: { body: string } | null };
+    type LikeChange = { kind: string; likeId: string; like: { person: { username: string } } | null };
+    const comments = collect<{ entryCommentChanges: CommentChange }>(
+      c,
+      `subscription { entryCommentChanges(entryId: ${entryId}) { kind commentId comment { body } } }`,
+    );
+    const likes = collect<{ entryLikeChanges: LikeChange }>(
+      c,
+      `subscription { entryLikeChanges(entryId: ${entryId}) { kind likeId like { person { username } } } }`,
+    );
+    const edits = collect<{ entryChanges: { message: string; workout: { duration: number } | null } }>(
+      c,
+      `subscription { entryChanges(entryId: ${entryId}) { message workout { duration } } }`,
+    );
+    await settle();
+    const as = (who: string, query: string) => graphql(people[who]!.token, query);
+    const created = await as('stranger', `mutation { createComment(input: { entryId: ${entryId}, body: "first" }) { comment { id } } }`);
+    const commentId = (created.data as { createComment: { comment: { id: string } } }).createComment.comment.id;
+    await as('stranger', `mutation { updateComment(input: { id: "${commentId}", body: "first, edited" }) { error { __typename } } }`);
+    await as('viewer', `mutation { deleteComment(input: { id: "${commentId}" }) { error { __typename } } }`);
+    await as('stranger', `mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
+    await as('stranger', `mutation { unlikeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
+    await as('viewer', `mutation { updateEntry(input: { id: ${entryId}, message: "live list, edited" }) { error { __typename } } }`);
+    await until(() => comments.received.length >= 3 && likes.received.length >= 2 && edits.received.length >= 1);
+    expect(
+      comments.received.map(({ entryCommentChanges: change }) => [change.kind, change.commentId, change.comment?.body ?? null]),
+    ).toEqual([
+      ['ADDED', commentId, 'first'],
+      ['EDITED', commentId, 'first, edited'],
+      ['REMOVED', commentId, null],
+    ]);
+    expect(likes.received.map(({ entryLikeChanges: change }) => [change.kind, change.like?.person.username ?? null])).toEqual([
+      ['ADDED', 'stranger'],
+      ['REMOVED', null],
+    ]);
+    expect(likes.received[0]!.entryLikeChanges.likeId).toBe(likes.received[1]!.entryLikeChanges.likeId);
+    expect(edits.received).toEqual([{ entryChanges: { message: 'live list, edited', workout: null } }]);
+    for (const w of [comments, likes, edits]) w.dispose();
+
+    // over server-sent events, resumed after the first change: the rest, removals included
+    const response = await fetch(`${httpUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${people.friend!.token}` },
+      body: JSON.stringify({ query: `subscription { entryCommentChanges(entryId: ${entryId}) { kind comment { body } } }` }),
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    const read = (async () => {
+      for (let part = await reader.read(); !part.done; part = await reader.read()) text += new TextDecoder().decode(part.value);
+    })();
+    await settle();
+    const second = await as('stranger', `mutation { createComment(input: { entryId: ${entryId}, body: "second" }) { comment { id } } }`);
+    const secondId = (second.data as { createComment: { comment: { id: string } } }).createComment.comment.id;
+    await until(() => text.includes('second'));
+    const firstEventId = /\nid: ?(\S+)/.exec(text)![1]!;
+    await reader.cancel();
+    await read.catch(() => undefined);
+    await as('viewer', `mutation { deleteComment(input: { id: "${secondId}" }) { error { __typename } } }`);
+    const resumed = await fetch(`${httpUrl}/graphql`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        authorization: `Bearer ${people.friend!.token}`,
+        'last-event-id': firstEventId,
+      },
+      body: JSON.stringify({ query: `subscription { entryCommentChanges(entryId: ${entryId}) { kind comment { body } } }` }),
+    });
+    const again = resumed.body!.getReader();
+    let replayed = '';
+    const readAgain = (async () => {
+      for (let part = await again.read(); !part.done; part = await again.read()) replayed += new TextDecoder().decode(part.value);
+    })();
+    await until(() => replayed.includes('REMOVED'));
+    await again.cancel();
+    await readAgain.catch(() => undefined);
+    expect(replayed).not.toContain('"ADDED"');
+  });
+
   it("an event's subscribers with the same selection share one read of it, however many they are", async () => {
     const selection = 'subscription { publicEntries { id: databaseId message author { username } comments { edges { node { body } } } } }';
     // statements run while an entry is posted and delivered, leaving out token checks (the poster's, and live sockets')

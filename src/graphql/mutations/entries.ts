@@ -245,6 +245,7 @@ payloadMutation('updateEntry', {
         },
         select: { id: true },
       });
+      context.events.publish('entryEdited', { entryId: id, authorId: viewer.id });
     }
     if (input.visibility && input.visibility !== entry.visibility) {
       await context.prisma.entry.update({ where: { id }, data: { visibility: input.visibility }, select: { id: true } });

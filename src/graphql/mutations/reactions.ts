@@ -57,6 +57,7 @@ payloadMutation('createComment', {
       (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
     ).catch((e) => entryGone(e, entryId));
     context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
+    context.events.publish('commentChanged', { entryId, commentId: id, kind: 'ADDED' });
     announce(context, heard);
     return { entryId, commentId: id };
   },
@@ -106,6 +107,7 @@ payloadMutation('likeEntry', {
         (row) => ({ name: 'likeAdded', payload: { entryId, likeId: row.id, personId: viewer.id } }),
       );
       context.events.publish('likeAdded', { entryId, likeId: id, personId: viewer.id });
+      context.events.publish('likeChanged', { entryId, likeId: id, kind: 'ADDED' });
       announce(context, heard);
       return { entryId, likeId: id };
     } catch (error) {
@@ -153,6 +155,7 @@ payloadMutation('unlikeEntry', {
     const { count } = await context.prisma.like.deleteMany({ where: { entryId, personId: viewer.id } });
     if (!(await context.prisma.entry.findUnique({ where: { id: entryId }, select: { id: true } })))
       throw new NotFoundError('entry', String(entryId));
+    if (count > 0 && like) context.events.publish('likeChanged', { entryId, likeId: like.id, kind: 'REMOVED' });
     return { entryId, likeId: count > 0 && like ? like.id : null };
   },
   payload: {
@@ -189,7 +192,8 @@ payloadMutation('deleteComment', {
     });
     if (comment.authorId !== viewer.id && comment.entry.authorId !== viewer.id)
       throw new NotAuthorizedError('only the comment’s author, or the author of its entry, may delete it');
-    await context.prisma.comment.deleteMany({ where: { id: commentId } });
+    const { count } = await context.prisma.comment.deleteMany({ where: { id: commentId } });
+    if (count > 0) context.events.publish('commentChanged', { entryId: comment.entryId, commentId, kind: 'REMOVED' });
     return { entryId: comment.entryId, commentId };
   },
   payload: {
@@ -227,7 +231,8 @@ payloadMutation('updateComment', {
       throw new NotFoundError('comment', String(commentId));
     });
     if (comment.authorId !== viewer.id) throw new NotAuthorizedError('only the comment’s author may change it');
-    await context.prisma.comment.updateMany({ where: { id: commentId }, data: { body: text } });
+    const { count } = await context.prisma.comment.updateMany({ where: { id: commentId }, data: { body: text } });
+    if (count > 0) context.events.publish('commentChanged', { entryId: comment.entryId, commentId, kind: 'EDITED' });
     return { entryId: comment.entryId, commentId };
   },
   payload: {
