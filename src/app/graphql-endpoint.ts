@@ -4,9 +4,17 @@
 import type { IncomingMessage } from 'node:http';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import { GraphQLError, parse } from 'graphql';
-import { createGraphQLError, createYoga, maskError, type YogaServerInstance, type YogaServerOptions } from 'graphql-yoga';
+import {
+  createGraphQLError,
+  createYoga,
+  maskError,
+  type Plugin as YogaPlugin,
+  type YogaServerInstance,
+  type YogaServerOptions,
+} from 'graphql-yoga';
 import { tokenRefusal } from '../auth/tokens.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { DirectQueries } from '../cache/direct-queries.ts';
@@ -128,6 +136,17 @@ function maskedError(error: unknown, message: string, isDev?: boolean): Error {
   return maskError(error, message, isDev);
 }
 
+/** `csrf`, but for a browser's EventSource: a GET asking for server-sent events. */
+function eventSourceAllowed(csrf: YogaPlugin): YogaPlugin {
+  return {
+    onRequestParse(payload) {
+      const { request } = payload;
+      if (request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/event-stream')) return;
+      return csrf.onRequestParse?.(payload);
+    },
+  };
+}
+
 /** The plugins of /graphql, in the order they apply. */
 function graphqlPlugins(
   config: Config,
@@ -206,8 +225,13 @@ function graphqlPlugins(
       },
     },
     // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
-    // post) unless it carries one of these headers; an Authorization header already forces one
-    useCSRFPrevention({ requestHeaders: CSRF_HEADERS }),
+    // post) unless it carries one of these headers; an Authorization header already forces one. But for
+    // an EventSource's GET (Accept: text/event-stream), which can send no header: a GET changes nothing
+    // (mutations are refused over GET), and without credentials in CORS no other site reads its answer
+    eventSourceAllowed(useCSRFPrevention({ requestHeaders: CSRF_HEADERS })),
+    // graphql-sse's protocol at /graphql/stream, its single-connection mode included (a reservation by
+    // PUT, the events by GET, the operations by POST); /graphql serves its distinct-connections mode
+    useGraphQLSSE({ endpoint: '/graphql/stream' }),
     // multipart requests (uploads) are read at the edge, their files to temporary files as they arrive
     useReadUploads(),
   ];
@@ -358,7 +382,13 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
       if (read instanceof Request && session) sessionViewers.set(read, session);
       return read instanceof Request ? yoga.fetch(read, client) : jsonResponse(read.status, read.body);
     }
-    if (request.method !== 'POST' || !/^application\/(graphql-response\+)?json\b/.test(type)) return yoga.fetch(request, client);
+    // graphql-sse's own endpoint (/graphql/stream) and anything but a JSON POST: yoga's, as it came
+    if (
+      request.method !== 'POST' ||
+      !/^application\/(graphql-response\+)?json\b/.test(type) ||
+      new URL(request.url).pathname !== '/graphql'
+    )
+      return yoga.fetch(request, client);
     // a declared length was checked at the edge (bodyTooLarge); a chunked body has none, so every
     // body is read here, under the limit
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
