@@ -78,6 +78,13 @@ export async function run(argv: string[]) {
   const websocket = attachWebSocket(server, app, database);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // events and mails carry links to this service: without PUBLIC_URL they name localhost, which no
+  // receiver or reader can follow
+  if (config.env === 'production' && !config.publicUrl)
+    app.logger.warn(
+      { origin: `http://localhost:${port}` },
+      'PUBLIC_URL is not set: webhook events and mails will link to localhost; set it to the address people and apps reach',
+    );
   const webhooks = startWebhookWorker(database.prisma, {
     ...config.webhooks,
     origin: config.publicUrl ?? `http://localhost:${port}`,

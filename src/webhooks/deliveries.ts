@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Prisma } from '../db/database.ts';
 import { claimLeased, type LeasedTable, startPoller } from '../db/leased-rows.ts';
 import { drainOutbox } from '../db/outbox.ts';
@@ -15,7 +16,7 @@ import { grantedScopes } from '../domain/scopes.ts';
 import type { EventName, EventPayloads } from '../events/bus.ts';
 import type { Logger } from '../log.ts';
 import { isPublicAddress, PrivateAddressError, publicOnlyLookup } from './address-guard.ts';
-import { signPayload } from './signature.ts';
+import { signPayload, standardHeaders } from './signature.ts';
 
 export const MAX_ATTEMPTS = 8;
 const SEND_TIMEOUT_MS = 10_000;
@@ -32,8 +33,39 @@ const WEBHOOK_EVENTS: Partial<Record<EventName, string>> = {
 /** A time as events carry it: UTC to the second. */
 const isoSeconds = (time: Date) => time.toISOString().replace(/\.\d{3}Z$/, 'Z');
 
+/** A signing secret as Standard Webhooks has it: `whsec_` and 24 random bytes in standard base64. */
 export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64url')}`;
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/** An event's id: stable across its redeliveries (a receiver deduplicates by it), unique otherwise. */
+const newEventId = () => `msg_${randomBytes(16).toString('base64url')}`;
+
+/** The types whose rows an event's `*_id` fields name: each gets the global id the API answers beside it. */
+const NODE_TYPES: Record<string, string> = {
+  entry_id: 'Entry',
+  comment_id: 'Comment',
+  like_id: 'Like',
+  author_id: 'Person',
+  person_id: 'Person',
+};
+
+/** `data` with a `<name>_node_id` beside each number id: the global id GraphQL and /api/v1 answer. */
+function withNodeIds(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...data };
+  for (const [key, type] of Object.entries(NODE_TYPES))
+    if (typeof data[key] === 'number') out[key.replace(/_id$/, '_node_id')] = encodeGlobalID(type, String(data[key]));
+  return out;
+}
+
+/** The event id a stored body carries (older bodies had none: their delivery's own id stands in). */
+function eventIdOf(payload: string, deliveryId: number): string {
+  try {
+    const id = (JSON.parse(payload) as { id?: unknown }).id;
+    return typeof id === 'string' ? id : `msg_delivery_${deliveryId}`;
+  } catch {
+    return `msg_delivery_${deliveryId}`;
+  }
 }
 
 /** Whose event it is: the author of the entry concerned. */
@@ -126,7 +158,13 @@ export async function enqueueWebhooks<K extends EventName>(
     }
     if ('entryId' in payload && name !== 'entryDeleted') data.entry_url = `${baseUrl}/entries/${payload.entryId}`;
     const snake = Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
-    return [{ clientId: app.id, event, payload: JSON.stringify({ event, occurred_at: isoSeconds(now), data: snake }) }];
+    return [
+      {
+        clientId: app.id,
+        event,
+        payload: JSON.stringify({ id: newEventId(), event, occurred_at: isoSeconds(now), data: withNodeIds(snake) }),
+      },
+    ];
   });
   if (deliveries.length) await prisma.webhookDelivery.createMany({ data: deliveries });
   return deliveries.length;
@@ -247,6 +285,8 @@ async function deliver(prisma: Prisma, id: number, options: DeliveryOptions): Pr
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'Milepost-Webhooks/1',
+        ...standardHeaders(row.client.webhookSecret, eventIdOf(row.payload, id), timestamp, row.payload),
+        // the earlier headers, for receivers written before (deprecated: docs/API.md)
         'x-milepost-event': row.event,
         'x-milepost-delivery': String(id),
         'x-milepost-signature': signPayload(row.client.webhookSecret, timestamp, row.payload),
@@ -305,7 +345,7 @@ export async function sendTestEvent(prisma: Prisma, ownerId: number, clientId: s
   const app = await prisma.oAuthClient.findFirst({ where: { clientId, ownerId }, select: { id: true, webhookUrl: true } });
   if (!app) throw new NotFoundError('app', clientId);
   if (!app.webhookUrl) throw ValidationError.field('webhook_url', 'the app has no webhook URL: set one first');
-  const body = JSON.stringify({ event: 'ping', occurred_at: isoSeconds(new Date()), data: { client_id: clientId } });
+  const body = JSON.stringify({ id: newEventId(), event: 'ping', occurred_at: isoSeconds(new Date()), data: { client_id: clientId } });
   return sendNow(prisma, app.id, 'ping', body, options);
 }
 

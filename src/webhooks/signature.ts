@@ -1,7 +1,28 @@
-// Webhook signatures: HMAC-SHA256 over `<timestamp>.<body>` under the app's signing secret, sent as
-// `X-Milepost-Signature: t=<timestamp>,v1=<hex>`. The timestamp inside the signed text lets a receiver
-// refuse replays of old deliveries.
+// Webhook signatures. Standard Webhooks (standardwebhooks.com, with its library): `webhook-id` (the
+// event's, the same on every redelivery), `webhook-timestamp` and `webhook-signature` (`v1,<base64>`:
+// HMAC-SHA256 over `<id>.<timestamp>.<body>` under the secret's bytes), so that any receiver's library
+// verifies and deduplicates them. Beside it, for receivers written before, the earlier
+// `X-Milepost-Signature: t=<timestamp>,v1=<hex>` (HMAC-SHA256 over `<timestamp>.<body>` under the secret
+// as text), kept while they move over.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+
+/**
+ * The secret as Standard Webhooks libraries take it: `whsec_` and standard base64. Secrets are made so
+ * (deliveries.ts); one made before in the URL-safe alphabet is the same bytes once `-`/`_` read `+`/`/`.
+ */
+export function standardSecret(secret: string): string {
+  return `whsec_${secret
+    .replace(/^whsec_/, '')
+    .replaceAll('-', '+')
+    .replaceAll('_', '/')}`;
+}
+
+/** The Standard Webhooks headers of a delivery of `body`, the event `eventId`, sent at `timestamp` (seconds). */
+export function standardHeaders(secret: string, eventId: string, timestamp: number, body: string): Record<string, string> {
+  const signature = new Webhook(standardSecret(secret)).sign(eventId, new Date(timestamp * 1000), body);
+  return { 'webhook-id': eventId, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature };
+}
 
 export function signPayload(secret: string, timestamp: number, body: string): string {
   const digest = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');

@@ -2,6 +2,7 @@
 // after a restart; only for people who authorized the app.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createApp, issueAccessToken, setWebhook } from '../../src/db/oauth-store.ts';
 import { isPublicAddress } from '../../src/webhooks/address-guard.ts';
@@ -90,9 +91,24 @@ describe('webhooks', () => {
     expect(delivery.headers['x-milepost-event']).toBe('entry.created');
     expect(verifySignature(secret, String(delivery.headers['x-milepost-signature']), delivery.body)).toBe(true);
     expect(JSON.parse(delivery.body)).toMatchObject({
+      id: delivery.headers['webhook-id'],
       event: 'entry.created',
-      data: { entry_id: entryId, author_id: expect.any(Number), entry_url: expect.stringContaining(`/entries/${entryId}`) },
+      data: {
+        entry_id: entryId,
+        // the global id GraphQL and /api/v1 answer, beside the number
+        entry_node_id: Buffer.from(`Entry:${entryId}`).toString('base64'),
+        author_id: expect.any(Number),
+        author_node_id: expect.any(String),
+        entry_url: expect.stringContaining(`/entries/${entryId}`),
+      },
     });
+    // Standard Webhooks: the receiver's own library verifies it with the secret the app was given
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+$/);
+    const headers = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(delivery.headers[name])]),
+    );
+    expect(new Webhook(secret).verify(delivery.body, headers)).toMatchObject({ event: 'entry.created' });
+    expect(() => new Webhook(secret).verify(`${delivery.body} `, headers)).toThrow();
     expect(await db.prisma.webhookDelivery.findFirstOrThrow({ orderBy: { id: 'desc' } })).toMatchObject({
       status: 'delivered',
       attempts: 1,
@@ -338,6 +354,10 @@ describe('webhooks on the developer page', () => {
     expect(again.status).toBe(302);
     expect(received.length).toBe(count + 1);
     expect(received.at(-1)!.body).toBe(failed.payload);
+    // a redelivery is the same event to a receiver deduplicating by webhook-id, with a signature of its own
+    const first = received.at(-2)!;
+    expect(received.at(-1)!.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(String(received.at(-1)!.headers['webhook-id'])).toMatch(/^msg_/);
     const newId = Number(new URL(again.headers.get('location')!, 'http://x').searchParams.get('sent'));
     expect(newId).toBeGreaterThan(failed.id);
     expect(received.at(-1)!.headers['x-milepost-delivery']).toBe(String(newId));
