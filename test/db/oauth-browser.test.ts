@@ -302,7 +302,12 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
         body: JSON.stringify({ query: '{ me { username } }' }),
       });
     expect(await (await me()).json()).toEqual({ data: { me: { username: 'scopedrunner' } } });
-    // the first refresh token, used again: someone copied it; the whole grant's family is revoked
+    // the first refresh token, used again past the reuse window (30 s; within it, the same new pair):
+    // someone copied it; the whole grant's family is revoked
+    await db.prisma.oAuthAccessToken.updateMany({
+      where: { refreshedAt: { not: null } },
+      data: { refreshedAt: new Date(Date.now() - 31_000) },
+    });
     await page.goto(`${appUrl}/replay`);
     expect(await page.textContent('#result')).toBe('invalid_grant');
     expect((await me()).status).toBe(401);
