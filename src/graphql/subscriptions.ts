@@ -230,6 +230,22 @@ const LikeChangeRef = builder
     }),
   });
 
+/** Event names whose payloads are about one entry. */
+type EntryEventName = { [K in EventName]: EventPayloads[K] extends { entryId: number } ? K : never }[EventName];
+
+/**
+ * The events of `names` about one entry (`id`, as the client sent it) that the subscriber may see, as
+ * they come, until the entry is deleted or hidden from them (then one last `Gone`): what every
+ * subscription to one entry's comments, likes or edits is made of.
+ */
+async function entryEvents<K extends EntryEventName>(context: Context, id: string | number, ...names: K[]) {
+  const entryId = requireDatabaseId(id, 'Entry', 'entry');
+  await requireEntry(context, entryId);
+  const on = (p: { entryId: number }) => p.entryId === entryId && stillVisible(context, entryId);
+  const sources = names.map((name) => delivered(context, name, on as (p: EventPayloads[K]) => boolean | Promise<boolean>));
+  return untilGone(context, entryId, sources.length === 1 ? sources[0]! : merged(...sources));
+}
+
 /** The events of several sources as they come, one stream; returning it returns them all. */
 function merged<T>(...sources: Array<AsyncIterator<T>>): AsyncIterableIterator<T> {
   const pending = new Map<number, Promise<{ index: number; result: IteratorResult<T> }>>();
@@ -389,15 +405,7 @@ builder.subscriptionFields((t) => ({
     description:
       'New comments on an entry. When the entry is deleted, or hidden from the subscriber, a last event carries a NOT_FOUND error naming it, and the subscription completes.',
     args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
-    subscribe: async (_root, args, context) => {
-      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
-      await requireEntry(context, entryId);
-      return untilGone(
-        context,
-        entryId,
-        delivered(context, 'commentAdded', (p) => p.entryId === entryId && stillVisible(context, entryId)),
-      );
-    },
+    subscribe: (_root, args, context) => entryEvents(context, args.entryId, 'commentAdded'),
     resolve: (payload, _args, context) =>
       unlessGone(payload, ({ commentId }) =>
         context.prisma.comment.findUniqueOrThrow({ where: { id: commentId }, include: { author: PERSON } }),
@@ -409,15 +417,7 @@ builder.subscriptionFields((t) => ({
     description:
       'New likes on an entry. When the entry is deleted, or hidden from the subscriber, a last event carries a NOT_FOUND error naming it, and the subscription completes.',
     args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
-    subscribe: async (_root, args, context) => {
-      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
-      await requireEntry(context, entryId);
-      return untilGone(
-        context,
-        entryId,
-        delivered(context, 'likeAdded', (p) => p.entryId === entryId && stillVisible(context, entryId)),
-      );
-    },
+    subscribe: (_root, args, context) => entryEvents(context, args.entryId, 'likeAdded'),
     resolve: (payload, _args, context) =>
       unlessGone(payload, ({ likeId }) => context.prisma.like.findUniqueOrThrow({ where: { id: likeId }, include: { person: PERSON } })),
   }),
@@ -427,12 +427,7 @@ builder.subscriptionFields((t) => ({
     description:
       'Every change to an entry’s comments, in order: one ADDED, EDITED with the comment as it is now, REMOVED with only its id (for Relay’s `@deleteEdge`), so that a list on screen stays right. When the entry is deleted, or hidden from the subscriber, a last event carries a NOT_FOUND error naming it, and the subscription completes. Resumes after a Last-Event-ID as the others do.',
     args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
-    subscribe: async (_root, args, context) => {
-      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
-      await requireEntry(context, entryId);
-      const on = (p: { entryId: number }) => p.entryId === entryId && stillVisible(context, entryId);
-      return untilGone(context, entryId, delivered(context, 'commentChanged', on));
-    },
+    subscribe: (_root, args, context) => entryEvents(context, args.entryId, 'commentChanged'),
     resolve: (payload, _args, context) =>
       unlessGone(payload, async (event) => {
         const comment = event.kind === 'REMOVED' ? null : await readComment(context, event);
@@ -446,12 +441,7 @@ builder.subscriptionFields((t) => ({
     description:
       'Every change to an entry’s likes, in order: ADDED with the like, REMOVED with only its id (a like taken back). Ends as `entryCommentChanges` does.',
     args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
-    subscribe: async (_root, args, context) => {
-      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
-      await requireEntry(context, entryId);
-      const on = (p: { entryId: number }) => p.entryId === entryId && stillVisible(context, entryId);
-      return untilGone(context, entryId, delivered(context, 'likeChanged', on));
-    },
+    subscribe: (_root, args, context) => entryEvents(context, args.entryId, 'likeChanged'),
     resolve: (payload, _args, context) =>
       unlessGone(payload, async (event) => {
         const like = event.kind === 'REMOVED' ? null : await readLike(context, event);
@@ -464,16 +454,7 @@ builder.subscriptionFields((t) => ({
     description:
       'An entry as it is now, each time its message, workout or visibility changes. Ends as `entryCommentChanges` does when it is deleted or hidden from the subscriber.',
     args: { entryId: t.arg.id({ required: true, description: namesObject('Entry') }) },
-    subscribe: async (_root, args, context) => {
-      const entryId = requireDatabaseId(args.entryId, 'Entry', 'entry');
-      await requireEntry(context, entryId);
-      const on = (p: { entryId: number }) => p.entryId === entryId && stillVisible(context, entryId);
-      return untilGone(
-        context,
-        entryId,
-        merged<{ entryId: number }>(delivered(context, 'entryEdited', on), delivered(context, 'entryVisibilityChanged', on)),
-      );
-    },
+    subscribe: (_root, args, context) => entryEvents(context, args.entryId, 'entryEdited', 'entryVisibilityChanged'),
     resolve: (payload, _args, context) => unlessGone(payload, ({ entryId }) => entryById(context, entryId)),
   }),
 
