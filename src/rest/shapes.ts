@@ -1,5 +1,6 @@
 // The response shapes of COMPAT.md, key for key, from the GraphQL results of src/operations/rest.graphql.
 // Keys are snake_case; enum values as the original service wrote them; empty optional keys left out.
+import { decodeGlobalID } from '@pothos/plugin-relay';
 import { displayActivityType } from '../domain/activity.ts';
 import type {
   RestEntryFragment,
@@ -75,7 +76,8 @@ function workoutJson(workout: NonNullable<GqlEntry['workout']>) {
   if (workout.felt) out.felt = lower(workout.felt);
   if (workout.title) out.title = workout.title;
   if (workout.calories !== null) out.calories = workout.calories;
-  if (workout.routeId !== null) out.route_id = workout.routeId;
+  // the legacy shape names a route by its number
+  if (workout.routeId !== null) out.route_id = Number(decodeGlobalID(workout.routeId).id);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The pages every `url` of the API points at: the home feed, an entry, a person, a route. Rendered on
 // the server as plain HTML (no script), readable on a phone; built with `html`, which escapes every value.
 
+import { decodeGlobalID } from '@pothos/plugin-relay';
 import type { FieldIssue } from '../domain/errors.ts';
 import { html, type Markup, raw } from '../http/html.ts';
 import type {
@@ -535,7 +536,7 @@ type PageReport = {
   excerpt: string;
   reason: string;
   createdAt: string;
-  entryId: number | null;
+  entryId: string | null;
   filedBy: PagePerson;
   author: PagePerson | null;
 };
@@ -549,7 +550,7 @@ export function moderationPage(visitor: Visitor, reports: readonly PageReport[],
         (
           r,
         ) => html`<li class="card"><p class="meta">${r.kind === 'entry' ? 'An entry' : 'A comment'} by ${r.author ? personLink(r.author) : 'someone since deleted'} · reported by ${personLink(r.filedBy)} · ${time(r.createdAt)}</p>
-  <blockquote>${r.excerpt || '(no text)'}</blockquote><p>Reason: ${r.reason}</p>${r.entryId ? html`<p><a href="/entries/${r.entryId}">Open the entry</a></p>` : null}
+  <blockquote>${r.excerpt || '(no text)'}</blockquote><p>Reason: ${r.reason}</p>${r.entryId ? html`<p><a href="/entries/${decodeGlobalID(r.entryId).id}">Open the entry</a></p>` : null}
   <div class="actions">${act(r, 'HIDE', r.kind === 'entry' ? 'Hide the entry' : 'Remove the comment', 'danger')}${r.author ? act(r, 'SUSPEND', 'Suspend the author', 'danger') : null}${act(r, 'DISMISS', 'Dismiss', 'secondary')}</div></li>`,
       )}</ul>`
     : html`<p class="card">No open reports.</p>`;

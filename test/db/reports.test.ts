@@ -69,10 +69,12 @@ describe('reports', () => {
     expect(await errorOf('ray', `moderate(input: { reportId: ${reportId}, action: HIDE })`)).toBe('NotAuthorizedError');
     // hidden: the entry is its author's alone, for good, and both reports of it are closed
     expect(await errorOf('mod', `moderate(input: { reportId: ${reportId}, action: HIDE })`)).toBeNull();
+    // the entry by its global id, as every id the API answers
     const entryId = open.edges[0].node.entryId;
-    expect((await api.fetch(`/entries/${entryId}.json`)).status).toBe(404);
-    expect((await gql('troll', `{ entry(id: ${entryId}) { visibility } }`)).data.entry).toEqual({ visibility: 'ONLY_ME' });
-    expect(await errorOf('troll', `updateEntry(input: { id: ${entryId}, visibility: EVERYONE })`)).toBe('ValidationError');
+    expect(Buffer.from(entryId, 'base64').toString()).toMatch(/^Entry:\d+$/);
+    expect((await api.fetch(`/entries/${Buffer.from(entryId, 'base64').toString().split(':')[1]}.json`)).status).toBe(404);
+    expect((await gql('troll', `{ entry(id: "${entryId}") { visibility } }`)).data.entry).toEqual({ visibility: 'ONLY_ME' });
+    expect(await errorOf('troll', `updateEntry(input: { id: "${entryId}", visibility: EVERYONE })`)).toBe('ValidationError');
     expect((await queue('mod')).data.reports.totalCount).toBe(0);
   });
 
@@ -83,7 +85,7 @@ describe('reports', () => {
     ).data.createComment.comment.databaseId;
     expect(await errorOf('sid', `reportContent(input: { commentId: ${comment}, reason: "Rude" })`)).toBeNull();
     const [report] = (await queue('mod')).data.reports.edges;
-    expect(report.node).toMatchObject({ kind: 'comment', excerpt: 'Rude words', entryId: entry });
+    expect(report.node).toMatchObject({ kind: 'comment', excerpt: 'Rude words', entryId: Buffer.from(`Entry:${entry}`).toString('base64') });
     expect(await errorOf('mod', `moderate(input: { reportId: ${report.node.databaseId}, action: HIDE })`)).toBeNull();
     expect(await db.prisma.comment.count({ where: { id: comment } })).toBe(0);
   });

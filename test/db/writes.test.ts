@@ -101,7 +101,8 @@ describe('createEntry', () => {
     const own = await db.prisma.route.create({ data: { ownerId: alice.id, name: 'Lake loop' } });
     const theirs = await db.prisma.route.create({ data: { ownerId: bob.id, name: 'Bob loop' } });
     const linked = await mutate(alice.token, CREATE, { input: { workout: { activityType: 'RUNNING', routeId: own.id } } });
-    expect(linked).toMatchObject({ workout: { routeId: own.id } });
+    // answered as the global id the API names routes by (a number before)
+    expect(linked).toMatchObject({ workout: { routeId: Buffer.from(`Route:${own.id}`).toString('base64') } });
     const refused = await mutate(alice.token, CREATE, { input: { workout: { activityType: 'RUNNING', routeId: theirs.id } } });
     expect(refused).toMatchObject({
       __typename: 'ValidationError',

@@ -167,7 +167,10 @@ const ReportRef = builder.prismaNode('Report', {
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Its number in the database (what `moderate` takes).' }),
     kind: t.exposeString('targetKind', { description: '`entry` or `comment`.' }),
-    targetId: t.exposeInt('targetId', { description: 'The entry’s or the comment’s `databaseId`.' }),
+    targetId: t.globalID({
+      description: 'The global id of the entry or the comment reported.',
+      resolve: (r) => ({ type: r.targetKind === 'entry' ? 'Entry' : 'Comment', id: r.targetId }),
+    }),
     excerpt: t.exposeString('excerpt', { description: 'The reported text, as it was when reported.' }),
     reason: t.exposeString('reason', { description: 'Why it was reported.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was reported.' }),
@@ -189,13 +192,16 @@ const ReportRef = builder.prismaNode('Report', {
         return authorId === null ? null : context.prisma.person.findUnique({ where: { id: authorId } });
       },
     }),
-    entryId: t.int({
+    entryId: t.globalID({
       nullable: true,
-      description: 'The entry it is, or the comment is on; null once gone.',
-      resolve: async (r, _args, context) =>
-        r.targetKind === 'entry'
-          ? r.targetId
-          : ((await context.prisma.comment.findUnique({ where: { id: r.targetId }, select: { entryId: true } }))?.entryId ?? null),
+      description: 'The global id of the entry it is, or the comment is on; null once gone.',
+      resolve: async (r, _args, context) => {
+        const id =
+          r.targetKind === 'entry'
+            ? r.targetId
+            : ((await context.prisma.comment.findUnique({ where: { id: r.targetId }, select: { entryId: true } }))?.entryId ?? null);
+        return id === null ? null : { type: 'Entry', id };
+      },
     }),
   }),
 });

@@ -94,7 +94,11 @@ export const WorkoutRef = builder.prismaObject('Workout', {
     }),
     calories: t.exposeInt('calories', { nullable: true, description: 'Kilocalories burnt, if said.' }),
     title: t.exposeString('title', { nullable: true, description: 'Its title, if any.' }),
-    routeId: t.exposeInt('routeId', { nullable: true, description: 'The `databaseId` of the route it followed; null for none.' }),
+    routeId: t.globalID({
+      nullable: true,
+      description: 'The global id of the route it followed (as `route { id }`); null for none.',
+      resolve: (w) => (w.routeId === null ? null : { type: 'Route', id: w.routeId }),
+    }),
     route: t.relation('route', { nullable: true, description: 'The route it followed; null for none.' }),
   }),
 });
