@@ -85,7 +85,11 @@ describe('reports', () => {
     ).data.createComment.comment.databaseId;
     expect(await errorOf('sid', `reportContent(input: { commentId: ${comment}, reason: "Rude" })`)).toBeNull();
     const [report] = (await queue('mod')).data.reports.edges;
-    expect(report.node).toMatchObject({ kind: 'comment', excerpt: 'Rude words', entryId: Buffer.from(`Entry:${entry}`).toString('base64') });
+    expect(report.node).toMatchObject({
+      kind: 'comment',
+      excerpt: 'Rude words',
+      entryId: Buffer.from(`Entry:${entry}`).toString('base64'),
+    });
     expect(await errorOf('mod', `moderate(input: { reportId: ${report.node.databaseId}, action: HIDE })`)).toBeNull();
     expect(await db.prisma.comment.count({ where: { id: comment } })).toBe(0);
   });
