@@ -250,7 +250,8 @@ describe('over graphql-ws', () => {
     const read = (async () => {
       for (let part = await reader.read(); !part.done; part = await reader.read()) text += new TextDecoder().decode(part.value);
     })();
-    await settle();
+    // open once its first ping (a comment line) arrived
+    await until(() => text.startsWith(':'));
     const second = await as('stranger', `mutation { createComment(input: { entryId: ${entryId}, body: "second" }) { comment { id } } }`);
     const secondId = (second.data as { createComment: { comment: { id: string } } }).createComment.comment.id;
     await until(() => text.includes('second'));

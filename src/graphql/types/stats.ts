@@ -319,7 +319,18 @@ interface Settings {
  * Who reads, when they may read this person's stats (their `statsVisibility`); undefined when not.
  * Anyone but the person is told the shown part of each track their privacy cuts (db/shown-figures.ts).
  */
-async function statsReader(context: Context, person: Settings): Promise<StatsReader | undefined> {
+function statsReader(context: Context, person: Settings): Promise<StatsReader | undefined> {
+  // one decision a person and request: `stats`, `records` and `streak` of one page ask it each
+  let asked = statsReaders.get(context);
+  if (!asked) statsReaders.set(context, (asked = new Map()));
+  let reader = asked.get(person.id);
+  if (!reader) asked.set(person.id, (reader = decideStatsReader(context, person)));
+  return reader;
+}
+
+const statsReaders = new WeakMap<Context, Map<number, Promise<StatsReader | undefined>>>();
+
+async function decideStatsReader(context: Context, person: Settings): Promise<StatsReader | undefined> {
   if (!(await viewerMaySee(context, { authorId: person.id, visibility: person.statsVisibility }))) return undefined;
   // most people hide nothing: then the settings the request reads anyway decide it, without a statement
   const cut = !readsAsOwner(context, person.id) && hidesAnything(await privacyFor(context, person.id));
