@@ -56,9 +56,13 @@ export async function blockedByPerson(context: Context, personId: number): Promi
 }
 
 /** The entry `entryId` (who wrote it, who sees it) when the viewer may see it; a hidden entry is missing, exactly like one that never was. */
-export async function requireEntry(context: Context, entryId: number): Promise<{ id: number; authorId: number; visibility: string }> {
+export async function requireEntry(
+  context: Context,
+  entryId: number,
+  sent: string | number = entryId,
+): Promise<{ id: number; authorId: number; visibility: string }> {
   const entry = await context.prisma.entry.findUnique({ where: { id: entryId }, select: { id: true, authorId: true, visibility: true } });
-  if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(entryId));
+  if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(sent));
   return entry;
 }
 

@@ -135,7 +135,7 @@ const stillVisible = (context: Context, entryId: number) =>
 
 /** What a single-entry subscription yields last: its entry was deleted, or is now hidden from the subscriber. */
 const GONE = Symbol('entry gone');
-type Gone = { [GONE]: number };
+type Gone = { [GONE]: string };
 
 /** Resolves once the entry is deleted or hidden from the subscriber (its visibility, a friendship ended); `stop` ends the watch. */
 function entryGone(context: Context, entryId: number): { gone: Promise<void>; stop: () => void } {
@@ -164,14 +164,14 @@ function entryGone(context: Context, entryId: number): { gone: Promise<void>; st
  * The events of `source` until the entry is gone; then one last `Gone`, and the end: the subscriber
  * is told why it hears no more, and the subscription completes.
  */
-async function* untilGone<T>(context: Context, entryId: number, source: AsyncIterator<T>): AsyncGenerator<T | Gone> {
+async function* untilGone<T>(context: Context, entryId: number, sent: string, source: AsyncIterator<T>): AsyncGenerator<T | Gone> {
   const { gone, stop } = entryGone(context, entryId);
   const ended = gone.then((): typeof GONE => GONE);
   try {
     for (;;) {
       const next: IteratorResult<T> | typeof GONE = await Promise.race([source.next(), ended]);
       if (typeof next === 'symbol') {
-        yield { [GONE]: entryId };
+        yield { [GONE]: sent };
         return;
       }
       if (next.done) return;
@@ -240,10 +240,10 @@ type EntryEventName = { [K in EventName]: EventPayloads[K] extends { entryId: nu
  */
 async function entryEvents<K extends EntryEventName>(context: Context, id: string | number, ...names: K[]) {
   const entryId = requireDatabaseId(id, 'Entry', 'entry');
-  await requireEntry(context, entryId);
+  await requireEntry(context, entryId, id);
   const on = (p: { entryId: number }) => p.entryId === entryId && stillVisible(context, entryId);
   const sources = names.map((name) => delivered(context, name, on as (p: EventPayloads[K]) => boolean | Promise<boolean>));
-  return untilGone(context, entryId, sources.length === 1 ? sources[0]! : merged(...sources));
+  return untilGone(context, entryId, String(id), sources.length === 1 ? sources[0]! : merged(...sources));
 }
 
 /** The events of several sources as they come, one stream; returning it returns them all. */
@@ -286,7 +286,7 @@ function merged<T>(...sources: Array<AsyncIterator<T>>): AsyncIterableIterator<T
 
 /** The event's object, or the typed end of a subscription whose entry is gone. */
 function unlessGone<P extends object, T>(payload: P | Gone, read: (payload: P) => Promise<T>): Promise<T> {
-  if (GONE in payload) return Promise.reject(new NotFoundError('entry', String(payload[GONE])));
+  if (GONE in payload) return Promise.reject(new NotFoundError('entry', payload[GONE]));
   return readOncePerEvent(payload, read);
 }
 

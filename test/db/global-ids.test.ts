@@ -111,6 +111,49 @@ describe('global ids', () => {
     expect(refused.data!.createComment.error?.__typename).toBe('NotFoundError');
   });
 
+  it('a NotFoundError names the id the client sent, never the database number behind it', async () => {
+    // a hidden entry is missing to the stranger, so each of these answers NotFound; the message must
+    // name the global id the client holds (it has no other way to tell which of its ids failed)
+    const hidden = encodeGlobalID('Entry', ids.onlyMe);
+    const hiddenComment = encodeGlobalID('Comment', ids.hiddenComment);
+    const zone = encodeGlobalID('PrivacyZone', ids.zone);
+    const route = encodeGlobalID('Route', 999_999);
+    const mutations = [
+      `likeEntry(input: { entryId: "${hidden}" })`,
+      `unlikeEntry(input: { entryId: "${hidden}" })`,
+      `createComment(input: { entryId: "${hidden}", body: "x" })`,
+      `updateEntry(input: { id: "${hidden}", message: "x" })`,
+      `deleteEntry(input: { id: "${hidden}" })`,
+      `deleteComment(input: { id: "${hiddenComment}" })`,
+      `updateComment(input: { id: "${hiddenComment}", body: "x" })`,
+      `reportContent(input: { entryId: "${hidden}", reason: "spam" })`,
+      `removePrivacyZone(input: { id: "${zone}" })`,
+      `updateRoute(input: { id: "${route}", name: "x" })`,
+      `deleteRoute(input: { id: "${route}" })`,
+    ];
+    for (const mutation of mutations) {
+      const sent = /(?:entryId|id): "([^"]+)"/.exec(mutation)![1]!;
+      const name = mutation.slice(0, mutation.indexOf('('));
+      const result = await api.graphql<Record<string, { error: { __typename: string; message: string } | null }>>(
+        `mutation { ${mutation} { error { __typename ... on NotFoundError { message } } } }`,
+        {},
+        tokens.stranger,
+      );
+      expect(result.errors, mutation).toBeUndefined();
+      expect(result.data![name]!.error, mutation).toEqual({ __typename: 'NotFoundError', message: expect.stringContaining(sent) });
+      expect(result.data![name]!.error!.message, mutation).not.toMatch(
+        new RegExp(`\\b(${ids.onlyMe}|${ids.hiddenComment}|${ids.zone})\\b`),
+      );
+    }
+    // the number, when that is what the client sent, is named as sent
+    const byNumber = await api.graphql<{ likeEntry: { error: { message: string } } }>(
+      `mutation { likeEntry(input: { entryId: ${ids.onlyMe} }) { error { ... on NotFoundError { message } } } }`,
+      {},
+      tokens.stranger,
+    );
+    expect(byNumber.data!.likeEntry.error.message).toBe(`entry ${ids.onlyMe} does not exist`);
+  });
+
   it('the REST paths keep their numbers', async () => {
     const entry = (await (await api.fetch(`/entries/${ids.open}.json`)).json()) as { id: unknown };
     expect(entry.id).toBe(ids.open);

@@ -223,7 +223,7 @@ payloadMutation('updateEntry', {
         workout: { select: { entryId: true, activityType: true, distanceUnits: true } },
       },
     });
-    if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
+    if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(input.id));
     if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may change this entry');
     if (entry.hiddenAt && input.visibility && input.visibility !== 'only_me')
       throw ValidationError.field('visibility', 'cannot change: a moderator hid this entry');
@@ -301,14 +301,14 @@ payloadMutation('deleteEntry', {
     const id = requireDatabaseId(input.id, 'Entry', 'entry');
     const entry = await context.prisma.entry.findUnique({ where: { id }, select: { authorId: true, visibility: true } });
     // an entry the viewer may not see is missing, never forbidden: a 403 would say it exists
-    if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(id));
+    if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(input.id));
     if (entry.authorId !== viewer.id) throw new NotAuthorizedError('only the author may delete this entry');
     const deleted = await context.prisma.$transaction(async (tx) => {
       const { count } = await tx.entry.deleteMany({ where: { id, authorId: viewer.id } });
       if (count === 1) await recordEvent(tx, 'entryDeleted', { entryId: id, authorId: viewer.id, visibility: entry.visibility });
       return count === 1;
     });
-    if (!deleted) throw new NotFoundError('entry', String(id));
+    if (!deleted) throw new NotFoundError('entry', String(input.id));
     context.events.publish('entryDeleted', { entryId: id, authorId: viewer.id, visibility: entry.visibility });
     return { id };
   },
@@ -348,7 +348,7 @@ payloadMutation('setEntryTrack', {
       where: { id: entryId },
       select: { authorId: true, kind: true, visibility: true },
     });
-    if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(entryId));
+    if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(input.entryId));
     if (entry.authorId !== viewer.id) throw new NotAuthorizedError("only the author may change this entry's track");
     if (entry.kind !== 'workout') throw ValidationError.field('entryId', 'is a note; GPS tracks belong to workouts');
     await replaceTrack(context.prisma, context.provider, { entryId }, await prepareUpload(await parsePackedGpx(gpxStream(input.gpx))));

@@ -357,7 +357,7 @@ payloadMutation('removePrivacyZone', {
     const viewer = requireViewer(context);
     const id = requireDatabaseId(input.id, 'PrivacyZone', 'privacy zone');
     const zone = await context.prisma.privacyZone.findFirst({ where: { id, personId: viewer.id } });
-    if (!zone) throw new NotFoundError('privacy zone', String(id));
+    if (!zone) throw new NotFoundError('privacy zone', String(input.id));
     await context.prisma.$transaction([
       context.prisma.privacyZone.delete({ where: { id }, select: { id: true } }),
       context.prisma.person.update({ where: { id: viewer.id }, data: NEW_PRIVACY, select: { id: true } }),

@@ -15,8 +15,8 @@ import { entryField } from './entries.ts';
 import { type PayloadTypes, payloadMutation, readAfter } from './payload.ts';
 
 /** A write that lost a race with the entry's deletion hits its foreign key: the entry is gone. */
-function entryGone(error: unknown, entryId: number): never {
-  if (isMissingRow(error)) throw new NotFoundError('entry', String(entryId));
+function entryGone(error: unknown, sent: string | number): never {
+  if (isMissingRow(error)) throw new NotFoundError('entry', String(sent));
   throw error;
 }
 
@@ -45,7 +45,7 @@ payloadMutation('createComment', {
     const viewer = requireViewer(context);
     const entryId = requireDatabaseId(input.entryId, 'Entry', 'entry');
     const text = validateCommentBody(input.body);
-    const entry = await requireEntry(context, entryId);
+    const entry = await requireEntry(context, entryId, input.entryId);
     // the write returns only the id (what a retry under an Idempotency-Key replays); the answer is read after
     // the comment and who hears of it (its entry's author, earlier commenters, whom it mentions): one transaction
     const { id, heard } = await withOutboxEvent(
@@ -55,7 +55,7 @@ payloadMutation('createComment', {
         return { id: row.id, heard: await notifyComment(tx, { entry, actorId: viewer.id, body: text }, mentionedUsernames(text)) };
       },
       (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
-    ).catch((e) => entryGone(e, entryId));
+    ).catch((e) => entryGone(e, input.entryId));
     context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
     context.events.publish('commentChanged', { entryId, commentId: id, kind: 'ADDED' });
     announce(context, heard);
@@ -93,7 +93,7 @@ payloadMutation('likeEntry', {
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
     const entryId = requireDatabaseId(input.entryId, 'Entry', 'entry');
-    const entry = await requireEntry(context, entryId);
+    const entry = await requireEntry(context, entryId, input.entryId);
     const where = { entryId_personId: { entryId, personId: viewer.id } };
     const existing = await context.prisma.like.findUnique({ where, select: { id: true } });
     if (existing) return { entryId, likeId: existing.id };
@@ -114,7 +114,7 @@ payloadMutation('likeEntry', {
       // two likes at once: the unique index lets one in, and the other returns it
       if (isUniqueViolation(error))
         return { entryId, likeId: (await context.prisma.like.findUniqueOrThrow({ where, select: { id: true } })).id };
-      return entryGone(error, entryId);
+      return entryGone(error, input.entryId);
     }
   },
   payload: {
@@ -147,14 +147,14 @@ payloadMutation('unlikeEntry', {
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
     const entryId = requireDatabaseId(input.entryId, 'Entry', 'entry');
-    await requireEntry(context, entryId);
+    await requireEntry(context, entryId, input.entryId);
     const like = await context.prisma.like.findUnique({
       where: { entryId_personId: { entryId, personId: viewer.id } },
       select: { id: true },
     });
     const { count } = await context.prisma.like.deleteMany({ where: { entryId, personId: viewer.id } });
     if (!(await context.prisma.entry.findUnique({ where: { id: entryId }, select: { id: true } })))
-      throw new NotFoundError('entry', String(entryId));
+      throw new NotFoundError('entry', String(input.entryId));
     if (count > 0 && like) context.events.publish('likeChanged', { entryId, likeId: like.id, kind: 'REMOVED' });
     return { entryId, likeId: count > 0 && like ? like.id : null };
   },
@@ -180,15 +180,15 @@ payloadMutation('deleteComment', {
   errors: [NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
-    const commentId = requireDatabaseId(input.id, 'Comment', 'id');
+    const commentId = requireDatabaseId(input.id, 'Comment', 'comment');
     const comment = await context.prisma.comment.findUnique({
       where: { id: commentId },
       select: { entryId: true, authorId: true, entry: { select: { authorId: true } } },
     });
-    if (!comment) throw new NotFoundError('comment', String(commentId));
+    if (!comment) throw new NotFoundError('comment', String(input.id));
     // hidden as its entry is: the same answer as for a comment that never was
     await requireEntry(context, comment.entryId).catch(() => {
-      throw new NotFoundError('comment', String(commentId));
+      throw new NotFoundError('comment', String(input.id));
     });
     if (comment.authorId !== viewer.id && comment.entry.authorId !== viewer.id)
       throw new NotAuthorizedError('only the comment’s author, or the author of its entry, may delete it');
@@ -223,12 +223,12 @@ payloadMutation('updateComment', {
   errors: [ValidationError, NotFoundError, NotAuthorizedError],
   resolve: async (input, context) => {
     const viewer = requireViewer(context);
-    const commentId = requireDatabaseId(input.id, 'Comment', 'id');
+    const commentId = requireDatabaseId(input.id, 'Comment', 'comment');
     const text = validateCommentBody(input.body);
     const comment = await context.prisma.comment.findUnique({ where: { id: commentId }, select: { entryId: true, authorId: true } });
-    if (!comment) throw new NotFoundError('comment', String(commentId));
+    if (!comment) throw new NotFoundError('comment', String(input.id));
     await requireEntry(context, comment.entryId).catch(() => {
-      throw new NotFoundError('comment', String(commentId));
+      throw new NotFoundError('comment', String(input.id));
     });
     if (comment.authorId !== viewer.id) throw new NotAuthorizedError('only the comment’s author may change it');
     const { count } = await context.prisma.comment.updateMany({ where: { id: commentId }, data: { body: text } });

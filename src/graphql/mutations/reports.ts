@@ -32,7 +32,7 @@ async function reportedContent(context: Context, input: { entryId?: string | num
   if (input.entryId != null) {
     const id = databaseIdOf(input.entryId, 'Entry');
     if (id === null) throw new NotFoundError('entry', String(input.entryId));
-    await requireEntry(context, id);
+    await requireEntry(context, id, input.entryId);
     const entry = await context.prisma.entry.findUniqueOrThrow({
       where: { id },
       select: { authorId: true, message: true, workout: { select: { title: true } } },

@@ -77,7 +77,7 @@ payloadMutation('setRouteTrack', {
     const viewer = requireViewer(context);
     const routeId = requireDatabaseId(input.routeId, 'Route', 'route');
     const route = await context.prisma.route.findUnique({ where: { id: routeId }, select: { ownerId: true } });
-    if (!route) throw new NotFoundError('route', String(routeId));
+    if (!route) throw new NotFoundError('route', String(input.routeId));
     if (route.ownerId !== viewer.id) throw new NotAuthorizedError("only the owner may change this route's track");
     await replaceTrack(context.prisma, context.provider, { routeId }, await prepareUpload(await parsePackedGpx(gpxStream(input.gpx))));
     return { routeId };
