@@ -108,13 +108,13 @@ export function accountPage(input: {
   const imports = input.imports ?? [];
   const active = imports.some((job) => job.status === 'running' || job.status === 'queued');
   const rows = input.authorizations.length
-    ? html`<table><thead><tr><th>App</th><th>May</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations.map(
+    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Apps you authorized"><table><thead><tr><th>App</th><th>May</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations.map(
         (
           a,
         ) => html`<tr><td>${a.client.name}</td><td><ul class="scopes">${a.scopes.map((scope) => html`<li title="${SCOPE_DESCRIPTIONS[scope]}"><code>${scope}</code></li>`)}</ul></td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>${a.lastUsedAt ? a.lastUsedAt.toISOString().slice(0, 10) : 'never'}</td><td>
           <form method="post" action="/account/authorizations/revoke">${hidden('csrf', input.csrf)}${hidden('client_id', a.client.clientId)}
           <button type="submit" class="secondary" aria-label="Revoke access of ${a.client.name}">Revoke</button></form></td></tr>`,
-      )}</tbody></table>`
+      )}</tbody></table></div>`
     : html`<p>No app can act for you.</p>`;
   // a refused form is said at the top, where the page opens, with a link to the form
   const refused = input.tokenError ? 'tokens-heading' : input.importError ? 'import-heading' : input.deleteError ? 'delete-heading' : null;
@@ -169,12 +169,12 @@ function personalTokensCard(input: {
     : '';
   const tokens = input.personalTokens ?? [];
   const list = tokens.length
-    ? html`<table><thead><tr><th>Name</th><th>May</th><th>Made</th><th>Expires</th><th>Last used</th><th></th></tr></thead><tbody>${tokens.map(
+    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Your personal tokens"><table><thead><tr><th>Name</th><th>May</th><th>Made</th><th>Expires</th><th>Last used</th><th></th></tr></thead><tbody>${tokens.map(
         (t) => html`<tr><td>${t.name}</td><td><ul class="scopes">${t.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></td>
           <td>${day(t.createdAt, '')}</td><td>${day(t.expiresAt, 'never')}</td><td>${day(t.lastUsedAt, 'never')}</td><td>
           <form method="post" action="/account/tokens/revoke">${hidden('csrf', input.csrf)}${hidden('id', String(t.id))}
           <button type="submit" class="secondary" aria-label="Revoke the token ${t.name}">Revoke</button></form></td></tr>`,
-      )}</tbody></table>`
+      )}</tbody></table></div>`
     : html`<p>You have no personal tokens.</p>`;
   const choices = SCOPES.map((scope) =>
     scope === 'read'
@@ -224,7 +224,7 @@ export function developerPage(input: {
         ${input.created.clientSecret ? html`<p>client_secret: <span class="secret" id="client-secret">${input.created.clientSecret}</span></p><p><strong>Copy the secret now:</strong> it is shown only once.</p>` : html`<p>A public client has no secret: use PKCE (S256).</p>`}</div>`
     : '';
   const list = input.apps.length
-    ? html`<table><thead><tr><th>Name</th><th>client_id</th><th>Tokens</th><th>Callbacks</th><th>Webhooks</th></tr></thead><tbody>${input.apps.map(
+    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Your apps"><table><thead><tr><th>Name</th><th>client_id</th><th>Tokens</th><th>Callbacks</th><th>Webhooks</th></tr></thead><tbody>${input.apps.map(
         (
           a,
         ) => html`<tr><td>${a.name}${a.confidential ? '' : ' (public)'}${a.allowImplicit || a.allowPlainHttp ? ' (legacy flows)' : ''}</td><td class="secret">${a.clientId}</td><td>${a.legacyTokens ? 'Legacy: never expire, no refresh token' : 'Expire, with a refresh token used once'}</td><td>${a.redirectUris.map((uri, i) => html`${i > 0 && html`<br>`}${uri}`)}</td>
@@ -232,7 +232,7 @@ export function developerPage(input: {
           <label for="webhook-${a.clientId}">Webhook URL</label><input type="url" id="webhook-${a.clientId}" name="webhook_url" value="${a.webhookUrl ?? ''}">
           <button type="submit" class="secondary">Save</button></form>
           <a href="/developers/apps/${encodeURIComponent(a.clientId)}/deliveries">Delivery log</a></td></tr>`,
-      )}</tbody></table>`
+      )}</tbody></table></div>`
     : html`<p>You have not registered an app yet.</p>`;
   const webhookHelp = input.apps.length
     ? html`<p>On saving a webhook URL, Milepost checks that you control it: it sends a <code>GET</code> with
@@ -289,13 +289,13 @@ export function deliveriesPage(input: {
     ? html`<div class="card" role="status"><p>Delivery ${sent.id} (<code>${sent.event}</code>) ${outcome(sent)}.</p></div>`
     : '';
   const rows = input.deliveries.length
-    ? html`<table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th><th></th></tr></thead><tbody>${input.deliveries.map(
+    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Deliveries"><table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th><th></th></tr></thead><tbody>${input.deliveries.map(
         (
           d,
         ) => html`<tr><td>${d.id}</td><td>${d.event}</td><td>${d.status}${d.status === 'pending' && d.attempts > 0 ? ` (next ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC)` : ''}</td>
           <td>${d.attempts}</td><td>${d.lastStatusCode ?? ''} ${d.lastError ?? ''}</td><td>${d.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td>
           <td>${d.status === 'failed' || d.status === 'delivered' ? button(`/${d.id}/redeliver`, 'Redeliver') : ''}</td></tr>`,
-      )}</tbody></table>`
+      )}</tbody></table></div>`
     : html`<p>Nothing has been sent yet.</p>`;
   return layout(
     `Webhook deliveries of ${input.app.name}`,

@@ -32,6 +32,7 @@ import {
   setWebhook,
 } from '../db/oauth-store.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
+import { unitsForLanguage } from '../domain/units.ts';
 import { receiveArchive } from '../http/archive-upload.ts';
 import { discardRest } from '../http/body.ts';
 import { html } from '../http/html.ts';
@@ -104,7 +105,7 @@ function mountSessionRoutes(router: Router, kit: Kit): void {
   router.get('/login', async (ctx) => {
     const state = await pageState(ctx);
     const next = safeNext(ctx.url.searchParams.get('next'));
-    if (state.viewer) return redirectResponse(next ?? '/account');
+    if (state.viewer) return redirectResponse(next ?? '/');
     return page(state, 200, loginPage({ csrf: state.csrf, next }));
   });
 
@@ -139,7 +140,7 @@ function mountSessionRoutes(router: Router, kit: Kit): void {
     if (!account)
       return page(state, 401, loginPage({ csrf: state.csrf, next, username, error: 'That username and password do not match.' }));
     await throttle.succeeded(attempts);
-    return loggedIn(kit, state, account, next ?? '/account');
+    return loggedIn(kit, state, account, next ?? '/');
   });
 
   router.get('/signup', async (ctx) => {
@@ -156,10 +157,12 @@ function mountSessionRoutes(router: Router, kit: Kit): void {
       username: form.get('username') ?? '',
       displayName: form.get('display_name') ?? '',
       password: form.get('password') ?? '',
+      // distances read as the browser's language suggests, until the athlete chooses in the settings
+      units: unitsForLanguage(ctx.request.headers.get('accept-language')),
     };
     try {
       const account = await createAccount(prisma, input);
-      return loggedIn(kit, state, account, next ?? '/account');
+      return loggedIn(kit, state, account, next ?? '/');
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       return page(

@@ -10,7 +10,7 @@ import { summarizeTrack } from '../domain/track.ts';
 import { defaultDistanceUnits, fromMeters } from '../domain/units.ts';
 import type { Visibility } from '../domain/visibility.ts';
 import { type PreparedTrack, prepareTrack } from '../tracks/prepare.ts';
-import type { Prisma } from './database.ts';
+import type { Prisma, Transaction } from './database.ts';
 import { isUniqueViolation } from './errors.ts';
 import { recordEvent } from './outbox.ts';
 import { TRACK_TRANSACTION, writeTrack } from './tracks.ts';
@@ -48,7 +48,7 @@ export async function importedEntry(prisma: Prisma, authorId: number, hash: stri
 }
 
 /** A workout's distance in the units a person reads it in (swims in pool units, rows in meters). */
-function distanceFor(meters: number, units: UnitPreference, activityType: ActivityType) {
+export function distanceFor(meters: number, units: UnitPreference, activityType: ActivityType) {
   const distanceUnits = defaultDistanceUnits(units, activityType);
   return { distanceValue: Math.round(fromMeters(meters, distanceUnits) * 1000) / 1000, distanceUnits };
 }
@@ -101,6 +101,32 @@ export async function insertImportedEntry(
     }
     throw error;
   }
+}
+
+/**
+ * What a workout's new track tells that the workout leaves blank: its distance (in its author's units),
+ * moving time and start. What the athlete gave stays: a track never overwrites a figure.
+ */
+export async function fillWorkoutFromTrack(tx: Transaction, entryId: number, track: PreparedTrack['data']): Promise<void> {
+  const workout = await tx.workout.findUnique({
+    where: { entryId },
+    select: {
+      activityType: true,
+      distanceValue: true,
+      duration: true,
+      completedAt: true,
+      entry: { select: { author: { select: { units: true } } } },
+    },
+  });
+  if (!workout) return;
+  const activityType = workout.activityType as ActivityType;
+  const units = storedValue(UNIT_PREFERENCES, workout.entry.author.units, 'Person.units');
+  const data = {
+    ...(workout.distanceValue === null && track.distanceMeters > 0 && distanceFor(track.distanceMeters, units, activityType)),
+    ...(workout.duration === null && track.movingSeconds !== null && { duration: Math.round(track.movingSeconds) }),
+    ...(workout.completedAt === null && track.startedAt !== null && { completedAt: track.startedAt }),
+  };
+  if (Object.keys(data).length > 0) await tx.workout.update({ where: { entryId }, data, select: { entryId: true } });
 }
 
 export async function createImportedEntry(

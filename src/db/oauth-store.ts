@@ -36,7 +36,13 @@ export async function createAccount(prisma: Prisma, input: SignUpInput): Promise
   const passwordHash = await hashPassword(valid.password);
   try {
     return await prisma.person.create({
-      data: { username: valid.username, usernameKey: usernameKey(valid.username), displayName: valid.displayName, passwordHash },
+      data: {
+        username: valid.username,
+        usernameKey: usernameKey(valid.username),
+        displayName: valid.displayName,
+        passwordHash,
+        ...(valid.units && { units: valid.units }),
+      },
       select: ACCOUNT,
     });
   } catch (error) {

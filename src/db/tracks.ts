@@ -14,11 +14,14 @@ export async function replaceTrack(
   provider: 'sqlite' | 'postgresql',
   owner: TrackOwner,
   track: PreparedTrack,
+  also?: (tx: Transaction) => Promise<void>,
 ): Promise<number> {
   return prisma.$transaction(
     async (tx) => {
       await tx.track.deleteMany({ where: owner });
-      return writeTrack(tx, provider, owner, track);
+      const id = await writeTrack(tx, provider, owner, track);
+      await also?.(tx);
+      return id;
     },
     // a 200k-point track is a 7 MB value: allow a slow disk more than the default five seconds
     TRACK_TRANSACTION,

@@ -1,4 +1,5 @@
 // Rules for people's accounts and registered apps: pure, so that pages, CLI and GraphQL share them.
+import type { UnitPreference } from './activity.ts';
 import { type FieldIssue, ValidationError } from './errors.ts';
 
 /** `me` names the token's person in paths (SPEC 2.1), so nobody may be called that. */
@@ -11,6 +12,8 @@ export interface SignUpInput {
   username: string;
   password: string;
   displayName: string;
+  /** What distances are read in until the athlete chooses (the browser's language suggests it). */
+  units?: UnitPreference;
 }
 
 export function usernameKey(username: string): string {
@@ -42,7 +45,7 @@ export function validateSignUp(input: SignUpInput): SignUpInput {
   const nameProblem = displayNameProblem(displayName);
   if (nameProblem) issues.push({ path: 'display_name', message: nameProblem });
   if (issues.length) throw new ValidationError(issues);
-  return { username, password: input.password, displayName };
+  return { username, password: input.password, displayName, ...(input.units && { units: input.units }) };
 }
 
 export interface AppInput {

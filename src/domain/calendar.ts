@@ -74,6 +74,15 @@ export function offsetMinutes(timeZone: string, ms: number): number {
   return Math.round((wall - (ms - (((ms % 1000) + 1000) % 1000))) / 60_000);
 }
 
+/**
+ * The instant a wall-clock time of the zone names (`wall` read as if it were UTC). A time a spring
+ * change skips is taken at the offset before it; one an autumn change repeats, at its first.
+ */
+export function zonedInstant(timeZone: string, wall: number): number {
+  const first = wall - offsetMinutes(timeZone, wall) * 60_000;
+  return wall - offsetMinutes(timeZone, first) * 60_000;
+}
+
 /** A civil date, as the days since 1970-01-01 (the day number). */
 export interface CivilDate {
   year: number;

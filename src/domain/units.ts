@@ -27,3 +27,17 @@ export function defaultDistanceUnits(preference: UnitPreference, activity: Activ
   if (activity === 'rowing') return 'meters';
   return preference;
 }
+
+/** Where people count road distances in miles: the United States, Liberia and Myanmar. */
+const MILE_REGIONS = new Set(['US', 'LR', 'MM']);
+
+/**
+ * The units a browser's first language (an Accept-Language header) suggests for a new account: miles
+ * for `en-US` and the other mile regions, kilometres for any other region or none. The athlete may
+ * choose otherwise in their settings.
+ */
+export function unitsForLanguage(acceptLanguage: string | null | undefined): UnitPreference {
+  const first = (acceptLanguage ?? '').split(',')[0]!.split(';')[0]!.trim();
+  const region = /^[A-Za-z]{2,3}(?:-[A-Za-z]{4})?-([A-Za-z]{2})\b/.exec(first)?.[1]?.toUpperCase();
+  return region && MILE_REGIONS.has(region) ? 'miles' : 'kilometers';
+}

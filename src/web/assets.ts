@@ -44,10 +44,29 @@ const MAP_SCRIPT = `(function () {
     box.setAttribute('role', 'region');
     box.setAttribute('aria-label', spec.title);
     figure.insertBefore(box, figure.firstChild);
-    var drawing = figure.querySelector('svg');
+    var drawing = figure.querySelector('svg.drawing');
     if (drawing) drawing.style.display = 'none';
     var map = L.map(box, { scrollWheelZoom: false });
-    L.tileLayer(data.tiles, { attribution: data.attribution, maxZoom: 18 }).addTo(map);
+    var tiles = L.tileLayer(data.tiles, { attribution: data.attribution, maxZoom: 18 }).addTo(map);
+    var loaded = false, told = false;
+    tiles.on('tileload', function () { loaded = true; });
+    // tiles that cannot load (offline, blocked, a wrong MAP_TILE_URL) leave a grey box: say so, and
+    // give the server's drawing back where there is one
+    tiles.on('tileerror', function () {
+      if (loaded || told) return;
+      told = true;
+      var note = document.createElement('p');
+      note.className = 'help tiles-unavailable';
+      note.setAttribute('role', 'status');
+      note.textContent = 'Map tiles could not be loaded, so the map has no streets' +
+        (drawing ? ': the track is drawn without them.' : '.') +
+        ' The operator sets MAP_TILE_URL to a tile server browsers can reach.';
+      if (drawing) {
+        drawing.style.display = '';
+        box.hidden = true;
+      }
+      figure.insertBefore(note, box.nextSibling);
+    });
     var bounds = L.latLngBounds([]);
     spec.lines.forEach(function (line) {
       if (line.length === 0) return;
@@ -96,6 +115,17 @@ const MAP_SCRIPT = `(function () {
 })();
 `;
 
+/**
+ * What every people page runs, when script runs: forms that name the browser's time zone (the compose
+ * form's "When", until the athlete sets theirs) get it filled in.
+ */
+const PAGE_SCRIPT = `(function () {
+  var zone = '';
+  try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ''; } catch (e) {}
+  document.querySelectorAll('input[data-browser-zone]').forEach(function (input) { input.value = zone; });
+})();
+`;
+
 interface Asset {
   type: string;
   body: string;
@@ -119,6 +149,7 @@ function assets(): Promise<Map<string, Asset>> {
       ['leaflet.js', { type: 'text/javascript; charset=utf-8', body: script }],
       ['leaflet.css', { type: 'text/css; charset=utf-8', body: style }],
       ['map.js', { type: 'text/javascript; charset=utf-8', body: MAP_SCRIPT }],
+      ['page.js', { type: 'text/javascript; charset=utf-8', body: PAGE_SCRIPT }],
       ['entry.js', { type: 'text/javascript; charset=utf-8', body: ENTRY_SCRIPT }],
       ['graphql-sse.js', { type: 'text/javascript; charset=utf-8', body: sse }],
     ]);
@@ -136,6 +167,7 @@ export const MAP_ASSETS = {
   leaflet: `/assets/leaflet-${LEAFLET}.js`,
   style: `/assets/leaflet-${LEAFLET}.css`,
 };
+export const PAGE_ASSETS = { script: `/assets/page-${version(PAGE_SCRIPT)}.js` };
 export const ENTRY_ASSETS = {
   script: `/assets/entry-${version(ENTRY_SCRIPT)}.js`,
   sse: `/assets/graphql-sse-${SSE}.js`,
@@ -153,6 +185,7 @@ export function mountPageAssets(router: Router): void {
     });
   };
   router.get(MAP_ASSETS.script, serve('map.js'));
+  router.get(PAGE_ASSETS.script, serve('page.js'));
   router.get(MAP_ASSETS.leaflet, serve('leaflet.js'));
   router.get(MAP_ASSETS.style, serve('leaflet.css'));
   router.get(ENTRY_ASSETS.script, serve('entry.js'));

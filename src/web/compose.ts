@@ -1,6 +1,7 @@
 // Posting from the home page's compose form: a note or a workout, with a track file or a photo. Without
 // a photo, a track file is imported whole (its activity, distance, time and date: importActivity); with
 // one, the workout is as the form describes it, the photo is attached, and a GPX file becomes its track.
+import { calendarZone, zonedInstant } from '../domain/calendar.ts';
 import type { FieldIssue } from '../domain/errors.ts';
 import type { Markup } from '../http/html.ts';
 import {
@@ -57,9 +58,10 @@ function entryInput(form: Form, photo: File | null): { input: Partial<CreateEntr
     if (field(form, 'felt')) workout.felt = upper(field(form, 'felt'));
     const date = field(form, 'date');
     if (date) {
-      const at = new Date(`${date}${date.length === 16 ? ':00' : ''}Z`);
-      if (Number.isNaN(at.getTime())) issues.push({ path: 'date', message: 'is not a date and time' });
-      else workout.completedAt = at.toISOString();
+      // the form's time is the wall clock of the zone it names (the athlete's, or their browser's)
+      const wall = new Date(`${date}${date.length === 16 ? ':00' : ''}Z`).getTime();
+      if (Number.isNaN(wall)) issues.push({ path: 'date', message: 'is not a date and time' });
+      else workout.completedAt = new Date(zonedInstant(calendarZone(field(form, 'date_zone').slice(0, 100)), wall)).toISOString();
     }
     input.workout = workout;
   }
@@ -81,7 +83,11 @@ export async function postEntry(request: Request, read: PageRead, form: Form, ru
     const draft = Object.fromEntries([...form].filter(([, value]) => typeof value === 'string')) as ComposeDraft & Record<string, string>;
     const compose = composeForm(
       read.session.csrf,
-      { visibility: data.reader?.defaultVisibility ?? 'EVERYONE', units: data.reader?.units ?? 'KILOMETERS' },
+      {
+        visibility: data.reader?.defaultVisibility ?? 'EVERYONE',
+        units: data.reader?.units ?? 'KILOMETERS',
+        timeZone: data.reader?.timeZone ?? null,
+      },
       { ...draft, distanceUnits: draft.distance_units },
       issues,
     );

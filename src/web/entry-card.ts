@@ -52,7 +52,13 @@ export function entryTitle(entry: PageEntry, units: UnitSystem): string {
   return `A note by ${entry.author.displayName}`;
 }
 
-function workoutLine(workout: NonNullable<PageEntry['workout']>, units: UnitSystem): Markup {
+/** When the workout was done, if that is not about when it was posted (an hour apart or more). */
+function doneAt(workout: NonNullable<PageEntry['workout']>, postedAt: string): Markup | null {
+  if (!workout.completedAt || Math.abs(Date.parse(workout.completedAt) - Date.parse(postedAt)) < 3_600_000) return null;
+  return html` · done ${time(workout.completedAt)}`;
+}
+
+function workoutLine(workout: NonNullable<PageEntry['workout']>, units: UnitSystem, postedAt: string): Markup {
   const meters = workout.distance ? metersOf(workout.distance) : null;
   const parts = [capital(lower(workout.activityType))];
   if (meters !== null) parts.push(distanceIn(meters, units));
@@ -60,7 +66,7 @@ function workoutLine(workout: NonNullable<PageEntry['workout']>, units: UnitSyst
   const pace = meters !== null && workout.duration ? paceIn(meters, workout.duration, units) : null;
   if (pace && workout.activityType !== 'CYCLING') parts.push(pace);
   if (workout.felt) parts.push(`felt ${lower(workout.felt)}`);
-  return html`<p class="workout">${parts.join(' · ')}</p>`;
+  return html`<p class="workout">${parts.join(' · ')}${doneAt(workout, postedAt)}</p>`;
 }
 
 /** The entry's photos: the preview for narrow screens, the picture itself for wide ones. */
@@ -85,7 +91,7 @@ export function withMentions(text: string): Markup {
   return html`${parts}`;
 }
 
-/** One entry as a card; `link` makes its title lead to the entry's page. */
+/** One entry as a card; `link` makes its title lead to the entry's page (on that page, the page's own heading is the title). */
 export function entryCard(entry: PageEntry, options: { link: boolean; units: UnitSystem }): Markup {
   const title = entryTitle(entry, options.units);
   const heading = options.link ? html`<a href="${entry.url}">${title}</a>` : title;
@@ -94,11 +100,11 @@ export function entryCard(entry: PageEntry, options: { link: boolean; units: Uni
   return html`<article class="card entry" aria-labelledby="entry-${entry.id}">
   ${avatar(entry.author)}
   <div>
-    <h2 id="entry-${entry.id}">${heading}</h2>
+    <h2 id="entry-${entry.id}"${options.link ? '' : html` class="visually-hidden"`}>${heading}</h2>
     <p class="meta">${personLink(entry.author)} · ${time(entry.at)}${entry.location && ` · ${entry.location.name}`}${shown}</p>
   </div>
   <div class="body">
-    ${entry.workout && workoutLine(entry.workout, options.units)}
+    ${entry.workout && workoutLine(entry.workout, options.units, entry.at)}
     ${entry.message && longMessage ? html`<p>${withMentions(entry.message)}</p>` : null}
     ${photos(entry, title)}
     <p class="meta"><a href="${entry.url}#comments-heading">${plural(entry.commentCount, 'comment')}</a> · ${plural(entry.likeCount, 'like')}</p>

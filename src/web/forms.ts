@@ -35,19 +35,25 @@ function visibilitySelect(id: string, chosen: string): Markup {
 /** The form that posts a note or a workout, with a track file or a photo. */
 export function composeForm(
   csrf: string,
-  defaults: { visibility: string; units: string },
+  defaults: { visibility: string; units: string; timeZone?: string | null },
   draft: ComposeDraft = {},
   issues?: FieldIssue[],
 ): Markup {
   const units = draft.distanceUnits ?? (defaults.units === 'MILES' ? 'miles' : 'kilometers');
+  // the workout's fields show once "A workout" is chosen (CSS, no script); the files wait behind a
+  // disclosure, so that the form leaves the feed on the first screen of a phone
+  const zone = defaults.timeZone ? html`your time, ${defaults.timeZone}` : html`your time; <a href="/settings">set your time zone</a>`;
   return html`<section class="card" aria-labelledby="compose-heading"><h2 id="compose-heading">Post</h2>${issuesBlock(issues)}
-<form method="post" action="/compose" enctype="multipart/form-data" class="compose">${hidden('csrf', csrf)}
+<form method="post" action="/compose" enctype="multipart/form-data" class="compose">${hidden('csrf', csrf)}${
+    // the zone "When" is read in: the athlete's; else the browser's, which the page's script fills in
+    defaults.timeZone ? hidden('date_zone', defaults.timeZone) : html`<input type="hidden" name="date_zone" value="" data-browser-zone>`
+  }
   <fieldset class="choice"><legend>What</legend>
     <label><input type="radio" name="kind" value="note"${draft.kind === 'workout' ? '' : ' checked'}> A note</label>
-    <label><input type="radio" name="kind" value="workout"${draft.kind === 'workout' ? ' checked' : ''}> A workout</label>
+    <label><input type="radio" name="kind" value="workout" id="compose-kind-workout"${draft.kind === 'workout' ? ' checked' : ''}> A workout</label>
   </fieldset>
-  <label for="compose-message">Message</label><textarea id="compose-message" name="message" rows="3" maxlength="5000">${draft.message ?? ''}</textarea>
-  <details${draft.kind === 'workout' ? ' open' : ''}><summary>Workout details</summary>
+  <label for="compose-message">Message</label><textarea id="compose-message" name="message" rows="2" maxlength="5000">${draft.message ?? ''}</textarea>
+  <fieldset class="workout-fields"><legend>Workout details</legend>
     <div class="grid">
       <div><label for="compose-activity">Activity</label><select id="compose-activity" name="activity">${ACTIVITY_TYPES.map((type) => option(type, lower(type), draft.activity ?? 'running'))}</select></div>
       <div><label for="compose-title">Title</label><input type="text" id="compose-title" name="title" maxlength="200" value="${draft.title ?? ''}"></div>
@@ -55,15 +61,17 @@ export function composeForm(
       <div><label for="compose-distance-units">Units</label><select id="compose-distance-units" name="distance_units">${['kilometers', 'miles', 'meters', 'yards'].map((u) => option(u, u, units))}</select></div>
       <div><label for="compose-duration">Duration (h:mm:ss)</label><input type="text" id="compose-duration" name="duration" placeholder="0:45:10" value="${draft.duration ?? ''}"></div>
       <div><label for="compose-felt">Felt</label><select id="compose-felt" name="felt"><option value="">—</option>${FEELINGS.map((f) => option(f, f, draft.felt))}</select></div>
-      <div><label for="compose-date">When (UTC)</label><input type="datetime-local" id="compose-date" name="date" value="${draft.date ?? ''}"></div>
+      <div><label for="compose-date">When</label><input type="datetime-local" id="compose-date" name="date" value="${draft.date ?? ''}" aria-describedby="compose-date-help"><p class="help" id="compose-date-help">In ${zone}. Empty: now.</p></div>
     </div>
-  </details>
+  </fieldset>
+  <details class="attach"${draft.place ? ' open' : ''}><summary>Add a place, a track file or a photo</summary>
   <label for="compose-place">Place</label><input type="text" id="compose-place" name="place" maxlength="200" value="${draft.place ?? ''}">
   <label for="compose-track">Track: a GPX, FIT or TCX file</label><input type="file" id="compose-track" name="track" accept=".gpx,.fit,.tcx,.gz,application/gpx+xml" aria-describedby="compose-track-help">
-  <p class="help" id="compose-track-help">Without a photo, the workout is read from the file: its activity, distance, time and date. With a photo, a GPX file is the track of the workout described above.</p>
+  <p class="help" id="compose-track-help">Without a photo, the workout is read from the file: its activity, distance, time and date. With a photo, a GPX file is the track of the workout described above, and fills in what you leave blank.</p>
   <label for="compose-photo">Photo (JPEG, PNG, WebP or GIF, up to 10 MB)</label><input type="file" id="compose-photo" name="photo" accept="image/jpeg,image/png,image/webp,image/gif">
-  <label for="compose-visibility">Who sees it</label>${visibilitySelect('compose-visibility', draft.visibility ?? defaults.visibility)}
-  <button type="submit">Post</button>
+  </details>
+  <div class="send"><label for="compose-visibility">Who sees it</label>${visibilitySelect('compose-visibility', draft.visibility ?? defaults.visibility)}
+  <button type="submit">Post</button></div>
 </form></section>`;
 }
 
@@ -157,8 +165,8 @@ export function findForm(value = ''): Markup {
 
 /** Search people and entries (the search page, and the home page's box). */
 export function searchForm(value = ''): Markup {
-  return html`<form method="get" action="/search" class="find" role="search"><label for="search-q">Search people and entries</label>
-  <div class="inline"><input type="search" id="search-q" name="q" maxlength="200" autocomplete="off" value="${value}"> <button type="submit" class="secondary">Search</button></div></form>`;
+  return html`<form method="get" action="/search" class="find" role="search"><label for="search-page-q">Search people and entries</label>
+  <div class="inline"><input type="search" id="search-page-q" name="q" maxlength="200" autocomplete="off" value="${value}"> <button type="submit" class="secondary">Search</button></div></form>`;
 }
 
 /** Deleting a comment (its author's, or the entry author's). */

@@ -11,7 +11,7 @@ import type {
   PageRouteQuery,
   PageTrackFragment,
 } from '../operations/generated.ts';
-import { ENTRY_ASSETS, MAP_ASSETS, type MapData, type MapSpec } from './assets.ts';
+import { ENTRY_ASSETS, MAP_ASSETS, type MapData, type MapSpec, PAGE_ASSETS } from './assets.ts';
 import {
   avatar,
   entryCard,
@@ -52,7 +52,7 @@ export const PAGE_STYLE = raw(`
   ul.notifications p { margin: 0; }
   label.check { font-weight: 400; }
   ul.people img { width: 32px; height: 32px; border-radius: 50%; }
-  svg { width: 100%; height: auto; display: block; }
+  svg.drawing { width: 100%; height: auto; display: block; }
   figure { margin: 1rem 0; }
   figcaption { color: #4a5568; font-size: .9rem; }
   nav.pages { display: flex; justify-content: space-between; margin: 1rem 0; }
@@ -78,11 +78,15 @@ export const PAGE_STYLE = raw(`
   form.danger { border-top: 1px solid #e2e6ea; margin-top: 1rem; padding-top: .5rem; }
   form.danger label { font-weight: 400; }
   .notice { border-left: 4px solid #1f6f50; }
-  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   table.totals { font-size: .85rem; } table.totals td, table.totals th { padding-right: .35rem; white-space: nowrap; }
   @media (max-width: 30rem) { main { padding: 0 .5rem; } .card { padding: .75rem; } }
   table.records { margin-bottom: .75rem; } table.records caption { font-weight: 600; text-align: left; }
   .find label { margin-top: 0; }
+  form.compose .workout-fields { display: none; }
+  form.compose:has(#compose-kind-workout:checked) .workout-fields { display: block; }
+  form.compose .send { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+  form.compose .send label, form.compose .send button { margin: 0; }
+  form.compose details.attach { margin-top: .5rem; }
   .map-box { height: 20rem; border-radius: 6px; margin-bottom: .5rem; }
   .map-box .leaflet-control-attribution a { text-decoration: underline; }
 `);
@@ -122,7 +126,7 @@ function page(visitor: Visitor, title: string, body: Markup, status?: Markup | n
     visitor.viewer,
     visitor.csrf,
     PAGE_STYLE,
-    html`${mapHead(visitor, parts.maps ?? {})}${script}`,
+    html`<script src="${PAGE_ASSETS.script}" defer></script>${mapHead(visitor, parts.maps ?? {})}${script}`,
   );
 }
 
@@ -166,7 +170,7 @@ export function feedPage(
   return page(
     visitor,
     'Latest from everyone',
-    html`${compose}<div class="card">${searchForm()}<p><a href="/nearby">Entries near a place</a></p></div>${suggestions}${list}${pager('/', feed.page, feed.hasNext)}`,
+    html`${compose}<p><a href="/nearby">Entries near a place</a></p>${suggestions}${list}${pager('/', feed.page, feed.hasNext)}`,
     status,
   );
 }
@@ -418,7 +422,7 @@ export function nearbyPage(
   const base = `/nearby?lat=${query.lat}&lon=${query.lon}&radius=${query.radius}`;
   const pages = html`<nav class="pages" aria-label="Pages">${feed.page > 1 ? html`<a href="${base}&page=${feed.page - 1}" rel="prev">Newer entries</a>` : html`<span></span>`}${feed.hasNext && html`<a href="${base}&page=${feed.page + 1}" rel="next">Older entries</a>`}</nav>`;
   const map = placed.length
-    ? html`<section class="card" aria-labelledby="map-heading"><h2 id="map-heading">Map</h2><figure data-map="nearby"><figcaption>${placed.length} of these entries have a place they may show; the map needs script.</figcaption></figure></section>`
+    ? html`<section class="card" aria-labelledby="map-heading"><h2 id="map-heading">Map</h2><figure data-map="nearby"><figcaption>${placed.length} of these entries have a place they may show.<noscript> The map needs script.</noscript></figcaption></figure></section>`
     : null;
   return page(visitor, 'Entries near a place', html`${form}${map}${list}${pages}`, null, { maps: placed.length ? { nearby: spec } : {} });
 }

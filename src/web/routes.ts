@@ -188,7 +188,11 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
       const page = pageNumber(url);
       const data = pageData(await run(PageFeedDocument, request, context, { page, loggedIn: session.viewer !== null && page === 1 }));
       const compose = data.reader
-        ? composeForm(session.csrf, { visibility: data.reader.defaultVisibility ?? 'EVERYONE', units: data.reader.units })
+        ? composeForm(session.csrf, {
+            visibility: data.reader.defaultVisibility ?? 'EVERYONE',
+            units: data.reader.units,
+            timeZone: data.reader.timeZone,
+          })
         : null;
       const suggestions = data.suggestions?.length ? suggestionsCard(session.csrf, data.suggestions) : null;
       return [200, feedPage(visitor(data.reader), feedOf(data.stream, page), compose, null, suggestions)];

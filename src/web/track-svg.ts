@@ -53,7 +53,7 @@ export function trackMapSvg(points: readonly MapPoint[], options: { width?: numb
   paths.push(current.join(' '));
   const [startX, startY] = at(0);
   const [endX, endY] = at(shown.length - 1);
-  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="map-title" class="track-map">
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="map-title" class="drawing track-map">
 <title id="map-title">${options.title}</title>
 <rect width="${width}" height="${height}" fill="#eef3ee"/>
 ${paths.map(
@@ -94,7 +94,7 @@ export function elevationProfileSvg(
   const y = (elevation: number) => round(top + (1 - (elevation - low) / (high - low || 1)) * (height - top - bottom));
   const line = indices.map((i, n) => `${n === 0 ? 'M' : 'L'}${x(along[i]!)} ${y(withElevation[i]!.elevation)}`).join(' ');
   const area = `${line} L${x(total)} ${height - bottom} L${x(0)} ${height - bottom} Z`;
-  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="profile-title" class="elevation-profile">
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="profile-title" class="drawing elevation-profile">
 <title id="profile-title">${options.title}: from ${climbIn(low, units)} to ${climbIn(high, units)} over ${distanceIn(total, units)}</title>
 <path d="${area}" fill="#cfe3d6"/>
 <path d="${line}" fill="none" stroke="#1f6f50" stroke-width="2"/>

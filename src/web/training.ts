@@ -86,7 +86,7 @@ export function distanceChartSvg(
   const first = bars[0]?.firstDay ?? '';
   const last = bars.at(-1)?.firstDay ?? '';
   const total = bars.reduce((sum, bar) => sum + bar.meters, 0);
-  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${options.id}-title" class="distance-chart">
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${options.id}-title" class="drawing distance-chart">
 <title id="${options.id}-title">${options.title}: from ${first} to ${last}, ${distanceIn(total, units)} in all</title>
 ${ticks}
 <line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="#8a94a6"/>

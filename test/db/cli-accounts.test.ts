@@ -57,7 +57,7 @@ describe('milepost users set-password', () => {
     const first = await runCli(['users', 'set-password', '--username', 'DemoAthlete', '--password', 'a long password'], env);
     expect(first.stderr).toBe('');
     expect(JSON.parse(first.stdout)).toEqual({ id: expect.any(Number), username: 'demoathlete' });
-    expect((await browser.logIn('demoathlete', 'a long password')).headers.get('location')).toBe('/account');
+    expect((await browser.logIn('demoathlete', 'a long password')).headers.get('location')).toBe('/');
     expect((await browser.get('/account')).status).toBe(200);
     const again = await runCli(['users', 'set-password', '--username', 'demoathlete', '--password', 'another long password'], env);
     expect(again.code).toBe(0);

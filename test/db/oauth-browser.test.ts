@@ -216,7 +216,7 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     await page.fill('#display_name', 'Browser R.');
     await page.fill('#password', 'a good long password');
     await page.click('button[type=submit]');
-    await page.waitForURL(`${milepostUrl}/account`);
+    await page.waitForURL(`${milepostUrl}/`);
 
     await page.goto(`${milepostUrl}/developers/apps`);
     await page.fill('#name', 'Interval Coach');
@@ -265,7 +265,7 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     await page.fill('#display_name', 'Scoped S.');
     await page.fill('#password', 'a good long password');
     await page.click('button[type=submit]');
-    await page.waitForURL(`${milepostUrl}/account`);
+    await page.waitForURL(`${milepostUrl}/`);
     await page.goto(`${milepostUrl}/developers/apps`);
     await page.fill('#name', 'Scoped Coach');
     await page.fill('#redirect_uris', `${appUrl}/scoped-callback`);
@@ -324,7 +324,9 @@ describe.skipIf(!haveChromium)('in Chromium', () => {
     await page.fill('#display_name', 'Leaving L.');
     await page.fill('#password', 'a good long password');
     await page.click('button[type=submit]');
-    await page.waitForURL(`${milepostUrl}/account`);
+    // sign-up lands on the feed; the account page is one click away
+    await page.waitForURL(`${milepostUrl}/`);
+    await page.goto(`${milepostUrl}/account`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.addScriptTag({ content: readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8') });
     const violations = await page.evaluate(async () => {

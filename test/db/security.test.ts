@@ -72,16 +72,16 @@ describe('redirects after log-in', () => {
     expect(safeNext('/oauth/authorize?client_id=a&state=b')).toBe('/oauth/authorize?client_id=a&state=b');
   });
 
-  it('sends a logged-in person with next=/%09/evil.example/x to their account, not away', async () => {
+  it('sends a logged-in person with next=/%09/evil.example/x to their feed, not away', async () => {
     const browser = new TestBrowser(api.fetch);
     await browser.logIn('victim', PASSWORD);
     const response = await browser.get('/login?next=/%09/evil.example/x');
     expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toBe('/account');
+    expect(response.headers.get('location')).toBe('/');
     for (const next of ['/.//evil.example', '/x/..//evil.example', '/%2e//evil.example']) {
       const away = await browser.get(`/login?next=${encodeURIComponent(next)}`);
       expect(away.status).toBe(302);
-      expect(away.headers.get('location')).toBe('/account');
+      expect(away.headers.get('location')).toBe('/');
     }
   });
 });

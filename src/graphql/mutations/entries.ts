@@ -1,3 +1,4 @@
+import { fillWorkoutFromTrack } from '../../db/imports.ts';
 import { notifyEntryMentions } from '../../db/notifications.ts';
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { replaceTrack } from '../../db/tracks.ts';
@@ -331,7 +332,10 @@ payloadMutation('deleteEntry', {
 });
 
 payloadMutation('setEntryTrack', {
-  description: "Creates or replaces the GPS track of one of the viewer's workouts from a GPX document.",
+  description:
+    "Creates or replaces the GPS track of one of the viewer's workouts from a GPX document. What the workout leaves blank " +
+    'is taken from the track: its distance (in the athlete’s units), moving time as `duration`, and start as `completedAt`; ' +
+    'a figure the athlete gave is never overwritten.',
   input: {
     description: 'The workout, and its track.',
     fields: (t) => ({
@@ -351,7 +355,9 @@ payloadMutation('setEntryTrack', {
     if (!entry || !(await viewerMaySee(context, entry))) throw new NotFoundError('entry', String(input.entryId));
     if (entry.authorId !== viewer.id) throw new NotAuthorizedError("only the author may change this entry's track");
     if (entry.kind !== 'workout') throw ValidationError.field('entryId', 'is a note; GPS tracks belong to workouts');
-    await replaceTrack(context.prisma, context.provider, { entryId }, await prepareUpload(await parsePackedGpx(gpxStream(input.gpx))));
+    const track = await prepareUpload(await parsePackedGpx(gpxStream(input.gpx)));
+    await replaceTrack(context.prisma, context.provider, { entryId }, track, (tx) => fillWorkoutFromTrack(tx, entryId, track.data));
+    context.events.publish('entryEdited', { entryId, authorId: viewer.id });
     return { entryId };
   },
   payload: {
