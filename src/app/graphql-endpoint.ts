@@ -37,10 +37,12 @@ import { renderGraphiQLPage, useGraphiQLPolicy } from '../http/graphiql.ts';
 import { graphqlHardening } from '../http/graphql-hardening.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { readGraphQLMultipart, useReadUploads } from '../http/multipart.ts';
+import { prefersHtml } from '../http/negotiation.ts';
 import { graphqlMediaType, graphqlRateLimited, type RateLimiter, rateLimitedReply } from '../http/rate-limit.ts';
-import { jsonResponse } from '../http/router.ts';
+import { htmlResponse, jsonResponse } from '../http/router.ts';
 import { withEventIds } from '../http/sse-ids.ts';
 import type { Logger } from '../log.ts';
+import { graphiqlOffPage } from '../web/layout.ts';
 import type { RequestContexts } from './request-context.ts';
 
 export type GraphQLServer = YogaServerInstance<ServerContext, Context>;
@@ -351,10 +353,19 @@ export interface GraphQLHandlerDeps {
 }
 
 /** Answers a request to /graphql (`tokenless`: it carries no token, so its session or nobody reads). */
+/** Whether a request is a browser opening /graphql itself (a page view: HTML wanted, no operation in it). */
+function graphiqlOffPageWanted(request: Request): boolean {
+  if (request.method !== 'GET' || !prefersHtml(request.headers.get('accept'))) return false;
+  const url = new URL(request.url);
+  return url.pathname === '/graphql' && !['query', 'documentId', 'doc_id', 'extensions'].some((name) => url.searchParams.has(name));
+}
+
 export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
   const { yoga, config, logger, limiter, cache, cacheKey, direct, sessionViewers, budgets, sessionViewerOf } = deps;
   /** GraphQL's answer; a stream of server-sent events with each event's `id:` (http/sse-ids.ts). */
   const graphql = async (request: Request, serverContext: EdgeContext, tokenless: boolean, clientAddress: string): Promise<Response> => {
+    // a person who opens /graphql in a browser where GraphiQL is off: a page that says so, not a CSRF refusal
+    if (!config.graphiql && graphiqlOffPageWanted(request)) return htmlResponse(200, graphiqlOffPage());
     const response = await graphqlAnswer(request, serverContext, tokenless, { clientAddress, rateLimit: serverContext.rateLimit });
     if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
     return new Response(withEventIds(response.body), { status: response.status, headers: response.headers });

@@ -16,8 +16,8 @@ Commands:
   apps       register a third-party app (apps create --name N --redirect-uri URL)
   tokens     mint an access token for scripts (tokens create --username U)
   friends    make two people friends (friends add <username> <username>)
-  backup     copy the SQLite database while the server runs (backup <file>)
-  restore    replace the SQLite database with a backup (restore <file>)
+  backup     copy the database (SQLite or PostgreSQL) while the server runs (backup <file>)
+  restore    replace the database (SQLite or PostgreSQL) with a backup (restore <file>)
 
 Run \`milepost <command> --help\` for a command's options, \`milepost --version\` for the version.
 Configuration comes from the environment: see docs/OPERATIONS.md.`;

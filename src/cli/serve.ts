@@ -110,7 +110,7 @@ export async function run(argv: string[]) {
   }
   const worker = cluster.isWorker ? ` worker ${cluster.worker?.id}` : '';
   console.log(
-    `Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/graphql (${database.provider}, process ${process.pid})`,
+    `Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/ (GraphQL at /graphql; ${database.provider}, process ${process.pid})`,
   );
 
   // graceful: stop accepting, let requests in flight finish, close sockets, then the stores

@@ -104,8 +104,9 @@ export async function insertImportedEntry(
 }
 
 /**
- * What a workout's new track tells that the workout leaves blank: its distance (in its author's units),
- * moving time and start. What the athlete gave stays: a track never overwrites a figure.
+ * What a workout's new track tells that the workout leaves blank: its distance (in its author's units)
+ * and moving time. What the athlete gave stays: a track never overwrites a figure. Its date stays the
+ * workout's (a client posting a workout says when it was).
  */
 export async function fillWorkoutFromTrack(tx: Transaction, entryId: number, track: PreparedTrack['data']): Promise<void> {
   const workout = await tx.workout.findUnique({
@@ -124,7 +125,6 @@ export async function fillWorkoutFromTrack(tx: Transaction, entryId: number, tra
   const data = {
     ...(workout.distanceValue === null && track.distanceMeters > 0 && distanceFor(track.distanceMeters, units, activityType)),
     ...(workout.duration === null && track.movingSeconds !== null && { duration: Math.round(track.movingSeconds) }),
-    ...(workout.completedAt === null && track.startedAt !== null && { completedAt: track.startedAt }),
   };
   if (Object.keys(data).length > 0) await tx.workout.update({ where: { entryId }, data, select: { entryId: true } });
 }

@@ -83,3 +83,19 @@ export const viewerFriendship = perContext<number, FriendshipStatus>(async (cont
   const statuses = await friendshipStatuses(context.prisma, context.viewer!.id, ids);
   return ids.map((id) => statuses.get(id) ?? 'none');
 });
+
+/**
+ * The latest comment of a person on an entry (`entryId:authorId`), with those of the operation's other
+ * notifications in one statement: what a notification of a comment quotes.
+ */
+export const latestCommentBy = perContext<string, { body: string } | null>(async (context, keys) => {
+  const pairs = [...new Set(keys)].map((key) => key.split(':').map(Number) as [number, number]);
+  const rows = await context.prisma.comment.findMany({
+    where: { OR: pairs.map(([entryId, authorId]) => ({ entryId, authorId })) },
+    orderBy: { id: 'desc' },
+    select: { entryId: true, authorId: true, body: true },
+  });
+  const latest = new Map<string, { body: string }>();
+  for (const row of rows) if (!latest.has(`${row.entryId}:${row.authorId}`)) latest.set(`${row.entryId}:${row.authorId}`, row);
+  return keys.map((key) => latest.get(key) ?? null);
+});

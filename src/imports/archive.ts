@@ -1,7 +1,8 @@
 // Imports a zip of another service's bulk export, or of a Milepost account export, as entries of one
 // person:
 // - Strava-style: `activities.csv` (Activity Name, Type, Description, Filename) and the activity
-//   files it names (`activities/*.fit.gz|*.gpx|*.tcx`, gzipped or not); one workout entry a row.
+//   files it names (`activities/*.fit.gz|*.gpx|*.tcx`, gzipped or not); one workout entry a row. A row
+//   without a file (typed in by hand) is a workout without a track, of the row's time and distance.
 // - Milepost: `entries.json` with `tracks/` and `photos/`: every entry made again, notes included.
 // The zip is read from disk by random access (yauzl), one file at a time, so memory stays bounded for
 // an archive of any size. Each entry carries the hash of what it came from, so a run cut short (a crash,
@@ -170,6 +171,17 @@ interface StravaRow {
   type: string | null;
   description: string | null;
   filename: string | null;
+  /** What a row without a file (an activity typed in by hand) is made of: its moving (else elapsed) seconds, metres and calories. */
+  seconds: number | null;
+  meters: number | null;
+  calories: number | null;
+}
+
+/** A figure of activities.csv: a number at least zero, else null. */
+function csvFigure(value: string | null): number | null {
+  if (value === null) return null;
+  const figure = Number(value);
+  return Number.isFinite(figure) && figure >= 0 ? figure : null;
 }
 
 /** activities.csv's rows. Strava repeats some column names (two "Distance"): the first of each is read. */
@@ -177,9 +189,15 @@ async function stravaRows(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Strav
   const rows: StravaRow[] = [];
   const parser = parseCsv({ columns: false, bom: true, relax_column_count: true, skip_empty_lines: true, max_record_size: 1024 * 1024 });
   let header: string[] | null = null;
-  const column = (record: string[], name: string) => {
-    const index = header!.indexOf(name);
+  const column = (record: string[], name: string, which: 'first' | 'last' = 'first') => {
+    const index = which === 'first' ? header!.indexOf(name) : header!.lastIndexOf(name);
     return index >= 0 ? record[index]?.trim() || null : null;
+  };
+  // Strava's first "Distance" is in kilometres, its second (in newer exports) in metres
+  const metersOf = (record: string[]) => {
+    const two = header!.indexOf('Distance') !== header!.lastIndexOf('Distance');
+    const value = csvFigure(column(record, 'Distance', two ? 'last' : 'first'));
+    return value === null ? null : two ? value : value * 1000;
   };
   const reading = (async () => {
     for await (const record of parser as AsyncIterable<string[]>) {
@@ -196,6 +214,9 @@ async function stravaRows(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Strav
         type: column(record, 'Activity Type'),
         description: column(record, 'Activity Description')?.slice(0, 5000) ?? null,
         filename: column(record, 'Filename'),
+        seconds: csvFigure(column(record, 'Moving Time')) ?? csvFigure(column(record, 'Elapsed Time')),
+        meters: metersOf(record),
+        calories: csvFigure(column(record, 'Calories')),
       });
     }
   })();
@@ -326,7 +347,7 @@ async function importStravaExport(run: Run, csv: { entry: yauzl.Entry; base: str
     run.options.signal?.throwIfAborted();
     const label = `activity ${row.id}${row.name ? ` (${row.name})` : ''}`;
     const file = row.filename ? run.files.get(`${csv.base}${row.filename}`) : undefined;
-    if (!row.filename) run.skip(label, 'has no activity file (a manual entry)');
+    if (!row.filename) await importManualActivity(run, row, label);
     else if (!file) run.skip(label, `${row.filename} is not in the archive`);
     else {
       const holder = run.claim(row.filename, label);
@@ -344,6 +365,45 @@ async function importStravaExport(run: Run, csv: { entry: yauzl.Entry; base: str
     await run.step();
   }
   return run.progress;
+}
+
+/**
+ * An activity typed in by hand (a treadmill run, a class): no file, so a workout without a track from
+ * the row's own figures. Known again by the row itself: the same export imported twice makes it once.
+ */
+async function importManualActivity(run: Run, row: StravaRow, label: string): Promise<void> {
+  const { prisma, provider } = run.options.database;
+  const personId = run.options.personId;
+  if (!row.date) return run.skip(label, 'has no activity file and no date');
+  if (row.date.getTime() > run.latest) return run.skip(label, `is dated ${row.date.toISOString()}, after the import: a clock was wrong`);
+  const hash = createHash('sha256')
+    .update('strava-manual\n')
+    .update(JSON.stringify([row.id, row.date.toISOString(), row.name, row.type, row.seconds, row.meters]))
+    .digest('hex');
+  const known = await importedEntry(prisma, personId, hash);
+  if (known) return run.counted(known);
+  const activity = {
+    format: 'gpx' as const,
+    activityType: activityTypeOf(row.type),
+    startedAt: row.date,
+    distanceMeters: row.meters && row.meters > 0 ? row.meters : null,
+    durationSeconds: row.seconds && row.seconds > 0 ? row.seconds : null,
+    calories: row.calories === null ? null : Math.round(row.calories),
+    name: row.name,
+    notes: null,
+    points: [],
+    waypoints: [],
+    repairs: [],
+  };
+  const outcome = await createImportedEntry(prisma, provider, activity, {
+    authorId: personId,
+    hash,
+    title: row.name,
+    message: row.description,
+    createdAt: row.date,
+    announce: false,
+  });
+  run.counted(outcome);
 }
 
 async function importStravaActivity(run: Run, row: StravaRow, file: yauzl.Entry, label: string): Promise<void> {

@@ -49,6 +49,7 @@ import {
 import { postEntry } from './compose.ts';
 import { type Form, field, issuesOf, type Outcome, seeOther } from './form-outcome.ts';
 import { findForm } from './forms.ts';
+import { hidden } from './layout.ts';
 import { entryPage, layoutPage, notFoundPage } from './pages.ts';
 import { type PageRead, pageData, pageReader, type WebOptions } from './routes.ts';
 import { type SettingsForm, settingsPage } from './settings-page.ts';
@@ -56,7 +57,8 @@ import { type SettingsForm, settingsPage } from './settings-page.ts';
 /** The compose form may carry a track file and a photo, each at its own limit. */
 const COMPOSE_LIMIT_BYTES = MAX_ACTIVITY_FILE_BYTES + MAX_IMAGE_BYTES + 256 * 1024;
 
-type Act = (ctx: RequestContext, read: PageRead, form: Form) => Promise<Response | Markup>;
+/** What a form's action answers: a redirect, a page refusing the form (422), or a page with its own status. */
+type Act = (ctx: RequestContext, read: PageRead, form: Form) => Promise<Response | Markup | [number, Markup]>;
 type Post = (path: string, act: Act, multipart?: boolean) => void;
 
 function problemPage(read: PageRead, title: string, description: string): Markup {
@@ -91,7 +93,7 @@ export function mountWebActions(router: Router, options: WebOptions): void {
           ];
         }
         const answer = await act(ctx, read, form);
-        return answer instanceof Response ? answer : [422, answer];
+        return answer instanceof Response || Array.isArray(answer) ? answer : [422, answer];
       }),
     );
 
@@ -252,12 +254,20 @@ function mountPersonAction(
   post: Post,
   run: WebOptions['run'],
   path: string,
-  options: { documents: Record<string, TypedDocumentNode<{ result: unknown }, { username: string }>>; choose: string; refused: string },
+  options: {
+    documents: Record<string, TypedDocumentNode<{ result: unknown }, { username: string }>>;
+    choose: string;
+    refused: string;
+    /** Actions asked about first: the page that asks (its form posts again with `confirm=yes`). */
+    confirm?: Record<string, (read: PageRead, username: string, form: Form) => Markup>;
+  },
 ): void {
   post(`/people/:username/${path}`, async (ctx, read, form) => {
     const action = field(form, 'action');
     const username = ctx.params.username!;
     if (!Object.hasOwn(options.documents, action)) return problemPage(read, 'Nothing to do', options.choose);
+    const ask = options.confirm?.[action];
+    if (ask && field(form, 'confirm') !== 'yes') return [200, ask(read, username, form)];
     const issues = issuesOf((await run(options.documents[action]!, ctx.request, read.context, { username })) as Outcome);
     if (issues) return problemPage(read, options.refused, issues.map((issue) => issue.message).join('; '));
     return seeOther(safeNext(field(form, 'back') || null) ?? `/people/${encodeURIComponent(username)}`);
@@ -300,6 +310,12 @@ const NOTIFICATION_KIND_NAMES = NOTIFICATION_KINDS.map((kind) => kind.toUpperCas
 
 /** Block, unblock, mute or unmute; back to the person's page (which the blocker still reads). */
 function mountSafetyAction(post: Post, run: WebOptions['run']): void {
+  post('/people/:username/report', async (ctx, read, form) => {
+    const variables = { personId: field(form, 'person'), reason: field(form, 'reason') };
+    const issues = issuesOf(await run(PageReportContentDocument, ctx.request, read.context, variables));
+    if (issues) return problemPage(read, 'Not reported', issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '));
+    return seeOther(`/people/${encodeURIComponent(ctx.params.username!)}?reported=1`);
+  });
   mountPersonAction(post, run, 'safety', {
     documents: {
       block: PageBlockPersonDocument,
@@ -309,7 +325,20 @@ function mountSafetyAction(post: Post, run: WebOptions['run']): void {
     },
     choose: 'Choose to block, unblock, mute or unmute.',
     refused: 'Nothing changed',
+    confirm: { block: blockQuestion },
   });
+}
+
+/** Blocking ends a friendship and hides both ways: asked once more, with what it does, before it is done. */
+function blockQuestion(read: PageRead, username: string, form: Form): Markup {
+  const action = `/people/${encodeURIComponent(username)}/safety`;
+  return layoutPage(
+    read.visitor(),
+    `Block ${username}?`,
+    html`<section class="card"><p>Blocking <strong>@${username}</strong> ends any friendship between you. Neither of you will see the other’s entries; they cannot find you, comment, like or ask to be friends. They are not told, and you can unblock them later from your settings.</p>
+<form method="post" action="${action}" class="actions">${hidden('csrf', read.session.csrf)}${hidden('action', 'block')}${hidden('confirm', 'yes')}${hidden('back', field(form, 'back'))}<button type="submit" class="danger">Yes, block @${username}</button></form>
+<p><a href="/people/${encodeURIComponent(username)}">No, go back</a></p></section>`,
+  );
 }
 
 type Respond = ReturnType<typeof pageReader>;
@@ -335,22 +364,22 @@ const SAVED: Record<string, string> = {
 function mountSettings(router: Router, respond: Respond, post: Post, run: WebOptions['run']): void {
   const settingsOf = async (request: Request, read: PageRead) => {
     const data = pageData(await run(PageViewerSettingsDocument, request, read.context));
-    return { me: data.me!, email: data.emailSettings };
+    return { me: data.me!, more: { email: data.emailSettings, blocked: data.blocked, muted: data.muted } };
   };
   const again = async (ctx: RequestContext, read: PageRead, form: SettingsForm) => {
-    const { me, email } = await settingsOf(ctx.request, read);
-    return settingsPage(read.visitor(me), me, form, email);
+    const { me, more } = await settingsOf(ctx.request, read);
+    return settingsPage(read.visitor(me), me, form, more);
   };
   router.get('/settings', ({ request, url }) =>
     respond(request, async (read) => {
       if (!read.session.viewer) return seeOther('/login?next=%2Fsettings');
-      const { me, email } = await settingsOf(request, read);
-      return [200, settingsPage(read.visitor(me), me, { saved: SAVED[url.searchParams.get('saved') ?? ''] ?? null }, email)];
+      const { me, more } = await settingsOf(request, read);
+      return [200, settingsPage(read.visitor(me), me, { saved: SAVED[url.searchParams.get('saved') ?? ''] ?? null }, more)];
     }),
   );
   // the address (set, changed, cleared, or its link mailed again) and how often notifications are mailed
   post('/settings/email', async (ctx, read, form) => {
-    const { email } = await settingsOf(ctx.request, read);
+    const { email } = (await settingsOf(ctx.request, read)).more;
     const address = field(form, 'address').trim();
     if (address.toLowerCase() !== (email?.address ?? '').toLowerCase() || field(form, 'resend') === 'yes') {
       const issues = issuesOf(await run(PageSetEmailDocument, ctx.request, read.context, { address: address || null }));

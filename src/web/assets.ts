@@ -111,6 +111,22 @@ const MAP_SCRIPT = `(function () {
       draw();
     });
     [lat, lon, radius].forEach(function (input) { input.addEventListener('input', draw); });
+    // or where the browser says the athlete is (it asks them first)
+    var here = document.getElementById('zone-here'), said = document.getElementById('zone-here-status');
+    if (!here || !navigator.geolocation) return;
+    here.hidden = false;
+    here.addEventListener('click', function () {
+      if (said) said.textContent = 'Finding where you are…';
+      navigator.geolocation.getCurrentPosition(function (position) {
+        lat.value = position.coords.latitude.toFixed(5);
+        lon.value = position.coords.longitude.toFixed(5);
+        draw();
+        map.setView([position.coords.latitude, position.coords.longitude], 15);
+        if (said) said.textContent = 'The new zone is centred where you are: check it on the map, then add it.';
+      }, function (error) {
+        if (said) said.textContent = error.code === 1 ? 'Your browser did not share your location: click the map instead.' : 'Your location could not be found: click the map instead.';
+      }, { enableHighAccuracy: true, timeout: 15000 });
+    });
   }
 })();
 `;

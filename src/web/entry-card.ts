@@ -3,6 +3,7 @@
 import { MENTION } from '../domain/notifications.ts';
 import { html, type Markup } from '../http/html.ts';
 import type { PageEntryFragment, PagePersonFragment } from '../operations/generated.ts';
+import { trackMapSvg } from './track-svg.ts';
 import { distanceIn, metersOf, paceIn, type UnitSystem } from './units.ts';
 
 export type PagePerson = PagePersonFragment;
@@ -104,6 +105,7 @@ export function entryCard(entry: PageEntry, options: { link: boolean; units: Uni
     <p class="meta">${personLink(entry.author)} · ${time(entry.at)}${entry.location && ` · ${entry.location.name}`}${shown}</p>
   </div>
   <div class="body">
+    ${options.link && entry.track?.thumbnail.length ? html`<a href="${entry.url}" class="thumb" tabindex="-1" aria-hidden="true">${trackMapSvg(entry.track.thumbnail, { width: 240, height: 150, title: title, thumbnail: true })}</a>` : null}
     ${entry.workout && workoutLine(entry.workout, options.units, entry.at)}
     ${entry.message && longMessage ? html`<p>${withMentions(entry.message)}</p>` : null}
     ${photos(entry, title)}

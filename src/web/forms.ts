@@ -117,6 +117,13 @@ export function reportForm(csrf: string, entryId: number, target: { commentId?: 
     <button type="submit" class="secondary">Report to the moderators</button></form></details>`;
 }
 
+/** Reporting a person (their name, their profile, a pattern) to the moderators, behind a disclosure. */
+export function reportPersonForm(csrf: string, person: { id: string; username: string }): Markup {
+  return html`<details class="report"><summary>Report this person</summary><form method="post" action="/people/${encodeURIComponent(person.username)}/report">${hidden('csrf', csrf)}${hidden('person', person.id)}
+    <label for="report-person">What is wrong</label><textarea id="report-person" name="reason" rows="2" maxlength="500" required></textarea>
+    <button type="submit" class="secondary">Report to the moderators</button></form></details>`;
+}
+
 /** Their own comment's text, to change (behind a disclosure; in place where script runs). */
 export function editCommentForm(csrf: string, entryId: number, comment: { id: number; body: string }): Markup {
   return html`<details class="edit"><summary>Edit</summary><form method="post" action="/entries/${entryId}/comments/${comment.id}/edit" data-inplace="Comment saved." data-focus="#comments-heading">${hidden('csrf', csrf)}
@@ -140,7 +147,8 @@ export function friendshipForm(csrf: string, username: string, status: string | 
 }
 
 /** Keeping a person away: block or unblock, mute or unmute (for a logged-in viewer on someone else's page). */
-export function safetyForm(csrf: string, username: string, state: { blocked: boolean; muted: boolean }): Markup {
+export function safetyForm(csrf: string, person: { id: string; username: string }, state: { blocked: boolean; muted: boolean }): Markup {
+  const { username } = person;
   const action = `/people/${encodeURIComponent(username)}/safety`;
   const button = (value: string, label: string, kind: string) =>
     html`<form method="post" action="${action}">${hidden('csrf', csrf)}${hidden('action', value)}<button type="submit" class="${kind}">${label}</button></form>`;
@@ -154,7 +162,7 @@ export function safetyForm(csrf: string, username: string, state: { blocked: boo
   ${said.length ? html`<p>${said.join(' ')}</p>` : html`<p>Muting leaves their entries out of your streams; blocking also hides yours from them and ends a friendship. They are not told.</p>`}
   <div class="actions">${state.muted ? button('unmute', 'Unmute', 'secondary') : button('mute', 'Mute', 'secondary')}${
     state.blocked ? button('unblock', 'Unblock', 'secondary') : button('block', 'Block', 'danger')
-  }</div></section>`;
+  }</div>${reportPersonForm(csrf, person)}</section>`;
 }
 
 /** Find an athlete by their username. */
@@ -165,7 +173,7 @@ export function findForm(value = ''): Markup {
 
 /** Search people and entries (the search page, and the home page's box). */
 export function searchForm(value = ''): Markup {
-  return html`<form method="get" action="/search" class="find" role="search"><label for="search-page-q">Search people and entries</label>
+  return html`<form method="get" action="/search" class="find" role="search" aria-label="Search again"><label for="search-page-q">Search people and entries</label>
   <div class="inline"><input type="search" id="search-page-q" name="q" maxlength="200" autocomplete="off" value="${value}"> <button type="submit" class="secondary">Search</button></div></form>`;
 }
 

@@ -57,20 +57,31 @@ const STYLE = raw(`
   table { width: 100%; border-collapse: collapse; } td, th { text-align: left; padding: .25rem .5rem .25rem 0; vertical-align: top; }
 `);
 
-/** A whole page: `style` adds to the shared style sheet, `head` to the document's head. */
-export function layout(title: string, body: Markup, viewer: PageViewer | null, csrf: string, style?: Markup, head?: Markup): Markup {
+/**
+ * A whole page: `style` adds to the shared style sheet, `head` to the document's head; `search` puts the
+ * search box in the header (the people pages; the log-in, account and consent pages keep to their task).
+ */
+export function layout(
+  title: string,
+  body: Markup,
+  viewer: PageViewer | null,
+  csrf: string,
+  style?: Markup,
+  head?: Markup,
+  options: { search?: boolean } = {},
+): Markup {
   const nav = viewer
     ? viewerNav(viewer, csrf)
     : html`<nav aria-label="Account"><a href="/login">Log in</a> <a href="/signup">Sign up</a></nav>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Milepost</title><style>${STYLE}${style}</style>${head}</head>
-<body><header><a class="brand" href="/">Milepost</a>${headerSearch}${nav}</header>
+<body><header><a class="brand" href="/">Milepost</a>${options.search && headerSearch}${nav}</header>
 <main><h1>${title}</h1>${body}</main></body></html>`;
 }
 
 /** The search box every page's header holds (its own line on a narrow screen). */
-const headerSearch = html`<form method="get" action="/search" class="find" role="search"><label class="visually-hidden" for="search-q">Search people and entries</label><input type="search" id="search-q" name="q" maxlength="200" autocomplete="off" placeholder="Search people and entries"><button type="submit" class="secondary">Search</button></form>`;
+const headerSearch = html`<form method="get" action="/search" class="find" role="search" aria-label="Search the site"><label class="visually-hidden" for="search-q">Search people and entries</label><input type="search" id="search-q" name="q" maxlength="200" autocomplete="off" placeholder="Search people and entries"><button type="submit" class="secondary">Search</button></form>`;
 
 /** The bell, drawn (an emoji is an empty box without an emoji font), with the count of unread notifications. */
 function bell(unread: number | undefined): Markup {
@@ -110,4 +121,16 @@ export function issuesBlock(issues: readonly FieldIssue[] | string | undefined):
 /** A hidden form field; nothing for an empty value. */
 export function hidden(name: string, value: string | null | undefined): Markup | null {
   return value ? html`<input type="hidden" name="${name}" value="${value}">` : null;
+}
+
+/** What a browser at /graphql is told where GraphiQL is off (production's default): what the endpoint is, and how to turn it on. */
+export function graphiqlOffPage(): Markup {
+  return layout(
+    'GraphQL',
+    html`<div class="card"><p>This is Milepost's GraphQL endpoint. GraphiQL, the in-browser editor, is turned off on this server.</p>
+<p>Apps send their operations here: <code>POST /graphql</code> with a JSON body, or <code>GET /graphql?query=…</code> with the header <code>GraphQL-Require-Preflight: 1</code>. The schema and its documentation are at <a href="/docs">/docs</a>.</p>
+<p>Operators turn GraphiQL on with <code>GRAPHIQL=true</code> in the server's environment (it is on by default outside production).</p></div>`,
+    null,
+    '',
+  );
 }

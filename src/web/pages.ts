@@ -50,6 +50,8 @@ export const PAGE_STYLE = raw(`
   ul.notifications li { display: flex; align-items: flex-start; gap: .5rem; padding: .4rem 0; border-bottom: 1px solid #e3e7ec; }
   ul.notifications li.unread a { font-weight: 600; }
   ul.notifications p { margin: 0; }
+  ul.notifications blockquote.said { margin: .25rem 0; padding-left: .6rem; border-left: 3px solid #c5ccd6; color: #333c48; }
+  ul.notifications .actions button { margin-top: .35rem; }
   label.check { font-weight: 400; }
   ul.people img { width: 32px; height: 32px; border-radius: 50%; }
   svg.drawing { width: 100%; height: auto; display: block; }
@@ -82,6 +84,8 @@ export const PAGE_STYLE = raw(`
   @media (max-width: 30rem) { main { padding: 0 .5rem; } .card { padding: .75rem; } }
   table.records { margin-bottom: .75rem; } table.records caption { font-weight: 600; text-align: left; }
   .find label { margin-top: 0; }
+  .entry a.thumb { float: right; width: 9rem; margin: 0 0 .5rem .75rem; }
+  .entry a.thumb svg { border-radius: 6px; }
   form.compose .workout-fields { display: none; }
   form.compose:has(#compose-kind-workout:checked) .workout-fields { display: block; }
   form.compose .send { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
@@ -127,6 +131,7 @@ function page(visitor: Visitor, title: string, body: Markup, status?: Markup | n
     visitor.csrf,
     PAGE_STYLE,
     html`<script src="${PAGE_ASSETS.script}" defer></script>${mapHead(visitor, parts.maps ?? {})}${script}`,
+    { search: true },
   );
 }
 
@@ -142,6 +147,7 @@ const REASONS: Record<string, (mutual: number) => string> = {
   FRIEND_OF_FRIEND: (mutual) => `${plural(mutual, 'friend')} in common`,
   COMMENTS_ON_YOURS: () => 'commented on your entries',
   ACTIVE_NEARBY: () => 'active near you',
+  ACTIVE_LATELY: () => 'posting often lately',
 };
 
 /** People the athlete may know, each with why and a button to ask (back to the home page). */
@@ -279,17 +285,21 @@ export function personPage(
           html`<li><a href="/routes/${r.id}">${r.name ?? `Route ${r.id}`}</a>${r.activityType && ` · ${lower(r.activityType)}`}${r.distance && ` · ${distanceIn(metersOf(r.distance), visitor.units)}`}</li>`,
       )}</ul>`
     : html`<p>No routes yet.</p>`;
+  // someone the viewer blocked: no friendship to offer, and their entries are hidden, not missing
+  const blocked = person.blockedByViewer === true;
   const stream = feed.entries.length
     ? feed.entries.map((entry) => entryCard(entry, { link: true, units: visitor.units }))
-    : html`<p class="card">No entries yet.</p>`;
+    : blocked
+      ? html`<p class="card">You blocked ${person.displayName}: their entries are hidden from you, and yours from them. Unblock them below to see them again.</p>`
+      : html`<p class="card">No entries yet.</p>`;
   const own = visitor.viewer?.username === person.username;
   return page(
     visitor,
     person.displayName,
     html`<section class="card person"><p>${avatar(person)} @${person.username}</p>${about}${own && html`<p><a href="/settings">Edit your profile and privacy</a></p>`}</section>
-${friendshipForm(visitor.csrf, person.username, person.viewerFriendship ?? null)}${
+${blocked ? null : friendshipForm(visitor.csrf, person.username, person.viewerFriendship ?? null)}${
   visitor.viewer && visitor.viewer.username !== person.username && person.blockedByViewer !== null && person.blockedByViewer !== undefined
-    ? safetyForm(visitor.csrf, person.username, { blocked: person.blockedByViewer, muted: person.mutedByViewer ?? false })
+    ? safetyForm(visitor.csrf, person, { blocked: person.blockedByViewer, muted: person.mutedByViewer ?? false })
     : null
 }
 <section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2>${stream}${pager(`/people/${encodeURIComponent(person.username)}`, feed.page, feed.hasNext)}</section>
@@ -427,11 +437,16 @@ export function nearbyPage(
   return page(visitor, 'Entries near a place', html`${form}${map}${list}${pages}`, null, { maps: placed.length ? { nearby: spec } : {} });
 }
 
-export function notFoundPage(visitor: Visitor, what: string): Markup {
+export function notFoundPage(visitor: Visitor, what: string, path?: string): Markup {
+  // to someone logged out, an entry kept to friends looks missing (as it must): say that logging in may show it
+  const logIn =
+    path && !visitor.viewer
+      ? html`<p class="card">Some entries are shown only to their author’s friends. <a href="/login?next=${encodeURIComponent(path)}">Log in</a> to see it if it was shared with you.</p>`
+      : null;
   return page(
     visitor,
     'Not found',
-    html`<p class="card">${what} does not exist, or it was deleted.</p><p><a href="/">Back to the latest entries</a></p>`,
+    html`<p class="card">${what} does not exist, or you may not see it, or it was deleted.</p>${logIn}<p><a href="/">Back to the latest entries</a></p>`,
   );
 }
 
@@ -474,12 +489,36 @@ const KIND_LABELS: Record<string, string> = {
 
 type PageNotification = {
   id: string;
+  kind: string;
   read: boolean;
   at: string;
   text: string;
-  actor: PagePerson;
-  entry: { url: string } | null;
+  said?: string | null;
+  actor: PagePerson & { viewerFriendship?: string | null };
+  entry: { url: string; message?: string | null; workout?: { activityType: string; title?: string | null } | null } | null;
 };
+
+/** Which entry a notification is about, in a few words: its title, else its activity, else its note's start. */
+function entryNamed(entry: NonNullable<PageNotification['entry']>): string {
+  if (entry.workout?.title) return entry.workout.title;
+  const words = entry.message?.trim().replace(/\s+/g, ' ');
+  if (words) return words.length > 50 ? `${words.slice(0, 49).replace(/\s\S*$/, '')}…` : words;
+  return entry.workout ? `your ${lower(entry.workout.activityType)}` : 'your note';
+}
+
+/** One notification: who, what, on which entry, what they said; a friend request still open answers here. */
+function notificationItem(csrf: string, n: PageNotification): Markup {
+  const answer =
+    n.kind === 'FRIEND_REQUEST' && n.actor.viewerFriendship === 'INCOMING'
+      ? html`<div class="actions">${['accept', 'decline'].map(
+          (action) =>
+            html`<form method="post" action="/people/${encodeURIComponent(n.actor.username)}/friendship">${hidden('csrf', csrf)}${hidden('action', action)}${hidden('back', '/notifications')}<button type="submit"${action === 'decline' ? html` class="secondary"` : null} aria-label="${action === 'accept' ? 'Accept' : 'Decline'} ${n.actor.displayName}'s friend request">${action === 'accept' ? 'Accept' : 'Decline'}</button></form>`,
+        )}</div>`
+      : null;
+  return html`<li class="${n.read ? 'read' : 'unread'}">${avatar(n.actor, '')}<div>${n.read ? null : html`<span class="badge">New</span> `}<a href="${n.entry?.url ?? n.actor.url}">${n.text}</a>${n.entry && html` · <span class="about">${entryNamed(n.entry)}</span>`}
+  ${n.said ? html`<blockquote class="said">${n.said}</blockquote>` : null}
+  <p class="meta">${time(n.at)}</p>${answer}</div></li>`;
+}
 
 /** The athlete's notifications, newest first (new ones marked), with a button to mark all read, and the kinds they hear of. */
 /** Where notifications are mailed, as the notifications page says it. */
@@ -502,12 +541,7 @@ export function notificationsPage(
 ): Markup {
   const unread = notifications.filter((n) => !n.read).length;
   const list = notifications.length
-    ? html`<ul class="plain notifications">${notifications.map(
-        (
-          n,
-        ) => html`<li class="${n.read ? 'read' : 'unread'}">${avatar(n.actor, '')}<div>${n.read ? null : html`<span class="badge">New</span> `}<a href="${n.entry?.url ?? n.actor.url}">${n.text}</a>
-  <p class="meta">${time(n.at)}</p></div></li>`,
-      )}</ul>`
+    ? html`<ul class="plain notifications">${notifications.map((n) => notificationItem(visitor.csrf, n))}</ul>`
     : html`<p>Nothing yet: comments, likes, friend requests and mentions of you will show here.</p>`;
   const markAll = unread
     ? html`<form method="post" action="/notifications/read">${hidden('csrf', visitor.csrf)}<button type="submit" class="secondary">Mark all ${unread} read</button></form>`
@@ -551,11 +585,13 @@ export function moderationPage(visitor: Visitor, reports: readonly PageReport[],
     html`<form method="post" action="/moderation/${report.databaseId}">${hidden('csrf', visitor.csrf)}${hidden('action', action)}<button type="submit" class="${kind}">${label}</button></form>`;
   const list = reports.length
     ? html`<ul class="plain">${reports.map(
-        (
-          r,
-        ) => html`<li class="card"><p class="meta">${r.kind === 'entry' ? 'An entry' : 'A comment'} by ${r.author ? personLink(r.author) : 'someone since deleted'} · reported by ${personLink(r.filedBy)} · ${time(r.createdAt)}</p>
+        (r) => html`<li class="card"><p class="meta">${
+          r.kind === 'person'
+            ? html`A person: ${r.author ? personLink(r.author) : 'someone since deleted'}`
+            : html`${r.kind === 'entry' ? 'An entry' : 'A comment'} by ${r.author ? personLink(r.author) : 'someone since deleted'}`
+        } · reported by ${personLink(r.filedBy)} · ${time(r.createdAt)}</p>
   <blockquote>${r.excerpt || '(no text)'}</blockquote><p>Reason: ${r.reason}</p>${r.entryId ? html`<p><a href="/entries/${decodeGlobalID(r.entryId).id}">Open the entry</a></p>` : null}
-  <div class="actions">${act(r, 'HIDE', r.kind === 'entry' ? 'Hide the entry' : 'Remove the comment', 'danger')}${r.author ? act(r, 'SUSPEND', 'Suspend the author', 'danger') : null}${act(r, 'DISMISS', 'Dismiss', 'secondary')}</div></li>`,
+  <div class="actions">${r.kind === 'person' ? null : act(r, 'HIDE', r.kind === 'entry' ? 'Hide the entry' : 'Remove the comment', 'danger')}${r.author ? act(r, 'SUSPEND', r.kind === 'person' ? 'Suspend them' : 'Suspend the author', 'danger') : null}${act(r, 'DISMISS', 'Dismiss', 'secondary')}</div></li>`,
       )}</ul>`
     : html`<p class="card">No open reports.</p>`;
   const shown = total > reports.length ? html` The oldest ${reports.length} are here; each one closed brings the next.` : null;

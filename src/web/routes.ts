@@ -207,7 +207,7 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
       const status = url.searchParams.get('reported') === '1' ? notice('Reported: the moderators will look at it. Thank you.') : null;
       return entry
         ? [200, entryPage(visitor(reader), entry, { ownZones: reader?.privacyZones, status })]
-        : [404, notFoundPage(visitor(reader), `Entry ${id}`)];
+        : [404, notFoundPage(visitor(reader), `Entry ${id}`, `/entries/${id}`)];
     }),
   );
 
@@ -235,7 +235,8 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
       const page = pageNumber(url);
       const data = pageData(await run(PagePersonDetailDocument, request, context, { username: params.username, page }));
       if (!data.person) return [404, notFoundPage(visitor(data.reader), `Nobody called ${params.username}`)];
-      return [200, personPage(visitor(data.reader), data.person, feedOf(data.stream, page))];
+      const status = url.searchParams.get('reported') === '1' ? notice('Reported: the moderators will look at it. Thank you.') : null;
+      return [200, personPage(visitor(data.reader), data.person, feedOf(data.stream, page), status)];
     }),
   );
 

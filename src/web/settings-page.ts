@@ -87,7 +87,8 @@ function zonesCard(csrf: string, me: Settings, issues?: FieldIssue[]): Markup {
     <div><label for="zone_lon">Longitude</label><input type="text" inputmode="decimal" id="zone_lon" name="lon" required></div>
     <div><label for="zone_radius">Radius (metres)</label><input type="number" id="zone_radius" name="radius_meters" min="${MIN_ZONE_RADIUS_METERS}" max="${MAX_ZONE_RADIUS_METERS}" step="50" value="500" required></div>
   </div>
-  <button type="submit">Add the zone</button>
+  <div class="actions"><button type="button" class="secondary" id="zone-here" hidden>Use my location</button><button type="submit">Add the zone</button></div>
+  <p class="help" id="zone-here-status" role="status"></p>
 </form></section>`;
 }
 
@@ -137,13 +138,35 @@ function emailCard(csrf: string, email: EmailSettings | undefined, issues?: Fiel
 </form><p class="help"><a href="/notifications">Choose which kinds are mailed</a>. Every mail has a link that stops them in one click.</p></section>`;
 }
 
-export function settingsPage(visitor: Visitor, me: Settings, form: SettingsForm = {}, email?: EmailSettings): Markup {
+type KeptAway = PageViewerSettingsQuery['blocked'] | undefined;
+
+/** The people the athlete blocked and muted, each with the button that undoes it. */
+function keptAwayCard(csrf: string, blocked: KeptAway, muted: KeptAway): Markup | null {
+  const list = (people: KeptAway, action: 'unblock' | 'unmute', label: string) =>
+    people?.edges.length
+      ? html`<ul class="plain people">${people.edges.map(
+          ({ node }) => html`<li>${avatar(node, '')}${personLink(node)}
+      <form method="post" action="/people/${encodeURIComponent(node.username)}/safety" class="inline">${hidden('csrf', csrf)}${hidden('action', action)}${hidden('back', '/settings#kept-away')}
+      <button type="submit" class="secondary" aria-label="${label} ${node.displayName}">${label}</button></form></li>`,
+        )}</ul>${people.totalCount > people.edges.length ? html`<p class="help">And ${people.totalCount - people.edges.length} more.</p>` : null}`
+      : html`<p>Nobody.</p>`;
+  return html`<section class="card" id="kept-away" aria-labelledby="kept-away-heading"><h2 id="kept-away-heading">People you keep away</h2>
+<h3>Blocked</h3>${list(blocked, 'unblock', 'Unblock')}<h3>Muted</h3>${list(muted, 'unmute', 'Unmute')}</section>`;
+}
+
+export function settingsPage(
+  visitor: Visitor,
+  me: Settings,
+  form: SettingsForm = {},
+  more: { email?: EmailSettings; blocked?: KeptAway; muted?: KeptAway } = {},
+): Markup {
+  const { email } = more;
   const problems = form.profileIssues?.length || form.zoneIssues?.length || form.emailIssues?.length;
   return layoutPage(
     visitor,
     'Settings',
     html`${problems ? html`<p class="card error" role="alert">Nothing was saved: see below.</p>` : notice(form.saved ?? null)}
-${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${emailCard(visitor.csrf, email, form.emailIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}
+${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${emailCard(visitor.csrf, email, form.emailIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}${keptAwayCard(visitor.csrf, more.blocked, more.muted)}
 <p><a href="/account">Your account</a>: the apps you authorized, personal tokens, export, import and deletion.</p>`,
     null,
     { maps: { zones: zonesMap(me) } },

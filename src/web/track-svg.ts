@@ -23,7 +23,10 @@ const round = (n: number) => Math.round(n * 10) / 10;
  * The path on a plain map: an equirectangular projection scaled by the cosine of the middle latitude,
  * so that a square kilometre looks square. Segments are drawn apart; start and finish are marked.
  */
-export function trackMapSvg(points: readonly MapPoint[], options: { width?: number; height?: number; title: string }): Markup | null {
+export function trackMapSvg(
+  points: readonly MapPoint[],
+  options: { width?: number; height?: number; title: string; thumbnail?: boolean },
+): Markup | null {
   const width = options.width ?? 640;
   const height = options.height ?? 400;
   const pad = 16;
@@ -53,8 +56,12 @@ export function trackMapSvg(points: readonly MapPoint[], options: { width?: numb
   paths.push(current.join(' '));
   const [startX, startY] = at(0);
   const [endX, endY] = at(shown.length - 1);
-  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="map-title" class="drawing track-map">
-<title id="map-title">${options.title}</title>
+  // a feed card's thumbnail is decoration beside the card's own words (and a page has many: no ids)
+  const head = options.thumbnail
+    ? html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" aria-hidden="true" focusable="false" class="drawing track-thumb">`
+    : html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="map-title" class="drawing track-map">
+<title id="map-title">${options.title}</title>`;
+  return html`${head}
 <rect width="${width}" height="${height}" fill="#eef3ee"/>
 ${paths.map(
   (d) => html`<path d="${d}" fill="none" stroke="#1f6f50" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/>

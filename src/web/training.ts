@@ -64,10 +64,17 @@ export function distanceChartSvg(
   options: { id: string; title: string; units: UnitSystem; width?: number; height?: number },
 ): Markup {
   const { units } = options;
+  const total = bars.reduce((sum, bar) => sum + bar.meters, 0);
+  // nothing to draw: a word on how to start, not an empty frame
+  if (total === 0)
+    return html`<p class="empty-chart">No distance in this time yet. Post a workout from <a href="/">the home page</a>, or import your history from <a href="/account">your account</a>.</p>`;
   const width = options.width ?? 640;
   const height = options.height ?? 260;
-  const [left, right, top, bottom] = [64, 8, 16, 40];
   const most = axisTop(Math.max(...bars.map((bar) => bar.meters), 1), units);
+  // the y axis in one unit (km or mi, never "0 m" under "5 km"), with room for its longest label
+  const per = units === 'MILES' ? 1609.344 : 1000;
+  const axisLabel = (meters: number) => `${Number((meters / per).toFixed(1))} ${units === 'MILES' ? 'mi' : 'km'}`;
+  const [left, right, top, bottom] = [14 + 11 * axisLabel(most).length, 8, 16, 40];
   const step = (width - left - right) / Math.max(bars.length, 1);
   const barWidth = Math.max(1, step * 0.7);
   const y = (meters: number) => top + (height - top - bottom) * (1 - meters / most);
@@ -77,7 +84,7 @@ export function distanceChartSvg(
   });
   const ticks = [0, most / 2, most].map(
     (meters) =>
-      html`<line x1="${left}" y1="${y(meters).toFixed(1)}" x2="${width - right}" y2="${y(meters).toFixed(1)}" stroke="#d0d5dd"/><text x="${left - 6}" y="${(y(meters) + 6).toFixed(1)}" font-size="18" fill="#1d2430" text-anchor="end">${distanceIn(meters, units)}</text>`,
+      html`<line x1="${left}" y1="${y(meters).toFixed(1)}" x2="${width - right}" y2="${y(meters).toFixed(1)}" stroke="#d0d5dd"/><text x="${left - 6}" y="${(y(meters) + 6).toFixed(1)}" font-size="18" fill="#1d2430" text-anchor="end">${axisLabel(meters)}</text>`,
   );
   const marks = axisMarks(bars).map(
     ({ index, label }) =>
@@ -85,7 +92,6 @@ export function distanceChartSvg(
   );
   const first = bars[0]?.firstDay ?? '';
   const last = bars.at(-1)?.firstDay ?? '';
-  const total = bars.reduce((sum, bar) => sum + bar.meters, 0);
   return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${options.id}-title" class="drawing distance-chart">
 <title id="${options.id}-title">${options.title}: from ${first} to ${last}, ${distanceIn(total, units)} in all</title>
 ${ticks}

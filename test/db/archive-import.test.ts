@@ -52,7 +52,7 @@ async function zipOf(name: string, files: Record<string, Buffer | string>): Prom
 const CSV_HEADER =
   'Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename,Athlete Weight,Bike Weight,Elapsed Time,Moving Time,Distance';
 
-/** A Strava-style export of `count` activities, alternating FIT.gz, TCX and GPX, plus a manual entry and a broken file. */
+/** A Strava-style export of `count` activities, alternating FIT.gz, TCX and GPX, plus one typed in by hand (no file) and a broken file. */
 function stravaFiles(count: number): Record<string, Buffer | string> {
   const files: Record<string, Buffer | string> = {};
   const rows = [CSV_HEADER];
@@ -94,7 +94,7 @@ afterAll(async () => {
 });
 
 describe('a Strava-style export', () => {
-  it('one entry per activity, with the name and description of the CSV, dated as the activity; skips reported', async () => {
+  it('one entry per activity, with the name and description of the CSV, dated as the activity; one typed in by hand without a track; skips reported', async () => {
     const person = await createPerson(db.prisma, { username: 'strava_sam', units: 'kilometers' });
     const zip = await zipOf('strava.zip', stravaFiles(6));
     const seen: number[] = [];
@@ -105,9 +105,8 @@ describe('a Strava-style export', () => {
       zipPath: zip,
       onProgress: (p) => void seen.push(p.processed),
     });
-    expect(result).toMatchObject({ total: 8, processed: 8, created: 6, duplicates: 0, skippedCount: 2 });
+    expect(result).toMatchObject({ total: 8, processed: 8, created: 7, duplicates: 0, skippedCount: 1 });
     expect(result.skipped).toEqual([
-      { item: 'activity 9998 (Manual yoga)', reason: 'has no activity file (a manual entry)' },
       { item: 'activity 9999 (Broken)', reason: expect.stringMatching(/^activities\/9999\.fit: .*(no usable data|corrupt)/) },
     ]);
     expect(seen.at(-1)).toBe(8);
@@ -116,14 +115,20 @@ describe('a Strava-style export', () => {
       orderBy: { createdAt: 'asc' },
       include: { workout: true, track: { select: { pointCount: true } } },
     });
-    expect(entries).toHaveLength(6);
+    expect(entries).toHaveLength(7);
     expect(entries[0]).toMatchObject({
       message: 'line one\nline two',
       createdAt: new Date(Date.UTC(2024, 0, 1, 6, 30)),
       workout: { title: 'Activity 0, the "best"', activityType: 'cycling', completedAt: new Date(Date.UTC(2024, 0, 1, 6, 30)) },
       track: { pointCount: 120 },
     });
-    expect(entries.map((e) => e.workout!.activityType)).toEqual(['cycling', 'running', 'hiking', 'cycling', 'running', 'hiking']);
+    expect(entries.map((e) => e.workout!.activityType)).toEqual(['cycling', 'running', 'hiking', 'cycling', 'running', 'hiking', 'yoga']);
+    // the hour of yoga typed in by hand (no file): a workout of the row's time, without a track
+    expect(entries[6]).toMatchObject({
+      createdAt: new Date(Date.UTC(2024, 1, 1, 7, 0)),
+      workout: { title: 'Manual yoga', duration: 3600, distanceValue: null, completedAt: new Date(Date.UTC(2024, 1, 1, 7, 0)) },
+      track: null,
+    });
     // imports announce nothing: no webhook events for a decade of history
     expect(await db.prisma.outboxEvent.count()).toBe(0);
   });
@@ -146,8 +151,8 @@ describe('a Strava-style export', () => {
     ).rejects.toThrow();
     expect(await db.prisma.entry.count({ where: { authorId: person.id } })).toBe(4);
     const again = await importArchive({ database: db, media: media(), personId: person.id, zipPath: zip });
-    expect(again).toMatchObject({ total: 11, created: 5, duplicates: 4, skippedCount: 2 });
-    expect(await db.prisma.entry.count({ where: { authorId: person.id } })).toBe(9);
+    expect(again).toMatchObject({ total: 11, created: 6, duplicates: 4, skippedCount: 1 });
+    expect(await db.prisma.entry.count({ where: { authorId: person.id } })).toBe(10);
   });
 });
 
@@ -204,7 +209,7 @@ describe('a Milepost export fed back', () => {
     writeFileSync(file, Buffer.concat(chunks));
 
     const result = await importArchive({ database: db, media: media(), personId: to.id, zipPath: file });
-    expect(result).toMatchObject({ total: 4, created: 4, skippedCount: 0 });
+    expect(result).toMatchObject({ total: 5, created: 5, skippedCount: 0 });
     const shape = (authorId: number) =>
       db.prisma.entry
         .findMany({
@@ -229,7 +234,7 @@ describe('a Milepost export fed back', () => {
         );
     expect(await shape(to.id)).toEqual(await shape(from.id));
     const again = await importArchive({ database: db, media: media(), personId: to.id, zipPath: file });
-    expect(again).toMatchObject({ created: 0, duplicates: 4 });
+    expect(again).toMatchObject({ created: 0, duplicates: 5 });
   });
 });
 
@@ -266,10 +271,10 @@ describe('the account page', () => {
 
     expect(await runNextImportJob(db, createMediaStore(mediaDir))).toBe(true);
     const done = await (await browser.get('/account')).text();
-    expect(done).toMatch(/export_123\.zip.*done: 3 new entries, 0 already here, 2 skipped/s);
+    expect(done).toMatch(/export_123\.zip.*done: 4 new entries, 0 already here, 1 skipped/s);
     expect(done).not.toContain('http-equiv="refresh"');
-    expect(done).toContain('activity 9998 (Manual yoga): has no activity file (a manual entry)');
-    expect(await db.prisma.entry.count({ where: { authorId: account.id } })).toBe(3);
+    expect(done).toContain('activity 9999 (Broken): activities/9999.fit');
+    expect(await db.prisma.entry.count({ where: { authorId: account.id } })).toBe(4);
     // the stored archive is gone once imported
     expect(readdirSync(path.join(mediaDir, 'imports'))).toEqual([]);
     expect(await runNextImportJob(db, createMediaStore(mediaDir))).toBe(false);

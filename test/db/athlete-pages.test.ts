@@ -127,8 +127,10 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
       expect(await axeViolations(tab)).toEqual([]);
 
       // compose: a friends-only run with its track and a photo
+      // choosing a workout shows its fields (no disclosure to open)
+      expect(await tab.locator('#compose-distance').isVisible()).toBe(false);
       await tab.check('input[name=kind][value=workout]');
-      await tab.locator('details summary').click();
+      expect(await tab.locator('#compose-distance').isVisible()).toBe(true);
       await tab.fill('#compose-message', 'Tempo by the river');
       await tab.selectOption('#compose-activity', 'running');
       await tab.fill('#compose-title', `River tempo ${device}`);
@@ -310,7 +312,6 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     expect(await tab.locator('main').innerText()).toMatch(/hidden ?ends ?meters/i);
     await tab.goto(`${base}/`);
     await tab.check('input[name=kind][value=workout]');
-    await tab.locator('details summary').click();
     await tab.fill('#compose-distance', '10');
     await tab.selectOption('#compose-distance-units', 'kilometers');
     await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
@@ -522,6 +523,7 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     const context = await browser.newContext(DESKTOP);
     const tab = await signUp(context, 'ivo', 'Ivo');
     await tab.fill('#compose-message', 'Coffee by the lake');
+    await tab.getByText('Add a place, a track file or a photo').click();
     await tab.fill('#compose-place', 'Lake Merritt');
     await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
     // a place name alone has no point; an entry with one is found near it

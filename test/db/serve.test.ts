@@ -37,8 +37,9 @@ describe('milepost serve', () => {
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', (chunk) => {
         output += chunk;
-        const match = /listening on (http:\/\/\S+\/graphql)/.exec(output);
-        if (match) resolve(match[1]!);
+        // the start line names the home page, and where GraphQL is
+        const match = /listening on (http:\/\/\S+)\/ \(GraphQL at \/graphql;/.exec(output);
+        if (match) resolve(`${match[1]!}/graphql`);
       });
       child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
     });

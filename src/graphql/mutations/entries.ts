@@ -334,8 +334,8 @@ payloadMutation('deleteEntry', {
 payloadMutation('setEntryTrack', {
   description:
     "Creates or replaces the GPS track of one of the viewer's workouts from a GPX document. What the workout leaves blank " +
-    'is taken from the track: its distance (in the athlete’s units), moving time as `duration`, and start as `completedAt`; ' +
-    'a figure the athlete gave is never overwritten.',
+    'is taken from the track: its distance (in the athlete’s units) and moving time as `duration`; a figure the athlete ' +
+    'gave is never overwritten.',
   input: {
     description: 'The workout, and its track.',
     fields: (t) => ({

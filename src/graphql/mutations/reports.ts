@@ -8,7 +8,7 @@ import type { Report } from '../../generated/prisma-sqlite/client.ts';
 import { builder } from '../builder.ts';
 import { type Context, requireViewer } from '../context.ts';
 import { databaseIdOf, namesObject } from '../global-ids.ts';
-import { requireEntry } from '../lookups.ts';
+import { blockedByPerson, requireEntry } from '../lookups.ts';
 import { countedConnection } from '../types/lists.ts';
 import { PersonRef } from '../types/person.ts';
 import { refusingAsErrors, streamField } from '../types/stream-args.ts';
@@ -26,9 +26,26 @@ async function requireModerator(context: Context): Promise<number> {
 }
 
 /** What a report names, as the viewer may see it: its kind, id, text and author. */
-async function reportedContent(context: Context, input: { entryId?: string | number | null; commentId?: string | number | null }) {
-  if ((input.entryId == null) === (input.commentId == null))
-    throw ValidationError.field('entryId', 'name an entry or a comment (one of entryId and commentId)');
+async function reportedContent(
+  context: Context,
+  input: { entryId?: string | number | null; commentId?: string | number | null; personId?: string | number | null },
+) {
+  if ([input.entryId, input.commentId, input.personId].filter((id) => id != null).length !== 1)
+    throw ValidationError.field('entryId', 'name an entry, a comment or a person (one of entryId, commentId and personId)');
+  if (input.personId != null) {
+    const id = databaseIdOf(input.personId, 'Person');
+    const person =
+      id === null
+        ? null
+        : await context.prisma.person.findUnique({
+            where: { id },
+            select: { id: true, username: true, displayName: true, location: true, goal: true },
+          });
+    // someone who blocked the viewer is missing to them, here as everywhere
+    if (!person || (await blockedByPerson(context, person.id))) throw new NotFoundError('person', String(input.personId));
+    const text = [`${person.displayName} (@${person.username})`, person.location, person.goal].filter(Boolean).join(' — ');
+    return { kind: 'person', id: person.id, authorId: person.id, text };
+  }
   if (input.entryId != null) {
     const id = databaseIdOf(input.entryId, 'Entry');
     if (id === null) throw new NotFoundError('entry', String(input.entryId));
@@ -50,12 +67,15 @@ async function reportedContent(context: Context, input: { entryId?: string | num
 }
 
 payloadMutation('reportContent', {
-  description: `Reports an entry or a comment the viewer can see to the instance's moderators, with a reason (1 to ${REASON_MAX} characters). Reporting the same thing twice is the first report.`,
+  description: `Reports an entry or a comment the viewer can see, or a person, to the instance's moderators, with a reason (1 to ${REASON_MAX} characters). Reporting the same thing twice is the first report.`,
   input: {
-    description: 'What is reported (`entryId` or `commentId`), and why.',
+    description: 'What is reported (one of `entryId`, `commentId` and `personId`), and why.',
     fields: (t) => ({
       entryId: t.id({ description: namesObject('Entry') }),
       commentId: t.id({ description: namesObject('Comment') }),
+      personId: t.id({
+        description: `${namesObject('Person')} A person is reported for who they are (a name, a profile, a pattern), not for one entry.`,
+      }),
       reason: t.string({ required: true, description: `Why, 1 to ${REASON_MAX} characters.` }),
     }),
   },
@@ -66,7 +86,7 @@ payloadMutation('reportContent', {
     const reason = input.reason.trim();
     if (reason.length < 1 || reason.length > REASON_MAX) throw ValidationError.field('reason', `must be 1 to ${REASON_MAX} characters`);
     const target = await reportedContent(context, input);
-    if (target.authorId === viewer.id) throw ValidationError.field(target.kind === 'entry' ? 'entryId' : 'commentId', 'is your own');
+    if (target.authorId === viewer.id) throw ValidationError.field(`${target.kind}Id`, target.kind === 'person' ? 'is you' : 'is your own');
     const key = { reporterId: viewer.id, targetKind: target.kind, targetId: target.id };
     await context.prisma.report.upsert({
       where: { reporterId_targetKind_targetId: key },
@@ -120,6 +140,8 @@ payloadMutation('moderate', {
     const report = id === null ? null : await context.prisma.report.findUnique({ where: { id } });
     if (!report) throw new NotFoundError('report', String(input.reportId));
     const target = { targetKind: report.targetKind, targetId: report.targetId };
+    if (input.action === 'hidden' && report.targetKind === 'person')
+      throw ValidationError.field('action', 'a person cannot be hidden: suspend them, or dismiss the report');
     const authorId = await authorOf(context, report);
     const previous =
       report.targetKind === 'entry'
@@ -154,8 +176,13 @@ payloadMutation('moderate', {
   },
 });
 
-/** The author of what a report names (null when it is gone). */
+/** The node type of what each kind of report names. */
+const TARGET_TYPES: Record<string, string> = { entry: 'Entry', comment: 'Comment', person: 'Person' };
+
+/** The author of what a report names, or the person reported (null when gone). */
 async function authorOf(context: Context, report: Pick<Report, 'targetKind' | 'targetId'>): Promise<number | null> {
+  if (report.targetKind === 'person')
+    return (await context.prisma.person.findUnique({ where: { id: report.targetId }, select: { id: true } }))?.id ?? null;
   if (report.targetKind === 'entry')
     return (await context.prisma.entry.findUnique({ where: { id: report.targetId }, select: { authorId: true } }))?.authorId ?? null;
   return (await context.prisma.comment.findUnique({ where: { id: report.targetId }, select: { authorId: true } }))?.authorId ?? null;
@@ -163,13 +190,13 @@ async function authorOf(context: Context, report: Pick<Report, 'targetKind' | 't
 
 const ReportRef = builder.prismaNode('Report', {
   id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
-  description: 'A report of an entry or a comment, as moderators read it (`node(id:)` reaches it for moderators only).',
+  description: 'A report of an entry, a comment or a person, as moderators read it (`node(id:)` reaches it for moderators only).',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'Its number in the database (what `moderate` takes).' }),
-    kind: t.exposeString('targetKind', { description: '`entry` or `comment`.' }),
+    kind: t.exposeString('targetKind', { description: '`entry`, `comment` or `person`.' }),
     targetId: t.globalID({
-      description: 'The global id of the entry or the comment reported.',
-      resolve: (r) => ({ type: r.targetKind === 'entry' ? 'Entry' : 'Comment', id: r.targetId }),
+      description: 'The global id of the entry, the comment or the person reported.',
+      resolve: (r) => ({ type: TARGET_TYPES[r.targetKind] ?? 'Comment', id: r.targetId }),
     }),
     excerpt: t.exposeString('excerpt', { description: 'The reported text, as it was when reported.' }),
     reason: t.exposeString('reason', { description: 'Why it was reported.' }),
@@ -186,7 +213,7 @@ const ReportRef = builder.prismaNode('Report', {
     author: t.field({
       type: PersonRef,
       nullable: true,
-      description: 'Who wrote what is reported; null once it is gone.',
+      description: 'Who wrote what is reported, or the person reported; null once gone.',
       resolve: async (r, _args, context) => {
         const authorId = await authorOf(context, r);
         return authorId === null ? null : context.prisma.person.findUnique({ where: { id: authorId } });
@@ -196,6 +223,7 @@ const ReportRef = builder.prismaNode('Report', {
       nullable: true,
       description: 'The global id of the entry it is, or the comment is on; null once gone.',
       resolve: async (r, _args, context) => {
+        if (r.targetKind === 'person') return null;
         const id =
           r.targetKind === 'entry'
             ? r.targetId

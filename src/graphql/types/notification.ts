@@ -5,6 +5,7 @@ import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { NOTIFICATION_KINDS, type NotificationKind, notificationText } from '../../domain/notifications.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
+import { latestCommentBy } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
 import { EntryRef } from './entry.ts';
 import { countedConnection } from './lists.ts';
@@ -18,6 +19,12 @@ const KIND_NAMES: Record<NotificationKind, { name: string; description: string }
   friend_accepted: { name: 'FRIEND_ACCEPTED', description: 'Someone accepted your friend request (or you theirs, when you both asked).' },
   mention: { name: 'MENTION', description: 'Someone mentioned you (`@username`) in an entry or a comment you may see.' },
 };
+
+/** The start of a text, cut at a word, with an ellipsis when cut. */
+function excerpt(text: string, length: number): string {
+  const flat = text.trim().replace(/\s+/g, ' ');
+  return flat.length > length ? `${flat.slice(0, length - 1).replace(/\s\S*$/, '')}…` : flat;
+}
 
 export const NotificationKindEnum = builder.enumType('NotificationKind', {
   description: 'What a notification tells of.',
@@ -43,6 +50,19 @@ export const NotificationRef = builder.prismaNode('Notification', {
       description: 'The entry it is about, while the viewer may see it; null for a friendship, or an entry hidden since.',
       select: { entry: true },
       resolve: async (n, _args, context) => (n.entry && (await viewerMaySee(context, n.entry)) ? n.entry : null),
+    }),
+    said: t.string({
+      nullable: true,
+      description:
+        'What was said, its first 200 characters: the latest comment of `actor` on the entry (COMMENT, REPLY, and a MENTION in a ' +
+        "comment), or the entry's message (a MENTION in it). Null for likes and friendships, and while the entry is hidden from the viewer.",
+      select: { entry: true },
+      resolve: async (n, _args, context) => {
+        if (!['comment', 'reply', 'mention'].includes(n.kind) || !n.entry || !(await viewerMaySee(context, n.entry))) return null;
+        const comment = await latestCommentBy(context, `${n.entry.id}:${n.actorId}`);
+        const text = comment?.body ?? (n.kind === 'mention' ? n.entry.message : null);
+        return text ? excerpt(text, 200) : null;
+      },
     }),
     text: t.string({
       description: 'What it says, in English: "Jo and 4 others liked your entry".',

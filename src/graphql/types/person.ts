@@ -4,6 +4,7 @@ import { VISIBILITIES } from '../../domain/visibility.ts';
 import type { Person } from '../../generated/prisma-sqlite/client.ts';
 import { MEDIA_PATH } from '../../media/store.ts';
 import { builder } from '../builder.ts';
+import { type Context, requireViewer } from '../context.ts';
 import { personById, viewerFriendship } from '../loaders.ts';
 import { blockedByPerson, requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
@@ -13,6 +14,7 @@ import {
   countedConnection,
   keyedConnection,
   keyedQuery,
+  type ListArgs,
   listConnection,
   listDescription,
   nonEmpty,
@@ -110,6 +112,75 @@ builder.prismaObjectField(PersonRef, 'friends', (t) =>
     PersonConnection,
   ),
 );
+
+/** People the viewer keeps away, per page. */
+const KEPT_AWAY_PAGE = { defaultSize: 20, maxSize: 100 } as const;
+
+/** The people the viewer blocked or muted, longest-standing first, with the count: to undo either. */
+async function keptAway(context: Context, args: ListArgs, kind: 'block' | 'mute') {
+  const viewer = requireViewer(context);
+  const { where, orderBy, take, page } = keyedQuery(args, KEPT_AWAY_PAGE, {
+    time: 'createdAt',
+    id: kind === 'block' ? 'blockedId' : 'mutedId',
+  });
+  const rows =
+    kind === 'block'
+      ? (
+          await context.prisma.block.findMany({
+            where: { AND: [where, { blockerId: viewer.id }] },
+            orderBy,
+            take,
+            select: { createdAt: true, blocked: true },
+          })
+        ).map((row) => ({ createdAt: row.createdAt, person: row.blocked }))
+      : (
+          await context.prisma.mute.findMany({
+            where: { AND: [where, { muterId: viewer.id }] },
+            orderBy,
+            take,
+            select: { createdAt: true, muted: true },
+          })
+        ).map((row) => ({ createdAt: row.createdAt, person: row.muted }));
+  return {
+    ...keyedConnection(
+      rows,
+      page,
+      (row) => [row.createdAt.getTime(), row.person.id] as const,
+      (row) => row.person,
+    ),
+    totalCount: () =>
+      kind === 'block'
+        ? context.prisma.block.count({ where: { blockerId: viewer.id } })
+        : context.prisma.mute.count({ where: { muterId: viewer.id } }),
+  };
+}
+
+const keptAwayDescription = (words: string) =>
+  streamField(
+    `The people the viewer ${words}, longest ${words} first, to undo it: ${KEPT_AWAY_PAGE.defaultSize} a page, \`first\` at most ${KEPT_AWAY_PAGE.maxSize}. Needs an access token.`,
+    ['ValidationError', 'NotAuthorizedError'],
+  );
+
+builder.queryFields((t) => ({
+  blockedPeople: t.connection(
+    {
+      type: PersonRef,
+      ...keptAwayDescription('blocked'),
+      extensions: { ...keptAwayDescription('blocked').extensions, ...pageExtensions(KEPT_AWAY_PAGE) },
+      resolve: refusingAsErrors((_root: unknown, args: ListArgs, context: Context) => keptAway(context, args, 'block')),
+    },
+    PersonConnection,
+  ),
+  mutedPeople: t.connection(
+    {
+      type: PersonRef,
+      ...keptAwayDescription('muted'),
+      extensions: { ...keptAwayDescription('muted').extensions, ...pageExtensions(KEPT_AWAY_PAGE) },
+      resolve: refusingAsErrors((_root: unknown, args: ListArgs, context: Context) => keptAway(context, args, 'mute')),
+    },
+    PersonConnection,
+  ),
+}));
 
 builder.prismaObjectField(PersonRef, 'defaultVisibility', (t) =>
   t.field({

@@ -70,6 +70,10 @@ const SuggestionReasonEnum = builder.enumType('SuggestionReason', {
       value: 'activeNearby' as const,
       description: `Posted in public within ${NEAR_MILES} miles of the viewer’s latest entry with a place, in the last 30 days.`,
     },
+    ACTIVE_LATELY: {
+      value: 'activeLately' as const,
+      description: 'Among those who posted the most in public in the last 14 days: how someone with no friends yet meets people.',
+    },
   },
 });
 
@@ -89,7 +93,7 @@ builder.queryFields((t) => ({
   suggestedPeople: t.field({
     type: [PersonSuggestion],
     ...streamField(
-      `People the viewer may know: friends of their friends, people who commented on their entries, people active near them. Never a friend, anyone a friend request waits on, nor anyone on either side of a block. \`first\`: 10 by default, at most ${SUGGESTIONS_MAX}. Needs an access token.`,
+      `People the viewer may know: friends of their friends, people who commented on their entries, people active near them, then people active lately. Never a friend, anyone a friend request waits on, nor anyone on either side of a block. \`first\`: 10 by default, at most ${SUGGESTIONS_MAX}. Needs an access token.`,
       ['ValidationError', 'NotAuthorizedError'],
     ),
     args: { first: t.arg.int({ description: `How many, 1 to ${SUGGESTIONS_MAX}; 10 by default.` }) },
