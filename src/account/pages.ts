@@ -108,7 +108,7 @@ export function accountPage(input: {
   const imports = input.imports ?? [];
   const active = imports.some((job) => job.status === 'running' || job.status === 'queued');
   const rows = input.authorizations.length
-    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Apps you authorized"><table><thead><tr><th>App</th><th>May</th><th>Authorized</th><th>Last used</th><th></th></tr></thead><tbody>${input.authorizations.map(
+    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Apps you authorized"><table><thead><tr><th>App</th><th>May</th><th>Authorized</th><th>Last used</th><th><span class="visually-hidden">Action</span></th></tr></thead><tbody>${input.authorizations.map(
         (
           a,
         ) => html`<tr><td>${a.client.name}</td><td><ul class="scopes">${a.scopes.map((scope) => html`<li title="${SCOPE_DESCRIPTIONS[scope]}"><code>${scope}</code></li>`)}</ul></td><td>${a.grantedAt.toISOString().slice(0, 10)}</td><td>${a.lastUsedAt ? a.lastUsedAt.toISOString().slice(0, 10) : 'never'}</td><td>
@@ -169,7 +169,7 @@ function personalTokensCard(input: {
     : '';
   const tokens = input.personalTokens ?? [];
   const list = tokens.length
-    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Your personal tokens"><table><thead><tr><th>Name</th><th>May</th><th>Made</th><th>Expires</th><th>Last used</th><th></th></tr></thead><tbody>${tokens.map(
+    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Your personal tokens"><table><thead><tr><th>Name</th><th>May</th><th>Made</th><th>Expires</th><th>Last used</th><th><span class="visually-hidden">Action</span></th></tr></thead><tbody>${tokens.map(
         (t) => html`<tr><td>${t.name}</td><td><ul class="scopes">${t.scopes.map((scope) => html`<li><code>${scope}</code></li>`)}</ul></td>
           <td>${day(t.createdAt, '')}</td><td>${day(t.expiresAt, 'never')}</td><td>${day(t.lastUsedAt, 'never')}</td><td>
           <form method="post" action="/account/tokens/revoke">${hidden('csrf', input.csrf)}${hidden('id', String(t.id))}
@@ -289,7 +289,7 @@ export function deliveriesPage(input: {
     ? html`<div class="card" role="status"><p>Delivery ${sent.id} (<code>${sent.event}</code>) ${outcome(sent)}.</p></div>`
     : '';
   const rows = input.deliveries.length
-    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Deliveries"><table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th><th></th></tr></thead><tbody>${input.deliveries.map(
+    ? html`<div class="scroll" tabindex="0" role="region" aria-label="Deliveries"><table><thead><tr><th>#</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last answer</th><th>Queued</th><th><span class="visually-hidden">Action</span></th></tr></thead><tbody>${input.deliveries.map(
         (
           d,
         ) => html`<tr><td>${d.id}</td><td>${d.event}</td><td>${d.status}${d.status === 'pending' && d.attempts > 0 ? ` (next ${d.nextAttemptAt.toISOString().slice(11, 19)} UTC)` : ''}</td>

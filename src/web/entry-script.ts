@@ -11,16 +11,29 @@ export const ENTRY_SCRIPT = `(function () {
   var status = document.getElementById('live-status');
   function say(text) { if (status) status.textContent = text; }
 
-  /** Puts the marked parts of a fresh copy of the page in place of the shown ones (all, or those named). */
-  function swap(text, only) {
+  /** Whether the reader is in the middle of something in a part: an edit opened, a field being typed in. */
+  function busy(part) {
+    var active = document.activeElement;
+    return !!part.querySelector('details[open]') || (part.contains(active) && /^(TEXTAREA|INPUT|SELECT)$/.test(active.tagName));
+  }
+
+  /**
+   * Puts the marked parts of a fresh copy of the page in place of the shown ones (all, or those named).
+   * \`spare\`: leave a part the reader is busy in as it is (a live update never eats an edit being typed);
+   * answers whether one was left.
+   */
+  function swap(text, only, spare) {
     var fresh = new DOMParser().parseFromString(text, 'text/html');
+    var left = false;
     document.querySelectorAll('[data-live]').forEach(function (shown) {
       var name = shown.getAttribute('data-live');
       if (only && only.indexOf(name) < 0) return;
+      if (spare && busy(shown)) { left = true; return; }
       var next = fresh.querySelector('[data-live="' + name + '"]');
       if (next) shown.replaceWith(document.importNode(next, true));
     });
     bind();
+    return left;
   }
 
   function bind() {
@@ -70,7 +83,8 @@ export const ENTRY_SCRIPT = `(function () {
       waiting = null;
       fetch(location.pathname, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
         .then(function (response) { return response.ok ? response.text() : null; })
-        .then(function (text) { if (text) swap(text, ['card', 'comments', 'likes']); })
+        // a part left because the reader was busy in it is brought up to date a little later
+        .then(function (text) { if (text && swap(text, ['card', 'comments', 'likes'], true)) setTimeout(refresh, 2000); })
         .catch(function () {});
     }, 250);
   }

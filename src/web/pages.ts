@@ -159,7 +159,7 @@ export function suggestionsCard(
 <ul class="plain people">${suggestions.map(
     ({ person, mutualFriends, reasons }) => html`<li>${avatar(person, '')}${personLink(person)}
   <span class="meta">· ${reasons.map((reason) => REASONS[reason]?.(mutualFriends) ?? lower(reason)).join(', ')}</span>
-  <form method="post" action="/people/${encodeURIComponent(person.username)}/friendship" class="inline">${hidden('csrf', csrf)}${hidden('action', 'request')}${hidden('back', '/')}<button type="submit" class="secondary" aria-label="Ask ${person.displayName} to be friends">Ask to be friends</button></form></li>`,
+  <form method="post" action="/people/${encodeURIComponent(person.username)}/friendship" class="inline">${hidden('csrf', csrf)}${hidden('action', 'request')}${hidden('back', '/')}<button type="submit" class="secondary" aria-label="Ask to be friends with ${person.displayName}">Ask to be friends</button></form></li>`,
   )}</ul></section>`;
 }
 

@@ -88,7 +88,7 @@ function zonesCard(csrf: string, me: Settings, issues?: FieldIssue[]): Markup {
     <div><label for="zone_radius">Radius (metres)</label><input type="number" id="zone_radius" name="radius_meters" min="${MIN_ZONE_RADIUS_METERS}" max="${MAX_ZONE_RADIUS_METERS}" step="50" value="500" required></div>
   </div>
   <div class="actions"><button type="button" class="secondary" id="zone-here" hidden>Use my location</button><button type="submit">Add the zone</button></div>
-  <p class="help" id="zone-here-status" role="status"></p>
+  <p class="help" id="zone-here-status" aria-live="polite"></p>
 </form></section>`;
 }
 

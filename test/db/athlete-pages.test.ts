@@ -190,7 +190,8 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
       await danTab.fill('#comment-body', 'Strong pacing!');
       await danTab.getByRole('button', { name: 'Comment' }).click();
       await danTab.locator('[data-live=comments] li', { hasText: 'Strong pacing!' }).waitFor();
-      expect(await danTab.inputValue('#comment-body')).toBe('');
+      // (the live update may show the comment a moment before the form's own answer empties the box)
+      await expect.poll(() => danTab.inputValue('#comment-body')).toBe('');
       expect(await danTab.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
       await tab.locator('[data-live=comments] li', { hasText: 'Strong pacing!' }).waitFor();
       await tab.locator('[data-live=likes] li', { hasText: `Dan ${device}` }).waitFor();
@@ -486,12 +487,35 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     expect(await tab.locator('main').innerText()).not.toContain('Pia’s long run');
     await tab.goto(`${base}/people/pia`);
     expect(await tab.locator('main').innerText()).toContain('Pia’s long run');
-    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: 'Block' }).click()]);
+    // blocking asks first, saying what it does; nothing is done until the athlete confirms
+    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: 'Block', exact: true }).click()]);
+    expect(await tab.locator('h1').textContent()).toBe('Block pia?');
+    expect(await tab.locator('main').innerText()).toContain('ends any friendship between you');
+    expect(await axeViolations(tab)).toEqual([]);
+    expect((await fetch(`${base}/people/oli.json`, { headers: { authorization: `Bearer ${piaToken}` } })).status).toBe(200);
+    await Promise.all([tab.waitForURL(`${base}/people/pia`), tab.getByRole('button', { name: 'Yes, block @pia' }).click()]);
     expect(await tab.locator('#safety-heading + p').textContent()).toContain('You blocked them');
+    // a blocked profile says why it shows nothing, and offers no friendship
+    expect(await tab.locator('main').innerText()).toContain('You blocked Pia: their entries are hidden from you');
+    expect(await tab.getByRole('button', { name: 'Ask to be friends' }).count()).toBe(0);
     // to Pia, Oli is nobody now
     expect((await fetch(`${base}/people/oli.json`, { headers: { authorization: `Bearer ${piaToken}` } })).status).toBe(404);
-    await Promise.all([tab.waitForEvent('load'), tab.getByRole('button', { name: 'Unblock' }).click()]);
+    // the settings list whom Oli keeps away, and undo it there
+    await tab.goto(`${base}/settings`);
+    const keptAway = tab.locator('#kept-away');
+    expect(await keptAway.innerText()).toMatch(/Blocked\s+Pia\s+@pia\s+Unblock\s+Muted\s+Pia\s+@pia\s+Unmute/);
+    expect(await axeViolations(tab)).toEqual([]);
+    await Promise.all([tab.waitForURL(/\/settings/), keptAway.getByRole('button', { name: 'Unblock Pia' }).click()]);
     expect((await fetch(`${base}/people/oli.json`, { headers: { authorization: `Bearer ${piaToken}` } })).status).toBe(200);
+    expect(await tab.locator('#kept-away').innerText()).toMatch(/Blocked\s+Nobody\./);
+    // a person (not only what they posted) can be reported
+    await tab.goto(`${base}/people/pia`);
+    await tab.getByText('Report this person').click();
+    await tab.fill('#report-person', 'Impersonates a club');
+    await Promise.all([tab.waitForURL(/reported=1/), tab.getByRole('button', { name: 'Report to the moderators' }).click()]);
+    expect(await tab.locator('.notice').textContent()).toContain('Reported');
+    const report = await db.prisma.report.findFirstOrThrow({ where: { targetKind: 'person', targetId: pia.id } });
+    expect(report).toMatchObject({ reason: 'Impersonates a club', excerpt: 'Pia (@pia)' });
     await context.close();
   });
 
@@ -714,5 +738,269 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     const json = await fetch(`${base}/no/such/place`, { headers: { accept: 'application/json' } });
     expect(json.status).toBe(404);
     expect(((await json.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+  });
+});
+
+const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
+
+/** Nothing but Milepost and the tests' tile server (unless `noTiles`) may be reached: every other request is refused. */
+async function offline(context: BrowserContext, options: { noTiles?: boolean } = {}): Promise<void> {
+  const allowed = new Set([
+    new URL(base).origin,
+    ...(options.noTiles ? [] : [`http://127.0.0.1:${(tiles.address() as AddressInfo).port}`]),
+  ]);
+  await context.route('**/*', (route) => (allowed.has(new URL(route.request().url()).origin) ? route.continue() : route.abort()));
+}
+
+/** Elements wider than the screen (what makes a page scroll sideways), by tag and class, for the failure message. */
+const overflowing = (tab: Page) =>
+  tab.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        // what a clipping box (a map, a scrolling table) hides does not widen the page
+        return box.width > 0 && box.right > window.innerWidth + 1 && !element.closest('.leaflet-container, .scroll');
+      })
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`),
+  );
+
+describe.skipIf(!haveChromium)('the athlete’s app on a phone and a desktop', () => {
+  for (const [device, options] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    it(`on a ${device}: maps draw their lines, nothing scrolls sideways, the header holds search, the bell and every link`, async () => {
+      const suffix = device === 'phone' ? 'p' : 'd';
+      const context = await browser.newContext(options);
+      await offline(context);
+      const tab = await signUp(context, `wren${suffix}`, 'Wren Featherstonehaugh-Llewellyn');
+      // a workout with a photo and a GPX file, its figures left blank: the file's are taken
+      await tab.check('input[name=kind][value=workout]');
+      await tab.getByText('Add a place, a track file or a photo').click();
+      await tab.setInputFiles('#compose-track', GPX_FILE);
+      await tab.setInputFiles('#compose-photo', { name: 'hill.jpg', mimeType: 'image/jpeg', buffer: photo });
+      await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+      const entryUrl = tab.url();
+      expect(await tab.locator('main p.workout').innerText()).toMatch(/^Running · [\d.]+ mi · \d+:\d\d/);
+      // the title once (the page's heading), not again as the card's
+      const title = (await tab.locator('h1').textContent())!;
+      const titlesShown = await tab.evaluate(
+        (text) =>
+          [...document.querySelectorAll('main h1, main h2')].filter((h) => h.textContent === text && h.getBoundingClientRect().width > 2)
+            .length,
+        title,
+      );
+      expect(titlesShown).toBe(1);
+      // the map's line is drawn: Leaflet's overlay has a size, and so has the line in it
+      await tab.locator('.map-box .leaflet-tile-loaded').first().waitFor();
+      const overlay = await tab.locator('.map-box .leaflet-overlay-pane svg').boundingBox();
+      expect(overlay!.width).toBeGreaterThan(50);
+      const line = await tab.locator('.map-box path.track-line').boundingBox();
+      expect(line!.width + line!.height).toBeGreaterThan(20);
+      await tab.screenshot({ path: `${ARTIFACTS}app-${device}-entry.png`, fullPage: true });
+      // a token on the account page (its table was 558 px wide on a phone)
+      await tab.goto(`${base}/account`);
+      await tab.fill('#token-name', 'A script with a rather long name');
+      await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Make a token' }).click()]);
+      // the feed card draws the track
+      await tab.goto(`${base}/`);
+      expect(await tab.locator('.entry a.thumb svg path').count()).toBeGreaterThan(0);
+      const widths = device === 'phone' ? [360, 390, 430] : [1280];
+      for (const path of [
+        '/',
+        entryUrl,
+        '/settings',
+        '/account',
+        '/notifications',
+        `/people/wren${suffix}`,
+        `/people/wren${suffix}/stats`,
+        '/nearby',
+        '/search?q=wren',
+      ]) {
+        for (const width of widths) {
+          await tab.setViewportSize({ width, height: 844 });
+          await tab.goto(path.startsWith('http') ? path : `${base}${path}`);
+          expect(await overflowing(tab), `${path} at ${width} px`).toEqual([]);
+          expect(await fitsTheScreen(tab), `${path} at ${width} px`).toBe(true);
+        }
+        expect(await axeViolations(tab), path).toEqual([]);
+        await tab.screenshot({
+          path: `${ARTIFACTS}app-${device}${path.replace(/^http:\/\/[^/]+/, '').replace(/\W+/g, '-')}.png`,
+          fullPage: true,
+        });
+      }
+      // the header: the bell is drawn (no emoji font needed), search is there, and Log out is in reach
+      await tab.setViewportSize(options.viewport);
+      await tab.goto(`${base}/`);
+      expect(await tab.locator('header .bell svg').count()).toBe(1);
+      expect(await tab.locator('header .bell').innerText()).not.toMatch(/\p{Extended_Pictographic}/u);
+      const logOut = tab.locator('header button:visible', { hasText: 'Log out' });
+      if (device === 'phone') {
+        expect(await logOut.count()).toBe(0);
+        await tab.locator('header summary', { hasText: 'Menu' }).click();
+      }
+      const box = await logOut.boundingBox();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(options.viewport.width);
+      await tab.screenshot({ path: `${ARTIFACTS}app-${device}-header.png` });
+      await tab.fill('#search-q', 'wren');
+      await Promise.all([tab.waitForURL(/\/search\?q=wren/), tab.locator('header form.find button').click()]);
+      expect(await tab.locator('main').innerText()).toContain('Wren Featherstonehaugh-Llewellyn');
+      await context.close();
+    });
+  }
+
+  it('without tiles, a map keeps the server’s drawing and says how to set MAP_TILE_URL; the nearby map never says it needs script', async () => {
+    const context = await browser.newContext(DESKTOP);
+    await offline(context, { noTiles: true });
+    const tab = await signUp(context, 'tilde', 'Tilde');
+    await tab.getByText('Add a place, a track file or a photo').click();
+    await tab.setInputFiles('#compose-track', GPX_FILE);
+    await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+    const note = tab.locator('.tiles-unavailable');
+    await note.waitFor();
+    expect(await note.textContent()).toContain('MAP_TILE_URL');
+    expect(await tab.locator('svg.track-map').isVisible()).toBe(true);
+    expect(await tab.locator('.map-box').isVisible()).toBe(false);
+    expect(await axeViolations(tab)).toEqual([]);
+    await tab.screenshot({ path: `${ARTIFACTS}app-no-tiles.png`, fullPage: true });
+    await tab.goto(`${base}/nearby?lat=37.80&lon=-122.26&radius=50`);
+    expect(await tab.locator('main').innerText()).not.toContain('needs script');
+    await context.close();
+  });
+
+  it('a new athlete lands on the feed, reads distances as their browser’s language suggests, and meets people', async () => {
+    for (const [locale, units] of [
+      ['de-DE', 'kilometers'],
+      ['en-US', 'miles'],
+    ] as const) {
+      const context = await browser.newContext({ ...PHONE, locale });
+      await offline(context);
+      const tab = await context.newPage();
+      await tab.goto(`${base}/signup`);
+      await tab.fill('#username', `new${locale.slice(0, 2)}`);
+      await tab.fill('#display_name', `New ${locale}`);
+      await tab.fill('#password', PASSWORD);
+      await Promise.all([tab.waitForURL(`${base}/`), tab.click('main button[type=submit]')]);
+      // choosing "A workout" shows its fields at once, in the units of the browser's language
+      await tab.check('input[name=kind][value=workout]');
+      expect(await tab.locator('#compose-distance-units').isVisible()).toBe(true);
+      expect(await tab.inputValue('#compose-distance-units')).toBe(units);
+      // people posting lately are suggested to someone with no friends yet
+      expect(await tab.locator('#suggestions-heading').textContent()).toBe('People you may know');
+      expect(await tab.locator('main').innerText()).toContain('posting often lately');
+      await context.close();
+    }
+  });
+
+  it('reads “When” in the athlete’s time zone (or the browser’s), and shows a workout’s own date on its card', async () => {
+    const context = await browser.newContext({ ...DESKTOP, timezoneId: 'America/New_York' });
+    await offline(context);
+    const tab = await signUp(context, 'zed', 'Zed');
+    const post = async (when: string) => {
+      await tab.goto(`${base}/`);
+      await tab.check('input[name=kind][value=workout]');
+      await tab.fill('#compose-distance', '5');
+      await tab.fill('#compose-date', when);
+      await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+      const id = Number(new URL(tab.url()).pathname.split('/').pop());
+      return (await db.prisma.workout.findUniqueOrThrow({ where: { entryId: id } })).completedAt!.toISOString();
+    };
+    // no zone of her own: the browser's (New York, UTC-4 in June)
+    expect(await tab.locator('#compose-date-help').textContent()).toContain('set your time zone');
+    expect(await post('2026-06-01T08:00')).toBe('2026-06-01T12:00:00.000Z');
+    expect(await tab.locator('main p.workout').innerText()).toContain('done 2026-06-01 12:00 UTC');
+    // her own zone, once set, is the one
+    await tab.goto(`${base}/settings`);
+    await tab.fill('#time_zone', 'Europe/Berlin');
+    await Promise.all([tab.waitForURL(/saved=profile/), tab.getByRole('button', { name: 'Save', exact: true }).click()]);
+    await tab.goto(`${base}/`);
+    expect(await tab.locator('#compose-date-help').textContent()).toContain('Europe/Berlin');
+    expect(await post('2026-06-01T08:00')).toBe('2026-06-01T06:00:00.000Z');
+    await context.close();
+  });
+
+  it('tells of a friend request with Accept and Decline, and of a comment with its entry and its words', async () => {
+    const context = await browser.newContext(PHONE);
+    await offline(context);
+    const tab = await signUp(context, 'noor', 'Noor');
+    await tab.fill('#compose-message', 'Track night with the club');
+    await Promise.all([tab.waitForURL(/\/entries\/\d+$/), tab.click('form.compose button[type=submit]')]);
+    const entryId = Number(new URL(tab.url()).pathname.split('/').pop());
+    const otto = await createPerson(db.prisma, { username: 'otto', displayName: 'Otto' });
+    const ottoToken = await createToken(db.prisma, otto.id);
+    const asOtto = (query: string) =>
+      fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ottoToken}` },
+        body: JSON.stringify({ query }),
+      });
+    await asOtto('mutation { requestFriend(input: { username: "noor" }) { error { __typename } } }');
+    await asOtto(
+      `mutation { createComment(input: { entryId: ${entryId}, body: "See you at the track, 7 sharp" }) { error { __typename } } }`,
+    );
+    await tab.goto(`${base}/notifications`);
+    const comment = tab.locator('ul.notifications li', { hasText: 'commented' });
+    expect(await comment.innerText()).toContain('Track night with the club');
+    expect(await comment.locator('blockquote.said').textContent()).toBe('See you at the track, 7 sharp');
+    expect(await axeViolations(tab)).toEqual([]);
+    await tab.screenshot({ path: `${ARTIFACTS}app-phone-notifications.png`, fullPage: true });
+    await Promise.all([tab.waitForURL(`${base}/notifications`), tab.getByRole('button', { name: "Accept Otto's friend request" }).click()]);
+    expect(await tab.getByRole('button', { name: /Accept Otto/ }).count()).toBe(0);
+    expect(await db.prisma.friendship.count({ where: { personId: otto.id } })).toBe(1);
+    await context.close();
+  });
+
+  it('places a privacy zone where the browser says the athlete is', async () => {
+    const context = await browser.newContext({
+      ...DESKTOP,
+      geolocation: { latitude: 52.52, longitude: 13.405 },
+      permissions: ['geolocation'],
+    });
+    await offline(context);
+    const tab = await signUp(context, 'gaia', 'Gaia');
+    await tab.goto(`${base}/settings`);
+    await tab.getByRole('button', { name: 'Use my location' }).click();
+    await expect.poll(() => tab.inputValue('#zone_lat')).toBe('52.52000');
+    expect(await tab.inputValue('#zone_lon')).toBe('13.40500');
+    expect(await tab.locator('.map-box path.new-zone').count()).toBe(1);
+    await context.close();
+  });
+
+  it('draws stats in one unit with room for their labels, and tells an athlete with none how to start', async () => {
+    const context = await browser.newContext(DESKTOP);
+    await offline(context);
+    const tab = await signUp(context, 'stat', 'Stat');
+    await tab.goto(`${base}/people/stat`);
+    expect(await tab.locator('.empty-chart').first().textContent()).toContain('No distance in this time yet');
+    expect(await tab.locator('svg.distance-chart').count()).toBe(0);
+    // a 160 km week: a three-digit label, and a half-way mark under one kilometre... of the same unit
+    const stat = await db.prisma.person.findUniqueOrThrow({ where: { usernameKey: 'stat' } });
+    await db.prisma.person.update({ where: { id: stat.id }, data: { units: 'kilometers' } });
+    await createEntry(db.prisma, stat.id, {
+      message: 'Long ride',
+      workout: { activityType: 'cycling', distanceValue: 160, distanceUnits: 'kilometers' },
+    });
+    await tab.goto(`${base}/people/stat`);
+    const labels = tab.locator('svg.distance-chart > text[text-anchor=end]');
+    expect(await labels.allTextContents()).toEqual(['0 km', '100 km', '200 km']);
+    const chart = (await tab.locator('svg.distance-chart').boundingBox())!;
+    for (const label of await labels.all()) expect((await label.boundingBox())!.x).toBeGreaterThanOrEqual(chart.x);
+    await context.close();
+  });
+
+  it('offers a logged-out visitor at an entry kept to friends to log in, on the page a missing entry gets', async () => {
+    const owner = await createPerson(db.prisma, { username: 'priv' });
+    const kept = await createEntry(db.prisma, owner.id, { message: 'For friends', visibility: 'friends' });
+    const context = await browser.newContext(PHONE);
+    await offline(context);
+    const tab = await context.newPage();
+    for (const id of [kept.id, 99_999_999]) {
+      const response = await tab.goto(`${base}/entries/${id}`);
+      expect(response!.status()).toBe(404);
+      const logIn = tab.getByRole('link', { name: 'Log in', exact: true }).last();
+      expect(await logIn.getAttribute('href')).toBe(`/login?next=${encodeURIComponent(`/entries/${id}`)}`);
+    }
+    await context.close();
   });
 });

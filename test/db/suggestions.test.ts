@@ -52,13 +52,15 @@ beforeAll(async () => {
 afterAll(() => db.destroy());
 
 describe('suggestedPeople', () => {
-  it('ranks friends of friends, then commenters, then people nearby; never friends, requests or blocks', async () => {
+  it('ranks friends of friends, then commenters, then people nearby, then people active lately; never friends, requests or blocks', async () => {
     const answer = await suggested();
     expect(answer.errors).toBeUndefined();
     expect(answer.data!.suggestedPeople).toEqual([
       { person: { username: 'amy' }, mutualFriends: 2, reasons: ['FRIEND_OF_FRIEND'] },
       { person: { username: 'cal' }, mutualFriends: 0, reasons: ['COMMENTS_ON_YOURS'] },
-      { person: { username: 'dee' }, mutualFriends: 0, reasons: ['ACTIVE_NEARBY'] },
+      { person: { username: 'dee' }, mutualFriends: 0, reasons: ['ACTIVE_NEARBY', 'ACTIVE_LATELY'] },
+      // far away, but posting in public lately: the weakest reason, last
+      { person: { username: 'far' }, mutualFriends: 0, reasons: ['ACTIVE_LATELY'] },
     ]);
     expect((await suggested('(first: 1)')).data!.suggestedPeople!.map((s) => s.person.username)).toEqual(['amy']);
   });
@@ -68,11 +70,30 @@ describe('suggestedPeople', () => {
     // a public entry at home, by the lake, inside the zone around it
     await db.prisma.privacyZone.create({ data: { personId: homebody.id, lat: 37.805, lon: -122.255, radiusMeters: 500 } });
     await createEntry(db.prisma, homebody.id, { message: 'Home again', lat: 37.805, lon: -122.255 });
-    const names = async () => (await suggested('(first: 50)')).data!.suggestedPeople!.map((s) => s.person.username);
-    expect(await names()).not.toContain('homebody');
+    // posting in public is seen (ACTIVE_LATELY), but nothing says where
+    const reasons = async () =>
+      (await suggested('(first: 50)')).data!.suggestedPeople!.find((s) => s.person.username === 'homebody')?.reasons;
+    expect(await reasons()).toEqual(['ACTIVE_LATELY']);
     // a place others are shown counts as ever
     await createEntry(db.prisma, homebody.id, { message: 'Out on the trail', lat: 37.83, lon: -122.2 });
-    expect(await names()).toContain('homebody');
+    expect(await reasons()).toEqual(['ACTIVE_NEARBY', 'ACTIVE_LATELY']);
+  });
+
+  it('gives a new athlete (no friends, no entries, no place) the people posting in public lately, never a suspended one or one posting to friends only', async () => {
+    const newcomer = await createPerson(db.prisma, { username: 'newcomer' });
+    const quiet = await createPerson(db.prisma, { username: 'quiet' });
+    const banned = await createPerson(db.prisma, { username: 'banned' });
+    await db.prisma.person.update({ where: { id: banned.id }, data: { suspendedAt: new Date() } });
+    for (let i = 0; i < 3; i++) {
+      await createEntry(db.prisma, quiet.id, { message: `Only for friends ${i}`, visibility: 'friends' });
+      await createEntry(db.prisma, banned.id, { message: `Spam ${i}` });
+    }
+    const answer = await suggested('(first: 50)', await createToken(db.prisma, newcomer.id));
+    const names = answer.data!.suggestedPeople!.map((s) => s.person.username);
+    expect(names).toEqual(expect.arrayContaining(['dee', 'far', 'me']));
+    expect(names).not.toContain('quiet');
+    expect(names).not.toContain('banned');
+    expect(answer.data!.suggestedPeople!.every((s) => s.reasons.join() === 'ACTIVE_LATELY')).toBe(true);
   });
 
   it('needs a viewer, and a sane `first`', async () => {
@@ -94,7 +115,7 @@ describe('the home page', () => {
     const card = page.slice(page.indexOf('People you may know'));
     expect(card).toContain('/people/fran"');
     expect(card).toContain('1 friend in common');
-    expect(card).toContain('aria-label="Ask Athlete fran to be friends"');
+    expect(card).toContain('aria-label="Ask to be friends with Athlete fran"');
     const asked = await browser.post('/people/fran/friendship', { action: 'request', back: '/' });
     expect(asked.status).toBe(303);
     expect(await (await browser.get('/')).text()).not.toContain('/people/fran"');
