@@ -41,7 +41,17 @@ describe('HTTP service', () => {
     expect(await page.text()).toContain('Milepost GraphQL');
     const closed = testApp(db, { GRAPHIQL: 'false' });
     const response = await closed.fetch('/graphql', { headers: { accept: 'text/html' } });
-    expect(await response.text()).not.toContain('Milepost GraphQL');
+    // a person who opens it is told what it is and how GraphiQL is turned on (not a CSRF refusal in JSON)
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    const text = await response.text();
+    expect(text).not.toContain('Milepost GraphQL');
+    expect(text).toContain('GraphiQL, the in-browser editor, is turned off');
+    expect(text).toContain('GRAPHIQL=true');
+    // an operation in the address is still an operation, answered (here refused) as GraphQL, not with the page
+    const operation = await closed.fetch(`/graphql?query=${encodeURIComponent('{ __typename }')}`, { headers: { accept: 'text/html' } });
+    expect(operation.status).toBeGreaterThanOrEqual(400);
+    expect(await operation.text()).not.toContain('GraphiQL, the in-browser editor');
   });
 
   it('builds absolute URLs from PUBLIC_URL when it is set', async () => {

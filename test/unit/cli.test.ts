@@ -8,6 +8,9 @@ describe('milepost', () => {
     const result = await runCli(['--help']);
     expect(result.code).toBe(0);
     for (const command of ['serve', 'migrate', 'seed']) expect(result.stdout).toContain(command);
+    // backup and restore serve both databases, and say so
+    expect(result.stdout).toMatch(/backup +copy the database \(SQLite or PostgreSQL\)/);
+    expect(result.stdout).toMatch(/restore +replace the database \(SQLite or PostgreSQL\)/);
   });
 
   it('says its version, that of package.json, with --version', async () => {
