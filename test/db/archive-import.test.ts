@@ -299,9 +299,9 @@ describe('milepost import', () => {
     const zip = await zipOf('cli.zip', stravaFiles(2));
     const env = { DATABASE_URL: db.config.url, MEDIA_DIR: path.join(dir, 'media') };
     const result = await runCli(['import', 'cli_cat', zip], env);
-    expect(result.stderr).toMatch(/imported 4\/4: 2 new, 0 already there, 2 skipped/);
-    expect(result.stderr).toMatch(/skipped activity 9998 \(Manual yoga\): has no activity file/);
-    expect(JSON.parse(result.stdout)).toMatchObject({ imported: 'cli_cat', total: 4, created: 2, skippedCount: 2 });
+    expect(result.stderr).toMatch(/imported 4\/4: 3 new, 0 already there, 1 skipped/);
+    expect(result.stderr).toMatch(/skipped activity 9999 \(Broken\): activities\/9999\.fit/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ imported: 'cli_cat', total: 4, created: 3, skippedCount: 1 });
     expect(result.code).toBe(0);
     const refused = await runCli(['import', 'cli_cat', await zipOf('cli-other.zip', { 'a.txt': 'x' })], env);
     expect(refused.code).toBe(1);

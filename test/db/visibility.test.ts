@@ -324,7 +324,8 @@ describe('every read path shows each viewer exactly what they may see', () => {
     // a route's entries and a suggestion's person's entries are Person.entries, walked through person(username);
     // a notification's entry is answered through the per-entry check (notifications.test.ts hides one); a
     // report's people (moderators only) are Person.entries too
-    const throughPerson = new Set(['route', 'suggestedPeople', 'notifications', 'reports']);
+    // (blockedPeople and mutedPeople: the viewer's own list of people, whose entries come through Person.entries)
+    const throughPerson = new Set(['route', 'suggestedPeople', 'notifications', 'reports', 'blockedPeople', 'mutedPeople']);
     expect(fields.map((field) => field.name).filter((name) => !walked.has(name) && !throughPerson.has(name))).toEqual([]);
   });
 });
