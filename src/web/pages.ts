@@ -46,7 +46,9 @@ export const PAGE_STYLE = raw(`
   .workout { font-weight: 600; }
   ul.plain { list-style: none; padding: 0; margin: 0; }
   ul.plain li { padding: .5rem 0; border-top: 1px solid #e2e6ea; }
-  ul.people li { display: flex; align-items: center; gap: .5rem; }
+  ul.people li { display: flex; flex-wrap: wrap; align-items: center; gap: .25rem .5rem; }
+  ul.people li form.inline { margin-left: auto; }
+  ul.people li form.inline button { margin-top: 0; }
   ul.notifications li { display: flex; align-items: flex-start; gap: .5rem; padding: .4rem 0; border-bottom: 1px solid #e3e7ec; }
   ul.notifications li.unread a { font-weight: 600; }
   ul.notifications p { margin: 0; }

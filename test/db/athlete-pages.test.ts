@@ -826,7 +826,7 @@ describe.skipIf(!haveChromium)('the athlete’s app on a phone and a desktop', (
         }
         expect(await axeViolations(tab), path).toEqual([]);
         await tab.screenshot({
-          path: `${ARTIFACTS}app-${device}${path.replace(/^http:\/\/[^/]+/, '').replace(/\W+/g, '-')}.png`,
+          path: `${ARTIFACTS}app-${device}${(path === '/' ? '/home' : path).replace(/^http:\/\/[^/]+/, '').replace(/\W+/g, '-')}.png`,
           fullPage: true,
         });
       }
