@@ -79,8 +79,13 @@ export function offsetMinutes(timeZone: string, ms: number): number {
  * change skips is taken at the offset before it; one an autumn change repeats, at its first.
  */
 export function zonedInstant(timeZone: string, wall: number): number {
-  const first = wall - offsetMinutes(timeZone, wall) * 60_000;
-  return wall - offsetMinutes(timeZone, first) * 60_000;
+  // the zone's offsets a day either side: an instant is one of them where that offset holds
+  const before = offsetMinutes(timeZone, wall - DAY_MS);
+  const after = offsetMinutes(timeZone, wall + DAY_MS);
+  const valid = [before, after]
+    .map((offset) => wall - offset * 60_000)
+    .filter((instant) => wall - instant === offsetMinutes(timeZone, instant) * 60_000);
+  return valid.length > 0 ? Math.min(...valid) : wall - before * 60_000;
 }
 
 /** A civil date, as the days since 1970-01-01 (the day number). */

@@ -1,12 +1,37 @@
 // A person's calendar (src/domain/calendar.ts): where periods begin in a time zone, across DST and
 // year ends, and how streaks are counted.
 import { describe, expect, it } from 'vitest';
-import { calendarPeriods, calendarZone, dayStart, localDay, offsetMinutes, periodFirstDay, streaks } from '../../src/domain/calendar.ts';
+import {
+  calendarPeriods,
+  calendarZone,
+  dayStart,
+  localDay,
+  offsetMinutes,
+  periodFirstDay,
+  streaks,
+  zonedInstant,
+} from '../../src/domain/calendar.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const day = (iso: string) => Math.floor(Date.parse(`${iso}T00:00:00Z`) / 86_400_000);
 const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('a wall-clock time of a zone (what a form’s “When” names)', () => {
+  it('is the instant of that time there, in winter and in summer', () => {
+    expect(iso(zonedInstant('Europe/Berlin', at('2026-01-15T08:00:00Z')))).toBe('2026-01-15T07:00:00.000Z');
+    expect(iso(zonedInstant('Europe/Berlin', at('2026-06-01T08:00:00Z')))).toBe('2026-06-01T06:00:00.000Z');
+    expect(iso(zonedInstant('America/New_York', at('2026-06-01T08:00:00Z')))).toBe('2026-06-01T12:00:00.000Z');
+    expect(iso(zonedInstant('UTC', at('2026-06-01T08:00:00Z')))).toBe('2026-06-01T08:00:00.000Z');
+  });
+
+  it('takes a time the spring change skips at the offset before it, and a repeated one at its first', () => {
+    // 02:30 does not exist in Berlin on 2026-03-29 (clocks go from 02:00 to 03:00)
+    expect(iso(zonedInstant('Europe/Berlin', at('2026-03-29T02:30:00Z')))).toBe('2026-03-29T01:30:00.000Z');
+    // 02:30 happens twice on 2026-10-25: the first, still in summer time
+    expect(iso(zonedInstant('Europe/Berlin', at('2026-10-25T02:30:00Z')))).toBe('2026-10-25T00:30:00.000Z');
+  });
+});
 
 describe('offsets and days', () => {
   it('reads a zone offset on either side of a DST change', () => {

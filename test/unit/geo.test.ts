@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ACTIVITY_TYPES, activityTypeName, displayActivityType } from '../../src/domain/activity.ts';
 import { boundingBox, distanceMiles } from '../../src/domain/geo.ts';
 import { summarizeTrack } from '../../src/domain/track.ts';
-import { defaultDistanceUnits, fromMeters, toMeters } from '../../src/domain/units.ts';
+import { defaultDistanceUnits, fromMeters, toMeters, unitsForLanguage } from '../../src/domain/units.ts';
 
 const sf = { lat: 37.7749, lon: -122.4194 };
 const oakland = { lat: 37.8044, lon: -122.2712 };
@@ -63,6 +63,21 @@ describe('units', () => {
     expect(defaultDistanceUnits('miles', 'rowing')).toBe('meters');
     expect(defaultDistanceUnits('miles', 'cc_skiing')).toBe('miles');
     expect(defaultDistanceUnits('kilometers', 'hiking')).toBe('kilometers');
+  });
+});
+
+describe('the units a new account reads in', () => {
+  it('are miles where the browser’s first language names a mile region, kilometres anywhere else', () => {
+    expect(unitsForLanguage('en-US,en;q=0.9')).toBe('miles');
+    expect(unitsForLanguage('es-us')).toBe('miles');
+    expect(unitsForLanguage('en-LR')).toBe('miles');
+    expect(unitsForLanguage('en-GB,en;q=0.8')).toBe('kilometers');
+    expect(unitsForLanguage('de-DE,de;q=0.9,en-US;q=0.5')).toBe('kilometers');
+    expect(unitsForLanguage('zh-Hant-TW')).toBe('kilometers');
+    expect(unitsForLanguage('en')).toBe('kilometers');
+    expect(unitsForLanguage('')).toBe('kilometers');
+    expect(unitsForLanguage(null)).toBe('kilometers');
+    expect(unitsForLanguage(`${'x'.repeat(5000)}-US`)).toBe('kilometers');
   });
 });
 
