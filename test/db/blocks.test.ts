@@ -107,6 +107,24 @@ describe('a block', () => {
     expect(await errorOf('kim', 'unblockPerson(input: { username: "lou" })')).toBeNull();
   });
 
+  it('keeps the words of someone on either side of a block out of a notification (Notification.said)', async () => {
+    for (const name of ['rae', 'quin']) tokens[name] = await createToken(db.prisma, (await createPerson(db.prisma, { username: name })).id);
+    const entryId = await post('rae', 'Hill session');
+    expect(await errorOf('quin', `createComment(input: { entryId: ${entryId}, body: "Said before the block" })`)).toBeNull();
+    const said = async () =>
+      ((await gql('rae', '{ notifications { edges { node { kind said } } } }')).data!.notifications!.edges as Array<{ node: unknown }>).map(
+        (edge) => edge.node,
+      );
+    expect(await said()).toEqual([{ kind: 'COMMENT', said: 'Said before the block' }]);
+    // the commenter blocks the author: their words are no longer quoted to her
+    expect(await errorOf('quin', 'blockPerson(input: { username: "rae" })')).toBeNull();
+    expect(await said()).toEqual([{ kind: 'COMMENT', said: null }]);
+    // nor when the author is the one who blocked
+    expect(await errorOf('quin', 'unblockPerson(input: { username: "rae" })')).toBeNull();
+    expect(await errorOf('rae', 'blockPerson(input: { username: "quin" })')).toBeNull();
+    expect(await said()).toEqual([{ kind: 'COMMENT', said: null }]);
+  });
+
   it('keeps the blocker’s new entries from the blocked person’s live stream', async () => {
     expect(await errorOf('kim', 'blockPerson(input: { username: "lou" })')).toBeNull();
     const response = await api.fetch('/graphql', {

@@ -6,7 +6,7 @@ import { NOTIFICATION_KINDS, type NotificationKind, notificationText } from '../
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
 import { latestCommentBy } from '../loaders.ts';
-import { viewerMaySee } from '../lookups.ts';
+import { blocksOf, viewerMaySee } from '../lookups.ts';
 import { EntryRef } from './entry.ts';
 import { countedConnection } from './lists.ts';
 import { refusingAsErrors, streamField } from './stream-args.ts';
@@ -55,10 +55,13 @@ export const NotificationRef = builder.prismaNode('Notification', {
       nullable: true,
       description:
         'What was said, its first 200 characters: the latest comment of `actor` on the entry (COMMENT, REPLY, and a MENTION in a ' +
-        "comment), or the entry's message (a MENTION in it). Null for likes and friendships, and while the entry is hidden from the viewer.",
+        "comment), or the entry's message (a MENTION in it). Null for likes and friendships, while the entry is hidden from the viewer, " +
+        'and when the viewer and `actor` are on either side of a block.',
       select: { entry: true },
       resolve: async (n, _args, context) => {
         if (!['comment', 'reply', 'mention'].includes(n.kind) || !n.entry || !(await viewerMaySee(context, n.entry))) return null;
+        // nothing of someone on either side of a block with the viewer is quoted (their words are theirs to withhold)
+        if ((await blocksOf(context)).with.has(n.actorId)) return null;
         const comment = await latestCommentBy(context, `${n.entry.id}:${n.actorId}`);
         const text = comment?.body ?? (n.kind === 'mention' ? n.entry.message : null);
         return text ? excerpt(text, 200) : null;
