@@ -1,6 +1,7 @@
 // An entry as the pages show it: a card with its title, author, time, place, workout, photo and counts.
 // Pure: typed GraphQL results in, markup out.
 import { MENTION } from '../domain/notifications.ts';
+import { firstWords } from '../domain/words.ts';
 import { html, type Markup } from '../http/html.ts';
 import type { PageEntryFragment, PagePersonFragment } from '../operations/generated.ts';
 import { trackMapSvg } from './track-svg.ts';
@@ -48,8 +49,8 @@ export function entryTitle(entry: PageEntry, units: UnitSystem): string {
   if (workout?.title) return workout.title;
   if (workout)
     return `${capital(lower(workout.activityType))}${workout.distance ? `, ${distanceIn(metersOf(workout.distance), units)}` : ''}`;
-  const words = entry.message?.trim().replace(/\s+/g, ' ');
-  if (words) return words.length > 60 ? `${words.slice(0, 57).replace(/\s\S*$/, '')}…` : words;
+  const words = firstWords(entry.message ?? '', 60, 57);
+  if (words) return words;
   return `A note by ${entry.author.displayName}`;
 }
 

@@ -3,6 +3,7 @@
 
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import type { FieldIssue } from '../domain/errors.ts';
+import { firstWords } from '../domain/words.ts';
 import { html, type Markup, raw } from '../http/html.ts';
 import type {
   PageEntryDetailQuery,
@@ -503,8 +504,8 @@ type PageNotification = {
 /** Which entry a notification is about, in a few words: its title, else its activity, else its note's start. */
 function entryNamed(entry: NonNullable<PageNotification['entry']>): string {
   if (entry.workout?.title) return entry.workout.title;
-  const words = entry.message?.trim().replace(/\s+/g, ' ');
-  if (words) return words.length > 50 ? `${words.slice(0, 49).replace(/\s\S*$/, '')}…` : words;
+  const words = firstWords(entry.message ?? '', 50);
+  if (words) return words;
   return entry.workout ? `your ${lower(entry.workout.activityType)}` : 'your note';
 }
 

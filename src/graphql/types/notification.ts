@@ -3,6 +3,7 @@
 // subscription for new ones.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { NOTIFICATION_KINDS, type NotificationKind, notificationText } from '../../domain/notifications.ts';
+import { firstWords } from '../../domain/words.ts';
 import { builder } from '../builder.ts';
 import { requireViewer } from '../context.ts';
 import { latestCommentBy } from '../loaders.ts';
@@ -19,12 +20,6 @@ const KIND_NAMES: Record<NotificationKind, { name: string; description: string }
   friend_accepted: { name: 'FRIEND_ACCEPTED', description: 'Someone accepted your friend request (or you theirs, when you both asked).' },
   mention: { name: 'MENTION', description: 'Someone mentioned you (`@username`) in an entry or a comment you may see.' },
 };
-
-/** The start of a text, cut at a word, with an ellipsis when cut. */
-function excerpt(text: string, length: number): string {
-  const flat = text.trim().replace(/\s+/g, ' ');
-  return flat.length > length ? `${flat.slice(0, length - 1).replace(/\s\S*$/, '')}…` : flat;
-}
 
 export const NotificationKindEnum = builder.enumType('NotificationKind', {
   description: 'What a notification tells of.',
@@ -64,7 +59,7 @@ export const NotificationRef = builder.prismaNode('Notification', {
         if ((await blocksOf(context)).with.has(n.actorId)) return null;
         const comment = await latestCommentBy(context, `${n.entry.id}:${n.actorId}`);
         const text = comment?.body ?? (n.kind === 'mention' ? n.entry.message : null);
-        return text ? excerpt(text, 200) : null;
+        return text ? firstWords(text, 200) : null;
       },
     }),
     text: t.string({
