@@ -112,7 +112,12 @@ export function createDirectQueries(
     try {
       const plan = fragments.enabled ? pages.plan(document, params.operationName) : null;
       if (plan) {
-        json = await pages.answer(plan, contextValue.baseUrl, async (run, versions) => (await execute(run, versions)) ?? { errors: [] });
+        json = await pages.answer(
+          plan,
+          contextValue.baseUrl,
+          params.variables ?? {},
+          async (run, versions) => (await execute(run, versions)) ?? { errors: [] },
+        );
       } else {
         const result = await execute(document);
         json = result && !result.errors && !result.extensions ? JSON.stringify(result) : null;

@@ -99,6 +99,8 @@ const ID_ALIAS = 'milepostSplicedEntryId';
 export interface SplicePlan {
   /** Names this selection of entries: their JSON is kept per plan. */
   readonly key: string;
+  /** The variables the entries' selection uses (a list's page): their JSON is kept per their values too. */
+  readonly variables: readonly string[];
   /** The query with each entry's selection replaced by its id. */
   readonly ids: DocumentNode;
   /** The query as sent, its entries also asking for their ids. */
@@ -111,11 +113,36 @@ export interface SplicePlan {
 const responseKey = (field: FieldNode) => field.alias?.value ?? field.name.value;
 const plain = (field: FieldNode) => !field.directives?.length && !field.arguments?.length;
 
-/** Whether `set`, on `type`, asks only for fields of ENTRY_FIELDS (through fragments too). */
+/** The arguments a list below an entry may be given: its page (`comments(first: 5)`), which the document decides alone. */
+const PAGE_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
+const PAGED = new Set(['CommentConnection', 'LikeConnection']);
+
+/**
+ * Whether `field`, of type `child` below an entry, takes only arguments that page one of its lists,
+ * each a literal or a variable; the variables' names go to `variables`, whose values the kept JSON
+ * then depends on as well.
+ */
+function pageArgumentsOnly(field: FieldNode, child: string | null | undefined, variables: Set<string>): boolean {
+  if (field.directives?.length) return false;
+  if (!field.arguments?.length) return true;
+  if (!child || !PAGED.has(child)) return false;
+  return field.arguments.every((argument) => {
+    if (!PAGE_ARGUMENTS.has(argument.name.value)) return false;
+    const { value } = argument;
+    if (value.kind === Kind.VARIABLE) variables.add(value.name.value);
+    return value.kind === Kind.VARIABLE || value.kind === Kind.INT || value.kind === Kind.STRING || value.kind === Kind.NULL;
+  });
+}
+
+/**
+ * Whether `set`, on `type`, asks only for fields of ENTRY_FIELDS (through fragments too), with no
+ * arguments but a list's page; the variables those use are added to `variables`.
+ */
 function onlyDocumentFields(
   set: SelectionSetNode,
   type: string,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  variables: Set<string>,
   depth = 0,
 ): boolean {
   if (depth > 20) return false;
@@ -123,18 +150,19 @@ function onlyDocumentFields(
   return set.selections.every((selection) => {
     if (selection.directives?.length) return false;
     if (selection.kind === Kind.FIELD) {
-      if (!plain(selection) || responseKey(selection) === ID_ALIAS) return false;
+      if (responseKey(selection) === ID_ALIAS) return false;
       const name = selection.name.value;
-      if (name === '__typename') return true;
+      if (name === '__typename') return plain(selection);
       if (!Object.hasOwn(fields, name)) return false;
       const child = fields[name];
+      if (!pageArgumentsOnly(selection, child, variables)) return false;
       return child
-        ? !!selection.selectionSet && onlyDocumentFields(selection.selectionSet, child, fragments, depth + 1)
+        ? !!selection.selectionSet && onlyDocumentFields(selection.selectionSet, child, fragments, variables, depth + 1)
         : !selection.selectionSet;
     }
     const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
     if (!fragment || (fragment.typeCondition && fragment.typeCondition.name.value !== type)) return false;
-    return onlyDocumentFields(fragment.selectionSet, type, fragments, depth + 1);
+    return onlyDocumentFields(fragment.selectionSet, type, fragments, variables, depth + 1);
   });
 }
 
@@ -178,9 +206,11 @@ export function planOf(document: DocumentNode, operationName: string | undefined
       definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition]] : [],
     ),
   );
-  if (!onlyDocumentFields(node.selectionSet, 'Entry', fragments)) return null;
+  const variables = new Set<string>();
+  if (!onlyDocumentFields(node.selectionSet, 'Entry', fragments, variables)) return null;
   return {
     key,
+    variables: [...variables].sort(),
     ids: withNodeSelections(document, node, [idField]),
     whole: withNodeSelections(document, node, [idField, ...node.selectionSet.selections]),
     path: [responseKey(stream), responseKey(edges)],
@@ -189,6 +219,20 @@ export function planOf(document: DocumentNode, operationName: string | undefined
 }
 
 type Edge = Record<string, unknown>;
+
+/** The longest text of the variables an entry's JSON is kept under (a list's page and cursors), past which a page runs whole. */
+const MAX_VARIABLES_KEY = 256;
+
+/**
+ * What an entry's JSON for `plan` depends on besides its version: the origin, and the values of the
+ * variables its selection uses (one absent apart from one null); null when those are too long to key
+ * a cache by (a client's long cursors would grow the keys, which the cache's bound does not count).
+ */
+function scopeOf(plan: SplicePlan, origin: string, variables: Readonly<Record<string, unknown>>): string | null {
+  if (plan.variables.length === 0) return `${plan.key} ${origin}`;
+  const values = JSON.stringify(plan.variables.map((name) => (Object.hasOwn(variables, name) ? [variables[name]] : [])));
+  return values.length > MAX_VARIABLES_KEY ? null : `${plan.key} ${values} ${origin}`;
+}
 
 /** A run whose answer is not put together here (errors, extensions): the caller answers it as before. */
 export class NotSpliced extends Error {}
@@ -216,8 +260,11 @@ export class SplicedPages {
   async answer(
     plan: SplicePlan,
     origin: string,
+    variables: Readonly<Record<string, unknown>>,
     run: (document: DocumentNode, recorder: EntryVersions) => Promise<ExecutionResult>,
   ): Promise<string> {
+    const scope = scopeOf(plan, origin, variables);
+    if (scope === null) throw new NotSpliced();
     const execute = async (document: DocumentNode) => {
       const recorder = new EntryVersions();
       const result = await run(document, recorder);
@@ -228,7 +275,7 @@ export class SplicedPages {
     const page = await pageOf(
       this.fragments,
       plan.key,
-      `${plan.key} ${origin}`,
+      scope,
       async () => {
         const { result, edges, versions } = await execute(plan.ids);
         return { rest: { result, edges }, ids: edges?.map((edge) => this.entryOf(plan, edge).id) ?? null, versions };

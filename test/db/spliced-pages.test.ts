@@ -127,6 +127,43 @@ describe('a GraphQL stream page after a write to one of its entries', () => {
   });
 });
 
+describe("a page of each entry's comments and likes, as a client's variables ask", () => {
+  const PAGED = `query Paged($c: Int, $after: String) { publicStream(first: 5) { ... on EntryConnection { edges { node { id: databaseId
+    comments(first: $c, after: $after) { totalCount edges { cursor node { body } } pageInfo { hasNextPage endCursor } } likes(last: 1) { edges { node { id } } } } } } } }`;
+  const paged = async (variables: Record<string, unknown>) => {
+    const init = (): RequestInit => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.reader}` },
+      body: JSON.stringify({ query: PAGED, variables }),
+    });
+    // twice through the server: after a few pages of this query have been read whole, the next are put
+    // together from the entries' kept JSON
+    await api.app.fetch(`${BASE}/graphql`, init());
+    const served = await api.app.fetch(`${BASE}/graphql`, init());
+    const yoga = await api.app.yoga.fetch(new Request(`${BASE}/graphql`, init()));
+    const body = await served.text();
+    expect(body).toBe(await yoga.text());
+    const edges = (JSON.parse(body) as { data: { publicStream: { edges: Array<{ node: Record<string, unknown> & { id: number } }> } } }).data
+      .publicStream.edges;
+    return edges.find((edge) => edge.node.id === entryId)!.node.comments as {
+      edges: Array<{ node: { body: string } }>;
+      pageInfo: { endCursor: string };
+    };
+  };
+
+  it('answers each page as asked, never one kept for other values', async () => {
+    await db.prisma.comment.create({ data: { entryId, authorId: author.id, body: 'Thanks!' } });
+    const first = await paged({ c: 1 });
+    expect(first.edges.map(({ node }) => node.body)).toEqual(['first!']);
+    const next = await paged({ c: 1, after: first.pageInfo.endCursor });
+    expect(next.edges.map(({ node }) => node.body)).toEqual(['Thanks!']);
+    expect((await paged({ c: 2 })).edges).toHaveLength(2);
+    // absent is not null: the default page (20) against an explicit null, which the field takes as absent too
+    expect((await paged({})).edges).toHaveLength(2);
+    expect((await paged({ c: null })).edges).toHaveLength(2);
+  });
+});
+
 describe('a stream page at another origin', () => {
   it('has that origin in its URLs', async () => {
     const query = QUERIES()[0]!;

@@ -18,6 +18,10 @@ describe('spliced stream pages', () => {
       '{ personStream(username: "ann") { ... on EntryConnection { edges { node { ...E } } } } } fragment E on Entry { ... on Entry { id: databaseId } comments { edges { node { author { ...P } } } } } fragment P on Person { url }',
     ],
     ['variables of the stream', 'query ($u: String!) { personStream(username: $u) { ... on EntryConnection { edges { node { id } } } } }'],
+    [
+      "a page of an entry's comments and likes, as clients ask for it",
+      'query ($c: Int, $a: String) { publicStream(first: 20) { ... on EntryConnection { edges { node { comments(first: $c, after: $a) { edges { node { body } } } likes(last: 3) { totalCount } } } } } }',
+    ],
   ])('puts together %s', (_name, query) => {
     expect(plan(query)).not.toBeNull();
   });
@@ -41,8 +45,19 @@ describe('spliced stream pages', () => {
     ['a named fragment around the edges', '{ publicStream { ...C } } fragment C on EntryConnection { edges { node { id } } }'],
     ['the alias the ids go under', '{ publicStream { ... on EntryConnection { edges { node { milepostSplicedEntryId: id } } } } }'],
     ['no entries asked for', '{ publicStream { ... on EntryConnection { pageInfo { hasNextPage } } } }'],
+    ['an argument that is not a page', '{ publicStream { ... on EntryConnection { edges { node { comments(orderBy: NEWEST) { totalCount } } } } } }'],
+    ['a page of a list of another kind', '{ publicStream { ... on EntryConnection { edges { node { author(first: 2) { username } } } } } }'],
+    ['a page given as an object', '{ publicStream { ... on EntryConnection { edges { node { likes(first: { n: 2 }) { totalCount } } } } } }'],
   ])('leaves alone %s', (_name, query) => {
     expect(plan(query)).toBeNull();
+  });
+
+  it("keeps the entries' JSON apart by the values of the variables their selection uses, and only those", () => {
+    const planned = plan(
+      'query ($n: Int, $c: Int, $b: String) { publicStream(first: $n) { ... on EntryConnection { edges { node { likes(last: $c, before: $b) { totalCount } ...C } } } } } fragment C on Entry { comments(first: $c) { totalCount } }',
+    )!;
+    expect(planned.variables).toEqual(['b', 'c']);
+    expect(plan('{ publicStream { ... on EntryConnection { edges { node { comments(first: 2) { totalCount } } } } } }')!.variables).toEqual([]);
   });
 
   it('asks first for the ids alone, then for the whole query with the ids', () => {
