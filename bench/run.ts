@@ -16,6 +16,7 @@ import WebSocket from 'ws';
 import { parseDatabaseUrl } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { toGpx } from '../src/domain/gpx.ts';
+import { PEER_FEED, PEER_VERSION, startPeer } from './peer.ts';
 
 /** Thrown to end a run with `--only` after its targets. */
 class Skip extends Error {}
@@ -30,7 +31,7 @@ const { values } = parseArgs({
     // V8 flags for the server process, e.g. --heap=--max-old-space-size=192
     heap: { type: 'string', default: '' },
     // only the targets whose name holds this text, and none of the later phases (a quick A/B);
-    // `--only training` measures only the stats of a person with 10,000 workouts, `--only upload` only
+    // `--only peer` only PostGraphile (PostgreSQL), `--only training` measures only the stats of a person with 10,000 workouts, `--only upload` only
     // the GPX upload, `--only fan-out` only the WebSocket fan-out, `--only mixed` only the reads under
     // writes, `--only hostile` only the longest event-loop stall under hostile inputs (each with the
     // server's RSS)
@@ -127,6 +128,15 @@ const FEED = `edges { node { id url at message location { name } geo { coordinat
   comments { edges { node { body createdAt author { username displayName photoUrl url } } } }
   likes { edges { node { createdAt person { username displayName photoUrl url } } } } } }`;
 
+/** The feed as Apollo or urql clients send it: variables, a page of each list, type names and ids for their caches. */
+const CLIENT_FEED = `query Feed($first: Int, $reactions: Int) { publicStream(first: $first) { __typename ... on EntryConnection {
+  edges { cursor node { __typename id url at message location { name } geo { coordinates }
+    author { __typename id username displayName photoUrl url }
+    workout { activityType distance { value units } duration felt title }
+    comments(first: $reactions) { totalCount edges { node { __typename id body createdAt author { __typename id username displayName photoUrl url } } } }
+    likes(first: $reactions) { totalCount edges { node { __typename id createdAt person { __typename id username displayName photoUrl url } } } } } }
+  pageInfo { hasNextPage endCursor } } } }`;
+
 interface Target {
   name: string;
   method: 'GET' | 'POST';
@@ -209,6 +219,14 @@ function targets(u: string, token: string, entryId: number): Target[] {
       path: '/graphql',
       headers: { 'content-type': 'application/json', ...auth },
       body: JSON.stringify({ query: `{ publicStream { ... on EntryConnection { ${FEED} } } }` }),
+      read: true,
+    },
+    {
+      name: 'GraphQL feed as a client asks for it (variables, a page of comments and likes, ids) with a token (uncached)',
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ query: CLIENT_FEED, variables: { first: 20, reactions: 20 }, operationName: 'Feed' }),
       read: true,
     },
     // search, with a token (never cached): a common pair of words, and a name's start (issue 45's p99 < 50 ms)
@@ -354,6 +372,50 @@ require('node:http').createServer((req, res) => { req.resume(); req.on('end', ()
     return await drive(`http://127.0.0.1:${port}`, target, duration);
   } finally {
     child.kill();
+  }
+}
+
+/** PostGraphile's answer to the same feed, on the same Node and the same tables (bench/peer.ts). */
+async function peerFeed(url: string): Promise<Record<string, unknown>> {
+  const schema = new URL(url).searchParams.get('schema')!;
+  const connectionString = new URL(url);
+  connectionString.search = '';
+  const peer = await startPeer({
+    folder: `${root}bench/data/peer`,
+    node: process.execPath,
+    nodeFlags: ['--max-semi-space-size=16', ...(values.heap ? values.heap.split(/\s+/) : [])],
+    connectionString: connectionString.toString(),
+    schema,
+  });
+  try {
+    const target: Target = {
+      name: `peer: PostGraphile ${PEER_VERSION}, the same feed (anonymous, the table without privacy rules)`,
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: PEER_FEED }),
+      read: true,
+    };
+    await drive(peer.base, target, 2);
+    const result = await drive(peer.base, target, duration);
+    const row = {
+      target: target.name,
+      requestsPerSecond: result.requestsPerSecond,
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+      errors: result.errors,
+      sqlPerRequest: null,
+      loadGenerator: result.tool,
+      peerPeakRssMb: peakRssMb(peer.child.pid!),
+    };
+    console.log(
+      `${target.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, ${result.errors} errors`,
+    );
+    return row;
+  } finally {
+    const exited = peer.child.exitCode !== null || new Promise((resolve) => peer.child.once('exit', resolve));
+    peer.child.kill('SIGTERM');
+    await exited;
   }
 }
 
@@ -769,6 +831,11 @@ try {
     );
   }
   rss.afterStreamsAndWrites = peakRssMb(child.pid!);
+  // the peer, in the same run as the GraphQL feeds it is compared with (PostgreSQL only)
+  if (values.db === 'postgres' && (values.only === 'peer' || measured.some((target) => target.name.startsWith('GraphQL feed')))) {
+    rows.push(await peerFeed(url));
+    if (values.only === 'peer') throw new Skip();
+  }
   if (values.only === 'upload' || values.only === 'fan-out' || values.only === 'hostile') {
     if (values.only === 'upload') upload = await gpxUpload(base, url, child);
     else if (values.only === 'hostile') hostile = await hostileStalls(base, url);
