@@ -19,6 +19,7 @@ import { durableCommits, logSync } from './durable-commits.ts';
 import { storedDate } from './entry-rows.ts';
 import { retryingRead } from './errors.ts';
 import { KEPT_DOCUMENTS, KeptDocuments } from './kept-documents.ts';
+import { keptStatements } from './kept-statements.ts';
 import { lockWaits, waitingForLocks } from './lock-waits.ts';
 import { applyMigrations } from './migrate.ts';
 import { oneWriter } from './one-writer.ts';
@@ -115,8 +116,9 @@ function createClient(database: DatabaseConfig, commits: Commits | null): Loggin
     if (database.file !== ':memory:') mkdirSync(path.dirname(database.file), { recursive: true });
     // no busy wait inside SQLite, which would hold the event loop: a statement refused for another
     // process's lock is tried again on a timer, for a bounded time (db/lock-waits.ts); no statement
-    // runs inside another caller's open transaction (db/one-writer.ts)
-    const connection = oneWriter(lockWaits(new PrismaBetterSqlite3({ url: database.file, timeout: 0 })));
+    // runs inside another caller's open transaction (db/one-writer.ts); a statement is prepared once,
+    // not at every run (db/kept-statements.ts)
+    const connection = oneWriter(lockWaits(keptStatements(new PrismaBetterSqlite3({ url: database.file, timeout: 0 }))));
     // a file's commits are synced off the event loop, and reported done once synced (db/durable-commits.ts)
     const adapter = commits ? durableCommits(connection, logSync(database.file, commits.syncLog), commits.written) : connection;
     return new PrismaClient({ adapter, log: [...QUERY_LOG] });
