@@ -42,27 +42,37 @@ type Choices = { off: Set<string>; mailTo: Map<number, string>; unmailed: Set<st
  */
 async function choicesOf(tx: Transaction, personIds: readonly number[]): Promise<Choices> {
   const rows = await tx.$queryRaw<
-    Array<{
-      id: number;
-      email: string | null;
-      mailed: number | boolean;
-      kind: string | null;
-      inApp: number | boolean | null;
-      byMail: number | boolean | null;
-    }>
+    ChoiceRow[]
   >`SELECT p."id", p."email", (p."emailFrequency" = 'immediate' AND p."emailVerifiedAt" IS NOT NULL) AS "mailed",
            np."kind", np."inApp", np."email" AS "byMail"
     FROM "Person" p LEFT JOIN "NotificationPreference" np ON np."personId" = p."id"
     WHERE p."id" IN (${Sql.join(personIds)})`;
+  return foldedChoices(rows);
+}
+
+/** A person's row of choices: one per kind they chose for (none: all null), as both reads give them. */
+interface ChoiceRow {
+  id: number;
+  email: string | null;
+  mailed: number | boolean;
+  kind: string | null;
+  inApp: number | boolean | null;
+  byMail: number | boolean | null;
+}
+
+function foldedChoices(rows: readonly ChoiceRow[]): Choices {
   const choices: Choices = { off: new Set(), mailTo: new Map(), unmailed: new Set() };
   for (const row of rows) {
-    if (row.mailed && row.email) choices.mailTo.set(Number(row.id), row.email);
+    if (flag(row.mailed) && row.email) choices.mailTo.set(Number(row.id), row.email);
     if (row.kind === null) continue;
-    if (!row.inApp) choices.off.add(`${row.id} ${row.kind}`);
-    if (!row.byMail) choices.unmailed.add(`${row.id} ${row.kind}`);
+    if (!flag(row.inApp)) choices.off.add(`${row.id} ${row.kind}`);
+    if (!flag(row.byMail)) choices.unmailed.add(`${row.id} ${row.kind}`);
   }
   return choices;
 }
+
+/** A truth value as either database gives it back: a boolean (PostgreSQL), 0 or 1 (SQLite), or null. */
+const flag = (value: number | bigint | boolean | null) => value !== null && Number(value) !== 0;
 
 /**
  * Writes (or adds to) the notifications of one act, by one actor: who hears of it and in which
@@ -72,13 +82,20 @@ async function choicesOf(tx: Transaction, personIds: readonly number[]): Promise
  * asked for each as it comes (src/mail/outbox.ts sends it after the commit).
  */
 export async function notifyAll(tx: Transaction, list: readonly Notify[]): Promise<Heard[]> {
-  const seen = new Set<number>();
-  const wanted = list.filter((n) => n.personId !== n.actorId && !seen.has(n.personId) && seen.add(n.personId));
+  const wanted = onceEach(list);
   if (wanted.length === 0) return [];
-  const actorId = wanted[0]!.actorId;
   const people = wanted.map((n) => n.personId);
-  const choices = await choicesOf(tx, people);
-  const blocked = await blockedWith(tx, actorId, people);
+  return written(tx, wanted, await choicesOf(tx, people), await blockedWith(tx, wanted[0]!.actorId, people));
+}
+
+/** Of `list`, each person once (the first kind listed for them), never the actor. */
+function onceEach(list: readonly Notify[]): Notify[] {
+  const seen = new Set<number>();
+  return list.filter((n) => n.personId !== n.actorId && !seen.has(n.personId) && seen.add(n.personId));
+}
+
+/** Writes the notifications of `wanted` that their people hear of (their choices, no block with the actor). */
+async function written(tx: Transaction, wanted: readonly Notify[], choices: Choices, blocked: ReadonlySet<number>): Promise<Heard[]> {
   const heard = wanted.filter((n) => !choices.off.has(`${n.personId} ${n.kind}`) && !blocked.has(n.personId));
   if (heard.length === 0) return [];
   const now = new Date();
@@ -86,7 +103,7 @@ export async function notifyAll(tx: Transaction, list: readonly Notify[]): Promi
     const key = groupKey(n.kind, n.entryId, n.actorId);
     return Sql.sql`(${n.personId}, ${n.kind}, ${n.actorId}, 1, ${n.entryId}, ${key}, ${key}, ${now}, ${now})`;
   });
-  const written = await tx.$queryRaw<Array<{ id: number; personId: number; actorCount: number }>>`
+  const rowsWritten = await tx.$queryRaw<Array<{ id: number; personId: number; actorCount: number }>>`
     INSERT INTO "Notification" ("personId", "kind", "actorId", "actorCount", "entryId", "groupKey", "unreadKey", "createdAt", "updatedAt")
     VALUES ${Sql.join(rows)}
     ON CONFLICT ("personId", "unreadKey") DO UPDATE
@@ -94,14 +111,14 @@ export async function notifyAll(tx: Transaction, list: readonly Notify[]): Promi
     RETURNING "id", "personId", "actorCount"`;
   const kindOf = new Map(heard.map((n) => [n.personId, n.kind]));
   // a notification is mailed once, when it is new: the likes that grow it later are in the mail's text
-  const mails = written.flatMap((row) => {
+  const mails = rowsWritten.flatMap((row) => {
     const personId = Number(row.personId);
     const to = choices.mailTo.get(personId);
     const mailed = Number(row.actorCount) === 1 && to && !choices.unmailed.has(`${personId} ${kindOf.get(personId)}`);
     return mailed ? [{ personId, kind: 'notification', to, notificationId: Number(row.id) }] : [];
   });
   if (mails.length > 0) await tx.mail.createMany({ data: mails });
-  return written.map((row) => ({ personId: Number(row.personId), notificationId: Number(row.id) }));
+  return rowsWritten.map((row) => ({ personId: Number(row.personId), notificationId: Number(row.id) }));
 }
 
 /** Writes (or adds to) one notification: who hears of it and its id, or null when nobody is to. */
@@ -144,38 +161,79 @@ export async function mentionable(tx: Transaction, entry: Entry, usernames: read
   );
 }
 
-/** Commenters on an entry before `actorId` (not its author), who still may see it: those a reply reaches. At most 50. */
-export async function earlierCommenters(tx: Transaction, entry: Entry & { id: number }, actorId: number): Promise<number[]> {
-  const rows = await tx.comment.findMany({
-    where: { entryId: entry.id, authorId: { notIn: [actorId, entry.authorId] } },
-    distinct: ['authorId'],
-    select: { authorId: true },
-    take: 50,
-  });
-  return mayAllSee(
-    tx,
-    entry,
-    rows.map((row) => row.authorId),
-  );
+/** Earlier commenters a reply reaches, at most: the first by person id. */
+const REPLIED_MAX = 50;
+
+/** A person a comment reaches, with their choices, as the one read of a comment gives it. */
+interface ReachedRow extends ChoiceRow {
+  reachedAs: 'comment' | 'reply' | 'mention';
+  blocksActor: number | bigint | boolean;
+  blocksAuthor: number | bigint | boolean;
+  friend: number | bigint | boolean;
 }
 
 /**
- * A new comment: its entry's author (comment), earlier commenters (reply), and whom it mentions. The entry
- * is the one the comment was checked against (read before the transaction: not read again).
+ * A new comment: its entry's author (comment), earlier commenters who may still see the entry (reply),
+ * and whom it mentions who may see it (mention). The entry is the one the comment was checked against
+ * (read before the transaction: not read again). All an act needs is read in one statement: who it
+ * reaches, what each chose, the blocks between them and the commenter or the entry's author, and the
+ * author's friends among them; then the notifications are written in one more (notifyAll's rules).
+ *
+ * The earlier commenters are found one by one along the index of the entry's comments by author (a
+ * loose index scan: each step is one index seek past the last person found), so a comment on an entry
+ * with thousands, however many by the commenter, costs at most 52 seeks, not a read of them all.
  */
 export async function notifyComment(
   tx: Transaction,
   act: { entry: Entry & { id: number }; actorId: number; body: string },
   mentioned: readonly string[],
 ): Promise<Heard[]> {
-  const { entry } = act;
-  const base = { actorId: act.actorId, entryId: entry.id };
-  // each person hears once: the author of the comment, an earlier commenter of the reply, before a mention
-  return notifyAll(tx, [
-    { ...base, personId: entry.authorId, kind: 'comment' },
-    ...(await earlierCommenters(tx, entry, act.actorId)).map((personId) => ({ ...base, personId, kind: 'reply' as const })),
-    ...(await mentionable(tx, entry, mentioned)).map((personId) => ({ ...base, personId, kind: 'mention' as const })),
-  ]);
+  const { entry, actorId } = act;
+  const author = entry.authorId;
+  const mentions = mentioned.slice(0, MENTIONS_MAX);
+  const rows = await tx.$queryRaw<ReachedRow[]>`
+    WITH RECURSIVE "commenters"("personId", "n") AS (
+      SELECT (SELECT MIN("authorId") FROM "Comment" WHERE "entryId" = ${entry.id}), 1
+      UNION ALL
+      SELECT (SELECT MIN(c."authorId") FROM "Comment" c WHERE c."entryId" = ${entry.id} AND c."authorId" > k."personId"), k."n" + 1
+      FROM "commenters" k WHERE k."personId" IS NOT NULL AND k."n" < ${REPLIED_MAX + 2}
+    ),
+    "reached"("personId", "reachedAs") AS (
+      SELECT CAST(${author} AS INTEGER), 'comment'
+      UNION ALL SELECT "personId", 'reply' FROM "commenters" WHERE "personId" IS NOT NULL AND "personId" NOT IN (${actorId}, ${author})
+      ${mentions.length > 0 ? Sql.sql`UNION ALL SELECT "id", 'mention' FROM "Person" WHERE "usernameKey" IN (${Sql.join(mentions)})` : Sql.empty}
+    )
+    SELECT p."id", r."reachedAs", p."email", (p."emailFrequency" = 'immediate' AND p."emailVerifiedAt" IS NOT NULL) AS "mailed",
+      np."kind", np."inApp", np."email" AS "byMail",
+      EXISTS (SELECT 1 FROM "Block" b WHERE (b."blockerId" = ${actorId} AND b."blockedId" = p."id")
+                                         OR (b."blockerId" = p."id" AND b."blockedId" = ${actorId})) AS "blocksActor",
+      EXISTS (SELECT 1 FROM "Block" b WHERE (b."blockerId" = ${author} AND b."blockedId" = p."id")
+                                         OR (b."blockerId" = p."id" AND b."blockedId" = ${author})) AS "blocksAuthor",
+      EXISTS (SELECT 1 FROM "Friendship" f WHERE f."personId" = ${author} AND f."friendId" = p."id") AS "friend"
+    FROM "reached" r JOIN "Person" p ON p."id" = r."personId"
+    LEFT JOIN "NotificationPreference" np ON np."personId" = p."id"`;
+  // a reply or a mention reaches only those who may see the entry (mayAllSee's rule)
+  const maySee = (row: ReachedRow) =>
+    row.reachedAs === 'comment' ||
+    (!flag(row.blocksAuthor) && (entry.visibility === 'everyone' || (entry.visibility === 'friends' && flag(row.friend))));
+  const base = { actorId, entryId: entry.id };
+  const order = ['comment', 'reply', 'mention'] as const;
+  const reached = (kind: (typeof order)[number]) => [
+    ...new Set(rows.filter((row) => row.reachedAs === kind && maySee(row)).map((row) => Number(row.id))),
+  ];
+  const wanted = onceEach(
+    order.flatMap((kind) =>
+      (kind === 'reply'
+        ? reached(kind)
+            .sort((a, b) => a - b)
+            .slice(0, REPLIED_MAX)
+        : reached(kind)
+      ).map((personId) => ({ ...base, personId, kind })),
+    ),
+  );
+  if (wanted.length === 0) return [];
+  const blocked = new Set(rows.filter((row) => flag(row.blocksActor)).map((row) => Number(row.id)));
+  return written(tx, wanted, foldedChoices(rows), blocked);
 }
 
 /** A new entry's (or its message's) mentions. */

@@ -35,6 +35,8 @@ async function post(who: string, input: string): Promise<number> {
 const comment = (who: string, entryId: number, body: string) =>
   gql(who, `mutation { createComment(input: { entryId: ${entryId}, body: "${body}" }) { error { __typename } } }`);
 const like = (who: string, entryId: number) => gql(who, `mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
+/** A comment's statements (see 'cost a comment the same few statements'). */
+const FEWEST = 7;
 const readAll = (who: string) => gql(who, 'mutation { markNotificationsRead(input: { all: true }) { unreadCount } }');
 
 beforeAll(async () => {
@@ -139,10 +141,44 @@ describe('notifications', () => {
         {},
         await createToken(db.prisma, (await createPerson(db.prisma)).id),
       );
-    // 14 earlier commenters now hear of Dov's comment, in the statements that told 2 of Cat's
+    // 14 earlier commenters now hear of Dov's comment, in the statements that told 2 of Cat's: the token,
+    // the entry, then in one transaction the comment, who hears of it (one read), their notifications and
+    // the outbox event, and the answer's comment
     expect(await statementsOfComment('dov')).toBe(fewCommenters);
+    expect(fewCommenters).toBeLessThanOrEqual(FEWEST);
     expect(await db.prisma.notification.count({ where: { entryId: entry, kind: 'reply' } })).toBe(14);
     await Promise.all(['ann', 'ben', 'cat', 'dov'].map(readAll));
+  });
+
+  it('tell with a reply only the earlier commenters who may still see the entry, have no block with the commenter and want replies', async () => {
+    const names = ['fay', 'gus', 'hal', 'ida', 'jon', 'kim', 'lea'];
+    const people: Record<string, number> = {};
+    for (const name of names) {
+      people[name] = (await createPerson(db.prisma, { username: name, displayName: name.toUpperCase() })).id;
+      tokens[name] = await createToken(db.prisma, people[name]!);
+    }
+    for (const name of names.slice(1)) await makeFriends(db.prisma, people.fay!, people[name]!);
+    const entry = await post('fay', 'message: "Friends only", visibility: FRIENDS');
+    for (const name of ['hal', 'ida', 'jon', 'kim', 'lea']) await comment(name, entry, 'Earlier');
+    await Promise.all(names.map(readAll));
+    // Hal is no longer Fay's friend, Fay blocked Ida, Jon blocked Gus, Kim turned replies off
+    await db.prisma.friendship.deleteMany({
+      where: {
+        OR: [
+          { personId: people.fay!, friendId: people.hal! },
+          { personId: people.hal!, friendId: people.fay! },
+        ],
+      },
+    });
+    await db.prisma.block.create({ data: { blockerId: people.fay!, blockedId: people.ida! } });
+    await db.prisma.block.create({ data: { blockerId: people.jon!, blockedId: people.gus! } });
+    await gql('kim', 'mutation { setNotificationPreference(input: { kind: REPLY, inApp: false }) { inApp } }');
+    await comment('gus', entry, 'Late to this @lea');
+    const kinds = async (name: string) => (await inbox(name, '(unread: true)')).notifications.edges.map((e) => e.node.kind);
+    expect(await kinds('fay')).toEqual(['COMMENT']);
+    // a reply and a mention of the same person: one notification, the reply
+    expect(await kinds('lea')).toEqual(['REPLY']);
+    for (const name of ['hal', 'ida', 'jon', 'kim']) expect(await kinds(name), name).toEqual([]);
   });
 
   it('tell a person mentioned, if they may see the entry', async () => {

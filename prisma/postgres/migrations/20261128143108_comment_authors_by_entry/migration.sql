@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Comment_entryId_authorId_idx" ON "Comment"("entryId", "authorId");
