@@ -3,15 +3,24 @@
 
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
-/** A unique key refused the row: someone else wrote it first (P2002). */
+/** What the driver said of a raw statement that failed (P2010): its kind of failure, such as `ForeignKeyConstraintViolation`. */
+const rawKindOf = (error: unknown): unknown =>
+  codeOf(error) === 'P2010'
+    ? (error as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } }).meta?.driverAdapterError?.cause?.kind
+    : undefined;
+
+/** A unique key refused the row: someone else wrote it first (P2002, or a raw statement's). */
 export function isUniqueViolation(error: unknown): boolean {
-  return codeOf(error) === 'P2002';
+  return codeOf(error) === 'P2002' || rawKindOf(error) === 'UniqueConstraintViolation';
 }
 
-/** The row a write refers to, or the row it changes, is gone (a foreign key, P2003; not found, P2025). */
+/**
+ * The row a write refers to, or the row it changes, is gone (a foreign key, P2003 or a raw statement's
+ * such as db/comments.ts writes; not found, P2025).
+ */
 export function isMissingRow(error: unknown): boolean {
   const code = codeOf(error);
-  return code === 'P2003' || code === 'P2025';
+  return code === 'P2003' || code === 'P2025' || rawKindOf(error) === 'ForeignKeyConstraintViolation';
 }
 
 /**

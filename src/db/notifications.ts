@@ -34,7 +34,7 @@ async function blockedWith(tx: Transaction, otherId: number, personIds: readonly
 }
 
 /** What the people an act reaches chose: the kinds they turned off in the app, and where mail goes. */
-type Choices = { off: Set<string>; mailTo: Map<number, string>; unmailed: Set<string> };
+export type Choices = { off: Set<string>; mailTo: Map<number, string>; unmailed: Set<string> };
 
 /**
  * Reads, in one statement, what the people of `personIds` chose: kinds heard of in the app, kinds
@@ -96,26 +96,59 @@ function onceEach(list: readonly Notify[]): Notify[] {
 
 /** Writes the notifications of `wanted` that their people hear of (their choices, no block with the actor). */
 async function written(tx: Transaction, wanted: readonly Notify[], choices: Choices, blocked: ReadonlySet<number>): Promise<Heard[]> {
-  const heard = wanted.filter((n) => !choices.off.has(`${n.personId} ${n.kind}`) && !blocked.has(n.personId));
-  if (heard.length === 0) return [];
-  const now = new Date();
+  const audience: Audience = { heard: heardOf(wanted, choices, blocked), choices };
+  if (audience.heard.length === 0) return [];
+  return mailed(tx, audience, await tx.$queryRaw<WrittenNotification[]>`${notificationsUpsert(audience.heard)}`);
+}
+
+/** Who hears of an act (their notifications to write), and what they chose for mail. */
+export interface Audience {
+  heard: Notify[];
+  choices: Choices;
+}
+
+/** Of `wanted`, those their choices and blocks let hear of the act. */
+function heardOf(wanted: readonly Notify[], choices: Choices, blocked: ReadonlySet<number>): Notify[] {
+  return wanted.filter((n) => !choices.off.has(`${n.personId} ${n.kind}`) && !blocked.has(n.personId));
+}
+
+/** A notification as its upsert returns it. */
+export interface WrittenNotification {
+  id: number;
+  personId: number;
+  actorCount: number;
+}
+
+/**
+ * The one statement that writes `heard`'s notifications (each an insert that, meeting its person's
+ * unread row of the group, adds to it instead) and returns them; a part of a larger statement too,
+ * whose `entryIdOf` then gives their entry's id (an expression that reads what that statement wrote).
+ */
+export function notificationsUpsert(heard: readonly Notify[], now = new Date(), entryIdOf?: Sql.Sql): Sql.Sql {
   const rows = heard.map((n) => {
     const key = groupKey(n.kind, n.entryId, n.actorId);
-    return Sql.sql`(${n.personId}, ${n.kind}, ${n.actorId}, 1, ${n.entryId}, ${key}, ${key}, ${now}, ${now})`;
+    return Sql.sql`(${n.personId}, ${n.kind}, ${n.actorId}, 1, ${entryIdOf ?? n.entryId}, ${key}, ${key}, ${now}, ${now})`;
   });
-  const rowsWritten = await tx.$queryRaw<Array<{ id: number; personId: number; actorCount: number }>>`
-    INSERT INTO "Notification" ("personId", "kind", "actorId", "actorCount", "entryId", "groupKey", "unreadKey", "createdAt", "updatedAt")
+  return Sql.sql`INSERT INTO "Notification" ("personId", "kind", "actorId", "actorCount", "entryId", "groupKey", "unreadKey", "createdAt", "updatedAt")
     VALUES ${Sql.join(rows)}
     ON CONFLICT ("personId", "unreadKey") DO UPDATE
       SET "actorId" = excluded."actorId", "actorCount" = "Notification"."actorCount" + 1, "updatedAt" = excluded."updatedAt"
     RETURNING "id", "personId", "actorCount"`;
-  const kindOf = new Map(heard.map((n) => [n.personId, n.kind]));
-  // a notification is mailed once, when it is new: the likes that grow it later are in the mail's text
+}
+
+/**
+ * After the notifications of `audience` were written: mails the new ones to whoever asked for each as
+ * it comes (a notification is mailed once, when it is new: the likes that grow it later are in the
+ * mail's text), and tells who heard of the act in which notification.
+ */
+export async function mailed(tx: Transaction, audience: Audience, rowsWritten: readonly WrittenNotification[]): Promise<Heard[]> {
+  const { choices } = audience;
+  const kindOf = new Map(audience.heard.map((n) => [n.personId, n.kind]));
   const mails = rowsWritten.flatMap((row) => {
     const personId = Number(row.personId);
     const to = choices.mailTo.get(personId);
-    const mailed = Number(row.actorCount) === 1 && to && !choices.unmailed.has(`${personId} ${kindOf.get(personId)}`);
-    return mailed ? [{ personId, kind: 'notification', to, notificationId: Number(row.id) }] : [];
+    const mailedNow = Number(row.actorCount) === 1 && to && !choices.unmailed.has(`${personId} ${kindOf.get(personId)}`);
+    return mailedNow ? [{ personId, kind: 'notification', to, notificationId: Number(row.id) }] : [];
   });
   if (mails.length > 0) await tx.mail.createMany({ data: mails });
   return rowsWritten.map((row) => ({ personId: Number(row.personId), notificationId: Number(row.id) }));
@@ -175,19 +208,19 @@ interface ReachedRow extends ChoiceRow {
 /**
  * A new comment: its entry's author (comment), earlier commenters who may still see the entry (reply),
  * and whom it mentions who may see it (mention). The entry is the one the comment was checked against
- * (read before the transaction: not read again). All an act needs is read in one statement: who it
+ * (read before the transaction: not read again). All it needs is read in one statement: who it
  * reaches, what each chose, the blocks between them and the commenter or the entry's author, and the
- * author's friends among them; then the notifications are written in one more (notifyAll's rules).
+ * author's friends among them; notifyAll's rules then say who hears of it (db/comments.ts writes it).
  *
  * The earlier commenters are found one by one along the index of the entry's comments by author (a
  * loose index scan: each step is one index seek past the last person found), so a comment on an entry
  * with thousands, however many by the commenter, costs at most 52 seeks, not a read of them all.
  */
-export async function notifyComment(
+export async function commentAudience(
   tx: Transaction,
-  act: { entry: Entry & { id: number }; actorId: number; body: string },
+  act: { entry: Entry & { id: number }; actorId: number },
   mentioned: readonly string[],
-): Promise<Heard[]> {
+): Promise<Audience> {
   const { entry, actorId } = act;
   const author = entry.authorId;
   const mentions = mentioned.slice(0, MENTIONS_MAX);
@@ -231,9 +264,9 @@ export async function notifyComment(
       ).map((personId) => ({ ...base, personId, kind })),
     ),
   );
-  if (wanted.length === 0) return [];
   const blocked = new Set(rows.filter((row) => flag(row.blocksActor)).map((row) => Number(row.id)));
-  return written(tx, wanted, foldedChoices(rows), blocked);
+  const choices = foldedChoices(rows);
+  return { heard: heardOf(wanted, choices, blocked), choices };
 }
 
 /** A new entry's (or its message's) mentions. */

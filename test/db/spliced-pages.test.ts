@@ -143,8 +143,8 @@ describe("a page of each entry's comments and likes, as a client's variables ask
     const yoga = await api.app.yoga.fetch(new Request(`${BASE}/graphql`, init()));
     const body = await served.text();
     expect(body).toBe(await yoga.text());
-    const edges = (JSON.parse(body) as { data: { publicStream: { edges: Array<{ node: Record<string, unknown> & { id: number } }> } } }).data
-      .publicStream.edges;
+    const edges = (JSON.parse(body) as { data: { publicStream: { edges: Array<{ node: Record<string, unknown> & { id: number } }> } } })
+      .data.publicStream.edges;
     return edges.find((edge) => edge.node.id === entryId)!.node.comments as {
       edges: Array<{ node: { body: string } }>;
       pageInfo: { endCursor: string };

@@ -45,9 +45,18 @@ describe('spliced stream pages', () => {
     ['a named fragment around the edges', '{ publicStream { ...C } } fragment C on EntryConnection { edges { node { id } } }'],
     ['the alias the ids go under', '{ publicStream { ... on EntryConnection { edges { node { milepostSplicedEntryId: id } } } } }'],
     ['no entries asked for', '{ publicStream { ... on EntryConnection { pageInfo { hasNextPage } } } }'],
-    ['an argument that is not a page', '{ publicStream { ... on EntryConnection { edges { node { comments(orderBy: NEWEST) { totalCount } } } } } }'],
-    ['a page of a list of another kind', '{ publicStream { ... on EntryConnection { edges { node { author(first: 2) { username } } } } } }'],
-    ['a page given as an object', '{ publicStream { ... on EntryConnection { edges { node { likes(first: { n: 2 }) { totalCount } } } } } }'],
+    [
+      'an argument that is not a page',
+      '{ publicStream { ... on EntryConnection { edges { node { comments(orderBy: NEWEST) { totalCount } } } } } }',
+    ],
+    [
+      'a page of a list of another kind',
+      '{ publicStream { ... on EntryConnection { edges { node { author(first: 2) { username } } } } } }',
+    ],
+    [
+      'a page given as an object',
+      '{ publicStream { ... on EntryConnection { edges { node { likes(first: { n: 2 }) { totalCount } } } } } }',
+    ],
   ])('leaves alone %s', (_name, query) => {
     expect(plan(query)).toBeNull();
   });
@@ -57,7 +66,9 @@ describe('spliced stream pages', () => {
       'query ($n: Int, $c: Int, $b: String) { publicStream(first: $n) { ... on EntryConnection { edges { node { likes(last: $c, before: $b) { totalCount } ...C } } } } } fragment C on Entry { comments(first: $c) { totalCount } }',
     )!;
     expect(planned.variables).toEqual(['b', 'c']);
-    expect(plan('{ publicStream { ... on EntryConnection { edges { node { comments(first: 2) { totalCount } } } } } }')!.variables).toEqual([]);
+    expect(plan('{ publicStream { ... on EntryConnection { edges { node { comments(first: 2) { totalCount } } } } } }')!.variables).toEqual(
+      [],
+    );
   });
 
   it('asks first for the ids alone, then for the whole query with the ids', () => {

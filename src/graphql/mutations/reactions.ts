@@ -1,7 +1,8 @@
 // Comments and likes on entries.
 
+import { writeComment } from '../../db/comments.ts';
 import { isMissingRow, isUniqueViolation } from '../../db/errors.ts';
-import { notifyComment, notifyLike } from '../../db/notifications.ts';
+import { notifyLike } from '../../db/notifications.ts';
 import { withOutboxEvent } from '../../db/outbox.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { mentionedUsernames } from '../../domain/notifications.ts';
@@ -47,15 +48,16 @@ payloadMutation('createComment', {
     const text = validateCommentBody(input.body);
     const entry = await requireEntry(context, entryId, input.entryId);
     // the write returns only the id (what a retry under an Idempotency-Key replays); the answer is read after
-    // the comment and who hears of it (its entry's author, earlier commenters, whom it mentions): one transaction
-    const { id, heard } = await withOutboxEvent(
-      context.prisma,
-      async (tx) => {
-        const row = await tx.comment.create({ data: { entryId, authorId: viewer.id, body: text }, select: { id: true } });
-        return { id: row.id, heard: await notifyComment(tx, { entry, actorId: viewer.id, body: text }, mentionedUsernames(text)) };
-      },
-      (row) => ({ name: 'commentAdded', payload: { entryId, commentId: row.id, authorId: viewer.id } }),
-    ).catch((e) => entryGone(e, input.entryId));
+    // the comment, who hears of it (its entry's author, earlier commenters, whom it mentions) and its event:
+    // one transaction (db/comments.ts)
+    const written = await writeComment(context.prisma, context.provider, {
+      entry,
+      authorId: viewer.id,
+      body: text,
+      mentioned: mentionedUsernames(text),
+    }).catch((e) => entryGone(e, input.entryId));
+    if (!written) throw new NotFoundError('entry', String(input.entryId));
+    const { id, heard } = written;
     context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
     context.events.publish('commentChanged', { entryId, commentId: id, kind: 'ADDED' });
     announce(context, heard);
