@@ -1,18 +1,26 @@
-// A new comment as one act: the comment, the notifications of those it reaches and its outbox event,
-// in one transaction, so that a comment acknowledged is heard of and relayed exactly once.
+// A new comment as one act: the comment, the notifications of those it reaches, the mails of new ones
+// and its outbox event, all or nothing, so that a comment acknowledged is heard of and relayed exactly
+// once.
 //
-// Who hears of it is read first, in one statement and before anything is written (db/notifications.ts:
-// commentAudience); then everything is written. On PostgreSQL that is one statement: the comment's
+// Who hears of it is read first, in one statement (db/notifications.ts: commentAudience); then
+// everything is written, in the same transaction. On PostgreSQL that is one statement: the comment's
 // insert moves its entry's revision (a trigger: db/entry-pages.ts's versions), which holds the entry's
 // row, and the notifications' upsert holds their rows, until the commit; written one statement after
-// another, every comment on a busy entry waited for the round trips of the one before it (16 writers on
-// one entry: 144 comments/s). On SQLite, where a statement is no round trip and one writer has the file,
-// they are three statements.
+// another, every comment on a busy entry waited for the round trips of the one before it. On SQLite,
+// where a statement is no round trip and one writer has the file, they are three statements.
 
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Prisma, Transaction } from './database.ts';
-import type { Heard, Notify } from './notifications.ts';
-import { type Audience, commentAudience, mailed, notificationsUpsert, type WrittenNotification } from './notifications.ts';
+import {
+  type Audience,
+  commentAudience,
+  type Heard,
+  heardIn,
+  mailed,
+  mailedTo,
+  notificationsUpsert,
+  type WrittenNotification,
+} from './notifications.ts';
 import { recordEvent } from './outbox.ts';
 
 export interface NewComment {
@@ -29,10 +37,14 @@ export async function writeComment(
   provider: 'sqlite' | 'postgresql',
   comment: NewComment,
 ): Promise<{ id: number; heard: Heard[] } | null> {
+  const act = { entry: comment.entry, actorId: comment.authorId };
+  // a transaction even for PostgreSQL's one statement: a retried request's Idempotency-Key records each
+  // write transaction's result inside it (graphql/idempotency.ts), so that a retry replays the comment
   return prisma.$transaction(async (tx) => {
-    const audience = await commentAudience(tx, { entry: comment.entry, actorId: comment.authorId }, comment.mentioned);
-    const written = provider === 'postgresql' ? await inOneStatement(tx, comment, audience.heard) : await inTurn(tx, comment, audience);
-    return written && { id: written.id, heard: await mailed(tx, audience, written.notifications) };
+    const audience = await commentAudience(tx, act, comment.mentioned);
+    if (provider === 'postgresql') return inOneStatement(tx, comment, audience);
+    const written = await inTurn(tx, comment, audience);
+    return { id: written.id, heard: await mailed(tx, audience, written.notifications) };
   });
 }
 
@@ -42,15 +54,17 @@ interface Written {
 }
 
 /**
- * PostgreSQL: the comment, its event (the relay's payload, as recordEvent writes it) and the
- * notifications, in one statement. It locks the entry's row first, as the comment's revision trigger
- * would at the end: every statement that writes beside the entry then takes its locks in one order (the
- * entry, then the notifications), where a lock taken late met an entry's deletion, which holds the entry
- * and deletes its notifications, in a deadlock. An entry deleted meanwhile has no row to lock: nothing
- * is written, and the act answers that it is gone.
+ * PostgreSQL: the comment, its event (the relay's payload, as recordEvent writes it), the notifications
+ * and the mails of new ones, in one statement. It locks the entry's row first, as the comment's revision
+ * trigger would at the end: every statement that writes beside the entry then takes its locks in one
+ * order (the entry, then the notifications), where a lock taken late met an entry's deletion, which
+ * holds the entry and deletes its notifications, in a deadlock. An entry deleted meanwhile has no row
+ * to lock: nothing is written, and the act answers that it is gone.
  */
-async function inOneStatement(tx: Transaction, comment: NewComment, heard: readonly Notify[]): Promise<Written | null> {
+async function inOneStatement(tx: Transaction, comment: NewComment, audience: Audience): Promise<{ id: number; heard: Heard[] } | null> {
   const now = new Date();
+  const { heard } = audience;
+  const mails = [...mailedTo(audience)].map(([personId, to]) => Sql.sql`(CAST(${personId} AS INTEGER), CAST(${to} AS TEXT))`);
   const rows = await tx.$queryRaw<Array<{ part: string; id: number; personId: number | null; actorCount: number | null }>>`
     WITH "e" AS (
       SELECT "id" FROM "Entry" WHERE "id" = ${comment.entry.id} FOR NO KEY UPDATE
@@ -62,12 +76,21 @@ async function inOneStatement(tx: Transaction, comment: NewComment, heard: reado
       INSERT INTO "OutboxEvent" ("name", "payload", "createdAt")
       SELECT 'commentAdded', json_build_object('entryId', "c"."entryId", 'commentId', "c"."id", 'authorId', "c"."authorId")::text, ${now}
       FROM "c"
-    )${heard.length > 0 ? Sql.sql`, "n" AS (${notificationsUpsert(heard, now, Sql.sql`(SELECT "entryId" FROM "c")`)})` : Sql.empty}
+    )${heard.length > 0 ? Sql.sql`, "n" AS (${notificationsUpsert(heard, now, Sql.sql`(SELECT "entryId" FROM "c")`)})` : Sql.empty}${
+      heard.length > 0 && mails.length > 0
+        ? Sql.sql`, "m" AS (
+      INSERT INTO "Mail" ("personId", "kind", "to", "notificationId", "nextAttemptAt", "createdAt")
+      SELECT "n"."personId", 'notification', "v"."to", "n"."id", ${now}, ${now}
+      FROM "n" JOIN (VALUES ${Sql.join(mails)}) AS "v"("personId", "to") ON "v"."personId" = "n"."personId"
+      WHERE "n"."actorCount" = 1
+    )`
+        : Sql.empty
+    }
     SELECT 'comment' AS "part", "id", NULL AS "personId", NULL AS "actorCount" FROM "c"
     ${heard.length > 0 ? Sql.sql`UNION ALL SELECT 'notification', "id", "personId", "actorCount" FROM "n"` : Sql.empty}`;
   const written = rows.find((row) => row.part === 'comment');
   if (!written) return null;
-  return { id: Number(written.id), notifications: rows.filter((row) => row.part === 'notification') as WrittenNotification[] };
+  return { id: Number(written.id), heard: heardIn(rows.filter((row) => row.part === 'notification') as WrittenNotification[]) };
 }
 
 /** SQLite: the same writes, one statement after another on the one writer. */

@@ -142,17 +142,30 @@ export function notificationsUpsert(heard: readonly Notify[], now = new Date(), 
  * mail's text), and tells who heard of the act in which notification.
  */
 export async function mailed(tx: Transaction, audience: Audience, rowsWritten: readonly WrittenNotification[]): Promise<Heard[]> {
-  const { choices } = audience;
-  const kindOf = new Map(audience.heard.map((n) => [n.personId, n.kind]));
+  const addresses = mailedTo(audience);
   const mails = rowsWritten.flatMap((row) => {
     const personId = Number(row.personId);
-    const to = choices.mailTo.get(personId);
-    const mailedNow = Number(row.actorCount) === 1 && to && !choices.unmailed.has(`${personId} ${kindOf.get(personId)}`);
-    return mailedNow ? [{ personId, kind: 'notification', to, notificationId: Number(row.id) }] : [];
+    const to = addresses.get(personId);
+    return Number(row.actorCount) === 1 && to ? [{ personId, kind: 'notification', to, notificationId: Number(row.id) }] : [];
   });
   if (mails.length > 0) await tx.mail.createMany({ data: mails });
-  return rowsWritten.map((row) => ({ personId: Number(row.personId), notificationId: Number(row.id) }));
+  return heardIn(rowsWritten);
 }
+
+/** Who of `audience` gets a new notification mailed as it comes, and where to (they asked for it, for its kind). */
+export function mailedTo(audience: Audience): Map<number, string> {
+  const { choices } = audience;
+  return new Map(
+    audience.heard.flatMap((n) => {
+      const to = choices.mailTo.get(n.personId);
+      return to && !choices.unmailed.has(`${n.personId} ${n.kind}`) ? [[n.personId, to] as const] : [];
+    }),
+  );
+}
+
+/** Who heard of an act, in which notification, as the upsert wrote them. */
+export const heardIn = (rowsWritten: readonly WrittenNotification[]): Heard[] =>
+  rowsWritten.map((row) => ({ personId: Number(row.personId), notificationId: Number(row.id) }));
 
 /** Writes (or adds to) one notification: who hears of it and its id, or null when nobody is to. */
 export async function notify(tx: Transaction, n: Notify): Promise<Heard | null> {
