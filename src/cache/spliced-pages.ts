@@ -123,7 +123,6 @@ const PAGED = new Set(['CommentConnection', 'LikeConnection']);
  * then depends on as well.
  */
 function pageArgumentsOnly(field: FieldNode, child: string | null | undefined, variables: Set<string>): boolean {
-  if (field.directives?.length) return false;
   if (!field.arguments?.length) return true;
   if (!child || !PAGED.has(child)) return false;
   return field.arguments.every((argument) => {
@@ -152,7 +151,7 @@ function onlyDocumentFields(
     if (selection.kind === Kind.FIELD) {
       if (responseKey(selection) === ID_ALIAS) return false;
       const name = selection.name.value;
-      if (name === '__typename') return plain(selection);
+      if (name === '__typename') return true;
       if (!Object.hasOwn(fields, name)) return false;
       const child = fields[name];
       if (!pageArgumentsOnly(selection, child, variables)) return false;

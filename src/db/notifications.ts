@@ -5,6 +5,7 @@
 // off, or of an entry they may not see (its visibility, a block). An act's notifications are written
 // together: a few statements whoever hears of it (one recipient at a time cost a comment up to 45).
 import { groupKey, MENTIONS_MAX, type NotificationKind } from '../domain/notifications.ts';
+import { maySee } from '../domain/visibility.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Transaction } from './database.ts';
 
@@ -258,14 +259,12 @@ export async function commentAudience(
       EXISTS (SELECT 1 FROM "Friendship" f WHERE f."personId" = ${author} AND f."friendId" = p."id") AS "friend"
     FROM "reached" r JOIN "Person" p ON p."id" = r."personId"
     LEFT JOIN "NotificationPreference" np ON np."personId" = p."id"`;
-  // a reply or a mention reaches only those who may see the entry (mayAllSee's rule)
-  const maySee = (row: ReachedRow) =>
-    row.reachedAs === 'comment' ||
-    (!flag(row.blocksAuthor) && (entry.visibility === 'everyone' || (entry.visibility === 'friends' && flag(row.friend))));
+  // a reply or a mention reaches only those who may see the entry: the one rule (domain/visibility.ts)
+  const mayRead = (row: ReachedRow) => maySee(entry, Number(row.id), flag(row.friend), true, flag(row.blocksAuthor));
   const base = { actorId, entryId: entry.id };
   const order = ['comment', 'reply', 'mention'] as const;
   const reached = (kind: (typeof order)[number]) => [
-    ...new Set(rows.filter((row) => row.reachedAs === kind && maySee(row)).map((row) => Number(row.id))),
+    ...new Set(rows.filter((row) => row.reachedAs === kind && mayRead(row)).map((row) => Number(row.id))),
   ];
   const wanted = onceEach(
     order.flatMap((kind) =>
