@@ -48,6 +48,7 @@ export function createRequestContexts(
     clientAddress,
     read: database.read,
     documents: database.documents,
+    stats: database.stats,
     provider: database.provider,
     viewer,
     baseUrl: baseUrl(request),

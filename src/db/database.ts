@@ -20,6 +20,7 @@ import { storedDate } from './entry-rows.ts';
 import { retryingRead } from './errors.ts';
 import { KEPT_DOCUMENTS, KeptDocuments } from './kept-documents.ts';
 import { keptStatements } from './kept-statements.ts';
+import { KeptStats } from './kept-stats.ts';
 import { lockWaits, waitingForLocks } from './lock-waits.ts';
 import { applyMigrations } from './migrate.ts';
 import { oneWriter } from './one-writer.ts';
@@ -43,6 +44,8 @@ export interface Database {
   read<T>(query: Sql.Sql): Promise<T[]>;
   /** Entry documents kept for the stream pages of this database (db/kept-documents.ts). */
   readonly documents: KeptDocuments;
+  /** People's stats, records and streaks kept per revision of what they count (db/kept-stats.ts). */
+  readonly stats: KeptStats;
   /** SQL statements run so far by this client (tests and the benchmark read it). */
   queryCount(): number;
   /** Calls `listener` after every SQL statement with its time and text (metrics, LOG_QUERIES); returns the unsubscribe. */
@@ -212,6 +215,7 @@ export async function openDatabase(database: DatabaseConfig, options: OpenOption
       return rows;
     },
     documents: new KeptDocuments(KEPT_DOCUMENTS, options.freezeKeptDocuments ?? true),
+    stats: new KeptStats(),
     queryCount: () => count,
     onQuery(listener) {
       listeners.add(listener);

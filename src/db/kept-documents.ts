@@ -97,7 +97,8 @@ export class KeptDocuments {
   }
 }
 
-function deepFreeze<T>(value: T): T {
+/** Freezes `value` and everything it holds: kept values are shared by every request. */
+export function deepFreeze<T>(value: T): T {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
   for (const inner of Object.values(value)) deepFreeze(inner);
   return Object.freeze(value);

@@ -132,6 +132,19 @@ export function localDay(timeZone: string, ms: number): number {
  * skips midnight (America/Santiago, Asia/Beirut).
  */
 export function dayStart(timeZone: string, day: number): number {
+  const key = `${timeZone}|${day}`;
+  let start = dayStarts.get(key);
+  if (start === undefined) {
+    if (dayStarts.size >= 100_000) dayStarts.clear();
+    dayStarts.set(key, (start = findDayStart(timeZone, day)));
+  }
+  return start;
+}
+
+/** Starts of days, by zone and day: every stats answer asks for the same few hundred. */
+const dayStarts = new Map<string, number>();
+
+function findDayStart(timeZone: string, day: number): number {
   const wall = day * DAY_MS;
   // two passes: the offset at the first guess may be the other side of a change
   let instant = wall - offsetMinutes(timeZone, wall) * 60_000;

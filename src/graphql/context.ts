@@ -29,6 +29,8 @@ export interface Context {
   readonly read: Database['read'];
   /** Entry documents kept between stream pages (db/kept-documents.ts). */
   readonly documents: Database['documents'];
+  /** People's stats, records and streaks kept between requests (db/kept-stats.ts). */
+  readonly stats: Database['stats'];
   /** Which SQL dialect bulk writes speak. */
   readonly provider: 'sqlite' | 'postgresql';
   readonly viewer: Viewer | null;

@@ -1,6 +1,7 @@
 // A person's training: totals per week, month or year on their own calendar, records and streaks.
-// The sums and the records come from aggregate queries (db/stats.ts); who may read them
-// is the person's `statsVisibility`, and each total counts only the workouts its reader may see.
+// The sums and the records come from aggregate queries (db/stats.ts), kept per revision of what they
+// count (db/kept-stats.ts); who may read them is the person's `statsVisibility`, and each total counts
+// only the workouts its reader may see.
 
 import { shownFiguresVersion } from '../../db/shown-figures.ts';
 import {
@@ -241,6 +242,8 @@ const MeasureRecordRef = builder.objectRef<MeasureShape>('MeasureRecord').implem
 interface RecordsShape {
   owner: Owner;
   reader: StatsReader;
+  /** The person's `statsRevision`: what is kept of their records is kept at it (db/kept-stats.ts). */
+  revision: number;
   /** The longest ride, the biggest climb and the longest swim, read together by the first of them asked. */
   biggest?: Promise<Array<BiggestRow | null>>;
 }
@@ -254,7 +257,8 @@ const BIGGEST: readonly BiggestWanted[] = [
 
 /** One of the "biggest" records of `records` (one statement reads the three). */
 async function biggestOf(context: Context, records: RecordsShape, index: number) {
-  records.biggest ??= readBiggest(context, records.owner.id, records.reader, BIGGEST);
+  const { owner, reader, revision } = records;
+  records.biggest ??= context.stats.keep(owner.id, revision, reader, 'biggest', () => readBiggest(context, owner.id, reader, BIGGEST));
   const row = (await records.biggest)[index];
   return row ? { owner: records.owner, ...row } : null;
 }
@@ -266,8 +270,10 @@ const RecordsRef = builder.objectRef<RecordsShape>('PersonRecords').implement({
       type: [RunningRecordRef],
       description:
         'For each record distance covered by a timed running track, the fastest time, shortest distance first. To anyone but the person, only efforts inside the shown part of a track their privacy cuts.',
-      resolve: async ({ owner, reader }, _args, context) =>
-        (await readRunningRecords(context, owner.id, reader)).map((record) => ({ owner, ...record })),
+      resolve: async ({ owner, reader, revision }, _args, context) =>
+        (await context.stats.keep(owner.id, revision, reader, 'running', () => readRunningRecords(context, owner.id, reader))).map(
+          (record) => ({ owner, ...record }),
+        ),
     }),
     longestRide: t.field({
       type: MeasureRecordRef,
@@ -306,13 +312,14 @@ const StreakRef = builder.objectRef<Streaks & { lastDay: string | null }>('Strea
 });
 
 /** The columns of a person these fields read. */
-const SETTINGS = { id: true, units: true, timeZone: true, statsVisibility: true, weekStart: true } as const;
+const SETTINGS = { id: true, units: true, timeZone: true, statsVisibility: true, weekStart: true, statsRevision: true } as const;
 interface Settings {
   id: number;
   units: string;
   timeZone: string | null;
   statsVisibility: string;
   weekStart: number;
+  statsRevision: number;
 }
 
 /**
@@ -386,7 +393,11 @@ builder.prismaObjectFields('Person', (t) => ({
       const timeZone = calendarZone(person.timeZone);
       const weekStart = weekStartOf(person);
       const periods = calendarPeriods(timeZone, args.period, weekStart, from, to);
-      const rows = await readPeriodTotals(context, person.id, reader, periods, args.activityType ?? null);
+      // the periods follow from the zone, their length, the week's first day, the first one's start and how many
+      const question = `totals|${timeZone}|${args.period}|${weekStart}|${periods[0]?.start}|${periods.length}|${args.activityType}`;
+      const rows = await context.stats.keep(person.id, person.statsRevision, reader, question, () =>
+        readPeriodTotals(context, person.id, reader, periods, args.activityType ?? null),
+      );
       const owner = { id: person.id, units: person.units };
       return {
         period: args.period,
@@ -420,7 +431,7 @@ builder.prismaObjectFields('Person', (t) => ({
     select: SETTINGS,
     resolve: async (person, _args, context) => {
       const reader = await statsReader(context, person);
-      return reader === undefined ? null : { owner: { id: person.id, units: person.units }, reader };
+      return reader === undefined ? null : { owner: { id: person.id, units: person.units }, reader, revision: person.statsRevision };
     },
   }),
   streak: t.field({
@@ -432,13 +443,17 @@ builder.prismaObjectFields('Person', (t) => ({
       const reader = await statsReader(context, person);
       if (reader === undefined) return null;
       const timeZone = calendarZone(person.timeZone);
-      const minutes = await readWorkoutMinutes(context, person.id, reader);
-      const days = minutes.map((minute) => localDay(timeZone, minute * 60_000));
-      const last = days.length ? days.reduce((a, b) => Math.max(a, b)) : null;
-      return {
-        ...streaks(days, localDay(timeZone, Date.now()), weekStartOf(person)),
-        lastDay: last === null ? null : new Date(last * 86_400_000).toISOString().slice(0, 10),
-      };
+      const today = localDay(timeZone, Date.now());
+      const weekStart = weekStartOf(person);
+      return context.stats.keep(person.id, person.statsRevision, reader, `streak|${timeZone}|${weekStart}|${today}`, async () => {
+        const minutes = await readWorkoutMinutes(context, person.id, reader);
+        const days = minutes.map((minute) => localDay(timeZone, minute * 60_000));
+        const last = days.length ? days.reduce((a, b) => Math.max(a, b)) : null;
+        return {
+          ...streaks(days, today, weekStart),
+          lastDay: last === null ? null : new Date(last * 86_400_000).toISOString().slice(0, 10),
+        };
+      });
     },
   }),
   statsVisibility: t.field({
