@@ -11,8 +11,8 @@
 //
 // The answer is the same either way, byte for byte: the same document runs through the same envelop;
 // only the fields below the stream's `node` are taken from earlier answers, and only fields whose
-// values are their entry's document and the origin alone are allowed there (ENTRY_FIELDS). Anything
-// else (a track, a person's friends or stats, arguments, directives, variables) runs as before.
+// values are their entry's version and the origin alone are allowed there (ENTRY_FIELDS). Anything
+// else (a track's points, a person's friends or stats, arguments, directives, variables) runs as before.
 import { randomUUID } from 'node:crypto';
 import {
   type DocumentNode,
@@ -31,11 +31,12 @@ import { type EntryFragments, EntryVersions, pageOf } from './entry-fragments.ts
 const STREAMS = new Set(['publicStream', 'popularStream', 'friendsStream', 'personStream', 'nearbyStream', 'searchEntries']);
 
 /**
- * Of each type below an entry, the fields whose values come from the entry's kept document (its
- * columns, author, workout, comments, likes, counts and its author's privacy settings) and the origin,
- * for every viewer alike, with the type of their value when it has fields. A field that comes to
- * depend on the viewer, or on anything read apart from the document, must leave this list
- * (`test/db/spliced-pages.test.ts` compares answers for the author and for others).
+ * Of each type below an entry, the fields whose values follow from the entry's version (its columns,
+ * author, workout, track, comments, likes, counts and its author's privacy settings) and the origin,
+ * for every viewer alike but the author (whose versions are their own: db/entry-pages.ts), with the
+ * type of their value when it has fields. A field that comes to depend on the viewer, or on anything
+ * no revision covers, must leave this list (`test/db/spliced-pages.test.ts` compares answers for the
+ * author and for others).
  */
 const ENTRY_FIELDS: Record<string, Record<string, string | null>> = {
   Entry: {
@@ -56,6 +57,9 @@ const ENTRY_FIELDS: Record<string, Record<string, string | null>> = {
     geo: 'GeoPoint',
     media: 'Media',
     author: 'Person',
+    // what its author's privacy settings let others see of it (the people revision covers those; the
+    // track's own writes move the entry's revision); its author's side has versions of its own
+    track: 'Track',
   },
   Person: {
     id: null,
@@ -86,6 +90,17 @@ const ENTRY_FIELDS: Record<string, Record<string, string | null>> = {
   PageInfo: { hasNextPage: null, hasPreviousPage: null, startCursor: null, endCursor: null },
   Comment: { id: null, databaseId: null, body: null, createdAt: null, author: 'Person' },
   Like: { id: null, databaseId: null, createdAt: null, person: 'Person' },
+  Track: {
+    name: null,
+    distanceMeters: null,
+    elevationGain: null,
+    startedAt: null,
+    endedAt: null,
+    pointCount: null,
+    polyline: null,
+    repairs: null,
+    updatedAt: null,
+  },
   Distance: { value: null, units: null },
   GeoPoint: { latitude: null, longitude: null, coordinates: null, type: null },
   Location: { name: null },
@@ -233,6 +248,9 @@ function scopeOf(plan: SplicePlan, origin: string, variables: Readonly<Record<st
   return values.length > MAX_VARIABLES_KEY ? null : `${plan.key} ${values} ${origin}`;
 }
 
+/** Plans made in this process: each names its entries' JSON, in whichever SplicedPages shares the store. */
+let planned = 0;
+
 /** A run whose answer is not put together here (errors, extensions): the caller answers it as before. */
 export class NotSpliced extends Error {}
 
@@ -243,7 +261,6 @@ export class NotSpliced extends Error {}
 export class SplicedPages {
   private readonly plans = new WeakMap<DocumentNode, Map<string, SplicePlan | null>>();
   private readonly marker = `milepost-entry-${randomUUID()}-`;
-  private planned = 0;
 
   constructor(private readonly fragments: EntryFragments) {}
 
@@ -251,7 +268,7 @@ export class SplicedPages {
     let byName = this.plans.get(document);
     if (!byName) this.plans.set(document, (byName = new Map()));
     const name = operationName ?? '';
-    if (!byName.has(name)) byName.set(name, planOf(document, operationName, `q${++this.planned}`));
+    if (!byName.has(name)) byName.set(name, planOf(document, operationName, `q${++planned}`));
     return byName.get(name)!;
   }
 
@@ -289,6 +306,29 @@ export class SplicedPages {
       },
     );
     return this.spliced(page.rest.result, page.rest.edges ?? [], plan, page.entries);
+  }
+
+  /**
+   * The JSON of the stream's page alone, without its `__typename` (what a REST answer carries: the
+   * generated API's), put together as `answer` puts the whole answer; null when the stream answered
+   * anything but a page of entries (an error type) or the run was not put together (NotSpliced).
+   */
+  async streamValue(
+    plan: SplicePlan,
+    origin: string,
+    variables: Readonly<Record<string, unknown>>,
+    run: (document: DocumentNode, recorder: EntryVersions) => Promise<ExecutionResult>,
+  ): Promise<string | null> {
+    let json: string;
+    try {
+      json = await this.answer(plan, origin, variables, run);
+    } catch (error) {
+      if (error instanceof NotSpliced) return null;
+      throw error;
+    }
+    // `{"data":{"<stream>":{"__typename":"EntryConnection",…}}}`: the page is what the braces hold
+    const opening = `{"data":{${JSON.stringify(plan.path[0])}:{"__typename":"EntryConnection",`;
+    return json.startsWith(opening) && json.endsWith('}}}') ? `{${json.slice(opening.length, -2)}` : null;
   }
 
   /** An edge's entry without the id it was asked for under the alias, and that id. */

@@ -8,7 +8,9 @@ import type { Context, ServerContext } from '../graphql/context.ts';
 
 /**
  * Runs a typed operation for `request`. Variables go in as the client sent them, not as the document
- * types them: GraphQL's own coercion then names what is wrong, in the client's terms.
+ * types them: GraphQL's own coercion then names what is wrong, in the client's terms. A document made
+ * from another by leaving selections out (cache/spliced-pages.ts) names it as `derivedFrom`: that one is
+ * checked against the schema in its place (the part left out may be what used a variable).
  */
 export type RunOperation = <TData>(
   // `never`: any document's variables fit, since they are passed as sent (see above)
@@ -16,6 +18,7 @@ export type RunOperation = <TData>(
   request: Request,
   context: Context,
   variables?: Record<string, unknown>,
+  derivedFrom?: DocumentNode,
 ) => Promise<ExecutionResult<TData>>;
 
 export function createOperationRunner(yoga: YogaServerInstance<ServerContext, Context>): RunOperation {
@@ -25,13 +28,14 @@ export function createOperationRunner(yoga: YogaServerInstance<ServerContext, Co
     request: Request,
     context: Context,
     variables: Record<string, unknown> = {},
+    derivedFrom?: DocumentNode,
   ) => {
     const known = texts.get(document);
     const query = known ?? print(document);
     // `params` as yoga gives them to its plugins (the metrics plugin reads the operation name)
     const env = yoga.getEnveloped({ request, params: { query, variables }, ...context });
     if (known === undefined) {
-      const errors = env.validate(env.schema, document);
+      const errors = env.validate(env.schema, derivedFrom ?? document);
       const name = getOperationAST(document)?.name?.value ?? 'anonymous';
       if (errors.length > 0) throw new Error(`operation ${name} does not fit the schema: ${errors[0]!.message}`);
       texts.set(document, query);

@@ -23,6 +23,7 @@ import {
   visit,
 } from 'graphql';
 import { createSofa, createSofaRouter } from 'sofa-api';
+import type { SplicedPages } from '../cache/spliced-pages.ts';
 import { SCOPES, type Scope } from '../domain/scopes.ts';
 import type { Context } from '../graphql/context.ts';
 import { hasNul, JSON_LIMIT_BYTES, MalformedBodyError, readJsonObject, readLimitedText } from '../http/body.ts';
@@ -181,6 +182,8 @@ export function createGeneratedApi(options: {
   schema: GraphQLSchema;
   run: RunOperation;
   context: (request: Request) => Promise<Context>;
+  /** Stream pages put together from their entries' kept JSON, as GraphQL's are (cache/spliced-pages.ts); absent: none. */
+  pages?: SplicedPages;
 }): GeneratedApi {
   const view = restViewSchema(options.schema);
   const operations = generatedOperations(view, options.schema);
@@ -192,6 +195,8 @@ export function createGeneratedApi(options: {
   /** The parameters of the request sofa is reading, so that its complaint about one can name it. */
   const parameters = new AsyncLocalStorage<Record<string, unknown>>();
   const bodies = new WeakMap<Request, Record<string, unknown>>();
+  /** A stream page put together as JSON, and the text sofa answers in its place. */
+  const spliced = new WeakMap<Context, Splice>();
   const sofa = createSofa({
     basePath: API_BASE,
     schema: view,
@@ -210,7 +215,13 @@ export function createGeneratedApi(options: {
       requestsOf.set(context, request);
       return context;
     },
-    execute: executeThrough(options.run, runnableDocuments(view), { requestsOf, uploads, unexpected }) as never,
+    execute: executeThrough(options.run, runnableDocuments(view), {
+      requestsOf,
+      uploads,
+      unexpected,
+      spliced,
+      pages: options.pages,
+    }) as never,
     // fets types its own Response; the fetch API's is what it sends
     errorHandler: ((errors: readonly unknown[]) => errorResponse(errors[0], parameters.getStore() ?? {})) as never,
   });
@@ -241,6 +252,8 @@ export function createGeneratedApi(options: {
         contexts.set(forwarded, context);
         const response = await router.handle(forwarded, clientAddress);
         if (unexpected.has(context)) throw unexpected.get(context);
+        const splice = spliced.get(context);
+        if (response && splice) return withSplicedPage(response, splice);
         return response && response.status === 201 ? withLocation(response) : response;
       } catch (error) {
         if (error instanceof RestError) return error.toResponse();
@@ -278,6 +291,22 @@ async function withLocation(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
   if (path) headers.set('location', path);
   return new Response(text, { status: response.status, headers });
+}
+
+interface Splice {
+  /** What sofa was given as the stream's answer, and writes as the whole body. */
+  placeholder: string;
+  /** The page's JSON, which the body then is. */
+  json: string;
+}
+
+/** Sofa's answer with the page put together in place of the placeholder it was given. */
+async function withSplicedPage(response: Response, { placeholder, json }: Splice): Promise<Response> {
+  const text = await response.text();
+  if (text !== JSON.stringify(placeholder)) throw new Error('a generated stream page lost its place in the answer');
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(json, { status: response.status, headers });
 }
 
 /**
@@ -333,14 +362,38 @@ function runnableDocuments(view: GraphQLSchema): (document: DocumentNode) => { d
 function executeThrough(
   run: RunOperation,
   typed: ReturnType<typeof runnableDocuments>,
-  known: { requestsOf: WeakMap<Context, Request>; uploads: WeakMap<Request, Upload>; unexpected: WeakMap<Context, unknown> },
+  known: {
+    requestsOf: WeakMap<Context, Request>;
+    uploads: WeakMap<Request, Upload>;
+    unexpected: WeakMap<Context, unknown>;
+    spliced: WeakMap<Context, Splice>;
+    pages?: SplicedPages;
+  },
 ) {
+  const marker = `milepost-page-${randomUUID()}`;
   return async (args: { document: DocumentNode; contextValue: Context; variableValues?: Record<string, unknown> | null }) => {
     const request = known.requestsOf.get(args.contextValue)!;
     const upload = known.uploads.get(request);
     const variables = upload ? withFiles(args.variableValues ?? {}, upload) : (args.variableValues ?? {});
     const { document, operation } = typed(args.document);
     try {
+      // a stream page: put together from its entries' kept JSON when it can be; any other answer runs as below
+      const plan = operation.kind === 'query' && known.pages ? known.pages.plan(document, undefined) : null;
+      if (plan) {
+        const json = await known.pages!.streamValue(plan, args.contextValue.baseUrl, variables, (runDocument, versionRecorder) =>
+          run(
+            runDocument as TypedDocumentNode<Record<string, unknown>, never>,
+            request,
+            { ...args.contextValue, versionRecorder },
+            variables,
+            document,
+          ),
+        );
+        if (json !== null) {
+          known.spliced.set(args.contextValue, { placeholder: marker, json });
+          return { data: { [operation.field]: marker } };
+        }
+      }
       const result = await run(document as TypedDocumentNode<Record<string, unknown>, never>, request, args.contextValue, variables);
       return { data: { [operation.field]: outcome(result, operation, args.contextValue) } };
     } catch (error) {

@@ -32,7 +32,9 @@ const FEED = `edges { cursor node { id: databaseId url at message visibility kin
   comments { totalCount edges { node { id body createdAt author { ${PERSON} } } } } likes { edges { node { id createdAt person { ${PERSON} } } } } } }
   pageInfo { hasNextPage endCursor }`;
 
-/** Queries whose pages are put together, and two whose are not (a track; a person's own entries). */
+const TRACK = 'track { name distanceMeters elevationGain startedAt endedAt pointCount polyline repairs updatedAt }';
+
+/** Queries whose pages are put together, and one whose are not (a person's own entries). */
 const QUERIES = () => [
   `{ publicStream { __typename ... on EntryConnection { ${FEED} } } }`,
   `{ friendsStream { ... on EntryConnection { ${FEED} } ... on Error { message } } }`,
@@ -42,7 +44,7 @@ const QUERIES = () => [
   `query Named($first: Int) { page: publicStream(first: $first) { ... on EntryConnection { items: edges { entry: node { ...Shown } } } } }
    fragment Shown on Entry { said: message ... on Entry { geo { latitude } } author { ...Who } comments { edges { node { author { ...Who } } } } }
    fragment Who on Person { name: displayName url }`,
-  `{ publicStream { ... on EntryConnection { edges { node { id: databaseId track { pointCount } } } } } }`,
+  `{ publicStream { ... on EntryConnection { edges { node { id: databaseId ${TRACK} } } } } }`,
   `{ publicStream { ... on EntryConnection { edges { node { id: databaseId author { entries(first: 2) { edges { node { message } } } } } } } } }`,
 ];
 
@@ -66,9 +68,13 @@ async function both(query: string, token: string, origin = BASE) {
   return { served: { status: served.status, body: await served.text() }, yoga: { status: yoga.status, body: await yoga.text() } };
 }
 
-/** Reads every query (each entry's JSON is then kept), writes, and compares each viewer's next answers. */
+/**
+ * Reads every query twice (an entry's JSON is kept once it was asked for before), writes, and compares
+ * each viewer's next answers.
+ */
 async function afterWrite(write: () => Promise<unknown>): Promise<Record<string, unknown>> {
-  for (const query of QUERIES()) for (const token of Object.values(tokens)) await api.app.fetch(...post(query, token));
+  for (const _round of [1, 2])
+    for (const query of QUERIES()) for (const token of Object.values(tokens)) await api.app.fetch(...post(query, token));
   await write();
   const first: Record<string, unknown> = {};
   for (const [who, token] of Object.entries(tokens)) {
@@ -124,6 +130,82 @@ describe('a GraphQL stream page after a write to one of its entries', () => {
     expect(entryOf(JSON.parse(served.body))).toBeUndefined();
     const deleted = await afterWrite(() => db.prisma.entry.delete({ where: { id: entryId } }));
     expect(entryOf(deleted)).toBeUndefined();
+  });
+});
+
+/** A GPX walk north from the entry's place (40, -105), a point every 11 m and 10 s. */
+const walk = (points: number) =>
+  `<?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Walk</name><trkseg>${Array.from(
+    { length: points },
+    (_, i) =>
+      `<trkpt lat="${(40 + i * 0.0001).toFixed(4)}" lon="-105"><ele>${1600 + i}</ele><time>${new Date(Date.UTC(2026, 9, 1, 8, 0, i * 10)).toISOString()}</time></trkpt>`,
+  ).join('')}</trkseg></trk></gpx>`;
+
+const setTrack = (gpx: string) =>
+  api.graphql(
+    'mutation ($id: ID!, $gpx: GpxDocument!) { setEntryTrack(input: { entryId: $id, gpx: $gpx }) { error { __typename } } }',
+    { id: entryId, gpx },
+    tokens.author,
+  );
+
+describe("a stream page with its entries' tracks", () => {
+  const trackOf = (answer: Record<string, unknown>) =>
+    (
+      answer as { data: { publicStream: { edges: Array<{ node: { id: number; track: { pointCount: number } | null } }> } } }
+    ).data.publicStream.edges.find((edge) => edge.node.id === entryId)?.node.track;
+  const tracked = async (token: string) => {
+    const query = QUERIES()[6]!;
+    const { served, yoga } = await both(query, token);
+    expect(served).toEqual(yoga);
+    return trackOf(JSON.parse(served.body));
+  };
+  /** Reads the tracks' page until each viewer's is put together from kept JSON, then writes. */
+  const keptThen = async (write: () => Promise<unknown>) => {
+    for (const token of Object.values(tokens)) for (const _round of [1, 2, 3]) await tracked(token);
+    await write();
+  };
+
+  it('shows a track added and replaced, and what a new privacy zone cuts of it from others but not from its author', async () => {
+    await keptThen(() => setTrack(walk(40)));
+    expect(await tracked(tokens.reader)).toMatchObject({ pointCount: 40 });
+    await keptThen(() => setTrack(walk(60)));
+    expect(await tracked(tokens.reader)).toMatchObject({ pointCount: 60 });
+    await keptThen(() => db.prisma.privacyZone.create({ data: { personId: author.id, lat: 40.0, lon: -105.0, radiusMeters: 300 } }));
+    expect((await tracked(tokens.reader))!.pointCount).toBeLessThan(60);
+    expect(await tracked(tokens.author)).toMatchObject({ pointCount: 60 });
+    // written as another process would: only a trigger tells the kept JSON
+    await keptThen(() => db.prisma.track.updateMany({ where: { entryId }, data: { name: 'Renamed walk' } }));
+    expect(await tracked(tokens.author)).toMatchObject({ name: 'Renamed walk' });
+    await keptThen(() => db.prisma.privacyZone.deleteMany({ where: { personId: author.id } }));
+    expect(await tracked(tokens.reader)).toMatchObject({ pointCount: 60 });
+    await keptThen(() => db.prisma.track.deleteMany({ where: { entryId } }));
+    expect(await tracked(tokens.reader)).toBeNull();
+  });
+});
+
+describe('a stream page of the generated REST API (/api/v1)', () => {
+  it('is, put together, the bytes sofa answers with nothing kept, for the author as for others', async () => {
+    const nothingKept = testApp(db, { ENTRY_JSON_MB: '0' });
+    await setTrack(walk(50));
+    await db.prisma.privacyZone.create({ data: { personId: author.id, lat: 40.0, lon: -105.0, radiusMeters: 300 } });
+    const paths = ['/api/v1/entries', '/api/v1/entries?first=3', `/api/v1/people/${author.username}/entries`, '/api/v1/entries/friends'];
+    for (const [who, token] of Object.entries(tokens)) {
+      for (const path of paths) {
+        const init = { headers: { authorization: `Bearer ${token}` } };
+        // the second answer is put together from what the first kept
+        for (const round of [1, 2]) {
+          const served = await api.fetch(path, init);
+          const plain = await nothingKept.fetch(path, init);
+          expect(served.status, `${who} ${path}`).toBe(200);
+          expect(await served.text(), `${who} ${path}, round ${round}`).toBe(await plain.text());
+        }
+      }
+    }
+    const page = (await (await api.fetch('/api/v1/entries', { headers: { authorization: `Bearer ${tokens.reader}` } })).json()) as {
+      edges: Array<{ node: { databaseId: number; track: { pointCount: number } | null } }>;
+    };
+    expect(page.edges.find((edge) => edge.node.databaseId === entryId)!.node.track!.pointCount).toBeLessThan(50);
+    await db.prisma.privacyZone.deleteMany({ where: { personId: author.id } });
   });
 });
 
