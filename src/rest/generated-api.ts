@@ -22,6 +22,8 @@ import {
   type OperationDefinitionNode,
   visit,
 } from 'graphql';
+// the adapter's own Response writes a text body as it is, where the global one encodes it first
+import { Response as TextResponse } from '@whatwg-node/fetch';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { SplicedPages } from '../cache/spliced-pages.ts';
 import { SCOPES, type Scope } from '../domain/scopes.ts';
@@ -306,7 +308,7 @@ async function withSplicedPage(response: Response, { placeholder, json }: Splice
   if (text !== JSON.stringify(placeholder)) throw new Error('a generated stream page lost its place in the answer');
   const headers = new Headers(response.headers);
   headers.delete('content-length');
-  return new Response(json, { status: response.status, headers });
+  return new TextResponse(json, { status: response.status, headers }) as Response;
 }
 
 /**
