@@ -9,6 +9,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+// the adapter's own Response writes a text body as it is, where the global one encodes it first
+import { Response as TextResponse } from '@whatwg-node/fetch';
 import {
   type DocumentNode,
   type FieldNode,
@@ -22,8 +24,6 @@ import {
   type OperationDefinitionNode,
   visit,
 } from 'graphql';
-// the adapter's own Response writes a text body as it is, where the global one encodes it first
-import { Response as TextResponse } from '@whatwg-node/fetch';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { SplicedPages } from '../cache/spliced-pages.ts';
 import { SCOPES, type Scope } from '../domain/scopes.ts';
