@@ -34,7 +34,7 @@ const { values } = parseArgs({
     // `--only peer` only PostGraphile (PostgreSQL), `--only training` measures only the stats of a person with 10,000 workouts, `--only upload` only
     // the GPX upload, `--only fan-out` only the WebSocket fan-out, `--only mixed` only the reads under
     // writes, `--only hostile` only the longest event-loop stall under hostile inputs (each with the
-    // server's RSS)
+    // server's RSS), `--only deep` only each stream's deep pages beside its first (run it at --scale 1000)
     only: { type: 'string', default: '' },
   },
 });
@@ -759,6 +759,92 @@ async function underWrites(base: string, token: string, entryIds: { min: number;
   }
 }
 
+/** How deep the deep pages are: 5,000 entries in, REST's `page=251`. */
+const DEEP_ENTRIES = 5_000;
+
+/**
+ * Each stream's first page and a page 5,000 entries in, with a token (uncached), one after the other:
+ * the legacy paths by `page` (the offset their clients send), GraphQL by the cursor a client holds there
+ * (found by paging to it, 100 at a time). The ratio is what a client reading deep keeps of the first
+ * page's rate.
+ */
+async function deepPages(base: string, token: string) {
+  const auth = { authorization: `Bearer ${token}` };
+  const deepPage = DEEP_ENTRIES / 20 + 1;
+  type Request = Pick<Target, 'method' | 'path' | 'headers' | 'body'>;
+  /** A stream field with its arguments (`nearbyStream(lat: 1, lon: 2`, without the closing parenthesis). */
+  const gql = (stream: string, after: string | null): Request => ({
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json', ...auth },
+    body: JSON.stringify({
+      query: `query ($after: String) { ${stream}first: 20, after: $after) { ... on EntryConnection { ${FEED} pageInfo { endCursor } } } }`,
+      variables: { after },
+    }),
+  });
+  const cursorAt = async (stream: string): Promise<string> => {
+    let after: string | null = null;
+    for (let read = 0; read < DEEP_ENTRIES; read += 100) {
+      const response = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({
+          query: `query ($after: String) { ${stream}first: 100, after: $after) { ... on EntryConnection { pageInfo { endCursor } } } }`,
+          variables: { after },
+        }),
+      });
+      const body = (await response.json()) as { data?: Record<string, { pageInfo: { endCursor: string | null } }> };
+      if (!body.data) throw new Error(`${stream}: ${JSON.stringify(body).slice(0, 300)}`);
+      after = Object.values(body.data)[0]!.pageInfo.endCursor;
+      if (!after) throw new Error(`${stream} holds fewer than ${DEEP_ENTRIES} entries: run the deep pages at --scale 1000`);
+    }
+    return after!;
+  };
+  const rest = (name: string, path: string) => ({
+    name: `REST ${name}`,
+    first: { method: 'GET', path, headers: auth } as Request,
+    deep: { method: 'GET', path: `${path}?page=${deepPage}`, headers: auth } as Request,
+  });
+  const streams = [
+    rest('public stream', '/entries.json'),
+    rest('nearby stream', '/entries/nearby/37.8044,-122.2712.json'),
+    rest('popular stream', '/entries/popular.json'),
+  ];
+  for (const stream of ['publicStream(', 'nearbyStream(lat: 37.8044, lon: -122.2712, ']) {
+    streams.push({
+      name: `GraphQL ${stream.slice(0, stream.indexOf('('))}`,
+      first: gql(stream, null),
+      deep: gql(stream, await cursorAt(stream)),
+    });
+  }
+  const results: Array<Record<string, unknown>> = [];
+  for (const { name, first, deep } of streams) {
+    const probe = await fetch(`${base}${deep.path}`, { method: deep.method, headers: deep.headers, body: deep.body });
+    const text = await probe.text();
+    if (probe.status !== 200 || text.includes('"errors"')) throw new Error(`${name}, deep: ${probe.status} ${text.slice(0, 300)}`);
+    if (text.length < 1000) {
+      console.log(`${name}: fewer than ${DEEP_ENTRIES} entries, no deep page`);
+      continue;
+    }
+    await drive(base, first, 2);
+    const top = await drive(base, first, duration);
+    await drive(base, deep, 2);
+    const down = await drive(base, deep, duration);
+    const row = {
+      stream: name,
+      firstPage: top.requestsPerSecond,
+      deepPage: down.requestsPerSecond,
+      ratio: Math.round((100 * down.requestsPerSecond) / top.requestsPerSecond) / 100,
+      deepP99Ms: down.p99Ms,
+    };
+    results.push(row);
+    console.log(
+      `${name}: first page ${row.firstPage} req/s, ${DEEP_ENTRIES} entries in ${row.deepPage} req/s (${row.ratio}×), p99 ${row.deepP99Ms} ms`,
+    );
+  }
+  return results;
+}
+
 async function mintToken(base: string, url: string): Promise<string> {
   const minted = run(['tokens', 'create', '--username', await firstUsername(base)], { DATABASE_URL: url });
   let token = '';
@@ -796,11 +882,13 @@ let upload: Awaited<ReturnType<typeof gpxUpload>> | null = null;
 let fanout: Awaited<ReturnType<typeof fanOut>> | null = null;
 let training: Awaited<ReturnType<typeof trainingStats>> | null = null;
 let hostile: Awaited<ReturnType<typeof hostileStalls>> | null = null;
+let deep: Awaited<ReturnType<typeof deepPages>> | null = null;
 try {
   const token = await mintToken(base, url);
   const username = await firstUsername(base);
   const entryId = (await database.prisma.entry.findFirstOrThrow({ orderBy: { id: 'asc' }, select: { id: true } })).id;
-  const measured = values.only === 'mixed' ? [] : targets(username, token, entryId).filter((t) => t.name.includes(values.only));
+  const measured =
+    values.only === 'mixed' || values.only === 'deep' ? [] : targets(username, token, entryId).filter((t) => t.name.includes(values.only));
   for (const target of measured) {
     const probe = await fetch(`${base}${target.path}`, { method: target.method, headers: target.headers, body: target.body });
     const body = Buffer.from(await probe.arrayBuffer());
@@ -835,6 +923,11 @@ try {
   if (values.db === 'postgres' && (values.only === 'peer' || measured.some((target) => target.name.startsWith('GraphQL feed')))) {
     rows.push(await peerFeed(url));
     if (values.only === 'peer') throw new Skip();
+  }
+  if (values.only === 'deep') {
+    deep = await deepPages(base, token);
+    rss.afterPhase = peakRssMb(child.pid!);
+    throw new Skip();
   }
   if (values.only === 'upload' || values.only === 'fan-out' || values.only === 'hostile') {
     if (values.only === 'upload') upload = await gpxUpload(base, url, child);
@@ -906,6 +999,7 @@ try {
     fanOut1000: fanout,
     trainingStats10k: training,
     hostileStalls: hostile,
+    deepPages: deep,
   };
   console.table(
     rows.map(({ target, requestsPerSecond, p50Ms, p99Ms, errors, sqlPerRequest, ofCeiling, loadGenerator }) => ({

@@ -161,13 +161,15 @@ export function rangeConditions(range: EntryRange): Sql.Sql[] {
   const where: Sql.Sql[] = [visibleCondition(range.reader)];
   if (range.sinceMs !== null) where.push(Sql.sql`e."createdAt" >= ${new Date(range.sinceMs)}`);
   if (range.untilMs !== null) where.push(Sql.sql`e."createdAt" < ${new Date(range.untilMs)}`);
+  // a cursor's bound twice: alone, where the time index starts the page (behind the OR, both planners
+  // walked the index from its end, all the entries before a deep cursor); then exactly
   if (range.olderThan) {
     const at = new Date(range.olderThan.at);
-    where.push(Sql.sql`(e."createdAt" < ${at} OR (e."createdAt" = ${at} AND e."id" < ${range.olderThan.id}))`);
+    where.push(Sql.sql`e."createdAt" <= ${at} AND (e."createdAt" < ${at} OR (e."createdAt" = ${at} AND e."id" < ${range.olderThan.id}))`);
   }
   if (range.newerThan) {
     const at = new Date(range.newerThan.at);
-    where.push(Sql.sql`(e."createdAt" > ${at} OR (e."createdAt" = ${at} AND e."id" > ${range.newerThan.id}))`);
+    where.push(Sql.sql`e."createdAt" >= ${at} AND (e."createdAt" > ${at} OR (e."createdAt" = ${at} AND e."id" > ${range.newerThan.id}))`);
   }
   return where;
 }

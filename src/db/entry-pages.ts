@@ -72,8 +72,11 @@ export async function readEntryPage(database: PageSource, scope: EntryScope, ran
     kept.record(kind, found, rows.length);
     return entries;
   }
+  // the page found by its ids alone (the time index holds what the conditions ask: a deep page skips
+  // the entries before it there, PostgreSQL in an index-only scan), its rows' revisions read after
   const ids = await database.read<Revisions & { id: number }>(
-    Sql.sql`SELECT e."id" AS id, e."revision" AS revision, ${PEOPLE_REVISION} AS people FROM "Entry" e WHERE ${where} ORDER BY ${order('e')} ${page}`,
+    Sql.sql`SELECT e."id" AS id, e."revision" AS revision, ${PEOPLE_REVISION} AS people
+      FROM (${inOrder}) p JOIN "Entry" e ON e."id" = p."id" ORDER BY ${order('p')}`,
   );
   const entries = new Map<number, LoadedEntry>();
   const missing: number[] = [];

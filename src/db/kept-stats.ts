@@ -8,7 +8,12 @@
 // shown figures stand in for their tracks.
 import { LRUCache } from 'lru-cache';
 import { deepFreeze } from './kept-documents.ts';
-import type { StatsReader } from './stats.ts';
+
+/** Who reads (db/stats.ts's StatsReader, as far as its answers differ by it). */
+export interface KeptStatsReader {
+  entries: { id: number; ownPrivate: boolean } | null;
+  shownVersion: number | null;
+}
 
 /** Answers kept per process: a person page keeps four (weeks, records, climbs, workout days). */
 export const KEPT_STATS = 4_000;
@@ -31,7 +36,7 @@ export class KeptStats {
    * may get the answer read after it: never one older than what it read. Answers are frozen: every
    * reader of the same key shares them. A failed read is not kept.
    */
-  keep<T>(personId: number, revision: number, reader: StatsReader, question: string, read: () => Promise<T>): Promise<T> {
+  keep<T>(personId: number, revision: number, reader: KeptStatsReader, question: string, read: () => Promise<T>): Promise<T> {
     const key = `${personId}|${readerKey(personId, reader)}|${question}`;
     const kept = this.kept.get(key);
     if (kept !== undefined && kept.revision >= revision) return kept.value as Promise<T>;
@@ -49,7 +54,7 @@ export class KeptStats {
 }
 
 /** Whose view of the person's workouts an answer is: the same for every reader with this key. */
-function readerKey(personId: number, { entries, shownVersion }: StatsReader): string {
+function readerKey(personId: number, { entries, shownVersion }: KeptStatsReader): string {
   const who = entries === null ? 'anyone' : entries.id === personId ? (entries.ownPrivate ? 'own+private' : 'own') : `reader${entries.id}`;
   return `${who}@${shownVersion ?? 'whole'}`;
 }

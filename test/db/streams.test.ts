@@ -277,6 +277,32 @@ describe('nearby stream', () => {
     expect(messages(((await response.json()) as { data: Record<string, Page> }).data.s!)).toEqual(['denver 0']);
   });
 
+  it('walks the newest entries for a page deeper than it read first, with the entries a full read gives', async () => {
+    // Boise: every other entry of a stretch of time there, the rest in Lisbon
+    const boise = { lat: 43.615, lon: -116.2023 };
+    const person = await createPerson(db.prisma);
+    const at = new Date('2021-07-01T00:00:00Z').getTime();
+    for (let i = 0; i < 40; i++) {
+      const place = i % 2 === 0 ? boise : { lat: 38.7223, lon: -9.1393 };
+      await createEntry(db.prisma, person.id, {
+        ...place,
+        message: `${i % 2 === 0 ? 'boise' : 'lisbon'} ${i}`,
+        at: new Date(at + i * 1000),
+      });
+    }
+    const args = `lat: ${boise.lat}, lon: ${boise.lon}, radius: 5, first: 3, page: 4`;
+    const whole = messages(await stream('nearbyStream', args));
+    expect(whole).toEqual(['boise 20', 'boise 18', 'boise 16']);
+    // reading the newest four entries first, half of them in the box: the page lies further, walked to
+    const walking = createApp(testConfig(db.config), db, { nearbyProbeRows: 4 });
+    const response = await walking.fetch('http://milepost.test/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ s: nearbyStream(${args}) { ${PAGE} } }` }),
+    });
+    expect(messages(((await response.json()) as { data: Record<string, Page> }).data.s!)).toEqual(whole);
+  });
+
   it('takes a radius in miles', async () => {
     expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 10`))).toEqual(['center']);
     expect(messages(await stream('nearbyStream', `lat: ${oakland.lat}, lon: ${oakland.lon}, radius: 51`))).toEqual([

@@ -1,8 +1,7 @@
 // The kept stats' rules: one read however many ask at once, read again when the revision moved, never an
 // answer older than the revision asked at, a failure not kept, each reader's answers apart.
 import { describe, expect, it } from 'vitest';
-import { KeptStats } from '../../src/db/kept-stats.ts';
-import type { StatsReader } from '../../src/db/stats.ts';
+import { KeptStats, type KeptStatsReader as StatsReader } from '../../src/db/kept-stats.ts';
 
 const anyone: StatsReader = { entries: null, shownVersion: null };
 const counting = () => {

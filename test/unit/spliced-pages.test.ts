@@ -1,5 +1,5 @@
 // Which GraphQL queries have their stream pages put together from kept entries (src/cache/spliced-pages.ts):
-// only those that read one stream and ask of its entries nothing but what their documents hold.
+// only those that read one stream and ask of its entries nothing but what their versions cover.
 import { parse, print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { planOf } from '../../src/cache/spliced-pages.ts';
@@ -22,6 +22,10 @@ describe('spliced stream pages', () => {
       "a page of an entry's comments and likes, as clients ask for it",
       'query ($c: Int, $a: String) { publicStream(first: 20) { ... on EntryConnection { edges { node { comments(first: $c, after: $a) { edges { node { body } } } likes(last: 3) { totalCount } } } } } }',
     ],
+    [
+      "a track's summary (the entry's revision covers its track)",
+      '{ publicStream { ... on EntryConnection { edges { node { track { name distanceMeters polyline pointCount repairs } } } } } }',
+    ],
   ])('puts together %s', (_name, query) => {
     expect(plan(query)).not.toBeNull();
   });
@@ -30,7 +34,8 @@ describe('spliced stream pages', () => {
     ['a mutation', 'mutation { createEntry(input: { message: "x" }) { error { __typename } } }'],
     ['two root fields', '{ me { username } publicStream { ... on EntryConnection { edges { node { id } } } } }'],
     ['a field not a stream', '{ person(username: "ann") { entries { edges { node { id } } } } }'],
-    ['a track', '{ publicStream { ... on EntryConnection { edges { node { track { pointCount } } } } } }'],
+    ["a track's points", '{ publicStream { ... on EntryConnection { edges { node { track { points { lat } } } } } } }'],
+    ["a track's GPX", '{ publicStream { ... on EntryConnection { edges { node { track { gpx } } } } } }'],
     [
       'a person beyond their document',
       '{ publicStream { ... on EntryConnection { edges { node { author { stats(period: WEEK) { __typename } } } } } } }',
