@@ -537,6 +537,13 @@ async function hostileStalls(base: string, url: string) {
       'the page of an entry of 200k points',
       () => fetch(`${base}/entries/${entryId}?q=${query++}`, { headers: { accept: 'text/html' } }).then((r) => r.text()),
     ],
+    [
+      "the nearby stream's page 10,000 in a city (every entry of its box counted), a new query string each",
+      () =>
+        fetch(`${base}/entries/nearby/37.8044,-122.2712.json?page=10000&q=${query++}`, {
+          headers: { authorization: `Bearer ${token}` },
+        }).then((r) => r.text()),
+    ],
     ['a GPX upload of one element with 1.1M attributes (19 MB)', () => putTrack(base, token, routeId, attributes)],
     ['a GPX upload of 800,000 namespace declarations (17 MB)', () => putTrack(base, token, routeId, namespaces)],
   ];

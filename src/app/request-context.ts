@@ -33,7 +33,7 @@ export function createRequestContexts(
   database: Database,
   events: Events,
   media: MediaStore,
-  tuning: Pick<Context, 'nearbyProbeRows' | 'tokenRecheckMs'> = {},
+  tuning: Pick<Context, 'nearbyProbeRows' | 'nearbyWalkRows' | 'tokenRecheckMs'> = {},
 ): RequestContexts {
   const baseUrl = (request: Request): string => {
     if (config.publicUrl) return config.publicUrl;

@@ -69,6 +69,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Newest entries the nearby search reads first (tests set 1 to reach its bounding-box path). */
   nearbyProbeRows?: number;
+  /** Rows of the time index a step of the nearby search's walk reads (tests set a few to walk in several steps). */
+  nearbyWalkRows?: number;
   /** How often a subscription over server-sent events asks whether its token still works (tests set it short). */
   tokenRecheckMs?: number;
   /** Live subscriptions of one athlete or address over every transport (tests set it low). */
@@ -166,6 +168,7 @@ function createFoundation(config: Config, database: Database, options: AppOption
   const media = createMediaStore(config.mediaDir);
   const nearby = {
     ...(options.nearbyProbeRows ? { nearbyProbeRows: options.nearbyProbeRows } : {}),
+    ...(options.nearbyWalkRows ? { nearbyWalkRows: options.nearbyWalkRows } : {}),
     ...(options.tokenRecheckMs ? { tokenRecheckMs: options.tokenRecheckMs } : {}),
   };
   const contexts = createRequestContexts(config, database, events, media, nearby);

@@ -6,6 +6,7 @@ import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database } from './database.ts';
 import { type EntryRange, rangeConditions } from './entry-conditions.ts';
 import { readZones, type ZoneRow, zonesOf } from './entry-documents.ts';
+import { storedDate } from './entry-rows.ts';
 import { jsonSql } from './sql-json.ts';
 
 /** A latitude band and its longitude ranges (two when a box crosses the antimeridian). */
@@ -21,6 +22,8 @@ export interface BoxHit {
   lat: number;
   lon: number;
   authorId: number;
+  /** When it was posted (ms), and its id: where a walk in stream order goes on from. */
+  at: number;
   /** The author's privacy settings: a place they hide matches no one else's search. */
   privacy: PrivacySettings;
 }
@@ -68,18 +71,20 @@ export async function readInBox(
     'n."authorId"',
     zonesOf(json, 'n."authorId"'),
     '(SELECT h."hiddenEndsMeters" FROM "Person" h WHERE h."id" = n."authorId")',
+    'n."createdAt"',
   ]);
   const order = `n."createdAt" ${direction.sql}, n."id" ${direction.sql}`;
   const document = json.tupleText([goesOn, Sql.raw(json.aggregate(hit, order))]);
   const [row] = await database.read<{ doc: string }>(Sql.sql`SELECT ${document} AS doc FROM (${rows}) n`);
-  const [more, hits] = JSON.parse(row!.doc) as [boolean | number, Array<[number, number, number, number, ZoneRow[], number]>];
+  const [more, hits] = JSON.parse(row!.doc) as [boolean | number, Array<[number, number, number, number, ZoneRow[], number, string]>];
   return {
     more: Boolean(more),
-    hits: hits.map(([id, lat, lon, authorId, zones, endsMeters]) => ({
+    hits: hits.map(([id, lat, lon, authorId, zones, endsMeters, at]) => ({
       id,
       lat,
       lon,
       authorId,
+      at: storedDate(at).getTime(),
       privacy: { endsMeters: Number(endsMeters ?? 0), zones: readZones(zones) },
     })),
   };

@@ -60,6 +60,8 @@ export interface Context {
   readonly events: Events;
   /** How many of the newest entries the nearby search reads before it reads the bounding box (2,000). */
   readonly nearbyProbeRows?: number;
+  /** How many rows of the time index a step of the nearby search's walk reads (NEARBY_WALK_STEP, 10,000). */
+  readonly nearbyWalkRows?: number;
   /** How often a subscription over server-sent events asks `tokenStillValid` (TOKEN_RECHECK_MS). */
   readonly tokenRecheckMs?: number;
   /**

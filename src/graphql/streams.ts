@@ -1,6 +1,7 @@
 // Resolves the entry streams: one window (paging rules in domain/paging.ts), one SQL statement that
 // reads the page with the parts the GraphQL selection asks for (db/entry-pages.ts), so a page costs
 // the same few statements however much it holds.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 import { type BoxHit, type EntryBox, readInBox } from '../db/entries-in-box.ts';
 import { denseSearch, type EntryRange, type EntryScope, searchEntryIds } from '../db/entry-conditions.ts';
@@ -224,15 +225,18 @@ async function outsidePrivacyZones(context: Context, hits: BoxHit[]): Promise<Bo
 /** Newest entries read before the nearby search falls back to the bounding box. */
 export const NEARBY_PROBE_ROWS = 2_000;
 
-/** The most rows of the time index the nearby stream walks for a page before it reads the box instead. */
-export const NEARBY_WALK_ROWS = 200_000;
+/** Rows of the time index one statement of the nearby stream's walk reads: each stays a few milliseconds. */
+export const NEARBY_WALK_STEP = 10_000;
+/** Below this share of the newest entries inside the box, the box is read instead of walked to (it is small). */
+const NEARBY_WALK_DENSITY = 0.01;
 
 /**
- * A page deeper than the newest entries hold, where the box is busy enough (`density`: the share of the
- * newest entries inside it) that the page lies within NEARBY_WALK_ROWS of them: the time index walked
- * (it holds each entry's place, so the box is tested there) in growing steps. A deep page through the
- * box sorted every entry inside it for each batch (0.35 s a statement for a city's box of a million
- * entries); null when the walk would go past its bound.
+ * A page deeper than the newest entries hold, where the box is busy (`density`: the share of the
+ * newest entries inside it): the time index walked on from there in steps of NEARBY_WALK_STEP rows
+ * (it holds each entry's place, so the box is tested there), each step going on after the last entry
+ * the one before found, after a turn of the event loop. Through the box, a deep page sorted every entry inside it for each batch: 0.35 s
+ * a statement, with the event loop held, for a city's box of a million entries. Null where the box is
+ * quiet, or a step found nothing to go on from: the box is read then.
  */
 async function nearbyByWalk(
   context: Context,
@@ -242,13 +246,21 @@ async function nearbyByWalk(
   inCircle: (c: { lat: number; lon: number }) => boolean,
   density: number,
 ): Promise<number[] | null> {
-  if (density === 0) return null;
-  for (let rows = Math.ceil((wanted / density) * 1.25); rows <= NEARBY_WALK_ROWS; rows *= 2) {
-    const walk = await readInBox(context, range, box, { from: 'newest', rows, hits: rows });
-    const matches = (await outsidePrivacyZones(context, walk.hits.filter(inCircle))).map((c) => c.id);
-    if (matches.length >= wanted || !walk.more) return matches;
+  if (density < NEARBY_WALK_DENSITY) return null;
+  const matches: number[] = [];
+  for (let from = range; ; ) {
+    const rows = context.nearbyWalkRows ?? NEARBY_WALK_STEP;
+    const step = await readInBox(context, from, box, { from: 'newest', rows, hits: rows });
+    for (const c of await outsidePrivacyZones(context, step.hits.filter(inCircle))) matches.push(c.id);
+    if (matches.length >= wanted || !step.more) return matches;
+    const last = step.hits.at(-1);
+    if (!last) return null;
+    // the rows after it are walked again: its step may have ended past it
+    const after = { at: last.at, id: last.id };
+    from = range.direction === 'newest' ? { ...from, olderThan: after } : { ...from, newerThan: after };
+    // a SQLite read answers at once: without a turn of the loop, the steps would hold it as one
+    await nextTurn();
   }
-  return null;
 }
 
 /** A quiet area: the indexed bounding box, newest first, in growing batches, filtered to the circle. */

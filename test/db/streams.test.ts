@@ -294,13 +294,16 @@ describe('nearby stream', () => {
     const whole = messages(await stream('nearbyStream', args));
     expect(whole).toEqual(['boise 20', 'boise 18', 'boise 16']);
     // reading the newest four entries first, half of them in the box: the page lies further, walked to
-    const walking = createApp(testConfig(db.config), db, { nearbyProbeRows: 4 });
-    const response = await walking.fetch('http://milepost.test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `{ s: nearbyStream(${args}) { ${PAGE} } }` }),
-    });
-    expect(messages(((await response.json()) as { data: Record<string, Page> }).data.s!)).toEqual(whole);
+    // in one step, or in steps of five rows, each going on after the last entry the one before found
+    for (const nearbyWalkRows of [undefined, 5]) {
+      const walking = createApp(testConfig(db.config), db, { nearbyProbeRows: 4, nearbyWalkRows });
+      const response = await walking.fetch('http://milepost.test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ s: nearbyStream(${args}) { ${PAGE} } }` }),
+      });
+      expect(messages(((await response.json()) as { data: Record<string, Page> }).data.s!)).toEqual(whole);
+    }
   });
 
   it('takes a radius in miles', async () => {
