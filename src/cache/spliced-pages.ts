@@ -279,6 +279,17 @@ export class SplicedPages {
     variables: Readonly<Record<string, unknown>>,
     run: (document: DocumentNode, recorder: EntryVersions) => Promise<ExecutionResult>,
   ): Promise<string> {
+    const page = await this.page(plan, origin, variables, run);
+    return this.spliced(page.rest.result, page.rest.edges ?? [], plan, page.entries);
+  }
+
+  /** The run whose entries' JSON goes in (the ids' when every entry's is kept), and that JSON. */
+  private async page(
+    plan: SplicePlan,
+    origin: string,
+    variables: Readonly<Record<string, unknown>>,
+    run: (document: DocumentNode, recorder: EntryVersions) => Promise<ExecutionResult>,
+  ) {
     const scope = scopeOf(plan, origin, variables);
     if (scope === null) throw new NotSpliced();
     const execute = async (document: DocumentNode) => {
@@ -305,7 +316,7 @@ export class SplicedPages {
         return { rest: { result, edges }, entries, versions };
       },
     );
-    return this.spliced(page.rest.result, page.rest.edges ?? [], plan, page.entries);
+    return page;
   }
 
   /**
@@ -319,16 +330,17 @@ export class SplicedPages {
     variables: Readonly<Record<string, unknown>>,
     run: (document: DocumentNode, recorder: EntryVersions) => Promise<ExecutionResult>,
   ): Promise<string | null> {
-    let json: string;
+    let page: Awaited<ReturnType<SplicedPages['page']>>;
     try {
-      json = await this.answer(plan, origin, variables, run);
+      page = await this.page(plan, origin, variables, run);
     } catch (error) {
       if (error instanceof NotSpliced) return null;
       throw error;
     }
-    // `{"data":{"<stream>":{"__typename":"EntryConnection",…}}}`: the page is what the braces hold
-    const opening = `{"data":{${JSON.stringify(plan.path[0])}:{"__typename":"EntryConnection",`;
-    return json.startsWith(opening) && json.endsWith('}}}') ? `{${json.slice(opening.length, -2)}` : null;
+    const stream = (page.rest.result.data as Record<string, Record<string, unknown> | null> | undefined)?.[plan.path[0]];
+    if (stream?.__typename !== 'EntryConnection') return null;
+    const { __typename, ...connection } = stream;
+    return this.spliced(connection, page.rest.edges ?? [], plan, page.entries);
   }
 
   /** An edge's entry without the id it was asked for under the alias, and that id. */
