@@ -882,6 +882,7 @@ const database = await openDatabase(parseDatabaseUrl(url), { migrate: false });
 const watermark = {
   entry: (await database.prisma.entry.aggregate({ _max: { id: true } }))._max.id ?? 0,
   comment: (await database.prisma.comment.aggregate({ _max: { id: true } }))._max.id ?? 0,
+  route: (await database.prisma.route.aggregate({ _max: { id: true } }))._max.id ?? 0,
 };
 const { child, base } = await startServer(url);
 const rows: Array<Record<string, unknown>> = [];
@@ -985,6 +986,8 @@ try {
   await exited;
   await database.prisma.comment.deleteMany({ where: { id: { gt: watermark.comment } } });
   await database.prisma.entry.deleteMany({ where: { id: { gt: watermark.entry } } });
+  // the uploads' routes too: left behind, each run's 200,000-point route weighed on the next runs' person page
+  await database.prisma.route.deleteMany({ where: { id: { gt: watermark.route } } });
   // on PostgreSQL with autovacuum off, the deleted rows (and every version the revision triggers left)
   // stayed in the indexes the next run's pages walk: one run's leftovers cost the next a third of its
   // reads with a token

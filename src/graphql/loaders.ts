@@ -60,6 +60,12 @@ export const trackOfEntry = perContext<number, TrackSummary | null>(async (conte
   return ids.map((id) => byEntry.get(id) ?? null);
 });
 
+/** A route's track (without its packed points), fetched with the other routes' tracks the operation asks for. */
+export const trackOfRoute = perContext<number, TrackSummary | null>(async (context, ids) => {
+  const byRoute = new Map((await readTrackSummaries(context, ids, 'routeId')).map((track) => [track.routeId, track]));
+  return ids.map((id) => byRoute.get(id) ?? null);
+});
+
 /** A person's privacy settings (domain/privacy-zones.ts), fetched with every other person's the operation asks for. */
 export const privacyOf = perContext<number, PrivacySettings>(async (context, ids) => {
   const settings = await readPrivacy(context, ids);

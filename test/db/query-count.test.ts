@@ -128,3 +128,29 @@ describe('a stream page of entries with authors, workouts, comments and likes', 
     expect(result.data!.publicStream.edges[0]!.node.likes.edges).toHaveLength(10);
   });
 });
+
+describe("a person's routes with their distances", () => {
+  const ROUTES = (fields: string) => `{ person(username: "route-owner") { routes(first: 100) { edges { node { ${fields} } } } } }`;
+
+  it('cost nothing more with their distances when there are none, and three statements for any number of them', async () => {
+    const owner = await createPerson(db.prisma, { username: 'route-owner' });
+    // no routes: the distances read nothing (Prisma's relation reads asked for `IN (NULL)`, twice)
+    expect(await queriesFor(ROUTES('id name distance { value units }'))).toBe(await queriesFor(ROUTES('id name')));
+    const counts: number[] = [];
+    for (const routes of [3, 6]) {
+      while ((await db.prisma.route.count({ where: { ownerId: owner.id } })) < routes) {
+        const route = await db.prisma.route.create({ data: { ownerId: owner.id, name: 'loop' } });
+        await db.prisma.track.create({
+          data: { routeId: route.id, pointCount: 2, distanceMeters: 1609.344, elevationGain: 0, polyline: '' } as never,
+        });
+      }
+      const withDistances = await api.graphql<{ person: { routes: { edges: Array<{ node: { distance: { value: number } } }> } } }>(
+        ROUTES('distance { value units }'),
+      );
+      expect(withDistances.data!.person.routes.edges.map((edge) => edge.node.distance.value)).toEqual(Array(routes).fill(1));
+      counts.push((await queriesFor(ROUTES('id name distance { value units }'))) - (await queriesFor(ROUTES('id name'))));
+    }
+    // their tracks, their owner's units, what the owner's privacy settings show others of them
+    expect(counts).toEqual([3, 3]);
+  });
+});

@@ -7,7 +7,7 @@ import { keptGpx, trackWork } from '../../tracks/pool.ts';
 import { builder } from '../builder.ts';
 import { readsAsOwner } from '../context.ts';
 import { databaseIdOf, namesObject } from '../global-ids.ts';
-import { privacyOf, trackPoints } from '../loaders.ts';
+import { personById, privacyOf, trackOfRoute, trackPoints } from '../loaders.ts';
 import { blockedByPerson } from '../lookups.ts';
 import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
 import { ActivityTypeEnum } from './enums.ts';
@@ -34,17 +34,15 @@ export const RouteRef = builder.prismaNode('Route', {
       type: DistanceRef,
       nullable: true,
       description: "Length of the track in the owner's preferred units (to anyone else, of the part they are shown); null without a track.",
-      select: {
-        ownerId: true,
-        owner: { select: { units: true } },
-        track: { select: { id: true, distanceMeters: true, pointCount: true } },
-      },
+      // its track and its owner's units from loaders batched over the page's routes: as relations of the
+      // select, Prisma read both for a page with no route at all (`IN (NULL)`, two statements a person page)
       resolve: async (route, _args, context) => {
-        if (!route.track) return null;
-        const units = storedValue(UNIT_PREFERENCES, route.owner.units, 'Person.units');
+        const track = await trackOfRoute(context, route.id);
+        if (!track) return null;
+        const units = storedValue(UNIT_PREFERENCES, (await personById(context, route.ownerId)).units, 'Person.units');
         // to anyone but the owner, the length of what they are shown of it
-        const shown = await shownTrack(context, { id: route.track.id, ownerId: route.ownerId, pointCount: route.track.pointCount });
-        const meters = shown ? shown.summary.distanceMeters : route.track.distanceMeters;
+        const shown = await shownTrack(context, { id: track.id, ownerId: route.ownerId, pointCount: track.pointCount });
+        const meters = shown ? shown.summary.distanceMeters : track.distanceMeters;
         return { value: Math.round(fromMeters(meters, units) * 10_000) / 10_000, units };
       },
     }),
