@@ -792,17 +792,14 @@ async function deepPages(base: string, token: string) {
   const cursorAt = async (stream: string): Promise<string> => {
     let after: string | null = null;
     for (let read = 0; read < DEEP_ENTRIES; read += 100) {
-      const response = await fetch(`${base}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...auth },
-        body: JSON.stringify({
-          query: `query ($after: String) { ${stream}first: 100, after: $after) { ... on EntryConnection { pageInfo { endCursor } } } }`,
-          variables: { after },
-        }),
-      });
-      const body = (await response.json()) as { data?: Record<string, { pageInfo: { endCursor: string | null } }> };
+      const body = await graphql(
+        base,
+        token,
+        `query ($after: String) { ${stream}first: 100, after: $after) { ... on EntryConnection { pageInfo { endCursor } } } }`,
+        { after },
+      );
       if (!body.data) throw new Error(`${stream}: ${JSON.stringify(body).slice(0, 300)}`);
-      after = Object.values(body.data)[0]!.pageInfo.endCursor;
+      after = (Object.values(body.data)[0] as { pageInfo: { endCursor: string | null } }).pageInfo.endCursor;
       if (!after) throw new Error(`${stream} holds fewer than ${DEEP_ENTRIES} entries: run the deep pages at --scale 1000`);
     }
     return after!;
