@@ -234,9 +234,9 @@ const NEARBY_WALK_DENSITY = 0.01;
  * A page deeper than the newest entries hold, where the box is busy (`density`: the share of the
  * newest entries inside it): the time index walked on from there in steps of NEARBY_WALK_STEP rows
  * (it holds each entry's place, so the box is tested there), each step going on after the last entry
- * the one before found, after a turn of the event loop. Through the box, a deep page sorted every entry inside it for each batch: 0.35 s
- * a statement, with the event loop held, for a city's box of a million entries. Null where the box is
- * quiet, or a step found nothing to go on from: the box is read then.
+ * the one before found, after a turn of the event loop. Through the box, a deep page sorted every entry
+ * inside it for each batch: 0.35 s a statement, with the event loop held, for a city's box of a million
+ * entries. Null where the box is quiet, or a step found nothing to go on from: the box is read then.
  */
 async function nearbyByWalk(
   context: Context,
