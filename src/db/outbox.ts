@@ -38,10 +38,11 @@ export interface OutboxEvent {
  * first are not returned to this one), and a failure leaves the whole batch for the next round.
  * One transaction a batch, not one an event: at 20 writes a second the relay's twenty commits a
  * second held the single SQLite writer, and every write queued behind them, for 50-90 ms a second.
+ * The batch is handed whole, so that what its events share is read once for all of them.
  */
 export async function drainOutbox(
   prisma: Prisma,
-  handle: (tx: Transaction, event: OutboxEvent) => Promise<void>,
+  handle: (tx: Transaction, events: OutboxEvent[]) => Promise<void>,
   limit = 100,
 ): Promise<number> {
   return prisma.$transaction(async (tx) => {
@@ -49,9 +50,11 @@ export async function drainOutbox(
       DELETE FROM "OutboxEvent" WHERE "id" IN (SELECT "id" FROM "OutboxEvent" ORDER BY "id" LIMIT ${limit})
       RETURNING "id", "name", "payload"`;
     rows.sort((a, b) => a.id - b.id);
-    for (const row of rows) {
-      await handle(tx, { id: row.id, name: row.name as EventName, payload: JSON.parse(row.payload) as EventPayloads[EventName] });
-    }
+    if (rows.length > 0)
+      await handle(
+        tx,
+        rows.map((row) => ({ id: row.id, name: row.name as EventName, payload: JSON.parse(row.payload) as EventPayloads[EventName] })),
+      );
     return rows.length;
   });
 }

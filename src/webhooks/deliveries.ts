@@ -68,16 +68,6 @@ function eventIdOf(payload: string, deliveryId: number): string {
   }
 }
 
-/** Whose event it is: the author of the entry concerned. */
-async function personOf(prisma: Pick<Prisma, 'entry'>, name: EventName, payload: EventPayloads[EventName]): Promise<number | null> {
-  if ('authorId' in payload && (name === 'entryCreated' || name === 'entryDeleted')) return payload.authorId;
-  if ('entryId' in payload) {
-    const entry = await prisma.entry.findUnique({ where: { id: payload.entryId }, select: { authorId: true } });
-    return entry?.authorId ?? null;
-  }
-  return null;
-}
-
 /**
  * What an app may be told of an event, by what its live tokens of the person may read (the same rules
  * as its reads): nothing of an only-me entry without `read_all`, and without it no position the
@@ -122,35 +112,94 @@ async function placeHidden(prisma: Pick<Prisma, 'person'>, personId: number, ent
   return person.hiddenEndsMeters > 0 && entry.hasTrack;
 }
 
-export async function enqueueWebhooks<K extends EventName>(
-  prisma: Pick<Prisma, 'entry' | 'oAuthClient' | 'webhookDelivery' | 'person'>,
+/** An app with a webhook that a person has authorized: the scopes of their live tokens for it. */
+interface AuthorizedApp {
+  id: number;
+  scopes: Array<string | null>;
+}
+
+/**
+ * What the events of a relayed batch share, read once for all of them: whose each event is (the author
+ * of the entry concerned) and which apps with a webhook each of those people holds a live token of. A
+ * batch of a hundred events takes two statements, where reading them event by event took three an event,
+ * all inside the transaction that holds the outbox (and on SQLite the one writer every request waits for).
+ */
+interface RelayBatch {
+  ownerOf(name: EventName, payload: EventPayloads[EventName]): number | null;
+  appsOf(personId: number): readonly AuthorizedApp[];
+}
+
+async function readRelayBatch(
+  prisma: Pick<Prisma, 'entry' | 'oAuthAccessToken'>,
+  events: ReadonlyArray<{ name: EventName; payload: EventPayloads[EventName] }>,
+  now: Date,
+): Promise<RelayBatch> {
+  const relayed = events.filter((event) => WEBHOOK_EVENTS[event.name]);
+  const named = (name: EventName, payload: EventPayloads[EventName]) =>
+    'authorId' in payload && (name === 'entryCreated' || name === 'entryDeleted') ? payload.authorId : null;
+  const entryIds = [
+    ...new Set(relayed.flatMap(({ name, payload }) => (named(name, payload) === null && 'entryId' in payload ? [payload.entryId] : []))),
+  ];
+  const authors = new Map(
+    entryIds.length === 0
+      ? []
+      : (await prisma.entry.findMany({ where: { id: { in: entryIds } }, select: { id: true, authorId: true } })).map((e) => [
+          e.id,
+          e.authorId,
+        ]),
+  );
+  const ownerOf = (name: EventName, payload: EventPayloads[EventName]) =>
+    named(name, payload) ?? ('entryId' in payload ? (authors.get(payload.entryId) ?? null) : null);
+  const people = [...new Set(relayed.flatMap(({ name, payload }) => ownerOf(name, payload) ?? []))];
+  const tokens =
+    people.length === 0
+      ? []
+      : await prisma.oAuthAccessToken.findMany({
+          where: {
+            personId: { in: people },
+            revokedAt: null,
+            client: { webhookUrl: { not: null } },
+            OR: [{ expiresAt: null }, { expiresAt: { gt: now } }, { refreshExpiresAt: { gt: now } }],
+          },
+          select: { personId: true, clientId: true, scope: true },
+          orderBy: [{ clientId: 'asc' }, { id: 'asc' }],
+        });
+  const apps = new Map<number, AuthorizedApp[]>();
+  for (const token of tokens) {
+    const held = apps.get(token.personId) ?? [];
+    let app = held.at(-1);
+    if (app?.id !== token.clientId) {
+      app = { id: token.clientId, scopes: [] };
+      held.push(app);
+    }
+    app.scopes.push(token.scope);
+    apps.set(token.personId, held);
+  }
+  return { ownerOf, appsOf: (personId) => apps.get(personId) ?? [] };
+}
+
+/** Queues the deliveries of one event of `batch` (see readRelayBatch) to the apps that may hear of it. */
+async function enqueueWebhooks<K extends EventName>(
+  prisma: Pick<Prisma, 'entry' | 'webhookDelivery' | 'person'>,
   baseUrl: string,
+  batch: RelayBatch,
   name: K,
   payload: EventPayloads[K],
+  now: Date,
 ): Promise<number> {
   const event = WEBHOOK_EVENTS[name];
   if (!event) return 0;
-  const personId = await personOf(prisma, name, payload);
+  const personId = batch.ownerOf(name, payload);
   if (personId === null) return 0;
-  const now = new Date();
-  const apps = await prisma.oAuthClient.findMany({
-    where: { webhookUrl: { not: null }, accessTokens: { some: { personId, revokedAt: null } } },
-    select: {
-      id: true,
-      accessTokens: {
-        where: { personId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }, { refreshExpiresAt: { gt: now } }] },
-        select: { scope: true },
-      },
-    },
-  });
+  const apps = batch.appsOf(personId);
   if (apps.length === 0) return 0;
   const entry = await entryAsStored(prisma, name, payload);
   // an entry gone before its event was relayed (deleted at once): nobody is told of what it was
   if ('entryId' in payload && name !== 'entryDeleted' && entry === null) return 0;
   const hidden = entry ? await placeHidden(prisma, personId, entry) : false;
   const deliveries = apps.flatMap((app) => {
-    const readAll = app.accessTokens.some((token) => grantedScopes(token.scope).has('read_all'));
-    if (app.accessTokens.length === 0 || (entry?.visibility === 'only_me' && !readAll)) return [];
+    const readAll = app.scopes.some((scope) => grantedScopes(scope).has('read_all'));
+    if (entry?.visibility === 'only_me' && !readAll) return [];
     const data: Record<string, unknown> = { ...payload };
     if ('lat' in data && hidden && !readAll) {
       data.lat = null;
@@ -387,8 +436,10 @@ export interface WebhookWorkerOptions {
 
 /** Turns outbox events into deliveries, in the transaction that takes them from the outbox. */
 export function relayOutbox(prisma: Prisma, origin: string): Promise<number> {
-  return drainOutbox(prisma, async (tx, event) => {
-    await enqueueWebhooks(tx, origin, event.name, event.payload);
+  return drainOutbox(prisma, async (tx, events) => {
+    const now = new Date();
+    const batch = await readRelayBatch(tx, events, now);
+    for (const event of events) await enqueueWebhooks(tx, origin, batch, event.name, event.payload, now);
   });
 }
 

@@ -264,6 +264,38 @@ describe('webhooks', () => {
     expect(received.slice(-3).map((r) => r.headers['x-milepost-event'])).toEqual(['entry.created', 'comment.created', 'like.created']);
   });
 
+  it('relay a batch in the same few statements however many events it holds', async () => {
+    await worker.tick();
+    // events of people no app hears of (entries, comments, likes), and one comment on the author's entry
+    const round = async (events: number) => {
+      const authorEntry = await post(authorToken, 'a batch');
+      await api.graphql(
+        `mutation { createComment(input: { entryId: ${authorEntry}, body: "in a batch" }) { error { __typename } } }`,
+        {},
+        otherToken,
+      );
+      for (let i = 0; i < events; i++) {
+        const entryId = await post(otherToken, `quiet ${i}`);
+        await api.graphql(
+          `mutation { createComment(input: { entryId: ${entryId}, body: "quiet" }) { error { __typename } } }`,
+          {},
+          authorToken,
+        );
+        await api.graphql(`mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`, {}, authorToken);
+      }
+      const before = db.queryCount();
+      const pendingBefore = await db.prisma.webhookDelivery.count({ where: { status: 'pending' } });
+      expect(await relay()).toBe(2 + 3 * events);
+      const statements = db.queryCount() - before - 1;
+      // the author's two events, and only those, became deliveries
+      expect(await db.prisma.webhookDelivery.count({ where: { status: 'pending' } })).toBe(pendingBefore + 2);
+      await worker.tick();
+      return statements;
+    };
+    const few = await round(1);
+    expect(await round(12)).toBe(few);
+  });
+
   it('the owner reads the delivery log; nobody else does', async () => {
     const browser = new TestBrowser(api.fetch);
     await browser.logIn('devowner', 'a long password');
