@@ -31,21 +31,41 @@ export interface NewComment {
   mentioned: readonly string[];
 }
 
-/** Writes `comment` and all it sets off; answers its id and who heard of it, or null when its entry is gone. */
+/** The comment as stored, when this call wrote it (not when a retry's earlier attempt did). */
+export interface CommentRow {
+  id: number;
+  entryId: number;
+  authorId: number;
+  body: string;
+  createdAt: Date;
+}
+
+/**
+ * Writes `comment` and all it sets off; answers its id and who heard of it, or null when its entry is
+ * gone. `row` is the comment as stored when this call wrote it, so that the answer needs no read of it;
+ * null when the transaction was replayed from a retry's earlier attempt (graphql/idempotency.ts), whose
+ * comment is then read.
+ */
 export async function writeComment(
   prisma: Prisma,
   provider: 'sqlite' | 'postgresql',
   comment: NewComment,
-): Promise<{ id: number; heard: Heard[] } | null> {
+): Promise<{ id: number; heard: Heard[]; row: CommentRow | null } | null> {
   const act = { entry: comment.entry, actorId: comment.authorId };
+  const at = new Date();
+  let wrote = false;
   // a transaction even for PostgreSQL's one statement: a retried request's Idempotency-Key records each
   // write transaction's result inside it (graphql/idempotency.ts), so that a retry replays the comment
-  return prisma.$transaction(async (tx) => {
+  const written = await prisma.$transaction(async (tx) => {
+    wrote = true;
     const audience = await commentAudience(tx, act, comment.mentioned);
-    if (provider === 'postgresql') return inOneStatement(tx, comment, audience);
-    const written = await inTurn(tx, comment, audience);
-    return { id: written.id, heard: await mailed(tx, audience, written.notifications) };
+    if (provider === 'postgresql') return inOneStatement(tx, comment, audience, at);
+    const { id, notifications } = await inTurn(tx, comment, audience, at);
+    return { id, heard: await mailed(tx, audience, notifications) };
   });
+  if (!written) return null;
+  const row = wrote ? { id: written.id, entryId: comment.entry.id, authorId: comment.authorId, body: comment.body, createdAt: at } : null;
+  return { ...written, row };
 }
 
 interface Written {
@@ -61,8 +81,12 @@ interface Written {
  * holds the entry and deletes its notifications, in a deadlock. An entry deleted meanwhile has no row
  * to lock: nothing is written, and the act answers that it is gone.
  */
-async function inOneStatement(tx: Transaction, comment: NewComment, audience: Audience): Promise<{ id: number; heard: Heard[] } | null> {
-  const now = new Date();
+async function inOneStatement(
+  tx: Transaction,
+  comment: NewComment,
+  audience: Audience,
+  now: Date,
+): Promise<{ id: number; heard: Heard[] } | null> {
   const { heard } = audience;
   const mails = [...mailedTo(audience)].map(([personId, to]) => Sql.sql`(CAST(${personId} AS INTEGER), CAST(${to} AS TEXT))`);
   const rows = await tx.$queryRaw<Array<{ part: string; id: number; personId: number | null; actorCount: number | null }>>`
@@ -94,9 +118,12 @@ async function inOneStatement(tx: Transaction, comment: NewComment, audience: Au
 }
 
 /** SQLite: the same writes, one statement after another on the one writer. */
-async function inTurn(tx: Transaction, comment: NewComment, audience: Audience): Promise<Written> {
+async function inTurn(tx: Transaction, comment: NewComment, audience: Audience, createdAt: Date): Promise<Written> {
   const entryId = comment.entry.id;
-  const { id } = await tx.comment.create({ data: { entryId, authorId: comment.authorId, body: comment.body }, select: { id: true } });
+  const { id } = await tx.comment.create({
+    data: { entryId, authorId: comment.authorId, body: comment.body, createdAt },
+    select: { id: true },
+  });
   await recordEvent(tx, 'commentAdded', { entryId, commentId: id, authorId: comment.authorId });
   const notifications = audience.heard.length > 0 ? await tx.$queryRaw<WrittenNotification[]>`${notificationsUpsert(audience.heard)}` : [];
   return { id, notifications };

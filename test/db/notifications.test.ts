@@ -150,6 +150,31 @@ describe('notifications', () => {
     await Promise.all(['ann', 'ben', 'cat', 'dov'].map(readAll));
   });
 
+  it('answer the new comment as written, with no statement more than an answer without it', async () => {
+    const entry = await post('ann', 'message: "Answered", visibility: EVERYONE');
+    await comment('ben', entry, 'First');
+    const answered = async (selection: string) => {
+      let statements = 0;
+      const stop = db.onQuery(() => {
+        statements += 1;
+      });
+      const result = await gql('cat', `mutation { createComment(input: { entryId: ${entry}, body: "Seen" }) { ${selection} } }`);
+      stop();
+      return { statements, result: result.data.createComment };
+    };
+    // a token's first use records it (then at most hourly): not a statement of the comments compared
+    await answered('error { __typename }');
+    const bare = await answered('error { __typename }');
+    const full = await answered('comment { databaseId body createdAt } commentEdge { cursor node { databaseId } }');
+    expect(full.statements).toBe(bare.statements);
+    const stored = await db.prisma.comment.findUniqueOrThrow({ where: { id: full.result.comment.databaseId } });
+    // what a read of the entry's comments answers for it, and the edge's cursor the one they page on from
+    const read = await gql('cat', `{ entry(id: ${entry}) { comments(last: 1) { edges { cursor node { databaseId body createdAt } } } } }`);
+    expect(read.data.entry.comments.edges).toEqual([{ cursor: full.result.commentEdge.cursor, node: full.result.comment }]);
+    expect(full.result.comment.databaseId).toBe(full.result.commentEdge.node.databaseId);
+    await Promise.all(['ann', 'ben', 'cat'].map(readAll));
+  });
+
   it('tell with a reply only the earlier commenters who may still see the entry, have no block with the commenter and want replies', async () => {
     const names = ['fay', 'gus', 'hal', 'ida', 'jon', 'kim', 'lea'];
     const people: Record<string, number> = {};

@@ -1,13 +1,13 @@
 // Comments and likes on entries.
 
-import { writeComment } from '../../db/comments.ts';
+import { type CommentRow, writeComment } from '../../db/comments.ts';
 import { isMissingRow, isUniqueViolation } from '../../db/errors.ts';
 import { notifyLike } from '../../db/notifications.ts';
 import { withOutboxEvent } from '../../db/outbox.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { mentionedUsernames } from '../../domain/notifications.ts';
 import { validateCommentBody } from '../../domain/social.ts';
-import { announce, requireViewer } from '../context.ts';
+import { announce, type Context, requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
 import { requireEntry } from '../lookups.ts';
 import { CommentEdge, LikeEdge } from '../types/comment.ts';
@@ -30,6 +30,15 @@ const edgeOf = <Node extends { createdAt: Date; id: number }>(node: Node | null)
 
 const entryIdField = (t: PothosSchemaTypes.InputFieldBuilder<PayloadTypes, 'InputObject'>) =>
   t.id({ required: true, description: namesObject('Entry') });
+
+/** The comment a createComment wrote: as it was written, or read when a replayed retry did not write it. */
+async function writtenComment(
+  context: Context,
+  result: { commentId: number; row: CommentRow | null },
+  selection: object,
+): Promise<CommentRow | null> {
+  return result.row ?? context.prisma.comment.findUnique({ ...selection, where: { id: result.commentId } });
+}
 
 payloadMutation('createComment', {
   description: 'Comments on an entry as the viewer (SPEC 4.4): 1 to 510 characters after trimming.',
@@ -57,11 +66,11 @@ payloadMutation('createComment', {
       mentioned: mentionedUsernames(text),
     }).catch((e) => entryGone(e, input.entryId));
     if (!written) throw new NotFoundError('entry', String(input.entryId));
-    const { id, heard } = written;
+    const { id, heard, row } = written;
     context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
     context.events.publish('commentChanged', { entryId, commentId: id, kind: 'ADDED' });
     announce(context, heard);
-    return { entryId, commentId: id };
+    return { entryId, commentId: id, row };
   },
   payload: {
     description: 'The new comment, its edge, and the entry it is on.',
@@ -69,18 +78,17 @@ payloadMutation('createComment', {
       comment: t.prismaField({
         type: 'Comment',
         nullable: true,
-        description: 'The new comment; null when the mutation failed, or when the entry was deleted since (its comments with it).',
+        description:
+          'The new comment; null when the mutation failed, or when a retry (`Idempotency-Key`) finds it deleted since its first attempt.',
+        // as written, with nothing read again; a replayed retry reads what its first attempt wrote
         resolve: (query, payload, _args, context) =>
-          readAfter(payload, query, (result, selection) =>
-            context.prisma.comment.findUnique({ ...selection, where: { id: result.commentId } }),
-          ),
+          readAfter(payload, query, (result, selection) => writtenComment(context, result, selection)),
       }),
       commentEdge: t.field({
         type: CommentEdge,
         nullable: true,
         description: 'The new comment as an edge of `Entry.comments` (oldest first): for Relay’s `@appendEdge`. Null when `comment` is.',
-        resolve: async (payload, _args, context) =>
-          payload.result && edgeOf(await context.prisma.comment.findUnique({ where: { id: payload.result.commentId } })),
+        resolve: async (payload, _args, context) => payload.result && edgeOf(await writtenComment(context, payload.result, {})),
       }),
       entry: entryField(t, (result) => result.entryId, 'The entry commented on, with its new `commentCount`.'),
     }),
