@@ -167,7 +167,6 @@ describe('notifications', () => {
     const bare = await answered('error { __typename }');
     const full = await answered('comment { databaseId body createdAt } commentEdge { cursor node { databaseId } }');
     expect(full.statements).toBe(bare.statements);
-    const stored = await db.prisma.comment.findUniqueOrThrow({ where: { id: full.result.comment.databaseId } });
     // what a read of the entry's comments answers for it, and the edge's cursor the one they page on from
     const read = await gql('cat', `{ entry(id: ${entry}) { comments(last: 1) { edges { cursor node { databaseId body createdAt } } } } }`);
     expect(read.data.entry.comments.edges).toEqual([{ cursor: full.result.commentEdge.cursor, node: full.result.comment }]);
