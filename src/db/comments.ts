@@ -3,11 +3,12 @@
 // once.
 //
 // Who hears of it is read first, in one statement (db/notifications.ts: commentAudience); then
-// everything is written, in the same transaction. On PostgreSQL that is one statement: the comment's
+// everything is written at once. On PostgreSQL that is one statement, atomic by itself: the comment's
 // insert moves its entry's revision (a trigger: db/entry-pages.ts's versions), which holds the entry's
-// row, and the notifications' upsert holds their rows, until the commit; written one statement after
+// row, and the notifications' upsert holds their rows, until it commits; written one statement after
 // another, every comment on a busy entry waited for the round trips of the one before it. On SQLite,
-// where a statement is no round trip and one writer has the file, they are three statements.
+// where a statement is no round trip and one writer has the file, they are three statements in one
+// transaction.
 
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Prisma, Transaction } from './database.ts';
@@ -45,24 +46,31 @@ export interface CommentRow {
  * gone. `row` is the comment as stored when this call wrote it, so that the answer needs no read of it;
  * null when the transaction was replayed from a retry's earlier attempt (graphql/idempotency.ts), whose
  * comment is then read.
+ *
+ * `recorded`: the client records each write transaction's result for a retry (a mutation sent with an
+ * Idempotency-Key), so the write must be a transaction even where one statement would do. Otherwise
+ * PostgreSQL's one statement commits on its own: no BEGIN and no COMMIT travel, and the entry's row,
+ * which every comment on it takes, is held for the statement alone, not for the round trip of a COMMIT
+ * too. Who hears of it is read first either way; in a transaction of READ COMMITTED that read saw no
+ * more than it does before one.
  */
 export async function writeComment(
   prisma: Prisma,
   provider: 'sqlite' | 'postgresql',
   comment: NewComment,
+  options: { recorded: boolean },
 ): Promise<{ id: number; heard: Heard[]; row: CommentRow | null } | null> {
   const act = { entry: comment.entry, actorId: comment.authorId };
   const at = new Date();
   let wrote = false;
-  // a transaction even for PostgreSQL's one statement: a retried request's Idempotency-Key records each
-  // write transaction's result inside it (graphql/idempotency.ts), so that a retry replays the comment
-  const written = await prisma.$transaction(async (tx) => {
+  const write = async (tx: Transaction) => {
     wrote = true;
     const audience = await commentAudience(tx, act, comment.mentioned);
     if (provider === 'postgresql') return inOneStatement(tx, comment, audience, at);
     const { id, notifications } = await inTurn(tx, comment, audience, at);
     return { id, heard: await mailed(tx, audience, notifications) };
-  });
+  };
+  const written = provider === 'postgresql' && !options.recorded ? await write(prisma) : await prisma.$transaction(write);
   if (!written) return null;
   const row = wrote ? { id: written.id, entryId: comment.entry.id, authorId: comment.authorId, body: comment.body, createdAt: at } : null;
   return { ...written, row };

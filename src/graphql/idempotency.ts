@@ -83,14 +83,24 @@ function keyedClient(prisma: Prisma, run: KeyedRun): Prisma {
     run.next = run.phases.length;
     return result;
   };
-  return new Proxy(prisma, {
+  const keyed = new Proxy(prisma, {
     get(target, property) {
       if (property === '$transaction') return transaction;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+  keyedClients.add(keyed);
+  return keyed;
 }
+
+const keyedClients = new WeakSet<Prisma>();
+
+/**
+ * Whether `prisma` records its write transactions for a retry (a mutation sent with an Idempotency-Key):
+ * a write that one statement would do must then still be a transaction, which the key's record joins.
+ */
+export const recordsTransactions = (prisma: Prisma): boolean => keyedClients.has(prisma);
 
 const lockUntil = () => new Date(Date.now() + ABANDONED_AFTER_MS);
 

@@ -9,6 +9,7 @@ import { mentionedUsernames } from '../../domain/notifications.ts';
 import { validateCommentBody } from '../../domain/social.ts';
 import { announce, type Context, requireViewer } from '../context.ts';
 import { namesObject, requireDatabaseId } from '../global-ids.ts';
+import { recordsTransactions } from '../idempotency.ts';
 import { requireEntry } from '../lookups.ts';
 import { CommentEdge, LikeEdge } from '../types/comment.ts';
 import { listCursor } from '../types/lists.ts';
@@ -59,12 +60,17 @@ payloadMutation('createComment', {
     // the write returns only the id (what a retry under an Idempotency-Key replays); the answer is read after
     // the comment, who hears of it (its entry's author, earlier commenters, whom it mentions) and its event:
     // one transaction (db/comments.ts)
-    const written = await writeComment(context.prisma, context.provider, {
-      entry,
-      authorId: viewer.id,
-      body: text,
-      mentioned: mentionedUsernames(text),
-    }).catch((e) => entryGone(e, input.entryId));
+    const written = await writeComment(
+      context.prisma,
+      context.provider,
+      {
+        entry,
+        authorId: viewer.id,
+        body: text,
+        mentioned: mentionedUsernames(text),
+      },
+      { recorded: recordsTransactions(context.prisma) },
+    ).catch((e) => entryGone(e, input.entryId));
     if (!written) throw new NotFoundError('entry', String(input.entryId));
     const { id, heard, row } = written;
     context.events.publish('commentAdded', { entryId, commentId: id, authorId: viewer.id });
