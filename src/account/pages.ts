@@ -2,11 +2,13 @@
 // personal tokens, export, import, deletion) and the developer pages. Plain HTML forms that work
 // without JavaScript; every value is escaped.
 
-import type { Authorization, CreatedApp, DeliveryRow, PersonalToken, RegisteredApp } from '../db/oauth-store.ts';
+import type { CreatedApp, RegisteredApp } from '../db/oauth-clients.ts';
+import type { Authorization, PersonalToken } from '../db/oauth-tokens.ts';
 import type { FieldIssue } from '../domain/errors.ts';
 import { PERSONAL_TOKEN_DAYS, SCOPE_DESCRIPTIONS, SCOPES } from '../domain/scopes.ts';
 import { html, type Markup } from '../http/html.ts';
-import { hidden, issuesBlock, layout, type PageViewer } from '../web/layout.ts';
+import { hidden, issuesBlock, layout, type PageViewer } from '../pages/layout.ts';
+import type { DeliveryRow } from '../webhooks/settings.ts';
 
 export function loginPage(input: { csrf: string; next: string | null; username?: string; error?: string }): Markup {
   return layout(
@@ -42,17 +44,6 @@ export function signupPage(input: {
     </form></div>
     <p>Have an account? <a href="/login${input.next ? `?next=${encodeURIComponent(input.next)}` : ''}">Log in</a>.</p>`,
     null,
-    input.csrf,
-  );
-}
-
-/** A request that cannot go on (a forged form, an unknown app, a bad authorization request): what and why. */
-export function problemPage(input: { csrf: string; viewer: PageViewer | null; error: string; description: string }): Markup {
-  return layout(
-    'This authorization request cannot be completed',
-    html`<div class="card"><p class="error" role="alert">${input.description}</p>
-     <p>Error code: <code>${input.error}</code>. Nothing was shared with the app. Please tell the app's developer.</p></div>`,
-    input.viewer,
     input.csrf,
   );
 }

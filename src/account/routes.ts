@@ -13,24 +13,11 @@ import {
 } from '../auth/session.ts';
 import { type GuessThrottle, LOGIN_RULES } from '../auth/throttle.ts';
 import { accountExport } from '../db/account-export.ts';
+import { type Account, checkPassword, createAccount, createSession, endSession } from '../db/account-sessions.ts';
 import { deleteAccount } from '../db/accounts.ts';
 import { recentImports, unfinishedImports } from '../db/imports.ts';
-import {
-  type Account,
-  appsOwnedBy,
-  authorizationsOf,
-  checkPassword,
-  createAccount,
-  createApp,
-  createPersonalToken,
-  createSession,
-  deliveriesOf,
-  endSession,
-  personalTokensOf,
-  revokeAuthorization,
-  revokePersonalToken,
-  setWebhook,
-} from '../db/oauth-store.ts';
+import { appsOwnedBy, registerApp } from '../db/oauth-clients.ts';
+import { authorizationsOf, createPersonalToken, personalTokensOf, revokeAuthorization, revokePersonalToken } from '../db/oauth-tokens.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { unitsForLanguage } from '../domain/units.ts';
 import { receiveArchive } from '../http/archive-upload.ts';
@@ -39,9 +26,10 @@ import { html } from '../http/html.ts';
 import { htmlResponse, type RequestContext, type Router, redirectResponse } from '../http/router.ts';
 import { ImportAlreadyQueuedError, importsDirectory, queueArchiveImport, removeImportFiles } from '../imports/jobs.ts';
 import type { MediaStore } from '../media/store.ts';
-import { layout } from '../web/layout.ts';
+import { type PageOptions, type PageState, pageKit, safeNext } from '../pages/kit.ts';
+import { layout } from '../pages/layout.ts';
 import { type DeliveryOptions, redeliver, sendTestEvent } from '../webhooks/deliveries.ts';
-import { type PageOptions, type PageState, pageKit, safeNext } from './page-kit.ts';
+import { deliveriesOf, setWebhook } from '../webhooks/settings.ts';
 import { accountDeletedPage, accountPage, deliveriesPage, developerPage, loginPage, signupPage } from './pages.ts';
 
 export interface AccountRoutesOptions extends PageOptions {
@@ -329,7 +317,7 @@ function mountDeveloperRoutes(router: Router, kit: Kit): void {
       legacyTokens: form.get('legacy_tokens') === '1',
     };
     try {
-      const created = await createApp(prisma, state.viewer.id, input);
+      const created = await registerApp(prisma, state.viewer.id, input);
       return page(
         state,
         201,

@@ -2,11 +2,11 @@
 // the service's own routes (probes, documents, account and OAuth pages), or a legacy REST path. Anonymous
 // reads of the REST paths are answered from the response cache when they can be.
 import type { IncomingMessage } from 'node:http';
-import { viewerOfRequest } from '../auth/tokens.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { viewerOfRequest } from '../db/token-viewers.ts';
 import { avatarSvg } from '../http/avatar.ts';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from '../http/graphiql.ts';
 import { mediaFile } from '../http/media.ts';

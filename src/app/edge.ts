@@ -3,10 +3,11 @@
 // one metric per request. An unexpected error is a bug: it is logged and answered with the JSON error
 // body, never a dropped connection or a stack trace.
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
-import { clientOfRequest, tokenFromRequest } from '../auth/tokens.ts';
+import { tokenFromRequest } from '../auth/tokens.ts';
 import { type Observation, requestIdOf } from '../cache/fast-read.ts';
 import type { Config } from '../config.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
+import { clientOfRequest } from '../db/token-viewers.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
 import { MAX_ARCHIVE_UPLOAD_BYTES } from '../http/archive-upload.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, MalformedBodyError } from '../http/body.ts';
@@ -18,7 +19,7 @@ import { prefersHtml } from '../http/negotiation.ts';
 import { type createAdmission, graphqlRateLimited } from '../http/rate-limit.ts';
 import { errorBody, errorResponse, FORM_LIMIT_BYTES, htmlResponse, jsonResponse } from '../http/router.ts';
 import type { Logger } from '../log.ts';
-import { unavailablePage } from '../web/layout.ts';
+import { unavailablePage } from '../pages/layout.ts';
 import { type EdgeContext, isGraphQLPath, refusedBatchLength } from './graphql-endpoint.ts';
 import { schemeOf } from './request-context.ts';
 

@@ -42,7 +42,7 @@ import { graphqlMediaType, graphqlRateLimited, type RateLimiter, rateLimitedRepl
 import { htmlResponse, jsonResponse } from '../http/router.ts';
 import { withEventIds } from '../http/sse-ids.ts';
 import type { Logger } from '../log.ts';
-import { graphiqlOffPage } from '../web/layout.ts';
+import { graphiqlOffPage } from '../pages/layout.ts';
 import type { RequestContexts } from './request-context.ts';
 
 export type GraphQLServer = YogaServerInstance<ServerContext, Context>;

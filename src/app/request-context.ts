@@ -1,9 +1,10 @@
 // One request context for every way in (GraphQL over HTTP and WebSocket, the REST paths, the pages):
 // one token-to-viewer mapping and one base-URL rule (the refusal of a bad token is auth's tokenRefusal).
-import { tokenFromRequest, viewerForToken, viewerOfRequest } from '../auth/tokens.ts';
+import { tokenFromRequest } from '../auth/tokens.ts';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { viewerForToken, viewerOfRequest } from '../db/token-viewers.ts';
 import type { Events } from '../events/bus.ts';
 import type { Context } from '../graphql/context.ts';
 import { createPopularRankings } from '../graphql/popular-rankings.ts';

@@ -14,6 +14,7 @@ import { LRUCache } from 'lru-cache';
 import type { ChangeClock } from '../db/change-clock.ts';
 import { deliversIncrementally } from '../graphql/incremental.ts';
 import type { Encoding } from '../http/compression.ts';
+import type { CacheStats } from '../http/metrics.ts';
 
 export interface Stored {
   status: number;
@@ -22,17 +23,6 @@ export interface Stored {
   etag: string;
   /** The body compressed, made on first demand and kept with it (fast path). */
   compressed?: Partial<Record<Encoding, Buffer>>;
-}
-
-export interface CacheStats {
-  hits: number;
-  misses: number;
-  /** Lookups made while the clock could not be read (the response was computed, not stored). */
-  bypassed: number;
-  /** Misses answered by another lookup's computation of the same key, under the same reading. */
-  coalesced: number;
-  entries: number;
-  bytes: number;
 }
 
 /** Content types whose responses may be stored. */

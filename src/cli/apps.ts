@@ -1,6 +1,8 @@
 import { loadConfig } from '../config.ts';
-import { createApp, findAccountByUsername, setWebhook } from '../db/oauth-store.ts';
+import { findAccountByUsername } from '../db/account-sessions.ts';
+import { registerApp } from '../db/oauth-clients.ts';
 import { ValidationError } from '../domain/errors.ts';
+import { setWebhook } from '../webhooks/settings.ts';
 import { parseOptions, reportInvalid, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 
@@ -45,7 +47,7 @@ export async function run(argv: string[]) {
       ownerId = owner.id;
     }
     try {
-      const app = await createApp(prisma, ownerId, {
+      const app = await registerApp(prisma, ownerId, {
         name: values.name!,
         redirectUris: values['redirect-uri']!,
         confidential: !values.public,

@@ -1,5 +1,5 @@
+import { findAccountByUsername } from '../db/account-sessions.ts';
 import { befriend } from '../db/friendships.ts';
-import { findAccountByUsername } from '../db/oauth-store.ts';
 import { parseOptions, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';
 

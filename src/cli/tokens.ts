@@ -1,4 +1,6 @@
-import { findAccountByUsername, findApp, issueAccessToken, scriptsApp } from '../db/oauth-store.ts';
+import { findAccountByUsername } from '../db/account-sessions.ts';
+import { findApp, scriptsApp } from '../db/oauth-clients.ts';
+import { issueAccessToken } from '../db/oauth-tokens.ts';
 import { ALL_SCOPES, formatScopes, parseScopes, SCOPES } from '../domain/scopes.ts';
 import { parseOptions, UsageError } from './args.ts';
 import { withDatabase } from './database-command.ts';

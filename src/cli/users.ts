@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.ts';
+import { createAccount, setPassword } from '../db/account-sessions.ts';
 import { deleteAccount } from '../db/accounts.ts';
-import { createAccount, setPassword } from '../db/oauth-store.ts';
 import { usernameKey } from '../domain/accounts.ts';
 import { ValidationError } from '../domain/errors.ts';
 import { removeImportFiles } from '../imports/jobs.ts';

@@ -1,7 +1,18 @@
 // Prometheus metrics, served at /metrics: HTTP requests by route and status, SQL statements and their
 // time, rate-limit rejections, the response cache, GraphQL phases (yoga's plugin) and the process.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { CacheStats } from '../cache/response-cache.ts';
+
+/** What the response cache (cache/response-cache.ts) reports of itself, as these metrics publish it. */
+export interface CacheStats {
+  hits: number;
+  misses: number;
+  /** Lookups made while the clock could not be read (the response was computed, not stored). */
+  bypassed: number;
+  /** Misses answered by another lookup's computation of the same key, under the same reading. */
+  coalesced: number;
+  entries: number;
+  bytes: number;
+}
 
 export interface Metrics {
   readonly registry: Registry;

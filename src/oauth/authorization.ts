@@ -4,15 +4,8 @@
 // and the same store.
 import OAuth2Server from '@node-oauth/oauth2-server';
 import type { Prisma } from '../db/database.ts';
-import {
-  findApp,
-  introspectToken,
-  issueAccessToken,
-  type RegisteredApp,
-  revokeToken,
-  rotateRefreshToken,
-  type TokenLifetimes,
-} from '../db/oauth-store.ts';
+import { findApp, type RegisteredApp } from '../db/oauth-clients.ts';
+import { introspectToken, issueAccessToken, revokeToken, rotateRefreshToken, type TokenLifetimes } from '../db/oauth-tokens.ts';
 import { redirectUriMatches, redirectUriProblem, stripAppendedCallbackParams } from '../domain/accounts.ts';
 import { formatScopes, grantedScopes, LEGACY_SCOPES, parseScopes, SCOPES, type Scope } from '../domain/scopes.ts';
 import { AUTHORIZATION_CODE_LIFETIME_SECONDS, createModel, type OAuthClient } from './model.ts';

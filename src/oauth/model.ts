@@ -5,19 +5,18 @@ import { timingSafeEqual } from 'node:crypto';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { generateToken, hashToken } from '../auth/tokens.ts';
 import type { Prisma } from '../db/database.ts';
+import { findApp, type RegisteredApp } from '../db/oauth-clients.ts';
 import {
   AUTHORIZATION_CODE_LIFETIME_SECONDS,
   codeIdFor,
   codeWasReplayed,
   consumeCode,
-  findApp,
   findUnusedCode,
   issueAccessToken,
-  type RegisteredApp,
   revokeTokensOfCode,
   saveAuthorizationCode,
   type TokenLifetimes,
-} from '../db/oauth-store.ts';
+} from '../db/oauth-tokens.ts';
 import { redirectUriMatches } from '../domain/accounts.ts';
 
 export { AUTHORIZATION_CODE_LIFETIME_SECONDS };

@@ -1,10 +1,10 @@
 // The consent page of the authorization endpoint: what an app asks to do, in words, for the person to
 // grant all, some, or none of it.
 
-import type { RegisteredApp } from '../db/oauth-store.ts';
+import type { RegisteredApp } from '../db/oauth-clients.ts';
 import { SCOPE_DESCRIPTIONS, type Scope } from '../domain/scopes.ts';
 import { html, type Markup } from '../http/html.ts';
-import { hidden, layout, type PageViewer } from '../web/layout.ts';
+import { hidden, layout, type PageViewer } from '../pages/layout.ts';
 
 export function consentPage(input: {
   csrf: string;

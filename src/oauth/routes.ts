@@ -1,11 +1,12 @@
 // The authorization server's endpoints: authorize (with its consent page), token, revoke,
 // introspection, and its metadata. The flow rules are authorization.ts's.
-import { type PageOptions, type PageState, pageKit } from '../account/page-kit.ts';
-import { problemPage } from '../account/pages.ts';
+
 import { type GuessThrottle, TOKEN_RULES } from '../auth/throttle.ts';
-import type { TokenLifetimes } from '../db/oauth-store.ts';
+import type { TokenLifetimes } from '../db/oauth-tokens.ts';
 import { narrowScopes } from '../domain/scopes.ts';
 import { jsonResponse, type RequestContext, type Router, readForm, redirectResponse } from '../http/router.ts';
+import { type PageOptions, type PageState, pageKit } from '../pages/kit.ts';
+import { problemPage } from '../pages/layout.ts';
 import {
   approveAuthorization,
   authorizationServerMetadata,

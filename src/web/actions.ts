@@ -3,7 +3,6 @@
 // GraphQL operation of src/operations/pages.graphql as the logged-in athlete, after the form's CSRF
 // check; a refused form is shown again with what was wrong above it, a done one leads on (303).
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { safeNext } from '../account/page-kit.ts';
 import { CSRF_COOKIE, csrfMatches } from '../auth/session.ts';
 import { MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
 import { NOTIFICATION_KINDS } from '../domain/notifications.ts';
@@ -46,10 +45,11 @@ import {
   PageViewerSettingsDocument,
   type Visibility,
 } from '../operations/generated.ts';
+import { safeNext } from '../pages/kit.ts';
+import { hidden } from '../pages/layout.ts';
 import { postEntry } from './compose.ts';
 import { type Form, field, issuesOf, type Outcome, seeOther } from './form-outcome.ts';
 import { findForm } from './forms.ts';
-import { hidden } from './layout.ts';
 import { entryPage, layoutPage, notFoundPage } from './pages.ts';
 import { type PageRead, pageData, pageReader, type WebOptions } from './routes.ts';
 import { type SettingsForm, settingsPage } from './settings-page.ts';

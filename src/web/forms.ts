@@ -5,8 +5,8 @@
 import { ACTIVITY_TYPES, FEELINGS } from '../domain/activity.ts';
 import type { FieldIssue } from '../domain/errors.ts';
 import { html, type Markup } from '../http/html.ts';
+import { hidden, issuesBlock } from '../pages/layout.ts';
 import { lower, visibilityName } from './entry-card.ts';
-import { hidden, issuesBlock } from './layout.ts';
 
 export const VISIBILITIES = ['EVERYONE', 'FRIENDS', 'ONLY_ME'] as const;
 

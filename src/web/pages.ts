@@ -12,6 +12,7 @@ import type {
   PageRouteQuery,
   PageTrackFragment,
 } from '../operations/generated.ts';
+import { hidden, issuesBlock, layout, type PageViewer } from '../pages/layout.ts';
 import { ENTRY_ASSETS, MAP_ASSETS, type MapData, type MapSpec, PAGE_ASSETS } from './assets.ts';
 import {
   avatar,
@@ -27,7 +28,6 @@ import {
   withMentions,
 } from './entry-card.ts';
 import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, reportForm, safetyForm, searchForm } from './forms.ts';
-import { hidden, issuesBlock, layout, type PageViewer } from './layout.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
 import { climbIn, distanceIn, metersOf, type UnitSystem } from './units.ts';

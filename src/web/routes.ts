@@ -2,7 +2,6 @@
 // /entries/42 gets the page, an app gets JSON (dispatch.ts decides by the Accept header). A page reads
 // as the athlete logged in, if any (their friends-only entries, their own), else as anyone.
 import type { ExecutionResult } from 'graphql';
-import type { PageState } from '../account/page-kit.ts';
 import { sessionViewer, type Viewer } from '../auth/viewer.ts';
 import { ACTIVITY_TYPES, SPEC_ACTIVITY_TYPES } from '../domain/activity.ts';
 import { type FieldIssue, TYPED_ERRORS } from '../domain/errors.ts';
@@ -22,6 +21,7 @@ import {
   PageRouteDocument,
   PageSearchDocument,
 } from '../operations/generated.ts';
+import type { PageState } from '../pages/kit.ts';
 import type { RunOperation } from '../rest/execute.ts';
 import { positiveId } from '../rest/params.ts';
 import { seeOther } from './form-outcome.ts';

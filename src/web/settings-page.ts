@@ -4,10 +4,10 @@ import type { FieldIssue } from '../domain/errors.ts';
 import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MIN_ZONE_RADIUS_METERS } from '../domain/privacy-zones.ts';
 import { html, type Markup } from '../http/html.ts';
 import type { PageViewerSettingsQuery } from '../operations/generated.ts';
+import { hidden, issuesBlock } from '../pages/layout.ts';
 import type { MapSpec } from './assets.ts';
 import { avatar, personLink, visibilityName } from './entry-card.ts';
 import { VISIBILITIES } from './forms.ts';
-import { hidden, issuesBlock } from './layout.ts';
 import { layoutPage, notice, type Visitor } from './pages.ts';
 
 export type Settings = NonNullable<PageViewerSettingsQuery['me']>;

@@ -8,7 +8,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../src/auth/tokens.ts';
-import { createAccount, createApp } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
+import { registerApp } from '../../src/db/oauth-clients.ts';
 import { Prisma as Models } from '../../src/generated/prisma-sqlite/client.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
@@ -110,7 +111,7 @@ async function makeAthlete(username: string, bystander: { id: number; token: str
   await graphql(token, 'mutation { addPrivacyZone(input: { lat: 40, lon: -74, radiusMeters: 100 }) { error { __typename } } }');
   const stranger = await createPerson(db.prisma);
   await db.prisma.friendRequest.create({ data: { fromId: account.id, toId: stranger.id } });
-  const app = await createApp(db.prisma, account.id, {
+  const app = await registerApp(db.prisma, account.id, {
     name: `${username}'s app`,
     redirectUris: ['https://app.example/cb'],
     confidential: true,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
-import { createAccount } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
 import { parseGpx } from '../../src/domain/gpx.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';

@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { accountExport } from '../../src/db/account-export.ts';
-import { createAccount } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { importArchive } from '../../src/imports/archive.ts';
 import { closeFitPool } from '../../src/imports/fit-pool.ts';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/tokens.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
-import { newClientId } from '../../src/db/oauth-store.ts';
+import { newClientId } from '../../src/db/oauth-clients.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { runCli } from '../support/cli.ts';

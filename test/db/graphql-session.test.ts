@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, listen } from '../../src/app/server.ts';
-import { createAccount } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';

@@ -1,7 +1,8 @@
 // The authorization server (SPEC 5, COMPAT.md): both flows, every rule failing closed, old clients.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedApp, createAccount, createApp } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
+import { type CreatedApp, registerApp } from '../../src/db/oauth-clients.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -19,10 +20,10 @@ beforeAll(async () => {
   db = await createTestDatabase('oauth');
   api = testApp(db);
   await createAccount(db.prisma, { username: 'Alice', password: PASSWORD, displayName: 'Alice A.' });
-  web = await createApp(db.prisma, null, { name: 'Run Tracker', redirectUris: [CALLBACK], confidential: true });
-  other = await createApp(db.prisma, null, { name: 'Other App', redirectUris: ['https://other.example/cb'], confidential: true });
-  native = await createApp(db.prisma, null, { name: 'Phone App', redirectUris: ['http://127.0.0.1/callback'], confidential: false });
-  legacy = await createApp(db.prisma, null, {
+  web = await registerApp(db.prisma, null, { name: 'Run Tracker', redirectUris: [CALLBACK], confidential: true });
+  other = await registerApp(db.prisma, null, { name: 'Other App', redirectUris: ['https://other.example/cb'], confidential: true });
+  native = await registerApp(db.prisma, null, { name: 'Phone App', redirectUris: ['http://127.0.0.1/callback'], confidential: false });
+  legacy = await registerApp(db.prisma, null, {
     name: 'Old Widget',
     redirectUris: [CALLBACK, 'http://widget.example/cb'],
     confidential: true,
@@ -191,7 +192,7 @@ describe('codes', () => {
 
   it('exchanged four times at once: one answer carries a token, and the replays revoke it', async () => {
     // an app of its own: the refused exchanges count against the app's guessing budget
-    const racer = await createApp(db.prisma, null, { name: 'Racer', redirectUris: [CALLBACK], confidential: true });
+    const racer = await registerApp(db.prisma, null, { name: 'Racer', redirectUris: [CALLBACK], confidential: true });
     const race = (code: string) =>
       tokenRequest({
         grant_type: 'authorization_code',
@@ -368,9 +369,9 @@ describe('user-agent flow (response_type=token), opt-in per app', () => {
 describe('plain http callbacks, opt-in per app', () => {
   it('refuses an http callback on a host other than loopback unless the app allows it', async () => {
     await expect(
-      createApp(db.prisma, null, { name: 'Plain', redirectUris: ['http://plain.example/cb'], confidential: true }),
+      registerApp(db.prisma, null, { name: 'Plain', redirectUris: ['http://plain.example/cb'], confidential: true }),
     ).rejects.toThrow(/must use https/);
-    const loopback = await createApp(db.prisma, null, { name: 'Local', redirectUris: ['http://localhost:8080/cb'], confidential: true });
+    const loopback = await registerApp(db.prisma, null, { name: 'Local', redirectUris: ['http://localhost:8080/cb'], confidential: true });
     expect(loopback.redirectUris).toEqual(['http://localhost:8080/cb']);
     const browser = await loggedInBrowser();
     const consent = await browser.get(

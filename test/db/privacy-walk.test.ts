@@ -8,10 +8,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApp, issueAccessToken, setWebhook } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
+import { registerApp } from '../../src/db/oauth-clients.ts';
+import { issueAccessToken } from '../../src/db/oauth-tokens.ts';
 import { mailTokens } from '../../src/mail/tokens.ts';
 import { type MailWorker, startMailWorker } from '../../src/mail/worker.ts';
 import { startWebhookWorker, type WebhookWorker } from '../../src/webhooks/deliveries.ts';
+import { setWebhook } from '../../src/webhooks/settings.ts';
 import { BASE, testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -97,7 +100,7 @@ beforeAll(async () => {
     ['narrow', 'read'],
     ['whole', 'read read_all'],
   ] as const) {
-    const app = await createApp(db.prisma, developer.id, {
+    const app = await registerApp(db.prisma, developer.id, {
       name: `Walk ${path}`,
       redirectUris: ['https://walk.example/cb'],
       confidential: true,

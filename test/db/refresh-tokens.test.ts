@@ -1,7 +1,8 @@
 // Expiring access tokens with rotating refresh tokens (OAuth 2.1, RFC 9700 4.14), introspection (RFC
 // 7662), and the legacy apps whose tokens never expire.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedApp, createAccount, createApp } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
+import { type CreatedApp, registerApp } from '../../src/db/oauth-clients.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -18,9 +19,9 @@ beforeAll(async () => {
   db = await createTestDatabase('refresh');
   api = testApp(db, { ACCESS_TOKEN_TTL_SECONDS: '3600' });
   await createAccount(db.prisma, { username: 'rae', password: PASSWORD, displayName: 'Rae' });
-  app = await createApp(db.prisma, null, { name: 'Run Tracker', redirectUris: [CALLBACK], confidential: true });
-  other = await createApp(db.prisma, null, { name: 'Other', redirectUris: [CALLBACK], confidential: true });
-  legacy = await createApp(db.prisma, null, { name: 'Old Widget', redirectUris: [CALLBACK], confidential: true, legacyTokens: true });
+  app = await registerApp(db.prisma, null, { name: 'Run Tracker', redirectUris: [CALLBACK], confidential: true });
+  other = await registerApp(db.prisma, null, { name: 'Other', redirectUris: [CALLBACK], confidential: true });
+  legacy = await registerApp(db.prisma, null, { name: 'Old Widget', redirectUris: [CALLBACK], confidential: true, legacyTokens: true });
 });
 afterAll(() => db.destroy());
 

@@ -2,7 +2,7 @@
 // the queue and hide the content (an entry becomes its author's alone, for good; a comment goes),
 // suspend its author (tokens and sessions stop at once; no log-in), or dismiss; nobody else may.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { runCli } from '../support/cli.ts';

@@ -1,7 +1,8 @@
 // What an app may do for a person: the scopes the athlete grants on the consent page, and every read
 // and write path held to them (GraphQL, the legacy REST paths, /api/v1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CreatedApp, createAccount, createApp } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
+import { type CreatedApp, registerApp } from '../../src/db/oauth-clients.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   api = testApp(db);
   const alice = await createAccount(db.prisma, { username: 'alice', password: PASSWORD, displayName: 'Alice' });
   aliceId = alice.id;
-  app = await createApp(db.prisma, null, { name: 'Run Tracker', redirectUris: [CALLBACK], confidential: true });
+  app = await registerApp(db.prisma, null, { name: 'Run Tracker', redirectUris: [CALLBACK], confidential: true });
   for (const visibility of ['everyone', 'friends', 'only_me'] as const) {
     const entry = await createEntry(db.prisma, alice.id, { message: `alice ${visibility}`, visibility });
     entries[visibility === 'only_me' ? 'onlyMe' : visibility] = entry.id;

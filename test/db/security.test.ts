@@ -1,9 +1,9 @@
 // Attacks on the accounts, sessions and limits: each was seen to work once.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { safeNext } from '../../src/account/page-kit.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createAccount } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
+import { safeNext } from '../../src/pages/kit.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

@@ -1,7 +1,7 @@
 // People the viewer may know: friends of friends, commenters, people active nearby, ranked; never a
 // friend, a pending request, or anyone on either side of a block; on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';

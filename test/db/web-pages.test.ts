@@ -280,7 +280,7 @@ describe.skipIf(!haveChromium)('the web pages', () => {
   });
 
   it('shows a logged-in person their name and a log-out button on every page', async () => {
-    const { createAccount } = await import('../../src/db/oauth-store.ts');
+    const { createAccount } = await import('../../src/db/account-sessions.ts');
     await createAccount(db.prisma, { username: 'carol', displayName: 'Carol Climber', password: 'a long enough passphrase' });
     const context = await browser.newContext({ javaScriptEnabled: false });
     const tab = await context.newPage();

@@ -4,9 +4,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createApp, issueAccessToken, setWebhook } from '../../src/db/oauth-store.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
+import { registerApp } from '../../src/db/oauth-clients.ts';
+import { issueAccessToken } from '../../src/db/oauth-tokens.ts';
 import { isPublicAddress } from '../../src/webhooks/address-guard.ts';
 import { backoffSeconds, relayOutbox, startWebhookWorker, type WebhookWorker } from '../../src/webhooks/deliveries.ts';
+import { setWebhook } from '../../src/webhooks/settings.ts';
 import { signPayload, verifySignature } from '../../src/webhooks/signature.ts';
 import { testApp } from '../support/app.ts';
 import { TestBrowser } from '../support/browser.ts';
@@ -50,7 +53,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   const owner = await createAccount(db.prisma, { username: 'devowner', password: 'a long password', displayName: 'Dev' });
-  const app = await createApp(db.prisma, owner.id, { name: 'Coach', redirectUris: ['https://coach.example/cb'], confidential: true });
+  const app = await registerApp(db.prisma, owner.id, { name: 'Coach', redirectUris: ['https://coach.example/cb'], confidential: true });
   clientId = app.clientId;
   // the receiver listens on loopback, which only a deployment that allows private targets may use
   secret = (await setWebhook(db.prisma, owner.id, clientId, receiverUrl, { allowPrivate: true })).secret!;
@@ -429,7 +432,7 @@ describe('webhook targets (SSRF)', () => {
   });
 
   it('refuses at delivery a name that resolves to a private address now, and sends nothing', async () => {
-    const app = await createApp(db.prisma, null, { name: 'Rebinder', redirectUris: ['https://rebind.example/cb'], confidential: true });
+    const app = await registerApp(db.prisma, null, { name: 'Rebinder', redirectUris: ['https://rebind.example/cb'], confidential: true });
     const author = await createPerson(db.prisma, { username: 'rebound' });
     const token = await issueAccessToken(db.prisma, { clientId: app.id, personId: author.id });
     // registered when the name still pointed elsewhere; now it resolves to loopback

@@ -9,11 +9,11 @@ import {
   SESSION_COOKIE,
   serializeCookie,
 } from '../auth/session.ts';
+import { type Account, accountOfSession } from '../db/account-sessions.ts';
 import type { Prisma } from '../db/database.ts';
-import { type Account, accountOfSession } from '../db/oauth-store.ts';
 import type { Markup } from '../http/html.ts';
 import { htmlResponse, type RequestContext, readForm, redirectResponse } from '../http/router.ts';
-import { problemPage } from './pages.ts';
+import { problemPage } from './layout.ts';
 
 export interface PageOptions {
   prisma: Prisma;

@@ -134,3 +134,14 @@ export function graphiqlOffPage(): Markup {
     '',
   );
 }
+
+/** A request that cannot go on (a forged form, an unknown app, a bad authorization request): what and why. */
+export function problemPage(input: { csrf: string; viewer: PageViewer | null; error: string; description: string }): Markup {
+  return layout(
+    'This authorization request cannot be completed',
+    html`<div class="card"><p class="error" role="alert">${input.description}</p>
+     <p>Error code: <code>${input.error}</code>. Nothing was shared with the app. Please tell the app's developer.</p></div>`,
+    input.viewer,
+    input.csrf,
+  );
+}
