@@ -86,10 +86,46 @@ async function accountView(
   });
 }
 
+/** A log-in form posted: the password checked, under the guessing throttle (reserved before the slow hash). */
+async function logIn(kit: Kit, ctx: RequestContext): Promise<Response> {
+  const { pageState, page, postedForm, forbidden, options } = kit;
+  const { prisma, throttle } = options;
+  const state = await pageState(ctx);
+  const form = await postedForm(ctx, state);
+  if (!form) return forbidden(state);
+  const username = (form.get('username') ?? '').trim();
+  const next = safeNext(form.get('next'));
+  const attempts = [
+    [`${username.toLowerCase()}:${ctx.clientAddress}`, LOGIN_RULES.accountAddress],
+    [ctx.clientAddress, LOGIN_RULES.address],
+  ] as const;
+  // reserved before the slow hash: forty attempts at once cannot all be tried
+  const wait = await throttle.reserve(attempts);
+  if (wait > 0) {
+    const minutes = Math.ceil(wait / 60);
+    return htmlResponse(
+      429,
+      loginPage({
+        csrf: state.csrf,
+        next,
+        username,
+        error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      }),
+      {
+        'retry-after': String(wait),
+      },
+    );
+  }
+  const account = await checkPassword(prisma, username, form.get('password') ?? '');
+  if (!account) return page(state, 401, loginPage({ csrf: state.csrf, next, username, error: 'That username and password do not match.' }));
+  await throttle.succeeded(attempts);
+  return loggedIn(kit, state, account, next ?? '/');
+}
+
 /** Log-in, sign-up and log-out. */
 function mountSessionRoutes(router: Router, kit: Kit): void {
   const { pageState, page, postedForm, forbidden, options } = kit;
-  const { prisma, throttle } = options;
+  const { prisma } = options;
   router.get('/login', async (ctx) => {
     const state = await pageState(ctx);
     const next = safeNext(ctx.url.searchParams.get('next'));
@@ -97,39 +133,7 @@ function mountSessionRoutes(router: Router, kit: Kit): void {
     return page(state, 200, loginPage({ csrf: state.csrf, next }));
   });
 
-  router.post('/login', async (ctx) => {
-    const state = await pageState(ctx);
-    const form = await postedForm(ctx, state);
-    if (!form) return forbidden(state);
-    const username = (form.get('username') ?? '').trim();
-    const next = safeNext(form.get('next'));
-    const attempts = [
-      [`${username.toLowerCase()}:${ctx.clientAddress}`, LOGIN_RULES.accountAddress],
-      [ctx.clientAddress, LOGIN_RULES.address],
-    ] as const;
-    // reserved before the slow hash: forty attempts at once cannot all be tried
-    const wait = await throttle.reserve(attempts);
-    if (wait > 0) {
-      const minutes = Math.ceil(wait / 60);
-      return htmlResponse(
-        429,
-        loginPage({
-          csrf: state.csrf,
-          next,
-          username,
-          error: `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        }),
-        {
-          'retry-after': String(wait),
-        },
-      );
-    }
-    const account = await checkPassword(prisma, username, form.get('password') ?? '');
-    if (!account)
-      return page(state, 401, loginPage({ csrf: state.csrf, next, username, error: 'That username and password do not match.' }));
-    await throttle.succeeded(attempts);
-    return loggedIn(kit, state, account, next ?? '/');
-  });
+  router.post('/login', (ctx) => logIn(kit, ctx));
 
   router.get('/signup', async (ctx) => {
     const state = await pageState(ctx);

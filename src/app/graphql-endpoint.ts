@@ -149,6 +149,50 @@ function eventSourceAllowed(csrf: YogaPlugin): YogaPlugin {
   };
 }
 
+/** A batch item that is not an object (`[{…}, null]`) is that item's mistake, before any plugin reads its fields. */
+const operationsAreObjects: YogaPlugins[number] = {
+  onParams({ params }) {
+    if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+      throw createGraphQLError('each operation must be a JSON object with a query', {
+        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+      });
+    }
+  },
+};
+
+/**
+ * PostgreSQL text cannot hold NUL, and variables nested 100,000 deep would overflow the stack of whatever
+ * walks them: both are refused in any query or variable before they reach a resolver.
+ */
+const noNulNorDeepNesting: YogaPlugins[number] = {
+  onParams({ params }) {
+    const problem = bodyProblem(params.query) ?? bodyProblem(params.variables);
+    if (problem) {
+      throw createGraphQLError(problem, {
+        extensions: { code: problem.includes('NUL') ? 'INVALID_CHARACTER' : 'BAD_REQUEST', http: { status: 400 } },
+      });
+    }
+  },
+};
+
+/** `variables` or `extensions` that are not JSON are the client's mistake: a 400 naming them, not a 500. */
+const jsonOrBadRequest: YogaPlugins[number] = {
+  onRequestParse({ requestParser, setRequestParser }) {
+    if (!requestParser) return;
+    setRequestParser(async (request) => {
+      try {
+        return await requestParser(request);
+      } catch (error) {
+        if (!(error instanceof SyntaxError)) throw error;
+        const field = notJson(new URL(request.url).searchParams) ?? 'variables';
+        throw createGraphQLError(`${field} is not JSON: ${error.message}`, {
+          extensions: { code: 'BAD_REQUEST', field, http: { status: 400 } },
+        });
+      }
+    });
+  },
+};
+
 /** The plugins of /graphql, in the order they apply. */
 function graphqlPlugins(
   config: Config,
@@ -157,16 +201,7 @@ function graphqlPlugins(
   maxSubscriptionsPerOwner?: number,
 ): YogaPlugins {
   return [
-    {
-      // a batch item that is not an object (`[{…}, null]`) is that item's mistake, before any plugin reads its fields
-      onParams({ params }) {
-        if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-          throw createGraphQLError('each operation must be a JSON object with a query', {
-            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-          });
-        }
-      },
-    },
+    operationsAreObjects,
     // after the transports have read theirs (the WebSocket's enveloped functions), the root value is this server's settings
     useSchemaChecks({ strict: config.env !== 'production' }),
     useCompiledExecution(),
@@ -197,35 +232,8 @@ function graphqlPlugins(
     useDeferStream(),
     // automatic persisted queries, or only the trusted documents when TRUSTED_DOCUMENTS is set
     ...usePersistedQueries(persistedQueries, config.trustedDocuments),
-    {
-      // PostgreSQL text cannot hold NUL, and variables nested 100,000 deep would overflow the stack of
-      // whatever walks them: refuse both in any query or variable before it reaches a resolver
-      onParams({ params }) {
-        const problem = bodyProblem(params.query) ?? bodyProblem(params.variables);
-        if (problem) {
-          throw createGraphQLError(problem, {
-            extensions: { code: problem.includes('NUL') ? 'INVALID_CHARACTER' : 'BAD_REQUEST', http: { status: 400 } },
-          });
-        }
-      },
-    },
-    {
-      // `variables` or `extensions` that are not JSON are the client's mistake: a 400 naming them, not a 500
-      onRequestParse({ requestParser, setRequestParser }) {
-        if (!requestParser) return;
-        setRequestParser(async (request) => {
-          try {
-            return await requestParser(request);
-          } catch (error) {
-            if (!(error instanceof SyntaxError)) throw error;
-            const field = notJson(new URL(request.url).searchParams) ?? 'variables';
-            throw createGraphQLError(`${field} is not JSON: ${error.message}`, {
-              extensions: { code: 'BAD_REQUEST', field, http: { status: 400 } },
-            });
-          }
-        });
-      },
-    },
+    noNulNorDeepNesting,
+    jsonOrBadRequest,
     // a browser may not send a GraphQL request that skips the CORS preflight (a simple GET, a form
     // post) unless it carries one of these headers; an Authorization header already forces one. But for
     // an EventSource's GET (Accept: text/event-stream), which can send no header: a GET changes nothing

@@ -1,11 +1,12 @@
 import cluster from 'node:cluster';
+import type { Server as HttpServer } from 'node:http';
 import net from 'node:net';
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
-import { createApp, listen } from '../app/server.ts';
+import { type App, createApp, listen } from '../app/server.ts';
 import { attachWebSocket } from '../app/websocket.ts';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { type Database, openDatabase } from '../db/database.ts';
 import { backfillTrackRecords } from '../db/track-records.ts';
 import { startImportJobs } from '../imports/jobs.ts';
 import { mailTokens } from '../mail/tokens.ts';
@@ -45,17 +46,7 @@ export async function run(argv: string[]) {
   // held about 45 MB of the process for good, and writes ran 0-5% faster with it
   setFlagsFromString('--liftoff-only');
 
-  if (cluster.isPrimary && config.database.provider === 'sqlite' && config.database.file !== ':memory:') {
-    const { otherPid, release } = noteServer(config.database.file);
-    process.once('exit', release);
-    if (otherPid !== null) {
-      console.error(
-        `milepost serve: another Milepost server (process ${otherPid}) already serves ${config.database.file}. ` +
-          `Both will answer, taking turns to write; to restart it, stop the other first (kill ${otherPid}). ` +
-          'To run several servers, use PostgreSQL with REDIS_URL.',
-      );
-    }
-  }
+  if (cluster.isPrimary) warnOfAnotherServer(config.database);
 
   if (workers > 1 && cluster.isPrimary) {
     // migrate and seed once, before any worker starts
@@ -85,21 +76,56 @@ export async function run(argv: string[]) {
       { origin: `http://localhost:${port}` },
       'PUBLIC_URL is not set: webhook events and mails will link to localhost; set it to the address people and apps reach',
     );
+  const background = startBackgroundWork(config, database, app, config.publicUrl ?? `http://localhost:${port}`);
+  const worker = cluster.isWorker ? ` worker ${cluster.worker?.id}` : '';
+  console.log(
+    `Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/ (GraphQL at /graphql; ${database.provider}, process ${process.pid})`,
+  );
+
+  stopOnSignals(server, {
+    stopping() {
+      app.drain();
+      void websocket.close();
+      background.stop();
+    },
+    closed: () => Promise.all([app.close(), database.close()]),
+  });
+  return 0;
+}
+
+/** On SQLite, says so when another server already serves the same file (both would answer). */
+function warnOfAnotherServer(database: Config['database']): void {
+  if (database.provider !== 'sqlite' || database.file === ':memory:') return;
+  const { otherPid, release } = noteServer(database.file);
+  process.once('exit', release);
+  if (otherPid === null) return;
+  console.error(
+    `milepost serve: another Milepost server (process ${otherPid}) already serves ${database.file}. ` +
+      `Both will answer, taking turns to write; to restart it, stop the other first (kill ${otherPid}). ` +
+      'To run several servers, use PostgreSQL with REDIS_URL.',
+  );
+}
+
+/**
+ * What a server does beside answering requests: webhook deliveries and mails in every process; in one
+ * process (the housekeeper), the archive imports uploaded from the account page (imports/jobs.ts) and
+ * the records of stored tracks brought up to date (db/track-records.ts). `origin` is the address the
+ * events and mails link to.
+ */
+function startBackgroundWork(config: Config, database: Database, app: App, origin: string): { stop(): void } {
   const webhooks = startWebhookWorker(database.prisma, {
     ...config.webhooks,
-    origin: config.publicUrl ?? `http://localhost:${port}`,
+    origin,
     logger: app.logger,
   });
   const mail = config.mail
     ? startMailWorker(database.prisma, {
         ...config.mail,
-        origin: config.publicUrl ?? `http://localhost:${port}`,
+        origin,
         tokens: mailTokens(config.sessionSecret),
         logger: app.logger,
       })
     : null;
-  // one process brings stored tracks' records up to date, in the background (db/track-records.ts), and
-  // runs the archive imports uploaded from the account page (imports/jobs.ts)
   const housekeeper = cluster.isPrimary || cluster.worker?.id === 1;
   const imports = housekeeper ? startImportJobs(database, app.media, app.logger) : null;
   if (housekeeper) {
@@ -108,23 +134,28 @@ export async function run(argv: string[]) {
       (error: unknown) => app.logger.error({ err: error }, 'computing the records of stored tracks stopped; the next start goes on'),
     );
   }
-  const worker = cluster.isWorker ? ` worker ${cluster.worker?.id}` : '';
-  console.log(
-    `Milepost${worker} listening on ${config.tls ? 'https' : 'http'}://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}/ (GraphQL at /graphql; ${database.provider}, process ${process.pid})`,
-  );
+  return {
+    stop() {
+      void webhooks.stop();
+      void mail?.stop();
+      void imports?.stop();
+    },
+  };
+}
 
-  // graceful: stop accepting, let requests in flight finish, close sockets, then the stores
+/**
+ * Graceful: on a signal, `stopping` (answers say Connection: close, background work stops), then the
+ * listener stops accepting, requests in flight finish and sockets close; then `closed` closes the stores
+ * and the process exits.
+ */
+function stopOnSignals(server: HttpServer, steps: { stopping(): void; closed(): Promise<unknown> }): void {
   const shutdown = (signal: string) => {
     console.log(`${signal}: closing`);
-    app.drain();
-    void websocket.close();
-    void webhooks.stop();
-    void mail?.stop();
-    void imports?.stop();
+    steps.stopping();
     // stop accepting; each connection ends after its next answer (which says Connection: close) or its
     // keep-alive timeout. http.Server#close would also close idle keep-alive connections at once, and a
     // client sending on one at that moment got a reset
-    net.Server.prototype.close.call(server, () => void Promise.all([app.close(), database.close()]).then(() => process.exit(0)));
+    net.Server.prototype.close.call(server, () => void steps.closed().then(() => process.exit(0)));
     // a client at work has had its answer with Connection: close by then; one idle since goes now
     // rather than at its keep-alive timeout
     setTimeout(() => server.closeIdleConnections(), DRAIN_IDLE_AFTER_MS).unref();
@@ -132,7 +163,6 @@ export async function run(argv: string[]) {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
-  return 0;
 }
 
 /** Keeps `count` workers running; a worker that dies unasked is replaced; SIGTERM stops them all. */

@@ -180,26 +180,27 @@ interface Upload {
   files: Map<string, File>;
 }
 
-export function createGeneratedApi(options: {
-  schema: GraphQLSchema;
-  run: RunOperation;
-  context: (request: Request) => Promise<Context>;
-  /** Stream pages put together from their entries' kept JSON, as GraphQL's are (cache/spliced-pages.ts); absent: none. */
-  pages?: SplicedPages;
-}): GeneratedApi {
-  const view = restViewSchema(options.schema);
-  const operations = generatedOperations(view, options.schema);
-  /** What the edge knows of a request sofa is handed: its context, and its uploads. */
-  const contexts = new WeakMap<Request, Context>();
-  const uploads = new WeakMap<Request, Upload>();
-  const requestsOf = new WeakMap<Context, Request>();
-  const unexpected = new WeakMap<Context, unknown>();
+/** What the edge knows of a request sofa is handed, and what sofa's execution leaves for the edge. */
+interface SofaState {
+  contexts: WeakMap<Request, Context>;
+  uploads: WeakMap<Request, Upload>;
+  requestsOf: WeakMap<Context, Request>;
+  unexpected: WeakMap<Context, unknown>;
   /** The parameters of the request sofa is reading, so that its complaint about one can name it. */
-  const parameters = new AsyncLocalStorage<Record<string, unknown>>();
-  const bodies = new WeakMap<Request, Record<string, unknown>>();
+  parameters: AsyncLocalStorage<Record<string, unknown>>;
+  bodies: WeakMap<Request, Record<string, unknown>>;
   /** A stream page put together as JSON, and the text sofa answers in its place. */
-  const spliced = new WeakMap<Context, Splice>();
-  const sofa = createSofa({
+  spliced: WeakMap<Context, Splice>;
+}
+
+/** sofa over the REST view of the schema: one route per operation, executed through the REST kit's runner. */
+function sofaOver(
+  view: GraphQLSchema,
+  operations: GeneratedOperation[],
+  state: SofaState,
+  options: { run: RunOperation; pages?: SplicedPages },
+) {
+  return createSofa({
     basePath: API_BASE,
     schema: view,
     // every field comes whole: no type is cut down to its id
@@ -212,22 +213,43 @@ export function createGeneratedApi(options: {
       ]),
     ),
     context: ({ request }: { request: Request }) => {
-      const context = contexts.get(request);
+      const context = state.contexts.get(request);
       if (!context) throw new Error('a request reached sofa without its context');
-      requestsOf.set(context, request);
+      state.requestsOf.set(context, request);
       return context;
     },
     execute: executeThrough(options.run, runnableDocuments(view), {
-      requestsOf,
-      uploads,
-      unexpected,
-      spliced,
+      requestsOf: state.requestsOf,
+      uploads: state.uploads,
+      unexpected: state.unexpected,
+      spliced: state.spliced,
       pages: options.pages,
     }) as never,
     // fets types its own Response; the fetch API's is what it sends
-    errorHandler: ((errors: readonly unknown[]) => errorResponse(errors[0], parameters.getStore() ?? {})) as never,
+    errorHandler: ((errors: readonly unknown[]) => errorResponse(errors[0], state.parameters.getStore() ?? {})) as never,
   });
-  const sofaRouter = createSofaRouter(sofa);
+}
+
+export function createGeneratedApi(options: {
+  schema: GraphQLSchema;
+  run: RunOperation;
+  context: (request: Request) => Promise<Context>;
+  /** Stream pages put together from their entries' kept JSON, as GraphQL's are (cache/spliced-pages.ts); absent: none. */
+  pages?: SplicedPages;
+}): GeneratedApi {
+  const view = restViewSchema(options.schema);
+  const operations = generatedOperations(view, options.schema);
+  const state: SofaState = {
+    contexts: new WeakMap(),
+    uploads: new WeakMap(),
+    requestsOf: new WeakMap(),
+    unexpected: new WeakMap(),
+    parameters: new AsyncLocalStorage(),
+    bodies: new WeakMap(),
+    spliced: new WeakMap(),
+  };
+  const { contexts, uploads, unexpected, parameters, bodies, spliced } = state;
+  const sofaRouter = createSofaRouter(sofaOver(view, operations, state, options));
 
   const router = operationsRouter(operations, (request) => sofaRouter.fetch(request), { contexts, bodies, parameters });
 

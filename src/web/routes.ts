@@ -178,26 +178,61 @@ async function search(run: RunOperation, request: Request, url: URL, { context, 
   return [200, searchPage(visitor(data.reader), query, { people, peopleCount: data.people.totalCount, feed: feedOf(data.entries, page) })];
 }
 
+/** The home page: the stream (the athlete's feed once logged in), with the compose form and suggestions. */
+async function home(run: RunOperation, request: Request, url: URL, { context, visitor, session }: PageRead): Promise<[number, Markup]> {
+  const page = pageNumber(url);
+  const data = pageData(await run(PageFeedDocument, request, context, { page, loggedIn: session.viewer !== null && page === 1 }));
+  const compose = data.reader
+    ? composeForm(session.csrf, {
+        visibility: data.reader.defaultVisibility ?? 'EVERYONE',
+        units: data.reader.units,
+        timeZone: data.reader.timeZone,
+      })
+    : null;
+  const suggestions = data.suggestions?.length ? suggestionsCard(session.csrf, data.suggestions) : null;
+  return [200, feedPage(visitor(data.reader), feedOf(data.stream, page), compose, null, suggestions)];
+}
+
+/** The moderators' queue of reports; a page that is not there to anyone else. */
+async function moderation(
+  run: RunOperation,
+  request: Request,
+  { context, visitor, session }: PageRead,
+): Promise<[number, Markup] | Response> {
+  if (!session.viewer) return seeOther('/login?next=%2Fmoderation');
+  const data = pageData(await run(PageReportsDocument, request, context));
+  if (!data.reports) return [404, notFoundPage(visitor(data.reader), 'Moderation')];
+  return [
+    200,
+    moderationPage(
+      visitor(data.reader),
+      data.reports.edges.map((e) => e.node),
+      data.reports.totalCount,
+      null,
+    ),
+  ];
+}
+
+/** The athlete's notifications, with the kinds they hear of and their mail settings. */
+async function notifications(
+  run: RunOperation,
+  request: Request,
+  url: URL,
+  { context, visitor, session }: PageRead,
+): Promise<[number, Markup] | Response> {
+  if (!session.viewer) return seeOther('/login?next=%2Fnotifications');
+  const data = pageData(await run(PageNotificationsDocument, request, context));
+  const saved = url.searchParams.get('saved') === 'kinds' ? notice('Saved: you hear of the kinds ticked.') : null;
+  const shown = data.notifications?.edges.map((e) => e.node) ?? [];
+  return [200, notificationsPage(visitor(data.reader), shown, data.notificationPreferences ?? [], saved, data.emailSettings)];
+}
+
 /** Mounts the pages; answers the page a browser gets for a path that leads nowhere. */
 export function mountWebPages(router: Router, options: WebOptions): (request: Request) => Promise<Response> {
   const { run } = options;
   const respond = pageReader(options);
 
-  router.get('/', ({ request, url }) =>
-    respond(request, async ({ context, visitor, session }) => {
-      const page = pageNumber(url);
-      const data = pageData(await run(PageFeedDocument, request, context, { page, loggedIn: session.viewer !== null && page === 1 }));
-      const compose = data.reader
-        ? composeForm(session.csrf, {
-            visibility: data.reader.defaultVisibility ?? 'EVERYONE',
-            units: data.reader.units,
-            timeZone: data.reader.timeZone,
-          })
-        : null;
-      const suggestions = data.suggestions?.length ? suggestionsCard(session.csrf, data.suggestions) : null;
-      return [200, feedPage(visitor(data.reader), feedOf(data.stream, page), compose, null, suggestions)];
-    }),
-  );
+  router.get('/', ({ request, url }) => respond(request, (read) => home(run, request, url, read)));
 
   router.get('/entries/:id', ({ request, params, url }) =>
     respond(request, async ({ context, visitor }) => {
@@ -212,23 +247,7 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
   );
 
   // the moderators' queue; to anyone else, a page that is not there
-  router.get('/moderation', ({ request }) =>
-    respond(request, async ({ context, visitor, session }) => {
-      if (!session.viewer) return seeOther('/login?next=%2Fmoderation');
-      const data = pageData(await run(PageReportsDocument, request, context));
-      if (!data.reports) return [404, notFoundPage(visitor(data.reader), 'Moderation')];
-      const saved = null;
-      return [
-        200,
-        moderationPage(
-          visitor(data.reader),
-          data.reports.edges.map((e) => e.node),
-          data.reports.totalCount,
-          saved,
-        ),
-      ];
-    }),
-  );
+  router.get('/moderation', ({ request }) => respond(request, (read) => moderation(run, request, read)));
 
   router.get('/people/:username', ({ request, url, params }) =>
     respond(request, async ({ context, visitor }) => {
@@ -253,23 +272,7 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
   );
 
   router.get('/nearby', ({ request, url }) => respond(request, (read) => nearby(run, request, url, read)));
-  router.get('/notifications', ({ request, url }) =>
-    respond(request, async ({ context, visitor, session }) => {
-      if (!session.viewer) return seeOther('/login?next=%2Fnotifications');
-      const data = pageData(await run(PageNotificationsDocument, request, context));
-      const saved = url.searchParams.get('saved') === 'kinds' ? notice('Saved: you hear of the kinds ticked.') : null;
-      return [
-        200,
-        notificationsPage(
-          visitor(data.reader),
-          data.notifications?.edges.map((e) => e.node) ?? [],
-          data.notificationPreferences ?? [],
-          saved,
-          data.emailSettings,
-        ),
-      ];
-    }),
-  );
+  router.get('/notifications', ({ request, url }) => respond(request, (read) => notifications(run, request, url, read)));
   router.get('/search', ({ request, url }) => respond(request, (read) => search(run, request, url, read)));
 
   router.get('/routes/:id', ({ request, params }) =>

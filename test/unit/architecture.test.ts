@@ -61,6 +61,34 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * The functions of `source` longer than `limit` lines, as `name:line (lines)`. A function whose body is
+ * only a data literal (a schema's fields, a table) is data, not steps, and is not counted.
+ */
+function longFunctions(file: string, source: string, limit: number): string[] {
+  const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const lineOf = (position: number) => tree.getLineAndCharacterOfPosition(position).line + 1;
+  const visit = (node: ts.Node) => {
+    const body = ts.isFunctionLike(node) ? (node as ts.FunctionLikeDeclaration).body : undefined;
+    if (body) {
+      let returned: ts.Node = body;
+      while (ts.isParenthesizedExpression(returned)) returned = returned.expression;
+      const lines = lineOf(node.getEnd()) - lineOf(node.getStart()) + 1;
+      if (lines > limit && !ts.isObjectLiteralExpression(returned) && !ts.isArrayLiteralExpression(returned)) {
+        const named = (node as ts.FunctionDeclaration).name ?? (node.parent as ts.VariableDeclaration).name;
+        found.push(`${file}:${lineOf(node.getStart())} ${named?.getText() ?? '(anonymous)'} (${lines} lines)`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(tree);
+  return found;
+}
+
+/** The most lines a function of src/ may take: past it, a newcomer reads steps that want names of their own. */
+const FUNCTION_LINES = 80;
+
 const graph = moduleGraph();
 const top = (module: string) => module.split(path.sep)[0]!;
 
@@ -134,6 +162,20 @@ describe('the module graph', () => {
       `${path.join('http', 'metrics.ts')} → ${path.join('cache', 'response-cache.ts')}`,
       `${path.join('auth', 'tokens.ts')} → ${path.join('db', 'database.ts')}`,
     ]);
+  });
+
+  it('has no function over 80 lines', () => {
+    const long = [...graph.keys()]
+      .filter((module) => !module.endsWith('.d.ts'))
+      .flatMap((module) => longFunctions(module, readFileSync(path.join(SRC, module), 'utf8'), FUNCTION_LINES));
+    expect(long).toEqual([]);
+  });
+
+  it('finds a long function, and leaves a long data literal alone', () => {
+    const steps = Array.from({ length: 81 }, (_, i) => `  step(${i});`).join('\n');
+    const rows = Array.from({ length: 90 }, (_, i) => `  row${i}: ${i},`).join('\n');
+    const source = `function long() {\n${steps}\n}\nconst table = () => ({\n${rows}\n});\nconst short = () => 1;\n`;
+    expect(longFunctions('a.ts', source, FUNCTION_LINES)).toEqual(['a.ts:1 long (83 lines)']);
   });
 
   it('keeps the domain rules pure: domain/ imports only domain/', () => {
