@@ -13,8 +13,8 @@ export async function run(argv: string[]) {
     return 0;
   }
   const database = loadDatabaseConfig();
-  const applied = await applyMigrations(database);
-  console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
+  const applied = await applyMigrations(database, undefined, (name, ms) => console.log(`applied migration ${name} (${ms} ms)`));
+  if (applied.length === 0) console.log('database is up to date');
   // what a migration cannot compute in SQL: the records of stored tracks (the server does it in the background)
   const opened = await openDatabase(database, { migrate: false });
   try {

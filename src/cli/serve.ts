@@ -50,14 +50,18 @@ export async function run(argv: string[]) {
 
   if (workers > 1 && cluster.isPrimary) {
     // migrate and seed once, before any worker starts
-    const database = await openDatabase(config.database);
+    const database = await openDatabase(config.database, { onMigrated: (name, ms) => console.log(`applied migration ${name} (${ms} ms)`) });
     if (!values['no-seed'] && database.provider === 'sqlite') await seedIfEmpty(database);
     await database.close();
     return runPrimary(workers, argv);
   }
 
   // kept entry documents are frozen in development and tests, which prove that nothing changes them
-  const database = await openDatabase(config.database, { migrate: cluster.isPrimary, freezeKeptDocuments: config.env !== 'production' });
+  const database = await openDatabase(config.database, {
+    migrate: cluster.isPrimary,
+    freezeKeptDocuments: config.env !== 'production',
+    onMigrated: (name, ms) => console.log(`applied migration ${name} (${ms} ms)`),
+  });
   if (config.logQueries) database.onQuery((ms, sql) => console.log(`[sql ${ms}ms] ${sql}`));
   if (cluster.isPrimary && !values['no-seed'] && database.provider === 'sqlite') {
     const seeded = await seedIfEmpty(database);

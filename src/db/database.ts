@@ -94,6 +94,8 @@ const SEQUENCE_TABLES = [
 export interface OpenOptions {
   /** Apply pending migrations first (default true). */
   migrate?: boolean;
+  /** Hears of each migration applied, with how long it took (the server logs them). */
+  onMigrated?: (name: string, milliseconds: number) => void;
   /** Freeze the entry documents kept between pages (default true; the server leaves it out in production). */
   freezeKeptDocuments?: boolean;
   /** How a SQLite file's write-ahead log is synced before a write is reported done (tests; default fdatasync). */
@@ -176,7 +178,7 @@ function withReadRetry(prisma: LoggingPrisma) {
 }
 
 export async function openDatabase(database: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
-  if (options.migrate ?? true) await applyMigrations(database);
+  if (options.migrate ?? true) await applyMigrations(database, undefined, options.onMigrated);
   const file = database.provider === 'sqlite' && database.file !== ':memory:' ? database.file : null;
   const checkpoints = file ? checkpointsOffThread(file, () => prisma) : null;
   const prisma = createClient(database, checkpoints && { syncLog: options.syncLog, written: () => checkpoints.written() });

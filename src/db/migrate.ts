@@ -231,20 +231,22 @@ export async function openMigrationConnection(database: DatabaseConfig): Promise
 
 /**
  * Applies every migration not yet recorded, in name order, each inside the migration lock.
- * Returns the names applied. A recorded migration whose file changed since is an error: the
- * database and the repository disagree and a person must decide.
+ * Returns the names applied; `applied` hears of each as it is done, with how long it took. A recorded
+ * migration whose file changed since is an error: the database and the repository disagree and a
+ * person must decide.
  */
 export async function applyMigrations(
   database: DatabaseConfig,
   migrations: Migration[] = readMigrations(migrationsDir(database.provider)),
+  applied: (name: string, milliseconds: number) => void = () => undefined,
 ): Promise<string[]> {
   const connection = await openMigrationConnection(database);
   try {
     return await connection.locked(async () => {
-      const applied = new Map((await connection.appliedMigrations()).map((row) => [row.migration_name, row]));
+      const recorded = new Map((await connection.appliedMigrations()).map((row) => [row.migration_name, row]));
       const done: string[] = [];
       for (const migration of migrations) {
-        const previous = applied.get(migration.name);
+        const previous = recorded.get(migration.name);
         if (previous) {
           if (previous.checksum !== migration.checksum) {
             throw new MigrationError(
@@ -260,6 +262,7 @@ export async function applyMigrations(
         await connection.exec(migration.sql);
         await connection.record(migration, startedAt);
         done.push(migration.name);
+        applied(migration.name, Date.now() - startedAt.getTime());
       }
       return done;
     });

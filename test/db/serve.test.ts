@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { migrationsDir, readMigrations } from '../../src/db/migrate.ts';
 import { runCli } from '../support/cli.ts';
 import { freshDatabaseConfig, provider } from '../support/database.ts';
 
@@ -52,6 +53,8 @@ describe('milepost serve', () => {
     // SQLite gets the demo community on first start; PostgreSQL starts empty
     expect(body.data.publicStream.edges).toHaveLength(provider === 'sqlite' ? 20 : 0);
     if (provider === 'sqlite') {
+      // the migrations a first start applies are named in its log
+      for (const migration of readMigrations(migrationsDir('sqlite'))) expect(output).toContain(`applied migration ${migration.name} (`);
       expect(output).toContain('seeded a demo community');
       expect(existsSync(path.join(cwd, 'data', 'milepost.db'))).toBe(true);
     }
