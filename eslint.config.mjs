@@ -1,6 +1,11 @@
-// The schema as frontend teams read it: graphql-eslint's schema-recommended and Relay rules over the
-// printed schema (schema/schema.graphql), in `npm test`. TypeScript and JavaScript are Biome's.
+// Two checks in `npm test` beside Biome's (which lints and formats all TypeScript and JavaScript):
+// - the schema as frontend teams read it: graphql-eslint's schema-recommended and Relay rules over the
+//   printed schema (schema/schema.graphql);
+// - the rules only the type checker can decide, over src/: every promise awaited or handled, none
+//   handed where a function's result is dropped (a rejection there is unhandled, and ends the process),
+//   only Errors thrown and rejected. typescript-eslint reads tsconfig.json for the types.
 import graphqlPlugin from '@graphql-eslint/eslint-plugin';
+import tseslint from 'typescript-eslint';
 
 /**
  * Types without an identity of their own: values (a distance, a point, a page's position), parts
@@ -41,6 +46,19 @@ const VALUE_TYPES = [
 ];
 
 export default [
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/generated/**'],
+    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/prefer-promise-reject-errors': 'error',
+    },
+  },
   {
     files: ['schema/schema.graphql'],
     languageOptions: { parser: graphqlPlugin.parser, parserOptions: { graphQLConfig: { schema: 'schema/schema.graphql' } } },

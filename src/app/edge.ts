@@ -280,6 +280,14 @@ export function createNodeListener(
       res.end(body);
       return;
     }
-    return listener(req, res);
+    // the adapter answers its own failures; one that escapes it still gets an answer, never an
+    // unhandled rejection, which would end the process
+    return Promise.resolve(listener(req, res)).catch((error: unknown) => {
+      logger.error({ err: error, method: req.method }, 'a request failed outside its handler');
+      if (res.headersSent) return void res.destroy();
+      const body = JSON.stringify(errorBody('INTERNAL', 'the server could not answer this request'));
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
   };
 }

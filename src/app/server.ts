@@ -274,9 +274,11 @@ export function listen(app: App, config: Config, bounds: { headersTimeoutMs?: nu
     // node checks those timeouts every 30 s by default: a 20 s bound cut slow clients at 30-40 s
     connectionsCheckingInterval: Math.min(1_000, headersTimeout / 4),
   };
+  // the listener answers every request itself, failures included (createNodeListener): node:http only starts it
+  const listener = (request: IncomingMessage, response: ServerResponse) => void app.listener(request, response);
   const server = config.tls
-    ? createHttpsServer({ ...options, cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, app.listener)
-    : createServer(options, app.listener);
+    ? createHttpsServer({ ...options, cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }, listener)
+    : createServer(options, listener);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve(server));

@@ -53,11 +53,15 @@ export function attachWebSocket(
   const sockets = new Map<WebSocket, string>();
   const limits = socketLimits(options.maxPerSocket ?? MAX_SUBSCRIPTIONS_PER_SOCKET);
 
-  const recheck = setInterval(async () => {
+  // a token the database cannot be asked about (it is away) is asked again next time: the socket stays,
+  // and a failed read is no unhandled rejection, which would end the process
+  const recheckTokens = async () => {
     for (const [socket, token] of sockets) {
-      if (!(await viewerForToken(database, token))) socket.close(4403, 'Forbidden: the access token was revoked');
+      const viewer = await viewerForToken(database, token).catch(() => undefined);
+      if (viewer === null) socket.close(4403, 'Forbidden: the access token was revoked');
     }
-  }, options.tokenRecheckMs ?? TOKEN_RECHECK_MS);
+  };
+  const recheck = setInterval(() => void recheckTokens(), options.tokenRecheckMs ?? TOKEN_RECHECK_MS);
   recheck.unref();
 
   const disposable = useServer<Record<string, unknown>, Extra>(

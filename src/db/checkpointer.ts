@@ -73,16 +73,22 @@ export function checkpointer(file: string, options: CheckpointerOptions): Checkp
   watch.unref();
   const started = () => {
     if (failed || closed) return null;
-    thread ??= startThread(file, options.intervalMs ?? INTERVAL_MS, (reason) => {
+    const stopped = (reason: string) => {
       failed = true;
       thread = null;
       options.onStopped(reason);
+    };
+    // a thread that cannot even be made (its script missing, no memory) stops the checkpoints here as a
+    // failed one does: the connection takes them back, and nothing is left rejected for nobody
+    thread ??= startThread(file, options.intervalMs ?? INTERVAL_MS, stopped).catch((error: unknown) => {
+      stopped(`the checkpoint thread could not start: ${(error as Error).message}`);
+      return null;
     });
     return thread;
   };
   return {
     written() {
-      if (++commits >= enough) started();
+      if (++commits >= enough) void started();
     },
     get running() {
       return thread !== null;

@@ -260,7 +260,7 @@ function merged<T>(...sources: Array<AsyncIterator<T>>): AsyncIterableIterator<T
   const finish = async (): Promise<IteratorResult<T>> => {
     finished = true;
     pending.clear();
-    await Promise.all(sources.map((source) => source.return?.()));
+    await Promise.all(sources.map(async (source) => source.return?.()));
     return done;
   };
   return {

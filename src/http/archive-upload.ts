@@ -27,7 +27,8 @@ export async function receiveArchive(
   const target = path.join(directory, `.upload-${randomBytes(12).toString('hex')}.zip`);
   let csrf: string | null = null;
   let result: ReceivedArchive | null = null;
-  let writing: Promise<void> | null = null;
+  // set by the parser's events: a holder, so that the read after parsing sees what they set
+  const upload: { writing: Promise<void> | null } = { writing: null };
   const parser = busboy({
     headers: { 'content-type': type },
     limits: { files: 1, fields: 10, fieldSize: 4096, fileSize: MAX_ARCHIVE_UPLOAD_BYTES },
@@ -48,7 +49,7 @@ export async function receiveArchive(
     stream.on('limit', () => {
       result = { ok: false, status: 413, message: `archive: is larger than ${MAX_ARCHIVE_UPLOAD_BYTES} bytes` };
     });
-    writing = pipeline(stream, createWriteStream(target)).then(() => {
+    upload.writing = pipeline(stream, createWriteStream(target)).then(() => {
       result ??= { ok: true, path: target, fileName: path.basename(info.filename || 'archive.zip') };
     });
   });
@@ -66,7 +67,7 @@ export async function receiveArchive(
       ),
       parser,
     );
-    await writing;
+    await upload.writing;
   } catch {
     void discardRest(reader);
     result = { ok: false, status: 400, message: 'archive: the form body cannot be read' };

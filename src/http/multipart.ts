@@ -52,9 +52,10 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
     throw new MalformedBodyError(`the multipart body cannot be read: ${(error as Error).message}`);
   }
   const parts: Array<[string, string | Promise<File>]> = [];
-  let refusal: Error | null = null;
+  // set by the parser's events: a holder, so that the reads below see what they set
+  const refused: { error: Error | null } = { error: null };
   const tooLarge = (limit = limits.bytes, message?: string) => {
-    refusal ??= new BodyTooLargeError(limit, message);
+    refused.error ??= new BodyTooLargeError(limit, message);
   };
   parser.on('field', (name, value, info) => {
     if (info.nameTruncated || info.valueTruncated)
@@ -62,7 +63,7 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
     else parts.push([name, value]);
   });
   parser.on('file', (name, stream, info) => {
-    if (refusal) {
+    if (refused.error) {
       stream.resume();
       return;
     }
@@ -89,7 +90,7 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
       const value: Uint8Array = typeof read === 'string' ? Buffer.from(read) : read;
       bytes += value.byteLength;
       if (bytes > limits.bytes) tooLarge();
-      if (refusal) throw refusal;
+      if (refused.error) throw refused.error;
       if (!parser.write(value)) await Promise.race([once(parser, 'drain'), parsed]);
     }
     parser.end();
@@ -98,12 +99,12 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
     });
     const received: Array<[string, string | File]> = [];
     for (const [name, value] of parts) received.push([name, typeof value === 'string' ? value : await value]);
-    if (refusal) throw refusal;
+    if (refused.error) throw refused.error;
     return received;
   } catch (error) {
     void discardRest(reader);
     parser.destroy();
-    await Promise.allSettled(parts.map(([, value]) => value));
+    await Promise.allSettled(parts.flatMap(([, value]) => (typeof value === 'string' ? [] : [value])));
     await releaseUploads(request);
     // the client went away, or the disk failed (ENOSPC, EACCES): not a fault of the body
     if (request.signal?.aborted || (error as { syscall?: string }).syscall) throw error;

@@ -99,7 +99,7 @@ async function openArchive(zipPath: string): Promise<{ zip: yauzl.ZipFile; files
           if (!entry.fileName.endsWith('/')) files.set(entry.fileName, entry);
           zip.readEntry();
         } catch (error) {
-          reject(error);
+          reject(error instanceof Error ? error : new Error(String(error)));
         }
       });
       zip.readEntry();

@@ -498,7 +498,8 @@ function outcome(
     if (http?.status && (http.status < 500 || http.status === 503))
       throw new RestError(http.status, String(error.extensions?.code ?? 'REFUSED'), error.message, undefined, http.headers);
     if (!result.data) throw new RestError(400, String(error.extensions?.code ?? 'REFUSED'), error.message);
-    throw error;
+    // a failure of the service, not of the request: an Error, with its path and extensions, for the log
+    throw Object.assign(new Error(error.message), { path: error.path, extensions: error.extensions });
   }
   const value = result.data?.[operation.field] as (Record<string, unknown> & { __typename?: string }) | null;
   if (value === null || value === undefined) {

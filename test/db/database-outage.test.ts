@@ -2,9 +2,12 @@
 // answered 503 with Retry-After within bounded waits (never 500, never held for the whole outage),
 // /readyz says so, and anonymous reads the cache holds are still served. The service reaches
 // PostgreSQL through a proxy of the test's own, which it cuts or blackholes.
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../src/app/server.ts';
+import WebSocket from 'ws';
+import { type App, createApp, listen } from '../../src/app/server.ts';
+import { attachWebSocket } from '../../src/app/websocket.ts';
 import type { DatabaseConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/database.ts';
 import { BASE } from '../support/app.ts';
@@ -83,6 +86,38 @@ describe.skipIf(provider !== 'postgresql')('PostgreSQL away', () => {
     await proxy.close();
     await db.destroy();
   });
+
+  it('keeps a WebSocket open, and the process alive, while its token cannot be checked again', async () => {
+    const server = await listen(app, testConfig(db.config, { HOST: '127.0.0.1', PORT: '0' }));
+    const websocket = attachWebSocket(server, app, proxied, { tokenRecheckMs: 50 });
+    const { port } = server.address() as AddressInfo;
+    const client = createClient({
+      url: `ws://127.0.0.1:${port}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { oauth_token: token },
+      retryAttempts: 0,
+    });
+    let closed: number | null = null;
+    client.on('closed', (event) => (closed = (event as { code: number }).code));
+    const subscribed = new Promise<void>((resolve) => client.on('connected', () => resolve()));
+    const stop = client.subscribe({ query: 'subscription { notifications { id } }' }, { next() {}, error() {}, complete() {} });
+    try {
+      await subscribed;
+      proxy.set('refuse');
+      // a dozen rechecks with the database away: each read fails, none ends the socket or the process
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(closed).toBeNull();
+      proxy.set('pass');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(closed).toBeNull();
+    } finally {
+      proxy.set('pass');
+      stop();
+      await client.dispose();
+      await websocket.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, 30_000);
 
   it('answers 503 with Retry-After while the database refuses connections, on REST and GraphQL, and serves again after', async () => {
     expect((await send('/people/me.json', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
