@@ -7,14 +7,14 @@
 // every waiting reader would otherwise compute the same page at once).
 
 import { createHash } from 'node:crypto';
-// whatwg-node's Response hands a Buffer body to node:http in one write, with its length
-import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, getOperationAST } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { ChangeClock } from '../db/change-clock.ts';
 import { deliversIncrementally } from '../graphql/incremental.ts';
 import type { Encoding } from '../http/compression.ts';
 import type { CacheStats } from '../http/metrics.ts';
+// whatwg-node's Response hands a Buffer body to node:http in one write, with its length
+import { makeResponse } from '../http/responses.ts';
 
 export interface Stored {
   status: number;
@@ -197,16 +197,15 @@ async function readUpTo(response: Response, limit: number): Promise<{ body: Buff
       return reader.cancel(reason);
     },
   });
-  return { rest: new Response(rest, { status: response.status, headers: response.headers }) };
+  return { rest: makeResponse(rest, { status: response.status, headers: response.headers }) };
 }
 
 /** A stored response as a new one, or 304 when the client already holds these bytes. */
 function replay(request: Request, stored: Stored): Response {
   const headers = new Headers(stored.headers);
   headers.set('etag', stored.etag);
-  if (alreadyHeld(request.headers.get('if-none-match'), stored.etag))
-    return new Response(null, { status: 304, headers }) as unknown as globalThis.Response;
-  return new Response(request.method === 'HEAD' ? null : stored.body, { status: stored.status, headers }) as unknown as globalThis.Response;
+  if (alreadyHeld(request.headers.get('if-none-match'), stored.etag)) return makeResponse(null, { status: 304, headers });
+  return makeResponse(request.method === 'HEAD' ? null : stored.body, { status: stored.status, headers });
 }
 
 const operationTypes = new LRUCache<string, string>({ max: 1000 });

@@ -4,15 +4,25 @@
 // one round at a time, on a timer and on demand.
 import type { Logger } from '../log.ts';
 
-/** What a queue table offers: due rows by status, and a conditional update (Prisma's delegates fit). */
+/** The rows a claim looks at: pending ones due now, and sending ones whose lease lapsed. */
+type DueRows = {
+  OR: [{ status: 'pending'; nextAttemptAt: { lte: Date } }, { status: 'sending'; lockedUntil: { lt: Date } }];
+};
+/** One row as it was read: the claim's condition, so that a row another process claimed since is left. */
+type AsRead = { id: number; status: string; lockedUntil: Date | null };
+
+/**
+ * What a queue table offers: due rows by status, and a conditional update. Prisma's delegates of the
+ * queue tables (`prisma.mail`, `prisma.webhookDelivery`) are such tables as they are.
+ */
 export interface LeasedTable {
   findMany(args: {
-    where: object;
-    orderBy: object;
+    where: DueRows;
+    orderBy: { nextAttemptAt: 'asc' };
     take: number;
     select: { id: true; status: true; lockedUntil: true };
-  }): Promise<Array<{ id: number; status: string; lockedUntil: Date | null }>>;
-  updateMany(args: { where: object; data: object }): Promise<{ count: number }>;
+  }): Promise<AsRead[]>;
+  updateMany(args: { where: AsRead; data: { status: 'sending'; lockedUntil: Date } }): Promise<{ count: number }>;
 }
 
 /** Claims up to `limit` due rows, one conditional update each: pending ones due now, and sending ones whose lease lapsed. */

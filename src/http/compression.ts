@@ -4,8 +4,8 @@
 import { pipeline, Readable, type Transform } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
-import { Response as FetchResponse } from '@whatwg-node/fetch';
 import Negotiator from 'negotiator';
+import { makeResponse, type ResponseBody } from './responses.ts';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -87,8 +87,7 @@ export async function compressResponse(request: Request, response: Response): Pr
     !headers.has('content-encoding') &&
     !(length < COMPRESSION_THRESHOLD_BYTES) &&
     !/no-transform/.test(headers.get('cache-control') ?? '');
-  const rebuilt = (body: BodyInit | null) =>
-    new FetchResponse(body, { status: response.status, statusText: response.statusText, headers }) as unknown as Response;
+  const rebuilt = (body: ResponseBody) => makeResponse(body, { status: response.status, statusText: response.statusText, headers });
   if (!worth) {
     try {
       response.headers.set('vary', headers.get('vary')!);
@@ -99,7 +98,7 @@ export async function compressResponse(request: Request, response: Response): Pr
     }
   }
   // a body of unknown length is read up to the threshold first: a small one goes out as it is
-  const chunks = (response.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  const chunks = response.body[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
   let bytes = 0;
   while (bytes < COMPRESSION_THRESHOLD_BYTES) {
@@ -122,7 +121,7 @@ export async function compressResponse(request: Request, response: Response): Pr
   if (following.done) {
     const compressed = await compressWhole(Buffer.concat(head), encoding);
     headers.set('content-length', String(compressed.byteLength));
-    return rebuilt(compressed as unknown as BodyInit);
+    return rebuilt(compressed);
   }
   head.push(following.value);
   // through zlib as a Node stream: bodies come as native or whatwg-node streams, and the two do not mix
@@ -135,5 +134,5 @@ export async function compressResponse(request: Request, response: Response): Pr
   const body = pipeline(Readable.from(whole), compressor, () => {
     // a client that went away, or a body that failed: the response is already cut off
   });
-  return rebuilt(body as unknown as BodyInit);
+  return rebuilt(body);
 }

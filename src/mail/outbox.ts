@@ -7,7 +7,7 @@
 import type { Prisma, Transaction } from '../db/database.ts';
 import { seenBy } from '../db/entry-conditions.ts';
 import { storedDate } from '../db/entry-rows.ts';
-import { claimLeased, type LeasedTable } from '../db/leased-rows.ts';
+import { claimLeased } from '../db/leased-rows.ts';
 import { type NotificationKind, notificationText } from '../domain/notifications.ts';
 import type { Told } from './compose.ts';
 
@@ -68,7 +68,7 @@ export async function queueDigests(prisma: Prisma, now = new Date(), limit = 50)
 
 /** Claims due mails (each claim a conditional update, so processes never share one). */
 export function claimDueMails(prisma: Prisma, limit: number, now = new Date()): Promise<number[]> {
-  return claimLeased(prisma.mail as unknown as LeasedTable, limit, CLAIM_MS, now);
+  return claimLeased(prisma.mail, limit, CLAIM_MS, now);
 }
 
 /** Gives claimed mails back, untried: pending again, due at once. */

@@ -8,7 +8,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import type { Prisma } from '../db/database.ts';
-import { claimLeased, type LeasedTable, startPoller } from '../db/leased-rows.ts';
+import { claimLeased, startPoller } from '../db/leased-rows.ts';
 import { drainOutbox } from '../db/outbox.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { cutCircle, insideZone } from '../domain/privacy-zones.ts';
@@ -444,7 +444,7 @@ export function relayOutbox(prisma: Prisma, origin: string): Promise<number> {
 }
 
 export function startWebhookWorker(prisma: Prisma, options: WebhookWorkerOptions): WebhookWorker {
-  const deliveries = prisma.webhookDelivery as unknown as LeasedTable;
+  const deliveries = prisma.webhookDelivery;
   return startPoller(
     async () => {
       await relayOutbox(prisma, options.origin);
