@@ -173,14 +173,12 @@ export interface GuardDeps {
   admit: ReturnType<typeof createAdmission>;
   /** Whether Milepost issued a token (random tokens open no rate-limit budgets of their own). */
   recognizeToken: (token: string) => Promise<boolean>;
-  /** Where each admitted request's rate-limit budget is noted, for the further operations of a batch. */
-  budgets: WeakMap<Request, string>;
   metrics: Metrics;
   logger: Logger;
 }
 
 /** The edge's rules, then the request; every failure answered with the JSON error body. */
-export function createGuard({ config, handle, admit, recognizeToken, budgets, metrics, logger }: GuardDeps) {
+export function createGuard({ config, handle, admit, recognizeToken, metrics, logger }: GuardDeps) {
   return async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     try {
       const url = new URL(request.url);
@@ -228,11 +226,14 @@ export function createGuard({ config, handle, admit, recognizeToken, budgets, me
           : refusal;
         return jsonResponse(reply.status, reply.body, reply.headers);
       }
-      budgets.set(request, key);
       if (config.requireTls && token && schemeOf(request, config.trustProxy) !== 'https') {
         return withHeaders(errorResponse(403, 'TLS_REQUIRED', 'requests with an access token must use HTTPS'), limitHeaders);
       }
-      return withHeaders(await handle(request, { ...serverContext, rateLimit: budget }, clientAddress, anonymous), limitHeaders);
+      // the budget's key goes with it: a batch's further operations spend it too
+      return withHeaders(
+        await handle(request, { ...serverContext, rateLimit: budget, budget: key }, clientAddress, anonymous),
+        limitHeaders,
+      );
     } catch (error) {
       // the client closed its connection (a phone losing signal, the end of a load test): not a fault
       if (request.signal?.aborted || (error as Error | null)?.name === 'AbortError') {

@@ -25,7 +25,7 @@ import { DomainError } from '../domain/errors.ts';
 import { useAccessEndNotice } from '../graphql/access-end.ts';
 import { useSchemaChecks } from '../graphql/builder.ts';
 import { useCompiledExecution } from '../graphql/compiled-execution.ts';
-import type { Context, RateBudget, ServerContext } from '../graphql/context.ts';
+import type { Context, EdgeServerContext, RateBudget, ServerContext } from '../graphql/context.ts';
 import { useEventIds } from '../graphql/event-ids.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
 import { DOCUMENT_ID_PARAMS, type PersistedQueryStore, usePersistedQueries } from '../graphql/persisted-queries.ts';
@@ -252,8 +252,6 @@ export interface GraphQLServerDeps {
   metrics: Metrics;
   contexts: RequestContexts;
   persistedQueries: PersistedQueryStore;
-  /** The athlete a request without a token runs as, by its pages' session (GraphiQL in their browser). */
-  sessionViewers: WeakMap<Request, Viewer>;
   /** Whether a request's log-in session still holds (not logged out, expired or suspended): a live subscription asks. */
   sessionStillValid: (request: Request) => Promise<boolean>;
   logger: Logger;
@@ -286,7 +284,6 @@ export function createGraphQLServer({
   metrics,
   contexts,
   persistedQueries,
-  sessionViewers,
   sessionStillValid,
   logger,
   maxSubscriptionsPerOwner,
@@ -314,15 +311,11 @@ export function createGraphQLServer({
     // the REST layer resolves the viewer itself (the token may sit in a form body) and passes the
     // whole context in; GraphQL requests get theirs from the request
     context: async (initial) => {
-      if ('viewer' in initial) return initial as unknown as Context;
-      const session = sessionViewers.get(initial.request);
+      if ('viewer' in initial) return initial;
+      const session = initial.sessionViewer;
       // whose anonymous subscriptions these are (graphql/subscription-caps.ts)
       const clientAddress =
-        initial.clientAddress ??
-        contexts.clientAddress(
-          (initial as { req?: IncomingMessage }).req?.socket.remoteAddress,
-          initial.request.headers.get('x-forwarded-for'),
-        );
+        initial.clientAddress ?? contexts.clientAddress(initial.req?.socket.remoteAddress, initial.request.headers.get('x-forwarded-for'));
       // a subscription over server-sent events outlives this check: it asks again while it lives
       if (session)
         return {
@@ -343,8 +336,11 @@ export function createGraphQLServer({
   });
 }
 
-/** What the edge hands a request's handler beside it: node's request, and the budget it was counted against. */
-export type EdgeContext = { req?: IncomingMessage; rateLimit?: RateBudget };
+/**
+ * What the edge hands a request's handler beside it: node's request, what is left of the budget it was
+ * counted against, and that budget's key (a batch's further operations spend it too).
+ */
+export type EdgeContext = { req?: IncomingMessage; rateLimit?: RateBudget; budget?: string };
 
 export interface GraphQLHandlerDeps {
   yoga: GraphQLServer;
@@ -354,9 +350,6 @@ export interface GraphQLHandlerDeps {
   cache: ResponseCache | null;
   cacheKey: (request: Request, serverContext: { req?: IncomingMessage }, body?: string) => string;
   direct: DirectQueries | null;
-  sessionViewers: WeakMap<Request, Viewer>;
-  /** The rate-limit budget each admitted request spent, for the further operations of a batch. */
-  budgets: WeakMap<Request, string>;
   sessionViewerOf: (request: Request) => Promise<Viewer | null>;
 }
 
@@ -369,7 +362,7 @@ function graphiqlOffPageWanted(request: Request): boolean {
 }
 
 export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
-  const { yoga, config, logger, limiter, cache, cacheKey, direct, sessionViewers, budgets, sessionViewerOf } = deps;
+  const { yoga, config, logger, limiter, cache, cacheKey, direct, sessionViewerOf } = deps;
   /** GraphQL's answer; a stream of server-sent events with each event's `id:` (http/sse-ids.ts). */
   const graphql = async (request: Request, serverContext: EdgeContext, tokenless: boolean, clientAddress: string): Promise<Response> => {
     // a person who opens /graphql in a browser where GraphiQL is off: a page that says so, not a CSRF refusal
@@ -378,15 +371,15 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
     if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
     return new Response(withEventIds(response.body), { status: response.status, headers: response.headers });
   };
-  /** `client`: the server context yoga's context factory is given (whose address the request came from). */
+  /** `edge`: the server context yoga's context factory is given (whose address the request came from). */
   const graphqlAnswer = async (
     request: Request,
     serverContext: EdgeContext,
     tokenless: boolean,
-    client: ServerContext,
+    edge: EdgeServerContext,
   ): Promise<Response> => {
     const session = tokenless ? await sessionViewerOf(request) : null;
-    if (session) sessionViewers.set(request, session);
+    const client: EdgeServerContext = session ? { ...edge, sessionViewer: session } : edge;
     // a logged-in session is a viewer: its reads are its own, never the anonymous cache's
     const anonymous = tokenless && !session;
     const type = request.headers.get('content-type') ?? '';
@@ -398,7 +391,6 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
         logger.error({ err: error, method: request.method, path: '/graphql' }, 'unexpected error');
         return { status: 500, body: { errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL' } }] } };
       });
-      if (read instanceof Request && session) sessionViewers.set(read, session);
       return read instanceof Request ? yoga.fetch(read, client) : jsonResponse(read.status, read.body);
     }
     // graphql-sse's own endpoint (/graphql/stream) and anything but a JSON POST: yoga's, as it came
@@ -415,7 +407,7 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
     if (length !== null && length > MAX_BATCH_OPERATIONS) return batchTooLarge(length, request.headers.get('accept'));
     // a batch: each operation after the first spends the rate limit as if sent alone
     const further = batchSize(body) - 1;
-    const budget = budgets.get(request);
+    const { budget } = serverContext;
     if (further > 0 && budget !== undefined) {
       const decision = await limiter.consume(budget, further);
       if (!decision.allowed) {
@@ -431,7 +423,6 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
     const replayed = () => {
       // with the request's signal: a subscription over server-sent events hears its client go away
       const copy = new Request(request.url, { method: 'POST', headers: request.headers, body, signal: request.signal });
-      if (session) sessionViewers.set(copy, session);
       return yoga.fetch(copy, client);
     };
     const answer = async () => (direct ? await direct(request, body, client) : null) ?? replayed();

@@ -80,14 +80,11 @@ export interface AppOptions {
 export function createApp(config: Config, database: Database, options: AppOptions = {}): App {
   const base = createFoundation(config, database, options);
   const { logger, metrics, contexts, limiter, cache } = base;
-  const sessionViewers = new WeakMap<Request, Viewer>();
-  const budgets = new WeakMap<Request, string>();
   const yoga = createGraphQLServer({
     config,
     metrics,
     contexts,
     persistedQueries: base.persistedQueries,
-    sessionViewers,
     // called while a subscription lives, long after `routes` below is made
     sessionStillValid: async (request) => (await routes.sessionViewerOf(request)) !== null,
     logger,
@@ -110,10 +107,8 @@ export function createApp(config: Config, database: Database, options: AppOption
     ? null
     : createDirectQueries(
         yoga,
-        (request) => {
-          const session = sessionViewers.get(request);
-          return session ? Promise.resolve(contexts.forViewer(request, session)) : contexts.forRequest(request);
-        },
+        (request, server) =>
+          server?.sessionViewer ? Promise.resolve(contexts.forViewer(request, server.sessionViewer)) : contexts.forRequest(request),
         routes.fragments,
       );
   const { sessionViewerOf } = routes;
@@ -125,13 +120,11 @@ export function createApp(config: Config, database: Database, options: AppOption
     cache,
     cacheKey,
     direct,
-    sessionViewers,
-    budgets,
     sessionViewerOf,
   });
   const handle = createDispatch({ graphql, ...routes, cache, cacheKey });
   const observe = createObserver(metrics, logger, routeLabeller(routes));
-  const guarded = createGuard({ config, handle, admit: base.admit, recognizeToken: base.recognizeToken, budgets, metrics, logger });
+  const guarded = createGuard({ config, handle, admit: base.admit, recognizeToken: base.recognizeToken, metrics, logger });
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(createObserved(guarded, observe));
   // cached anonymous GETs skip the fetch-API adapter (see fast-read.ts)
   const fastReads = { admit: base.admit, maxUrlLength: MAX_URL_LENGTH, trustProxy: config.trustProxy, observe };

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Database, Prisma } from '../db/database.ts';
 import type { EntryReader } from '../db/entry-conditions.ts';
@@ -18,10 +19,20 @@ export interface RateBudget {
 }
 
 /**
- * What the HTTP side tells yoga of a request beside it: whose address it came from (the edge's,
- * TRUST_PROXY applied), and what is left of the rate-limit budget it was counted against.
+ * What the HTTP side tells yoga of a request beside it: node's request (when it came through the
+ * listener), whose address it came from (the edge's, TRUST_PROXY applied), what is left of the rate-limit
+ * budget it was counted against, and the athlete its log-in session names, when it runs as one without a
+ * token (GraphiQL in their browser).
  */
-export type ServerContext = { clientAddress?: string; rateLimit?: RateBudget };
+export type EdgeServerContext = {
+  req?: IncomingMessage;
+  clientAddress?: string;
+  rateLimit?: RateBudget;
+  sessionViewer?: Viewer;
+};
+
+/** yoga's server context: the edge's, or a whole Context the REST layer and the pages resolved themselves. */
+export type ServerContext = EdgeServerContext | Context;
 
 export interface Context {
   readonly prisma: Prisma;
