@@ -1,19 +1,19 @@
 // Which part of the service answers a request: GraphQL, the generated REST API, a page for a browser,
 // the service's own routes (probes, documents, account and OAuth pages), or a legacy REST path. Anonymous
 // reads of the REST paths are answered from the response cache when they can be.
-import type { IncomingMessage } from 'node:http';
 import type { Viewer } from '../auth/viewer.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { viewerOfRequest } from '../db/token-viewers.ts';
+import type { Exchange } from '../graphql/context.ts';
 import { avatarSvg } from '../http/avatar.ts';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from '../http/graphiql.ts';
 import { mediaFile } from '../http/media.ts';
 import type { Metrics } from '../http/metrics.ts';
 import { prefersHtml, splitExtension } from '../http/negotiation.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import { errorResponse, htmlResponse, jsonResponse, type Router, routeOf } from '../http/router.ts';
+import { errorResponse, htmlResponse, jsonResponse, type Router } from '../http/router.ts';
 import type { MediaStore } from '../media/store.ts';
 import { MediaPhotoDocument } from '../operations/generated.ts';
 import { docsPage } from '../rest/docs-page.ts';
@@ -21,7 +21,6 @@ import type { RunOperation } from '../rest/execute.ts';
 import { API_BASE, type GeneratedApi } from '../rest/generated-api.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import type { LegacyPaths } from '../rest/routes.ts';
-import type { EdgeContext } from './graphql-endpoint.ts';
 import type { RequestContexts } from './request-context.ts';
 
 /** `request` at another path of the same origin, with its method, headers, body and signal. */
@@ -155,7 +154,7 @@ export function mountDocuments(router: Router, deps: DocumentDeps): void {
 }
 
 export interface DispatchDeps {
-  graphql: (request: Request, serverContext: EdgeContext, tokenless: boolean, clientAddress: string) => Promise<Response>;
+  graphql: (request: Request, exchange: Exchange, tokenless: boolean) => Promise<Response>;
   api: GeneratedApi;
   /** The pages for browsers, the service's own routes, and the legacy REST paths (routed without extension). */
   pages: Router;
@@ -164,24 +163,25 @@ export interface DispatchDeps {
   router: Router;
   rest: Router;
   cache: ResponseCache | null;
-  cacheKey: (request: Request, serverContext: { req?: IncomingMessage }, body?: string) => string;
+  cacheKey: (request: Request, exchange: Exchange, body?: string) => string;
 }
 
 /** Answers a request that passed the edge (`anonymous`: it carries no token). */
 export function createDispatch({ graphql, api, pages, pageNotFound, router, rest, cache, cacheKey }: DispatchDeps) {
-  const handle = async (request: Request, serverContext: EdgeContext, address?: string, anonymous = false): Promise<Response> => {
+  const handle = async (request: Request, exchange: Exchange, anonymous = false): Promise<Response> => {
     const { pathname } = new URL(request.url);
     // old clients build paths as base + '/people/me/friends' with a base ending in '/': one slash, as
     // the original answered, and no redirect (they do not follow one on POST)
-    if (pathname.includes('//')) return handle(withPath(request, pathname.replace(/\/{2,}/g, '/')), serverContext, address, anonymous);
-    const clientAddress = address ?? serverContext.req?.socket.remoteAddress ?? 'local';
-    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return graphql(request, serverContext, anonymous, clientAddress);
+    if (pathname.includes('//')) return handle(withPath(request, pathname.replace(/\/{2,}/g, '/')), exchange, anonymous);
+    exchange.clientAddress ??= exchange.req?.socket.remoteAddress ?? 'local';
+    const { clientAddress } = exchange;
+    if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return graphql(request, exchange, anonymous);
     if (pathname === API_BASE || pathname.startsWith(`${API_BASE}/`)) {
       if (request.method === 'OPTIONS') return corsPreflight(request);
       const generated = async () =>
-        withCors((await api.handle(request, clientAddress)) ?? errorResponse(404, 'NOT_FOUND', `no operation at ${pathname}`));
+        withCors((await api.handle(request, exchange, clientAddress)) ?? errorResponse(404, 'NOT_FOUND', `no operation at ${pathname}`));
       if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD'))
-        return cache.serve(request, cacheKey(request, serverContext), generated);
+        return cache.serve(request, cacheKey(request, exchange), generated);
       return generated();
     }
     // a browser navigating to /, /entries/42 or /people/ann gets the page; apps get the data
@@ -190,22 +190,22 @@ export function createDispatch({ graphql, api, pages, pageNotFound, router, rest
       prefersHtml(request.headers.get('accept')) &&
       !splitExtension(pathname).extension
     ) {
-      const page = await pages.handle(request, clientAddress);
+      const page = await pages.handle(request, exchange, clientAddress);
       if (page) return page;
     }
-    const routed = await router.handle(request, clientAddress);
+    const routed = await router.handle(request, exchange, clientAddress);
     if (routed) return routed;
     const split = splitExtension(pathname);
     if (request.method === 'OPTIONS') return corsPreflight(request);
     const legacy = async () => {
-      const response = await rest.handle(request, clientAddress, { pathname: split.path, extension: split.extension });
+      const response = await rest.handle(request, exchange, clientAddress, { pathname: split.path, extension: split.extension });
       if (response) return withCors(response);
       // a person in a browser gets a page; an app, the JSON error
       if (request.method === 'GET' && prefersHtml(request.headers.get('accept'))) return pageNotFound(request);
       return errorResponse(404, 'NOT_FOUND', `no resource at ${pathname}`);
     };
     if (cache && anonymous && (request.method === 'GET' || request.method === 'HEAD'))
-      return cache.serve(request, cacheKey(request, serverContext), legacy);
+      return cache.serve(request, cacheKey(request, exchange), legacy);
     return legacy();
   };
   return handle;
@@ -213,10 +213,10 @@ export function createDispatch({ graphql, api, pages, pageNotFound, router, rest
 
 /** The route pattern a request is counted under: never the raw path, whose ids would explode the labels. */
 export function routeLabeller({ api, pages, router, rest }: Pick<DispatchDeps, 'api' | 'pages' | 'router' | 'rest'>) {
-  return (pathname: string, request?: Request): string => {
+  return (pathname: string, exchange?: Exchange): string => {
     if (pathname === '/graphql' || pathname.startsWith('/graphql/')) return '/graphql';
     return (
-      (request && routeOf(request)) ??
+      exchange?.route ??
       api.patternFor(pathname) ??
       pages.patternFor(pathname) ??
       router.patternFor(pathname) ??

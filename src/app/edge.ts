@@ -7,8 +7,8 @@ import { tokenFromRequest } from '../auth/tokens.ts';
 import { type Observation, requestIdOf } from '../cache/fast-read.ts';
 import type { Config } from '../config.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/errors.ts';
-import { clientOfRequest } from '../db/token-viewers.ts';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
+import { type Exchange, newExchange } from '../graphql/context.ts';
 import { MAX_ARCHIVE_UPLOAD_BYTES } from '../http/archive-upload.ts';
 import { BodyTooLargeError, discardRest, JSON_LIMIT_BYTES, MalformedBodyError } from '../http/body.ts';
 import { compressResponse } from '../http/compression.ts';
@@ -20,7 +20,7 @@ import { type createAdmission, graphqlRateLimited } from '../http/rate-limit.ts'
 import { errorBody, errorResponse, FORM_LIMIT_BYTES, htmlResponse, jsonResponse } from '../http/router.ts';
 import type { Logger } from '../log.ts';
 import { unavailablePage } from '../pages/layout.ts';
-import { type EdgeContext, isGraphQLPath, refusedBatchLength } from './graphql-endpoint.ts';
+import { isGraphQLPath, refusedBatchLength } from './graphql-endpoint.ts';
 import { schemeOf } from './request-context.ts';
 
 export const MAX_URL_LENGTH = 8 * 1024;
@@ -117,13 +117,13 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   }
 }
 
-type Handler = (request: Request, serverContext: EdgeContext, address?: string, anonymous?: boolean) => Promise<Response>;
-export type Observe = (observation: Observation, request?: Request) => void;
+type Handler = (request: Request, exchange: Exchange, anonymous?: boolean) => Promise<Response>;
+export type Observe = (observation: Observation, exchange?: Exchange) => void;
 
 /** One log line and one metric per request, whichever way it was answered. */
-export function createObserver(metrics: Metrics, logger: Logger, routeLabel: (pathname: string, request?: Request) => string): Observe {
-  return (observation: Observation, request?: Request) => {
-    const route = routeLabel(observation.path, request);
+export function createObserver(metrics: Metrics, logger: Logger, routeLabel: (pathname: string, exchange?: Exchange) => string): Observe {
+  return (observation: Observation, exchange?: Exchange) => {
+    const route = routeLabel(observation.path, exchange);
     metrics.request(observation.method, route, observation.status, observation.seconds);
     if (observation.status === 503 && observation.rateLimited) metrics.rateLimited();
     // the path, never the query string (it may hold oauth_token)
@@ -135,7 +135,7 @@ export function createObserver(metrics: Metrics, logger: Logger, routeLabel: (pa
         path: observation.path,
         status: observation.status,
         ms: Math.round(observation.seconds * 10_000) / 10,
-        client: request && clientOfRequest(request),
+        client: exchange?.clientId,
       },
       'request',
     );
@@ -147,9 +147,11 @@ export function createObserved(guarded: Handler, observe: Observe) {
   return async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(request.headers.get('x-request-id'));
-    const answer = await guarded(request, serverContext);
+    // what the parts below learn of the request goes with it (graphql/context.ts)
+    const exchange = newExchange(serverContext.req);
+    const answer = await guarded(request, exchange);
     // the operation has read its uploads by now: their temporary files go
-    void releaseUploads(request);
+    void releaseUploads(exchange);
     const response = await compressResponse(request, answer);
     const path = new URL(request.url).pathname;
     observe(
@@ -161,7 +163,7 @@ export function createObserved(guarded: Handler, observe: Observe) {
         seconds: (performance.now() - started) / 1000,
         rateLimited: response.headers.has('retry-after'),
       },
-      request,
+      exchange,
     );
     return withHeaders(response, { 'x-request-id': requestId });
   };
@@ -179,7 +181,7 @@ export interface GuardDeps {
 
 /** The edge's rules, then the request; every failure answered with the JSON error body. */
 export function createGuard({ config, handle, admit, recognizeToken, metrics, logger }: GuardDeps) {
-  return async (request: Request, serverContext: { req?: IncomingMessage }): Promise<Response> => {
+  return async (request: Request, exchange: Exchange): Promise<Response> => {
     try {
       const url = new URL(request.url);
       if (request.url.length > MAX_URL_LENGTH)
@@ -195,8 +197,7 @@ export function createGuard({ config, handle, admit, recognizeToken, metrics, lo
         return errorResponse(413, 'TOO_LARGE', tooLarge);
       }
       // probes and scrapers are never limited nor turned away in maintenance
-      if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/metrics')
-        return await handle(request, serverContext);
+      if (url.pathname === '/healthz' || url.pathname === '/readyz' || url.pathname === '/metrics') return await handle(request, exchange);
       if (config.maintenance) {
         // no Retry-After: that is how clients tell maintenance from the rate limit (SPEC 7)
         return errorResponse(503, 'MAINTENANCE', 'Milepost is down for maintenance; please try again later');
@@ -211,7 +212,7 @@ export function createGuard({ config, handle, admit, recognizeToken, metrics, lo
       }
       // a token we never issued spends the address's budget: random tokens open no budgets of their own
       const counted = token !== null && (await recognizeToken(token).catch(() => false)) ? token : null;
-      const socketAddress = serverContext.req?.socket.remoteAddress ?? 'local';
+      const socketAddress = exchange.req?.socket.remoteAddress ?? 'local';
       const {
         clientAddress,
         key,
@@ -230,10 +231,8 @@ export function createGuard({ config, handle, admit, recognizeToken, metrics, lo
         return withHeaders(errorResponse(403, 'TLS_REQUIRED', 'requests with an access token must use HTTPS'), limitHeaders);
       }
       // the budget's key goes with it: a batch's further operations spend it too
-      return withHeaders(
-        await handle(request, { ...serverContext, rateLimit: budget, budget: key }, clientAddress, anonymous),
-        limitHeaders,
-      );
+      Object.assign(exchange, { clientAddress, rateLimit: budget, budget: key });
+      return withHeaders(await handle(request, exchange, anonymous), limitHeaders);
     } catch (error) {
       // the client closed its connection (a phone losing signal, the end of a load test): not a fault
       if (request.signal?.aborted || (error as Error | null)?.name === 'AbortError') {

@@ -1,7 +1,6 @@
 // The GraphQL endpoint at /graphql: yoga with the service's plugins, and the answer to a request: a
 // session's GraphiQL, uploads read at the edge, batches spending the rate limit, the common JSON query
 // answered without yoga's HTTP pipeline, and anonymous reads kept in the response cache.
-import type { IncomingMessage } from 'node:http';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
@@ -25,7 +24,7 @@ import { DomainError } from '../domain/errors.ts';
 import { useAccessEndNotice } from '../graphql/access-end.ts';
 import { useSchemaChecks } from '../graphql/builder.ts';
 import { useCompiledExecution } from '../graphql/compiled-execution.ts';
-import type { Context, EdgeServerContext, RateBudget, ServerContext } from '../graphql/context.ts';
+import type { Context, Exchange, ServerContext } from '../graphql/context.ts';
 import { useEventIds } from '../graphql/event-ids.ts';
 import { useIdempotencyKeys } from '../graphql/idempotency.ts';
 import { DOCUMENT_ID_PARAMS, type PersistedQueryStore, usePersistedQueries } from '../graphql/persisted-queries.ts';
@@ -316,6 +315,7 @@ export function createGraphQLServer({
       // whose anonymous subscriptions these are (graphql/subscription-caps.ts)
       const clientAddress =
         initial.clientAddress ?? contexts.clientAddress(initial.req?.socket.remoteAddress, initial.request.headers.get('x-forwarded-for'));
+      const exchange = 'spooled' in initial ? initial : undefined;
       // a subscription over server-sent events outlives this check: it asks again while it lives
       if (session)
         return {
@@ -324,7 +324,7 @@ export function createGraphQLServer({
           tokenStillValid: () => sessionStillValid(initial.request),
         };
       try {
-        return { ...(await contexts.forRequest(initial.request)), clientAddress, rateLimit: initial.rateLimit };
+        return { ...(await contexts.forRequest(initial.request, null, exchange)), clientAddress, rateLimit: initial.rateLimit };
       } catch (error) {
         const refusal = tokenRefusal(error);
         if (!refusal) throw error;
@@ -336,19 +336,13 @@ export function createGraphQLServer({
   });
 }
 
-/**
- * What the edge hands a request's handler beside it: node's request, what is left of the budget it was
- * counted against, and that budget's key (a batch's further operations spend it too).
- */
-export type EdgeContext = { req?: IncomingMessage; rateLimit?: RateBudget; budget?: string };
-
 export interface GraphQLHandlerDeps {
   yoga: GraphQLServer;
   config: Config;
   logger: Logger;
   limiter: RateLimiter;
   cache: ResponseCache | null;
-  cacheKey: (request: Request, serverContext: { req?: IncomingMessage }, body?: string) => string;
+  cacheKey: (request: Request, exchange: Exchange, body?: string) => string;
   direct: DirectQueries | null;
   sessionViewerOf: (request: Request) => Promise<Viewer | null>;
 }
@@ -364,34 +358,29 @@ function graphiqlOffPageWanted(request: Request): boolean {
 export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
   const { yoga, config, logger, limiter, cache, cacheKey, direct, sessionViewerOf } = deps;
   /** GraphQL's answer; a stream of server-sent events with each event's `id:` (http/sse-ids.ts). */
-  const graphql = async (request: Request, serverContext: EdgeContext, tokenless: boolean, clientAddress: string): Promise<Response> => {
+  const graphql = async (request: Request, exchange: Exchange, tokenless: boolean): Promise<Response> => {
     // a person who opens /graphql in a browser where GraphiQL is off: a page that says so, not a CSRF refusal
     if (!config.graphiql && graphiqlOffPageWanted(request)) return htmlResponse(200, graphiqlOffPage());
-    const response = await graphqlAnswer(request, serverContext, tokenless, { clientAddress, rateLimit: serverContext.rateLimit });
+    const response = await graphqlAnswer(request, exchange, tokenless);
     if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return response;
     return new Response(withEventIds(response.body), { status: response.status, headers: response.headers });
   };
-  /** `edge`: the server context yoga's context factory is given (whose address the request came from). */
-  const graphqlAnswer = async (
-    request: Request,
-    serverContext: EdgeContext,
-    tokenless: boolean,
-    edge: EdgeServerContext,
-  ): Promise<Response> => {
+  /** `exchange` is yoga's server context: its context factory reads who is asking there. */
+  const graphqlAnswer = async (request: Request, exchange: Exchange, tokenless: boolean): Promise<Response> => {
     const session = tokenless ? await sessionViewerOf(request) : null;
-    const client: EdgeServerContext = session ? { ...edge, sessionViewer: session } : edge;
+    if (session) exchange.sessionViewer = session;
     // a logged-in session is a viewer: its reads are its own, never the anonymous cache's
     const anonymous = tokenless && !session;
     const type = request.headers.get('content-type') ?? '';
     if (request.method === 'POST' && /^multipart\/form-data\b/i.test(type)) {
-      const read = await readGraphQLMultipart(request).catch((error: unknown) => {
+      const read = await readGraphQLMultipart(request, exchange).catch((error: unknown) => {
         // a client that went away is the edge's to count; anything else (a disk that cannot take the
         // file) is the server's fault, answered as GraphQL answers one
         if (request.signal?.aborted) throw error;
         logger.error({ err: error, method: request.method, path: '/graphql' }, 'unexpected error');
         return { status: 500, body: { errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL' } }] } };
       });
-      return read instanceof Request ? yoga.fetch(read, client) : jsonResponse(read.status, read.body);
+      return read instanceof Request ? yoga.fetch(read, exchange) : jsonResponse(read.status, read.body);
     }
     // graphql-sse's own endpoint (/graphql/stream) and anything but a JSON POST: yoga's, as it came
     if (
@@ -399,7 +388,7 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
       !/^application\/(graphql-response\+)?json\b/.test(type) ||
       new URL(request.url).pathname !== '/graphql'
     )
-      return yoga.fetch(request, client);
+      return yoga.fetch(request, exchange);
     // a declared length was checked at the edge (bodyTooLarge); a chunked body has none, so every
     // body is read here, under the limit
     const body = await readLimitedText(request, JSON_LIMIT_BYTES);
@@ -407,7 +396,7 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
     if (length !== null && length > MAX_BATCH_OPERATIONS) return batchTooLarge(length, request.headers.get('accept'));
     // a batch: each operation after the first spends the rate limit as if sent alone
     const further = batchSize(body) - 1;
-    const { budget } = serverContext;
+    const { budget } = exchange;
     if (further > 0 && budget !== undefined) {
       const decision = await limiter.consume(budget, further);
       if (!decision.allowed) {
@@ -423,17 +412,12 @@ export function createGraphQLHandler(deps: GraphQLHandlerDeps) {
     const replayed = () => {
       // with the request's signal: a subscription over server-sent events hears its client go away
       const copy = new Request(request.url, { method: 'POST', headers: request.headers, body, signal: request.signal });
-      return yoga.fetch(copy, client);
+      return yoga.fetch(copy, exchange);
     };
-    const answer = async () => (direct ? await direct(request, body, client) : null) ?? replayed();
+    const answer = async () => (direct ? await direct(request, body, exchange) : null) ?? replayed();
     if (!cache || !anonymous || !isQueryOperation(body, parse)) return answer();
     // a result with errors (a bad variable, a masked failure) is answered but not kept
-    return cache.serve(
-      request,
-      cacheKey(request, serverContext, body),
-      answer,
-      (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))),
-    );
+    return cache.serve(request, cacheKey(request, exchange, body), answer, (bytes) => !('errors' in JSON.parse(bytes.toString('utf8'))));
   };
   return graphql;
 }

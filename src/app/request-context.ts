@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { viewerForToken, viewerOfRequest } from '../db/token-viewers.ts';
 import type { Events } from '../events/bus.ts';
-import type { Context } from '../graphql/context.ts';
+import type { Context, Exchange } from '../graphql/context.ts';
 import { createPopularRankings } from '../graphql/popular-rankings.ts';
 import { forwardedScheme } from '../http/forwarded.ts';
 import { clientAddressOf } from '../http/rate-limit.ts';
@@ -25,8 +25,11 @@ export interface RequestContexts {
   forViewer(request: Request, viewer: Viewer | null, clientAddress?: string): Context;
   /** The client's address: the socket's, or behind TRUST_PROXY trusted proxies the one they forwarded. */
   clientAddress(socketAddress: string | undefined, forwardedFor: string | null | undefined): string;
-  /** The context of a request, its token (or `formToken`, a form's oauth_token) resolved; throws a token error. */
-  forRequest(request: Request, formToken?: string | null): Promise<Context>;
+  /**
+   * The context of a request, its token (or `formToken`, a form's oauth_token) resolved; throws a token
+   * error. The app whose token it was is noted on `exchange`, for the request log.
+   */
+  forRequest(request: Request, formToken?: string | null, exchange?: Exchange): Promise<Context>;
 }
 
 export function createRequestContexts(
@@ -64,8 +67,9 @@ export function createRequestContexts(
     baseUrl,
     forViewer,
     clientAddress: (socketAddress, forwardedFor) => clientAddressOf(socketAddress ?? 'local', forwardedFor ?? null, config.trustProxy),
-    forRequest: async (request, formToken = null) => {
+    forRequest: async (request, formToken = null, exchange) => {
       const viewer = await viewerOfRequest(database, request, formToken);
+      if (exchange && viewer?.clientId != null) exchange.clientId = viewer.clientId;
       const token = viewer && tokenFromRequest(request, formToken);
       // a subscription over server-sent events outlives this check: it asks again while it lives
       return token

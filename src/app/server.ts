@@ -215,7 +215,7 @@ function createRoutes(config: Config, database: Database, base: ReturnType<typeo
   const api = createGeneratedApi({
     schema,
     run: createOperationRunner(yoga),
-    context: (request) => contexts.forRequest(request),
+    context: (request, exchange) => contexts.forRequest(request, null, exchange),
     pages: fragments.enabled ? new SplicedPages(fragments) : undefined,
   });
   /** The pages' session of a request (its log-in cookie), as the pages and the photos read it. */

@@ -15,7 +15,7 @@
 import { Response } from '@whatwg-node/fetch';
 import { type DocumentNode, type ExecutionResult, getOperationAST } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import type { Context, EdgeServerContext, ServerContext } from '../graphql/context.ts';
+import type { Context, Exchange, ServerContext } from '../graphql/context.ts';
 import { deliversIncrementally } from '../graphql/incremental.ts';
 import { bodyProblem } from '../http/body.ts';
 import type { EntryVersions } from './entry-fragments.ts';
@@ -65,16 +65,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * context comes from `context` (the request's token resolved), which throws for a refused token.
  */
 /** `server`: what the HTTP side tells of the request beside it (its rate-limit budget), as yoga's server context. */
-export type DirectQueries = (request: Request, body: string, server?: EdgeServerContext) => Promise<Response | null>;
+export type DirectQueries = (request: Request, body: string, exchange: Exchange) => Promise<Response | null>;
 
 export function createDirectQueries(
   yoga: YogaServerInstance<ServerContext, Context>,
-  /** The request's context: as its token, or the session `server` names, reads. */
-  context: (request: Request, server?: EdgeServerContext) => Promise<Context>,
+  /** The request's context: as its token, or the session its exchange names, reads. */
+  context: (request: Request, exchange: Exchange) => Promise<Context>,
   fragments: EntryFragments = new EntryFragments(),
 ): DirectQueries {
   const pages = new SplicedPages(fragments);
-  return async (request, body, server) => {
+  return async (request, body, exchange) => {
     if (request.headers.has('origin')) return null;
     const contentType = ANSWERED_TYPES.get(request.headers.get('accept'));
     const params = contentType ? plainQueryParams(body) : null;
@@ -93,7 +93,7 @@ export function createDirectQueries(
     }
     let contextValue: Context;
     try {
-      contextValue = { ...(await context(request, server)), ...(server?.rateLimit ? { rateLimit: server.rateLimit } : {}) };
+      contextValue = { ...(await context(request, exchange)), ...(exchange.rateLimit ? { rateLimit: exchange.rateLimit } : {}) };
     } catch {
       // a refused token: yoga answers it with its status and headers
       return null;

@@ -22,15 +22,7 @@ export async function viewerOfRequest(database: TokenStore, request: Request, fo
   if (!token) return null;
   const viewer = await viewerForToken(database, token);
   if (!viewer) throw new InvalidTokenError();
-  if (viewer.clientId !== null) clientsOfRequests.set(request, viewer.clientId);
   return viewer;
-}
-
-const clientsOfRequests = new WeakMap<Request, number>();
-
-/** The app whose token a request carried, once the token was checked (for the request log). */
-export function clientOfRequest(request: Request): number | undefined {
-  return clientsOfRequests.get(request);
 }
 
 /** The viewer a token speaks for, or null when it is unknown or revoked. */

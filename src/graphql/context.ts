@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { GraphQLParams } from 'graphql-yoga';
 import type { Viewer } from '../auth/viewer.ts';
 import type { Database, Prisma } from '../db/database.ts';
 import type { EntryReader } from '../db/entry-conditions.ts';
@@ -19,20 +20,38 @@ export interface RateBudget {
 }
 
 /**
- * What the HTTP side tells yoga of a request beside it: node's request (when it came through the
- * listener), whose address it came from (the edge's, TRUST_PROXY applied), what is left of the rate-limit
- * budget it was counted against, and the athlete its log-in session names, when it runs as one without a
- * token (GraphiQL in their browser).
+ * One request as the server handles it: made at the edge when it arrives (app/edge.ts), handed down with
+ * it to dispatch, to the routes (http/router.ts's RequestContext) and to yoga as its server context.
+ * What one part learns of the request for another is kept here, typed, rather than in maps keyed by
+ * the Request, which every copy of it (a path tidied, a body read) left behind.
  */
-export type EdgeServerContext = {
-  req?: IncomingMessage;
+export interface Exchange {
+  /** node:http's request, when it came through the listener (not an in-process fetch). */
+  readonly req?: IncomingMessage;
+  /** Whose address it came from: the socket's, or with TRUST_PROXY the one the proxies forwarded. */
   clientAddress?: string;
+  /** What is left of the rate-limit budget it was counted against, and that budget's key (a batch's further operations spend it too). */
   rateLimit?: RateBudget;
+  budget?: string;
+  /** The athlete its log-in session names, when it runs as one without a token (GraphiQL in their browser). */
   sessionViewer?: Viewer;
-};
+  /** The app whose token it carried, once the token was checked (the request log names it). */
+  clientId?: number;
+  /** The pattern of the route that answered it (`/entries/:id`), for the log and the metrics. */
+  route?: string;
+  /** The temporary files its uploads were spooled to, removed once it is answered. */
+  readonly spooled: string[];
+  /** A GraphQL multipart request's operations, read at the edge with their files in place (http/multipart.ts). */
+  operations?: GraphQLParams | GraphQLParams[];
+}
 
-/** yoga's server context: the edge's, or a whole Context the REST layer and the pages resolved themselves. */
-export type ServerContext = EdgeServerContext | Context;
+/** A fresh exchange for a request that arrives (`req`: node's, when it came through the listener). */
+export function newExchange(req?: IncomingMessage): Exchange {
+  return { req, spooled: [] };
+}
+
+/** yoga's server context: the edge's exchange, or a whole Context the REST layer and the pages resolved themselves. */
+export type ServerContext = Exchange | Context;
 
 export interface Context {
   readonly prisma: Prisma;

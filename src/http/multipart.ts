@@ -13,6 +13,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { DEFAULT_MAX_GPX_BYTES } from '../domain/gpx.ts';
+import type { Exchange, ServerContext } from '../graphql/context.ts';
 import { MAX_IMAGE_BYTES } from '../media/images.ts';
 import { BodyTooLargeError, discardRest, hasNul, JSON_LIMIT_BYTES, MalformedBodyError } from './body.ts';
 
@@ -26,19 +27,19 @@ export interface MultipartLimits {
   fieldBytes: number;
 }
 
-/** The temporary files of each request, until it is answered. */
-const spooled = new WeakMap<Request, string[]>();
-
 /**
  * A multipart form's fields and files, in the body's order. A body larger than `limits.bytes` is
  * BodyTooLargeError (413), as is a field longer than `limits.fieldBytes` or more parts than allowed; a
  * body that is not multipart as it says is MalformedBodyError (400). Either way the rest of the body
  * is read off, so that the client gets the answer, and no temporary file is left.
  */
-export async function receiveMultipart(request: Request, limits: MultipartLimits): Promise<Array<[string, string | File]>> {
+export async function receiveMultipart(
+  request: Request,
+  exchange: Pick<Exchange, 'spooled'>,
+  limits: MultipartLimits,
+): Promise<Array<[string, string | File]>> {
   if (!request.body) return [];
-  const files = spooled.get(request) ?? [];
-  spooled.set(request, files);
+  const files = exchange.spooled;
   const reader = request.body.getReader();
   let parser: busboy.Busboy;
   try {
@@ -105,7 +106,7 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
     void discardRest(reader);
     parser.destroy();
     await Promise.allSettled(parts.flatMap(([, value]) => (typeof value === 'string' ? [] : [value])));
-    await releaseUploads(request);
+    await releaseUploads(exchange);
     // the client went away, or the disk failed (ENOSPC, EACCES): not a fault of the body
     if (request.signal?.aborted || (error as { syscall?: string }).syscall) throw error;
     if (error instanceof BodyTooLargeError || error instanceof MalformedBodyError) throw error;
@@ -120,20 +121,24 @@ export async function receiveMultipart(request: Request, limits: MultipartLimits
 /** A REST form (legacy or /api/v1) may be this large: a photo of the largest size accepted, twice over. */
 export const FORM_UPLOAD_LIMIT_BYTES = 2 * MAX_IMAGE_BYTES;
 
-export async function readMultipartForm(request: Request, limit = FORM_UPLOAD_LIMIT_BYTES): Promise<Array<[string, string | File]>> {
-  const parts = await receiveMultipart(request, { bytes: limit, files: 10, fields: 1_000, fieldBytes: limit });
+/** A multipart form's fields and files (receiveMultipart), its files spooled for `exchange`. */
+export async function readMultipartForm(
+  request: Request,
+  exchange: Pick<Exchange, 'spooled'>,
+  limit = FORM_UPLOAD_LIMIT_BYTES,
+): Promise<Array<[string, string | File]>> {
+  const parts = await receiveMultipart(request, exchange, { bytes: limit, files: 10, fields: 1_000, fieldBytes: limit });
   if (hasNul(parts)) throw new MalformedBodyError('form fields may not contain NUL characters');
   return parts;
 }
 
 /**
- * Removes the temporary files of `request`'s uploads (after its answer); never fails. Every request
- * passes here: one without uploads costs a look-up, not a promise.
+ * Removes the temporary files of an exchange's uploads (after its answer); never fails. Every request
+ * passes here: one without uploads costs no promise.
  */
-export function releaseUploads(request: Request): Promise<unknown> {
-  const files = spooled.get(request);
-  if (!files?.length) return RELEASED;
-  spooled.delete(request);
+export function releaseUploads(exchange: Pick<Exchange, 'spooled'>): Promise<unknown> {
+  if (exchange.spooled.length === 0) return RELEASED;
+  const files = exchange.spooled.splice(0);
   // a file that cannot be removed is left to the system's clean-up of its temporary directory
   return Promise.allSettled(files.map((file) => rm(file, { force: true })));
 }
@@ -148,27 +153,23 @@ export const GRAPHQL_MULTIPART_LIMITS: MultipartLimits = {
   fieldBytes: JSON_LIMIT_BYTES,
 };
 
-/** The operations of GraphQL multipart requests read at the edge, by the body-less request yoga is handed. */
-const operationsRead = new WeakMap<Request, GraphQLParams | GraphQLParams[]>();
-
 /**
  * A GraphQL multipart request (the GraphQL multipart request spec: `operations`, `map`, then the
  * files) read here, at the edge, under its limits, instead of by yoga, whose form reading holds every
  * file in memory and whose own size limit would cut off the discarding of a refused body (a reset).
- * The answer: the request to hand yoga (no body; `useReadUploads` gives yoga its operations, files in
- * place), or the refusal to send (400 or 413, a GraphQL error).
+ * The answer: the request to hand yoga with `exchange` (no body; its operations, files in place, are the
+ * exchange's, which `useReadUploads` gives yoga), or the refusal to send (400 or 413, a GraphQL error).
  */
 export async function readGraphQLMultipart(
   request: Request,
+  exchange: Exchange,
   limits = GRAPHQL_MULTIPART_LIMITS,
 ): Promise<Request | { status: number; body: { errors: Array<{ message: string; extensions: { code: string } }> } }> {
   try {
-    const operations = operationsOf(new Map(await receiveMultipart(request, limits)));
+    exchange.operations = operationsOf(new Map(await receiveMultipart(request, exchange, limits)));
     const headers = new Headers(request.headers);
     headers.delete('content-length');
-    const forwarded = new Request(request.url, { method: 'POST', headers, signal: request.signal });
-    operationsRead.set(forwarded, operations);
-    return forwarded;
+    return new Request(request.url, { method: 'POST', headers, signal: request.signal });
   } catch (error) {
     const refusal =
       error instanceof BodyTooLargeError
@@ -182,10 +183,10 @@ export async function readGraphQLMultipart(
 }
 
 /** Gives yoga the operations readGraphQLMultipart read (yoga's own multipart reading is off). */
-export function useReadUploads(): Plugin {
+export function useReadUploads(): Plugin<object, ServerContext> {
   return {
-    onRequestParse({ request, setRequestParser }) {
-      const operations = operationsRead.get(request);
+    onRequestParse({ serverContext, setRequestParser }) {
+      const operations = serverContext && 'spooled' in serverContext ? serverContext.operations : undefined;
       if (operations) setRequestParser(() => operations);
     },
   };

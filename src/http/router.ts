@@ -3,6 +3,7 @@
 
 // whatwg-node's Response: node:http gets a string body in one write, not through a web stream
 import { Response } from '@whatwg-node/fetch';
+import type { Exchange } from '../graphql/context.ts';
 import { BodyTooLargeError, discardRest, hasNul, MalformedBodyError, readLimitedText } from './body.ts';
 import type { Markup } from './html.ts';
 import { readMultipartForm } from './multipart.ts';
@@ -15,6 +16,8 @@ export interface RequestContext {
   extension: string | null;
   /** The peer's address, for throttling; `local` for in-process requests. */
   clientAddress: string;
+  /** What the server knows of this request besides (graphql/context.ts): a route's handler notes there what it learns. */
+  exchange: Exchange;
 }
 
 export type Handler = (context: RequestContext) => Promise<Response> | Response;
@@ -34,13 +37,6 @@ function compile(path: string): { pattern: RegExp; keys: string[] } {
     return '([^/]+)';
   });
   return { pattern: new RegExp(`^${source}$`), keys };
-}
-
-const matchedRoutes = new WeakMap<Request, string>();
-
-/** The pattern of the route that answered `request` (`/entries/:id`), for logs and metrics. */
-export function routeOf(request: Request): string | undefined {
-  return matchedRoutes.get(request);
 }
 
 export class Router {
@@ -64,8 +60,16 @@ export class Router {
     return this.routes.find((route) => route.pattern.test(pathname))?.path;
   }
 
-  /** The response, or null when no route has this path. `path` overrides the URL's (extension removed). */
-  async handle(request: Request, clientAddress: string, path?: { pathname: string; extension: string | null }): Promise<Response | null> {
+  /**
+   * The response, or null when no route has this path; the pattern that matched is noted on `exchange`
+   * (for the log and the metrics). `path` overrides the URL's (extension removed).
+   */
+  async handle(
+    request: Request,
+    exchange: Exchange,
+    clientAddress: string,
+    path?: { pathname: string; extension: string | null },
+  ): Promise<Response | null> {
     const url = new URL(request.url);
     const pathname = path?.pathname ?? url.pathname;
     const allowed = new Set<string>();
@@ -75,14 +79,14 @@ export class Router {
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       if (route.method !== method) {
         allowed.add(route.method);
-        matchedRoutes.set(request, route.path);
+        exchange.route = route.path;
         continue;
       }
       const params = decodeParams(route.keys, match);
       // a malformed escape (`%ff`) names nothing that exists
       if (!params) return null;
-      matchedRoutes.set(request, route.path);
-      return route.handler({ request, url, params, clientAddress, extension: path?.extension ?? null });
+      exchange.route = route.path;
+      return route.handler({ request, url, params, clientAddress, extension: path?.extension ?? null, exchange });
     }
     if (allowed.size === 0) return null;
     const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
@@ -146,7 +150,10 @@ export const FORM_LIMIT_BYTES = 64 * 1024;
  * Reads a URL-encoded (or multipart) form body, at most `limit` bytes whatever the headers say;
  * past it, BodyTooLargeError (413) with the rest of the body discarded.
  */
-export async function readForm(request: Request, limit = FORM_LIMIT_BYTES): Promise<URLSearchParams> {
+export async function readForm(
+  { request, exchange }: Pick<RequestContext, 'request' | 'exchange'>,
+  limit = FORM_LIMIT_BYTES,
+): Promise<URLSearchParams> {
   const type = request.headers.get('content-type') ?? '';
   const length = Number(request.headers.get('content-length') ?? 0);
   if (length > limit) {
@@ -156,7 +163,7 @@ export async function readForm(request: Request, limit = FORM_LIMIT_BYTES): Prom
   if (type.startsWith('multipart/form-data')) {
     // the fields; files have no place in these forms
     const params = new URLSearchParams();
-    for (const [key, value] of await readMultipartForm(request, limit)) if (typeof value === 'string') params.append(key, value);
+    for (const [key, value] of await readMultipartForm(request, exchange, limit)) if (typeof value === 'string') params.append(key, value);
     return params;
   }
   const text = await readLimitedText(request, limit);

@@ -97,7 +97,7 @@ function mountTokenEndpoints(router: Router, options: OAuthRoutesOptions): void 
   const endpoint = (result: EndpointResponse) => jsonResponse(result.status, result.body, result.headers);
 
   router.post('/oauth/token', async (ctx) => {
-    const form = await readForm(ctx.request);
+    const form = await readForm(ctx);
     const clientId = form.get('client_id') ?? ctx.url.searchParams.get('client_id') ?? '';
     // guessing codes, verifiers or secrets: attempts per app and address, then per address
     const attempts = [
@@ -122,13 +122,11 @@ function mountTokenEndpoints(router: Router, options: OAuthRoutesOptions): void 
   });
 
   router.post('/oauth/revoke', async (ctx) =>
-    endpoint(
-      await revokeAccessToken(prisma, { form: await readForm(ctx.request), authorization: ctx.request.headers.get('authorization') }),
-    ),
+    endpoint(await revokeAccessToken(prisma, { form: await readForm(ctx), authorization: ctx.request.headers.get('authorization') })),
   );
 
   router.post('/oauth/introspect', async (ctx) =>
-    endpoint(await introspect(prisma, { form: await readForm(ctx.request), authorization: ctx.request.headers.get('authorization') })),
+    endpoint(await introspect(prisma, { form: await readForm(ctx), authorization: ctx.request.headers.get('authorization') })),
   );
 
   router.get('/.well-known/oauth-authorization-server', (ctx) =>

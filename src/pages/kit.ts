@@ -66,7 +66,7 @@ export function pageKit(options: PageOptions) {
 
   /** Form posts must carry the CSRF token of their page; otherwise nothing happens. */
   async function postedForm(ctx: RequestContext, state: PageState): Promise<URLSearchParams | null> {
-    const form = await readForm(ctx.request);
+    const form = await readForm(ctx);
     return csrfMatches(state.cookies[CSRF_COOKIE], form.get('csrf')) ? form : null;
   }
 

@@ -27,7 +27,7 @@ import {
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { SplicedPages } from '../cache/spliced-pages.ts';
 import { SCOPES, type Scope } from '../domain/scopes.ts';
-import type { Context } from '../graphql/context.ts';
+import type { Context, Exchange } from '../graphql/context.ts';
 import { hasNul, JSON_LIMIT_BYTES, MalformedBodyError, readJsonObject, readLimitedText } from '../http/body.ts';
 import { CSRF_HEADERS, unpreflighted } from '../http/csrf.ts';
 import { readMultipartForm } from '../http/multipart.ts';
@@ -161,7 +161,7 @@ export interface OpenApiOperation {
 
 export interface GeneratedApi {
   /** The answer to a request below API_BASE, or null when no operation has its path. */
-  handle(request: Request, clientAddress: string): Promise<Response | null>;
+  handle(request: Request, exchange: Exchange, clientAddress: string): Promise<Response | null>;
   /** The route pattern of a path below API_BASE (`/api/v1/entries/:id`), for logs and metrics. */
   patternFor(pathname: string): string | undefined;
   /** What the OpenAPI document says of the operations: sofa's own document (3.0, paths below API_BASE), and each operation. */
@@ -233,7 +233,8 @@ function sofaOver(
 export function createGeneratedApi(options: {
   schema: GraphQLSchema;
   run: RunOperation;
-  context: (request: Request) => Promise<Context>;
+  /** The request's context, its token resolved; the app whose token it was is noted on `exchange`. */
+  context: (request: Request, exchange: Exchange) => Promise<Context>;
   /** Stream pages put together from their entries' kept JSON, as GraphQL's are (cache/spliced-pages.ts); absent: none. */
   pages?: SplicedPages;
 }): GeneratedApi {
@@ -256,7 +257,7 @@ export function createGeneratedApi(options: {
   return {
     patternFor: (pathname) => router.patternFor(pathname),
     describe: () => ({ document: sofaRouter.openAPIDocument as never, operations }),
-    async handle(request, clientAddress) {
+    async handle(request, exchange, clientAddress) {
       const pattern = router.patternFor(new URL(request.url).pathname);
       if (!pattern) return null;
       try {
@@ -269,12 +270,12 @@ export function createGeneratedApi(options: {
           );
         }
         const takesInput = operations.some((operation) => operation.takesInput && `${API_BASE}${operation.path}` === pattern);
-        const forwarded = await withReadBody(request, uploads, bodies, takesInput);
-        const context = await options.context(request).catch((error: unknown) => {
+        const forwarded = await withReadBody(request, exchange, uploads, bodies, takesInput);
+        const context = await options.context(request, exchange).catch((error: unknown) => {
           throw RestError.ofToken(error) ?? error;
         });
         contexts.set(forwarded, context);
-        const response = await router.handle(forwarded, clientAddress);
+        const response = await router.handle(forwarded, exchange, clientAddress);
         if (unexpected.has(context)) throw unexpected.get(context);
         const splice = spliced.get(context);
         if (response && splice) return withSplicedPage(response, splice);
@@ -558,6 +559,7 @@ function errorResponse(error: unknown, parameters: Record<string, unknown>): Res
  */
 async function withReadBody(
   request: Request,
+  exchange: Exchange,
   uploads: WeakMap<Request, Upload>,
   bodies: WeakMap<Request, Record<string, unknown>>,
   takesInput: boolean,
@@ -579,7 +581,7 @@ async function withReadBody(
     const upload: Upload = { marker: `upload:${randomUUID()}:`, files: new Map() };
     const body: Record<string, unknown> = {};
     const files: Array<[string, File]> = [];
-    for (const [name, value] of await readMultipartForm(request)) {
+    for (const [name, value] of await readMultipartForm(request, exchange)) {
       if (typeof value === 'string') body[name] = value;
       else files.push([name, value]);
     }

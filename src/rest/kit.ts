@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Response } from '@whatwg-node/fetch';
 import { type ExecutionResult, getOperationAST } from 'graphql';
 import { type EntryFragments, pageOf, recordingVersions } from '../cache/entry-fragments.ts';
-import type { Context } from '../graphql/context.ts';
+import type { Context, Exchange } from '../graphql/context.ts';
 import { schema } from '../graphql/schema.ts';
 import { BodyTooLargeError, MalformedBodyError, readJsonObject } from '../http/body.ts';
 import { readMultipartForm } from '../http/multipart.ts';
@@ -71,7 +71,8 @@ export interface RestOptions {
   /** Entries' JSON kept per version (shared with the GraphQL edge's stream pages). */
   fragments: EntryFragments;
   /** The request's context: its token, or a form's `oauth_token`, resolved (throws a token error). */
-  context: (request: Request, formToken: string | null) => Promise<Context>;
+  /** The request's context, its token (or a form's `formToken`) resolved; the app whose token it was is noted on `exchange`. */
+  context: (request: Request, formToken: string | null, exchange: Exchange) => Promise<Context>;
 }
 
 export interface RestContext extends RequestContext {
@@ -187,8 +188,8 @@ async function readBody(ctx: RestContext): Promise<Record<string, unknown>> {
   if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
     try {
       // a multipart form may carry a photo (media[data]): room for one over the limit, so that its size is named
-      if (type.startsWith('multipart/form-data')) return nestBracketed(await readMultipartForm(ctx.request));
-      return nestBracketed((await readForm(ctx.request)).entries());
+      if (type.startsWith('multipart/form-data')) return nestBracketed(await readMultipartForm(ctx.request, ctx.exchange));
+      return nestBracketed((await readForm(ctx)).entries());
     } catch (error) {
       if (error instanceof BodyTooLargeError) throw error;
       throw new RestError(400, 'MALFORMED_BODY', 'the form body cannot be read');
@@ -314,7 +315,7 @@ function checkFormat(
 
 async function viewerContext(options: RestOptions, ctx: RestContext, formToken: unknown): Promise<Context> {
   try {
-    return await options.context(ctx.request, typeof formToken === 'string' ? formToken : null);
+    return await options.context(ctx.request, typeof formToken === 'string' ? formToken : null, ctx.exchange);
   } catch (error) {
     throw RestError.ofToken(error) ?? error;
   }

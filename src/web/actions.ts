@@ -80,7 +80,7 @@ export function mountWebActions(router: Router, options: WebOptions): void {
         let form: Form;
         try {
           form = new Map(
-            multipart ? await readMultipartForm(ctx.request, COMPOSE_LIMIT_BYTES) : [...(await readForm(ctx.request)).entries()],
+            multipart ? await readMultipartForm(ctx.request, ctx.exchange, COMPOSE_LIMIT_BYTES) : [...(await readForm(ctx)).entries()],
           );
         } catch (error) {
           if (!(error instanceof BodyTooLargeError || error instanceof MalformedBodyError)) throw error;

@@ -4,6 +4,7 @@
 // to yoga (the direct path answers null), so its refusals, CORS and errors stay yoga's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirectQueries, plainQueryParams } from '../../src/cache/direct-queries.ts';
+import { newExchange } from '../../src/graphql/context.ts';
 import { BASE, testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createEntry, createPerson, createToken } from '../support/factories.ts';
@@ -115,7 +116,7 @@ async function answerOf(response: Response) {
 describe('GraphQL requests answered without yoga', () => {
   it.each(ANSWERED)('$name: answered directly, as yoga answers it', async (c) => {
     const text = JSON.stringify(c.body);
-    const own = await direct(request(c, text), text);
+    const own = await direct(request(c, text), text, newExchange());
     expect(own).not.toBeNull();
     const yoga = await answerOf(await api.app.yoga.fetch(request(c, text)));
     expect(yoga.status).toBe(200);
@@ -126,7 +127,7 @@ describe('GraphQL requests answered without yoga', () => {
 
   it.each(HANDED_TO_YOGA)('$name: handed to yoga, answered as yoga answers it', async (c) => {
     const text = JSON.stringify(c.body);
-    expect(await direct(request(c, text), text)).toBeNull();
+    expect(await direct(request(c, text), text, newExchange())).toBeNull();
     const yoga = await answerOf(await api.app.yoga.fetch(request(c, text)));
     const response = await served(c, text);
     expect(await answerOf(response)).toEqual(yoga);
@@ -137,7 +138,7 @@ describe('GraphQL requests answered without yoga', () => {
     const query = `{ personStream(username: "${username}") { ... on EntryConnection { edges { node { message } } } } }`;
     const read = async () => {
       const text = JSON.stringify(body(query));
-      return JSON.parse(await (await direct(request({ name: '', body: null, withToken: true }, text), text))!.text());
+      return JSON.parse(await (await direct(request({ name: '', body: null, withToken: true }, text), text, newExchange()))!.text());
     };
     const before = await read();
     const created = await api.graphql('mutation { createEntry(input: { message: "just now" }) { error { __typename } } }', {}, token);

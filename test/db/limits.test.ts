@@ -354,6 +354,20 @@ describe('multipart uploads', () => {
     await removedUploads();
   });
 
+  it('removes the files of a REST form posted to a path the server tidies first (an old client’s double slash)', async () => {
+    const form = new FormData();
+    form.append('message', 'with a photo');
+    form.append('photo', new Blob([new Uint8Array(2048).fill(7)], { type: 'image/jpeg' }), 'photo.jpg');
+    const response = await testApp(db).fetch('//entries.json', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    // answered (an entry made; its file spooled to disk on the way in)
+    expect(response.status).toBe(201);
+    await removedUploads();
+  });
+
   it('refuses a body over the limit that declares no length with 413, keeping nothing of it', async () => {
     const megabyte = new Uint8Array(1024 * 1024).fill(0x20);
     const response = await post(
