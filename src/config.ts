@@ -1,7 +1,10 @@
-// The one place that reads process.env. Everything else receives a Config.
+// The one place that reads process.env. Everything else receives a Config. Each variable's form is a
+// zod schema (`setting`), whose refusal names the variable, says what it must be, and shows what was
+// given (a URL with its password masked; a secret not at all).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 
 export type DatabaseConfig =
   | { provider: 'sqlite'; url: string; file: string }
@@ -98,6 +101,48 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/** How a refused value is shown in its error: as given, with a URL's password masked, or not at all (a secret). */
+type Shown = 'as-is' | 'masked' | 'hidden';
+
+/** `value` read by `schema`, or a ConfigError naming `variable`, what it must be, and (as `shown`) what it was. */
+function setting<T>(variable: string, schema: z.ZodType<T>, value: string, shown: Shown = 'as-is'): T {
+  const read = schema.safeParse(value);
+  if (read.success) return read.data;
+  const message = read.error.issues[0]?.message ?? 'is not valid';
+  if (shown === 'hidden') throw new ConfigError(variable, message);
+  throw new ConfigError(variable, `${message}, got "${shown === 'masked' ? redactUrl(value) : value}"`);
+}
+
+/** An unset or empty variable takes its default. */
+const isUnset = (value: string | undefined): value is undefined | '' => value === undefined || value === '';
+
+const wholeNumber = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+const PORT = z.coerce
+  .number({ error: 'must be an integer between 0 and 65535' })
+  .int({ error: 'must be an integer between 0 and 65535' })
+  .min(0, { error: 'must be an integer between 0 and 65535' })
+  .max(65535, { error: 'must be an integer between 0 and 65535' });
+const FLAG = z
+  .string()
+  .regex(/^(1|true|yes|on|0|false|no|off)$/i, { error: 'must be true or false (or 1/0)' })
+  .transform((value) => /^(1|true|yes|on)$/i.test(value));
+const HTTP_URL = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
+const REDIS_URL = z.string().regex(/^rediss?:\/\//, { error: 'must start with redis:// or rediss://' });
+const SMTP_URL = z.url({ protocol: /^smtps?$/, error: 'must be a URL that starts with smtp:// or smtps://' });
+const MAIL_FROM = z
+  .string()
+  .regex(/<[^<>\s@]+@[^<>\s@]+>$|^[^<>\s@]+@[^<>\s@]+$/, { error: 'must be an address, or a name and <an address>' });
+const NODE_ENV = z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' });
+const SESSION_SECRET = z.string().min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -base64 48`)' });
+/** A tile URL template: an http(s) URL once its {z}, {x} and {y} are filled in, holding all three. */
+const TILE_URL = z
+  .string()
+  .refine((value) => HTTP_URL.safeParse(value.replace(/\{[a-z]\}/g, '0')).success, { error: 'must be an http(s) URL' })
+  .refine((value) => ['{z}', '{x}', '{y}'].every((part) => value.includes(part)), { error: 'must hold {z}, {x} and {y}' });
+
 export const DEFAULT_DATABASE_URL = 'file:./data/milepost.db';
 
 export function parseDatabaseUrl(url: string, cwd = process.cwd()): DatabaseConfig {
@@ -128,63 +173,33 @@ function redactUrl(url: string): string {
 }
 
 function parsePort(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError('PORT', `must be an integer between 0 and 65535, got "${value}"`);
-  }
-  return port;
+  return isUnset(value) ? fallback : setting('PORT', PORT, value);
 }
 
 function parseBoolean(variable: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback;
-  if (/^(1|true|yes|on)$/i.test(value)) return true;
-  if (/^(0|false|no|off)$/i.test(value)) return false;
-  throw new ConfigError(variable, `must be true or false (or 1/0), got "${value}"`);
+  return isUnset(value) ? fallback : setting(variable, FLAG, value);
 }
 
 function parsePublicUrl(value: string | undefined): string | null {
-  if (!value) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new ConfigError('PUBLIC_URL', `must be an absolute http(s) URL, got "${value}"`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError('PUBLIC_URL', `must use http or https, got "${parsed.protocol}"`);
-  }
-  return parsed.toString().replace(/\/$/, '');
+  return isUnset(value) ? null : new URL(setting('PUBLIC_URL', HTTP_URL, value)).toString().replace(/\/$/, '');
 }
 
 function parseInteger(variable: string, value: string | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, got "${value}"`);
-  return n;
+  return isUnset(value) ? fallback : setting(variable, wholeNumber(min, max), value);
 }
 
 function parseRedisUrl(value: string | undefined): string | null {
-  if (!value) return null;
-  if (!/^rediss?:\/\//.test(value)) throw new ConfigError('REDIS_URL', `must start with redis:// or rediss://, got "${redactUrl(value)}"`);
-  return value;
+  return isUnset(value) ? null : setting('REDIS_URL', REDIS_URL, value, 'masked');
 }
 
 function parseMail(env: Env, publicUrl: string | null): Config['mail'] {
-  const smtpUrl = env.SMTP_URL;
-  if (!smtpUrl) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(smtpUrl);
-  } catch {
-    throw new ConfigError('SMTP_URL', `is not a URL: "${redactUrl(smtpUrl)}"`);
-  }
-  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:')
-    throw new ConfigError('SMTP_URL', `must start with smtp:// or smtps://, got "${redactUrl(smtpUrl)}"`);
-  const from = env.MAIL_FROM || `Milepost <no-reply@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`;
-  if (!/<[^<>\s@]+@[^<>\s@]+>$|^[^<>\s@]+@[^<>\s@]+$/.test(from))
-    throw new ConfigError('MAIL_FROM', `must be an address, or a name and <an address>, got "${from}"`);
+  if (isUnset(env.SMTP_URL)) return null;
+  const smtpUrl = setting('SMTP_URL', SMTP_URL, env.SMTP_URL, 'masked');
+  const from = setting(
+    'MAIL_FROM',
+    MAIL_FROM,
+    env.MAIL_FROM || `Milepost <no-reply@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`,
+  );
   return { smtpUrl, from, pollMs: parseInteger('MAIL_POLL_MS', env.MAIL_POLL_MS, 2000, 50, 600_000) };
 }
 
@@ -192,18 +207,7 @@ export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png'
 export const DEFAULT_TILE_ATTRIBUTION = '© OpenStreetMap contributors';
 
 function parseTileUrl(value: string | undefined): string {
-  if (!value) return DEFAULT_TILE_URL;
-  let url: URL;
-  try {
-    url = new URL(value.replace(/\{[a-z]\}/g, '0'));
-  } catch {
-    throw new ConfigError('MAP_TILE_URL', `is not a URL: "${value}"`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new ConfigError('MAP_TILE_URL', `must be an http(s) URL, got "${value}"`);
-  for (const part of ['{z}', '{x}', '{y}'])
-    if (!value.includes(part)) throw new ConfigError('MAP_TILE_URL', `must hold ${part}, got "${value}"`);
-  return value;
+  return isUnset(value) ? DEFAULT_TILE_URL : setting('MAP_TILE_URL', TILE_URL, value);
 }
 
 function parseTrustedDocuments(file: string | undefined): ReadonlyMap<string, string> | null {
@@ -236,10 +240,7 @@ function parseTls(cert: string | undefined, key: string | undefined): Config['tl
 }
 
 function parseSessionSecret(value: string | undefined, env: Config['env'], dataDir: string): string {
-  if (value) {
-    if (value.length < 32) throw new ConfigError('SESSION_SECRET', 'must be at least 32 characters (e.g. `openssl rand -base64 48`)');
-    return value;
-  }
+  if (!isUnset(value)) return setting('SESSION_SECRET', SESSION_SECRET, value, 'hidden');
   // every process of a deployment must share it, or a log-in would only count on one of them
   if (env === 'production') throw new ConfigError('SESSION_SECRET', 'is required in production (at least 32 random characters)');
   // tests start many servers and keep nothing
@@ -281,10 +282,15 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 function parseLogLevel(value: string | undefined, env: Config['env']): Config['logLevel'] {
   // tests read what they need from their own logger; their output stays quiet by default
-  if (value === undefined || value === '') return env === 'test' ? 'silent' : 'info';
-  const level = LOG_LEVELS.find((l) => l === value.toLowerCase());
-  if (!level) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
-  return level;
+  if (isUnset(value)) return env === 'test' ? 'silent' : 'info';
+  return setting(
+    'LOG_LEVEL',
+    z
+      .string()
+      .toLowerCase()
+      .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })),
+    value,
+  );
 }
 
 /** Where the service keeps its own files: beside the SQLite file, else `./data`. */
@@ -301,11 +307,7 @@ function mediaDirectory(value: string | undefined, database: DatabaseConfig, cwd
 
 /** NODE_ENV, checked. */
 function nodeEnvOf(env: Env): Config['env'] {
-  const nodeEnv = env.NODE_ENV ?? 'development';
-  if (nodeEnv !== 'development' && nodeEnv !== 'production' && nodeEnv !== 'test') {
-    throw new ConfigError('NODE_ENV', `must be development, production or test, got "${nodeEnv}"`);
-  }
-  return nodeEnv;
+  return setting('NODE_ENV', NODE_ENV, env.NODE_ENV ?? 'development');
 }
 
 /**

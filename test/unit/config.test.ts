@@ -79,5 +79,33 @@ describe('loadConfig', () => {
   it('never repeats a password in an error', () => {
     expect(() => parseDatabaseUrl('mysql://admin:hunter2@db/x')).toThrow(/admin:\*\*\*@/);
     expect(() => parseDatabaseUrl('mysql://admin:hunter2@db/x')).not.toThrow(/hunter2/);
+    // nor in the other URLs that may carry one, and a secret too short is not shown at all
+    for (const [env, variable] of [
+      [{ REDIS_URL: 'http://admin:hunter2@cache:6379' }, 'REDIS_URL'],
+      [{ SMTP_URL: 'http://admin:hunter2@mail:587' }, 'SMTP_URL'],
+      [{ SESSION_SECRET: 'hunter2' }, 'SESSION_SECRET'],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}: `));
+      expect(() => loadConfig(env)).not.toThrow(/hunter2/);
+    }
+  });
+
+  it('says what each refused value must be, and what it was', () => {
+    expect(() => loadConfig({ RATE_LIMIT_PER_HOUR: '0' })).toThrow(
+      'RATE_LIMIT_PER_HOUR: must be a whole number from 1 to 10000000, got "0"',
+    );
+    expect(() => loadConfig({ LOG_QUERIES: 'often' })).toThrow('LOG_QUERIES: must be true or false (or 1/0), got "often"');
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(
+      'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
+    expect(() => loadConfig({ NODE_ENV: 'staging' })).toThrow('NODE_ENV: must be development, production or test, got "staging"');
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail:587', MAIL_FROM: 'nobody' })).toThrow(
+      'MAIL_FROM: must be an address, or a name and <an address>, got "nobody"',
+    );
+    expect(loadConfig({ LOG_LEVEL: 'DEBUG', LOG_QUERIES: 'yes', PUBLIC_URL: 'https://milepost.example/' })).toMatchObject({
+      logLevel: 'debug',
+      logQueries: true,
+      publicUrl: 'https://milepost.example',
+    });
   });
 });
