@@ -1,8 +1,10 @@
 // Field rules of an entry (SPEC 2.3, 4.3), on input GraphQL has already typed. Issue paths use the
 // GraphQL input's names (`workout.distance.value`); the REST layer renames them to its brackets.
 
+import { z } from 'zod';
 import type { ActivityType, DistanceUnits, Felt, UnitPreference } from './activity.ts';
-import { type FieldIssue, ValidationError } from './errors.ts';
+import { ValidationError } from './errors.ts';
+import { checked, countOrNone, distanceValue, latitude, longitude, optionalText, refuse } from './field-rules.ts';
 import { defaultDistanceUnits } from './units.ts';
 
 export const MESSAGE_MAX = 5000;
@@ -64,79 +66,96 @@ export function httpUrlProblem(value: string): string | null {
   }
 }
 
-function optionalText(issues: FieldIssue[], path: string, value: string | null | undefined, max: number): string | null {
-  const text = value?.trim() ?? '';
-  if (text.length > max) issues.push({ path, message: `must be at most ${max} characters` });
-  return text || null;
-}
-
-function nonNegativeInteger(issues: FieldIssue[], path: string, value: number | null | undefined): number | null {
-  if (value === null || value === undefined) return null;
-  if (!Number.isSafeInteger(value) || value < 0) issues.push({ path, message: 'must be a whole number, 0 or more' });
-  return value;
-}
-
-export function validateCreateEntry(input: CreateEntryInput, preference: UnitPreference): ValidEntry {
-  const issues: FieldIssue[] = [];
-  const message = optionalText(issues, 'message', input.message, MESSAGE_MAX);
-  const placeName = optionalText(issues, 'placeName', input.placeName, PLACE_MAX);
-
-  const lat = input.lat ?? null;
-  const lon = input.lon ?? null;
-  if ((lat === null) !== (lon === null))
-    issues.push({ path: lat === null ? 'lat' : 'lon', message: `is required together with ${lat === null ? 'lon' : 'lat'}` });
-  if (lat !== null && (!Number.isFinite(lat) || lat < -90 || lat > 90))
-    issues.push({ path: 'lat', message: 'must be a latitude between -90 and 90' });
-  if (lon !== null && (!Number.isFinite(lon) || lon < -180 || lon > 180))
-    issues.push({ path: 'lon', message: 'must be a longitude between -180 and 180' });
-
-  let media: Pick<ValidEntry, 'mediaType' | 'mediaUrl' | 'mediaPreviewUrl'> = { mediaType: null, mediaUrl: null, mediaPreviewUrl: null };
-  let uploaded = false;
-  if (input.media) {
-    if (input.media.type !== 'image') issues.push({ path: 'media.type', message: 'is required when sharing an image and must be image' });
-    const url = input.media.url?.trim() ?? '';
-    uploaded = input.media.data != null;
-    if (uploaded && url) issues.push({ path: 'media.url', message: 'cannot be given with an uploaded photo (data): send one of them' });
-    else if (!url && !uploaded)
-      issues.push({ path: 'media.url', message: 'is required when sharing an image, unless the photo is uploaded as data' });
+/** The media of an entry: an image by URL, or uploaded as `data` (checked and stored by src/media). */
+const mediaInput = z
+  .object({
+    type: z.string().nullish(),
+    url: z.string().nullish(),
+    previewUrl: z.string().nullish(),
+    data: z.instanceof(Blob).nullish(),
+  })
+  .superRefine((media, context) => {
+    if (media.type !== 'image') refuse(context, ['type'], 'is required when sharing an image and must be image');
+    const url = media.url?.trim() ?? '';
+    const uploaded = media.data != null;
+    if (uploaded && url) refuse(context, ['url'], 'cannot be given with an uploaded photo (data): send one of them');
+    else if (!url && !uploaded) refuse(context, ['url'], 'is required when sharing an image, unless the photo is uploaded as data');
     else if (url) {
       const problem = httpUrlProblem(url);
-      if (problem) issues.push({ path: 'media.url', message: problem });
+      if (problem) refuse(context, ['url'], problem);
     }
-    const preview = input.media.previewUrl?.trim() || null;
-    if (preview && uploaded) issues.push({ path: 'media.previewUrl', message: 'is made by the server for an uploaded photo' });
+    const preview = media.previewUrl?.trim() || null;
+    if (preview && uploaded) refuse(context, ['previewUrl'], 'is made by the server for an uploaded photo');
     const previewProblem = preview && !uploaded ? httpUrlProblem(preview) : null;
-    if (previewProblem) issues.push({ path: 'media.previewUrl', message: previewProblem });
-    media = { mediaType: 'image', mediaUrl: url || null, mediaPreviewUrl: uploaded ? null : preview };
-  }
+    if (previewProblem) refuse(context, ['previewUrl'], previewProblem);
+  })
+  .transform((media) => {
+    const uploaded = media.data != null;
+    return {
+      mediaType: 'image' as const,
+      mediaUrl: media.url?.trim() || null,
+      mediaPreviewUrl: uploaded ? null : media.previewUrl?.trim() || null,
+      uploaded,
+    };
+  });
 
+/** A workout as posted: its activity is required; a distance needs its number. */
+const workoutInput = z
+  .object({
+    activityType: z.custom<ActivityType>((value) => typeof value === 'string').nullish(),
+    completedAt: z.date().nullish(),
+    distance: z.object({ value: distanceValue.nullish(), units: z.custom<DistanceUnits>().nullish() }).nullish(),
+    duration: countOrNone,
+    felt: z.custom<Felt>().nullish(),
+    calories: countOrNone,
+    title: optionalText(TITLE_MAX),
+    routeId: z.number().nullish(),
+  })
+  .superRefine((workout, context) => {
+    if (workout.activityType == null) refuse(context, ['activityType'], 'is required when posting a workout');
+    if (workout.distance && workout.distance.value == null) refuse(context, ['distance', 'value'], 'is required with distance units');
+  });
+
+const entryInput = z
+  .object({
+    message: optionalText(MESSAGE_MAX),
+    placeName: optionalText(PLACE_MAX),
+    lat: latitude.nullish().transform((value) => value ?? null),
+    lon: longitude.nullish().transform((value) => value ?? null),
+    media: mediaInput.nullish(),
+    workout: workoutInput.nullish(),
+  })
+  .superRefine((entry, context) => {
+    // a place is both of its coordinates
+    if ((entry.lat == null) !== (entry.lon == null))
+      refuse(context, [entry.lat == null ? 'lat' : 'lon'], `is required together with ${entry.lat == null ? 'lon' : 'lat'}`);
+  });
+
+export function validateCreateEntry(input: CreateEntryInput, preference: UnitPreference): ValidEntry {
+  const entry = checked(entryInput, input);
+  const { message, placeName, lat, lon } = entry;
+  const media = entry.media ?? { mediaType: null, mediaUrl: null, mediaPreviewUrl: null, uploaded: false };
+  const posted = entry.workout;
   let workout: ValidEntry['workout'] = null;
-  if (input.workout) {
-    const w = input.workout;
-    if (!w.activityType) issues.push({ path: 'workout.activityType', message: 'is required when posting a workout' });
-    const value = w.distance?.value ?? null;
-    if (w.distance && value === null) issues.push({ path: 'workout.distance.value', message: 'is required with distance units' });
-    if (value !== null && (!Number.isFinite(value) || value < 0))
-      issues.push({ path: 'workout.distance.value', message: 'must be a number, 0 or more' });
-    const activity = w.activityType ?? 'running';
+  if (posted) {
+    const activity = posted.activityType ?? 'running';
+    const value = posted.distance?.value ?? null;
     workout = {
       activityType: activity,
-      completedAt: w.completedAt ?? null,
+      completedAt: posted.completedAt ?? null,
       distanceValue: value,
-      distanceUnits: value === null ? null : (w.distance?.units ?? defaultDistanceUnits(preference, activity)),
-      duration: nonNegativeInteger(issues, 'workout.duration', w.duration),
-      felt: w.felt ?? null,
-      calories: nonNegativeInteger(issues, 'workout.calories', w.calories),
-      title: optionalText(issues, 'workout.title', w.title, TITLE_MAX),
-      routeId: w.routeId ?? null,
+      distanceUnits: value === null ? null : (posted.distance?.units ?? defaultDistanceUnits(preference, activity)),
+      duration: posted.duration,
+      felt: posted.felt ?? null,
+      calories: posted.calories,
+      title: posted.title,
+      routeId: posted.routeId ?? null,
     };
   }
-
-  if (!message && !workout && !media.mediaUrl && !uploaded && lat === null && issues.length === 0) {
-    issues.push({ path: 'message', message: 'an entry needs a message, a workout, an image or a location' });
-  }
-  if (issues.length) throw new ValidationError(issues);
-  return { kind: workout ? 'workout' : 'note', message, lat, lon, placeName, ...media, workout };
+  if (!message && !workout && !media.mediaUrl && !media.uploaded && lat === null)
+    throw ValidationError.field('message', 'an entry needs a message, a workout, an image or a location');
+  const { mediaType, mediaUrl, mediaPreviewUrl } = media;
+  return { kind: workout ? 'workout' : 'note', message, lat, lon, placeName, mediaType, mediaUrl, mediaPreviewUrl, workout };
 }
 
 /** What may change of an entry after it was posted: its message (`null` clears it) and its workout's title. */
@@ -144,6 +163,9 @@ export interface EntryEdit {
   message?: string | null;
   workoutTitle?: string | null;
 }
+
+/** An entry's edit: each field given is trimmed (blank clears it); a field left out stays as it is. */
+const entryEdit = z.object({ message: optionalText(MESSAGE_MAX).optional(), workoutTitle: optionalText(TITLE_MAX).optional() });
 
 /**
  * The edit's fields as they will be stored (a field left out stays as it is). `entry` is what the entry
@@ -153,16 +175,12 @@ export function validateEntryEdit(
   input: EntryEdit,
   entry: { hasWorkout: boolean; hasMedia: boolean; hasPlace: boolean },
 ): { message?: string | null; workoutTitle?: string | null } {
-  const issues: FieldIssue[] = [];
-  const edit: { message?: string | null; workoutTitle?: string | null } = {};
-  if (input.message !== undefined) edit.message = optionalText(issues, 'message', input.message, MESSAGE_MAX);
-  if (input.workoutTitle !== undefined) {
-    if (!entry.hasWorkout) issues.push({ path: 'workoutTitle', message: 'can only be given for a workout' });
-    edit.workoutTitle = optionalText(issues, 'workoutTitle', input.workoutTitle, TITLE_MAX);
-  }
-  if (edit.message === null && !entry.hasWorkout && !entry.hasMedia && !entry.hasPlace && issues.length === 0)
-    issues.push({ path: 'message', message: 'an entry needs a message, a workout, an image or a location' });
-  if (issues.length) throw new ValidationError(issues);
+  const schema = entryEdit.superRefine((edit, context) => {
+    if (edit.workoutTitle !== undefined && !entry.hasWorkout) refuse(context, ['workoutTitle'], 'can only be given for a workout');
+  });
+  const edit = checked(schema, input);
+  if (edit.message === null && !entry.hasWorkout && !entry.hasMedia && !entry.hasPlace)
+    throw ValidationError.field('message', 'an entry needs a message, a workout, an image or a location');
   return edit;
 }
 
@@ -181,6 +199,26 @@ export interface WorkoutChanges {
   routeId?: number | null;
 }
 
+/** A workout's correction: the activity may change but not be cleared; a distance needs its number. */
+const workoutEdit = z.object({
+  activityType: z
+    .custom<ActivityType>((value) => value === null || typeof value === 'string')
+    .refine((value) => value !== null, { error: 'cannot be cleared: a workout has an activity' })
+    .optional(),
+  completedAt: z.date().nullable().optional(),
+  distance: z
+    .object({ value: distanceValue.nullish(), units: z.custom<DistanceUnits>().nullish() })
+    .superRefine((distance, context) => {
+      if (distance.value == null) refuse(context, ['value'], 'is required with a distance; send distance: null to clear it');
+    })
+    .nullable()
+    .optional(),
+  duration: countOrNone.optional(),
+  calories: countOrNone.optional(),
+  felt: z.custom<Felt>().nullable().optional(),
+  routeId: z.number().nullable().optional(),
+});
+
 /**
  * The columns a workout edit writes (paths as the GraphQL input names them, under `workout.`). The
  * activity cannot be cleared, only changed; a distance without units keeps the stored units, or takes
@@ -191,27 +229,21 @@ export function validateWorkoutEdit(
   stored: { activityType: ActivityType; distanceUnits: DistanceUnits | null },
   preference: UnitPreference,
 ): WorkoutChanges {
-  const issues: FieldIssue[] = [];
+  const edit = checked(z.object({ workout: workoutEdit }), { workout: input }).workout;
   const changes: WorkoutChanges = {};
-  if (input.activityType === null) issues.push({ path: 'workout.activityType', message: 'cannot be cleared: a workout has an activity' });
-  else if (input.activityType !== undefined) changes.activityType = input.activityType;
-  if (input.completedAt !== undefined) changes.completedAt = input.completedAt;
-  if (input.distance === null) {
+  if (edit.activityType != null) changes.activityType = edit.activityType;
+  if (edit.completedAt !== undefined) changes.completedAt = edit.completedAt;
+  if (edit.distance === null) {
     changes.distanceValue = null;
     changes.distanceUnits = null;
-  } else if (input.distance !== undefined) {
-    const value = input.distance.value ?? null;
-    if (value === null)
-      issues.push({ path: 'workout.distance.value', message: 'is required with a distance; send distance: null to clear it' });
-    else if (!Number.isFinite(value) || value < 0) issues.push({ path: 'workout.distance.value', message: 'must be a number, 0 or more' });
-    changes.distanceValue = value;
+  } else if (edit.distance !== undefined) {
+    changes.distanceValue = edit.distance.value ?? null;
     changes.distanceUnits =
-      input.distance.units ?? stored.distanceUnits ?? defaultDistanceUnits(preference, changes.activityType ?? stored.activityType);
+      edit.distance.units ?? stored.distanceUnits ?? defaultDistanceUnits(preference, changes.activityType ?? stored.activityType);
   }
-  if (input.duration !== undefined) changes.duration = nonNegativeInteger(issues, 'workout.duration', input.duration);
-  if (input.calories !== undefined) changes.calories = nonNegativeInteger(issues, 'workout.calories', input.calories);
-  if (input.felt !== undefined) changes.felt = input.felt;
-  if (input.routeId !== undefined) changes.routeId = input.routeId;
-  if (issues.length) throw new ValidationError(issues);
+  if (edit.duration !== undefined) changes.duration = edit.duration;
+  if (edit.calories !== undefined) changes.calories = edit.calories;
+  if (edit.felt !== undefined) changes.felt = edit.felt;
+  if (edit.routeId !== undefined) changes.routeId = edit.routeId;
   return changes;
 }

@@ -1,26 +1,40 @@
 // Field rules of comments, routes and profiles.
+
+import { z } from 'zod';
 import { displayNameProblem } from './accounts.ts';
 import type { ActivityType, UnitPreference } from './activity.ts';
 import { httpUrlProblem } from './entry-input.ts';
-import { type FieldIssue, ValidationError } from './errors.ts';
+import { checked, latitude, longitude, optionalText } from './field-rules.ts';
 import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MIN_ZONE_RADIUS_METERS, type Zone } from './privacy-zones.ts';
 import type { Visibility } from './visibility.ts';
 
 export const COMMENT_MAX = 510;
 
 /** SPEC 4.4: required, at most 510 characters, counted after trimming (and in characters, not bytes). */
+const commentBody = z
+  .string()
+  .nullish()
+  .transform((body) => (body ?? '').trim())
+  .pipe(
+    z
+      .string()
+      .min(1, { error: 'is required' })
+      .superRefine((text, context) => {
+        const characters = [...text].length;
+        if (characters > COMMENT_MAX)
+          context.addIssue({ code: 'custom', message: `must be at most ${COMMENT_MAX} characters (got ${characters})` });
+      }),
+  );
+
 export function validateCommentBody(body: string | null | undefined): string {
-  const text = (body ?? '').trim();
-  if (!text) throw ValidationError.field('body', 'is required');
-  if ([...text].length > COMMENT_MAX)
-    throw ValidationError.field('body', `must be at most ${COMMENT_MAX} characters (got ${[...text].length})`);
-  return text;
+  return checked(z.object({ body: commentBody }), { body }).body;
 }
 
+const routeInput = z.object({ name: optionalText(100), activityType: z.custom<ActivityType>().nullish() });
+
 export function validateRouteInput(input: { name?: string | null; activityType?: ActivityType | null }) {
-  const name = input.name?.trim() || null;
-  if (name && name.length > 100) throw ValidationError.field('name', 'must be at most 100 characters');
-  return { name, activityType: input.activityType ?? null };
+  const route = checked(routeInput, input);
+  return { name: route.name, activityType: route.activityType ?? null };
 }
 
 export interface ProfileInput {
@@ -39,62 +53,67 @@ export interface ProfileInput {
   weekStart?: number | null;
 }
 
+/** A field given as text: trimmed, and checked by `problem` (the reason it is refused, or null). */
+const checkedText = (problem: (text: string) => string | null) =>
+  z
+    .string()
+    .nullish()
+    .transform((value) => value?.trim() ?? '')
+    .superRefine((text, context) => {
+      const reason = problem(text);
+      if (reason) context.addIssue({ code: 'custom', message: reason });
+    });
+
+const wholeNumberIn = (min: number, max: number, message: string) =>
+  z.number().refine((value) => Number.isInteger(value) && value >= min && value <= max, { error: message });
+
+const profileInput = z
+  .object({
+    displayName: checkedText(displayNameProblem).optional(),
+    location: optionalText(100).optional(),
+    timeZone: optionalText(100).optional(),
+    goal: optionalText(200).optional(),
+    photoUrl: checkedText((url) => (url ? httpUrlProblem(url) : null))
+      .transform((url) => url || null)
+      .optional(),
+    photo: z.boolean().optional(),
+    units: z.custom<UnitPreference>().nullish(),
+    defaultVisibility: z.custom<Visibility>().nullish(),
+    hiddenEndsMeters: wholeNumberIn(
+      0,
+      MAX_HIDDEN_ENDS_METERS,
+      `must be a whole number of meters from 0 to ${MAX_HIDDEN_ENDS_METERS}`,
+    ).nullish(),
+    statsVisibility: z.custom<Visibility>().nullish(),
+    weekStart: wholeNumberIn(1, 7, 'must be a weekday from 1 (Monday) to 7 (Sunday)').nullish(),
+  })
+  .superRefine((profile, context) => {
+    if (profile.photo && profile.photoUrl)
+      context.addIssue({ code: 'custom', path: ['photo'], message: 'cannot be given with photoUrl: upload a picture or name one' });
+  });
+
 /** Only the fields given change; an empty string clears an optional field. */
 export function validateProfile(input: ProfileInput) {
-  const issues: FieldIssue[] = [];
-  const data: Record<string, string | number | null> = {};
-  if (input.displayName !== undefined) {
-    const name = input.displayName?.trim() ?? '';
-    const problem = displayNameProblem(name);
-    if (problem) issues.push({ path: 'displayName', message: problem });
-    data.displayName = name;
-  }
-  for (const [field, max] of [
-    ['location', 100],
-    ['timeZone', 100],
-    ['goal', 200],
-  ] as const) {
-    const value = input[field];
-    if (value === undefined) continue;
-    const text = value?.trim() ?? '';
-    if (text.length > max) issues.push({ path: field, message: `must be at most ${max} characters` });
-    data[field] = text || null;
-  }
-  if (input.photo && input.photoUrl?.trim())
-    issues.push({ path: 'photo', message: 'cannot be given with photoUrl: upload a picture or name one' });
-  if (input.photoUrl !== undefined) {
-    const url = input.photoUrl?.trim() || null;
-    const problem = url ? httpUrlProblem(url) : null;
-    if (problem) issues.push({ path: 'photoUrl', message: problem });
-    data.photoUrl = url;
-  }
-  if (input.units !== undefined && input.units !== null) data.units = input.units;
-  if (input.defaultVisibility !== undefined && input.defaultVisibility !== null) data.defaultVisibility = input.defaultVisibility;
-  if (input.hiddenEndsMeters !== undefined && input.hiddenEndsMeters !== null) {
-    const ends = input.hiddenEndsMeters;
-    if (!Number.isInteger(ends) || ends < 0 || ends > MAX_HIDDEN_ENDS_METERS)
-      issues.push({ path: 'hiddenEndsMeters', message: `must be a whole number of meters from 0 to ${MAX_HIDDEN_ENDS_METERS}` });
-    else data.hiddenEndsMeters = ends;
-  }
-  if (input.statsVisibility !== undefined && input.statsVisibility !== null) data.statsVisibility = input.statsVisibility;
-  if (input.weekStart !== undefined && input.weekStart !== null) {
-    if (!Number.isInteger(input.weekStart) || input.weekStart < 1 || input.weekStart > 7)
-      issues.push({ path: 'weekStart', message: 'must be a weekday from 1 (Monday) to 7 (Sunday)' });
-    else data.weekStart = input.weekStart;
-  }
-  if (issues.length) throw new ValidationError(issues);
-  return data;
+  const { photo: _photo, ...profile } = checked(profileInput, input);
+  // a text sent empty (or null) clears it; a choice or number sent as null leaves what is stored
+  const clearable = new Set(['location', 'timeZone', 'goal', 'photoUrl']);
+  return Object.fromEntries(
+    Object.entries(profile).filter(([field, value]) => value !== undefined && (value !== null || clearable.has(field))),
+  ) as Record<string, string | number | null>;
 }
 
 /** A privacy zone a person asks for: a place on Earth and a radius in meters. */
+const zoneInput = z.object({
+  lat: latitude,
+  lon: longitude,
+  radiusMeters: z
+    .number()
+    .refine((radius) => Number.isFinite(radius) && radius >= MIN_ZONE_RADIUS_METERS && radius <= MAX_ZONE_RADIUS_METERS, {
+      error: `must be ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters`,
+    }),
+});
+
 export function validateZone(input: { lat: number; lon: number; radiusMeters: number }): Zone {
-  const issues: FieldIssue[] = [];
-  if (!Number.isFinite(input.lat) || input.lat < -90 || input.lat > 90)
-    issues.push({ path: 'lat', message: 'must be a latitude between -90 and 90' });
-  if (!Number.isFinite(input.lon) || input.lon < -180 || input.lon > 180)
-    issues.push({ path: 'lon', message: 'must be a longitude between -180 and 180' });
-  if (!Number.isFinite(input.radiusMeters) || input.radiusMeters < MIN_ZONE_RADIUS_METERS || input.radiusMeters > MAX_ZONE_RADIUS_METERS)
-    issues.push({ path: 'radiusMeters', message: `must be ${MIN_ZONE_RADIUS_METERS} to ${MAX_ZONE_RADIUS_METERS} meters` });
-  if (issues.length) throw new ValidationError(issues);
-  return { lat: input.lat, lon: input.lon, radiusMeters: input.radiusMeters };
+  const { lat, lon, radiusMeters } = checked(zoneInput, input);
+  return { lat, lon, radiusMeters };
 }

@@ -89,6 +89,16 @@ describe('profiles', () => {
   it('change only what is given, clear with an empty string, and name bad fields', () => {
     expect(validateProfile({ location: '  Oakland, CA ' })).toEqual({ location: 'Oakland, CA' });
     expect(validateProfile({ goal: '' })).toEqual({ goal: null });
+    // a text sent as null clears it; a choice or a number sent as null leaves what is stored
+    expect(validateProfile({ location: null, units: null, weekStart: null, hiddenEndsMeters: null })).toEqual({ location: null });
+    expect(validateProfile({ units: 'miles', weekStart: 7, hiddenEndsMeters: 0 })).toEqual({
+      units: 'miles',
+      weekStart: 7,
+      hiddenEndsMeters: 0,
+    });
+    expect(
+      issuesOf(() => validateProfile({ weekStart: 8, hiddenEndsMeters: -1, photo: true, photoUrl: 'https://x.example/a.png' })),
+    ).toEqual(['hiddenEndsMeters', 'weekStart', 'photo']);
     expect(issuesOf(() => validateProfile({ displayName: '', photoUrl: 'ftp://x/y.png', timeZone: 'x'.repeat(101) }))).toEqual([
       'displayName',
       'timeZone',
