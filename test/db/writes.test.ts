@@ -78,6 +78,47 @@ describe('createEntry', () => {
     });
   });
 
+  it('writes the entry, its workout and its event at once (on PostgreSQL one statement, no COMMIT round trip)', async () => {
+    const statements: string[] = [];
+    // a token's first use records it (then at most hourly): not a statement of the post measured
+    await mutate(bob.token, CREATE, { input: { message: 'warming up' } });
+    const stop = db.onQuery((_ms, sql) => statements.push(sql));
+    const events = await db.prisma.outboxEvent.findMany({ select: { id: true } });
+    statements.length = 0;
+    const posted = await api.graphql<{ r: { entry: { id: string; databaseId: number } } }>(
+      'mutation ($input: CreateEntryInput!) { r: createEntry(input: $input) { entry { id databaseId } } }',
+      {
+        input: {
+          message: 'Long ride',
+          lat: 46.5,
+          lon: 7.1,
+          workout: { activityType: 'CYCLING', distance: { value: 80.5 }, duration: 10800 },
+        },
+      },
+      bob.token,
+    );
+    const written = statements.filter((sql) => /^\s*(INSERT|WITH|UPDATE)/i.test(sql) || /^\s*COMMIT/i.test(sql));
+    stop();
+    const id = posted.data!.r.entry.databaseId;
+    if (db.provider === 'postgresql') expect(written).toHaveLength(1);
+    expect(await db.prisma.workout.findUniqueOrThrow({ where: { entryId: id } })).toMatchObject({
+      activityType: 'cycling',
+      distanceValue: 80.5,
+      // Bob reads miles: a distance without units is in his
+      distanceUnits: 'miles',
+      duration: 10800,
+    });
+    // the event the webhook relay reads, as in a transaction
+    const event = await db.prisma.outboxEvent.findFirstOrThrow({
+      where: { id: { notIn: events.map((e) => e.id) } },
+      orderBy: { id: 'desc' },
+    });
+    expect({ name: event.name, payload: JSON.parse(event.payload) }).toEqual({
+      name: 'entryCreated',
+      payload: { entryId: id, authorId: bob.id, lat: 46.5, lon: 7.1, visibility: 'everyone' },
+    });
+  });
+
   it('answers ValidationError naming each field, and writes nothing', async () => {
     const before = await db.prisma.entry.count();
     const result = await mutate(alice.token, CREATE, {

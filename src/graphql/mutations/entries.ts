@@ -1,4 +1,5 @@
 import { fillWorkoutFromTrack } from '../../db/imports.ts';
+import { insertEntryAtOnce } from '../../db/new-entries.ts';
 import { notifyEntryMentions } from '../../db/notifications.ts';
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { replaceTrack } from '../../db/tracks.ts';
@@ -19,6 +20,7 @@ import { prepareUpload } from '../../tracks/pool.ts';
 import { builder } from '../builder.ts';
 import { announce, type Context, requireViewer, type Viewer } from '../context.ts';
 import { databaseIdOf, namesObject, requireDatabaseId } from '../global-ids.ts';
+import { recordsTransactions } from '../idempotency.ts';
 import { viewerMaySee } from '../lookups.ts';
 import { EntryEdge } from '../types/entry.ts';
 import { ActivityTypeEnum, DistanceUnitsEnum, FeltEnum, MediaTypeEnum, VisibilityEnum } from '../types/enums.ts';
@@ -161,20 +163,26 @@ payloadMutation('createEntry', {
     // one statement tree, one transaction: the entry never exists without its workout. What the
     // operation asks for is read after the commit, so the write holds the database only for its inserts.
     const created = { authorId: viewer.id, lat: entry.lat, lon: entry.lon, visibility };
-    const { id, heard } = await withOutboxEvent(
-      context.prisma,
-      async (tx) => {
-        const row = await tx.entry.create({
-          data: { ...fields, visibility, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
-          select: { id: true },
-        });
-        return {
-          id: row.id,
-          heard: await notifyEntryMentions(tx, { entryId: row.id, actorId: viewer.id }, mentionedUsernames(fields.message)),
-        };
-      },
-      (row) => ({ name: 'entryCreated', payload: { entryId: row.id, ...created } }),
-    );
+    const mentioned = mentionedUsernames(fields.message);
+    // PostgreSQL: one statement that commits on its own, unless a retry's key records the write or
+    // mentions are written beside it (db/new-entries.ts)
+    const { id, heard } =
+      context.provider === 'postgresql' && mentioned.length === 0 && !recordsTransactions(context.prisma)
+        ? { id: await insertEntryAtOnce(context.prisma, { ...fields, visibility, authorId: viewer.id, workout }), heard: [] }
+        : await withOutboxEvent(
+            context.prisma,
+            async (tx) => {
+              const row = await tx.entry.create({
+                data: { ...fields, visibility, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
+                select: { id: true },
+              });
+              return {
+                id: row.id,
+                heard: await notifyEntryMentions(tx, { entryId: row.id, actorId: viewer.id }, mentioned),
+              };
+            },
+            (row) => ({ name: 'entryCreated', payload: { entryId: row.id, ...created } }),
+          );
     context.events.publish('entryCreated', { entryId: id, ...created });
     announce(context, heard);
     return { entryId: id };
