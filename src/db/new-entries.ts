@@ -5,32 +5,13 @@
 // concurrent posts waited for one another's round trips. In one statement the lock is held for the
 // statement alone. The caller keeps a transaction where one must be (a retry's Idempotency-Key records
 // it; mentions write notifications beside it) and on SQLite, where one writer has the file anyway.
+
+import type { ValidEntry } from '../domain/entry-input.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Prisma } from './database.ts';
 
-export interface NewEntryRow {
-  authorId: number;
-  visibility: string;
-  kind: string;
-  message: string | null;
-  lat: number | null;
-  lon: number | null;
-  placeName: string | null;
-  mediaType: string | null;
-  mediaUrl: string | null;
-  mediaPreviewUrl: string | null;
-  workout: {
-    activityType: string;
-    completedAt: Date | null;
-    distanceValue: number | null;
-    distanceUnits: string | null;
-    duration: number | null;
-    felt: string | null;
-    calories: number | null;
-    title: string | null;
-    routeId: number | null;
-  } | null;
-}
+/** A new entry as the field rules made it (domain/entry-input.ts), with its author and who sees it. */
+export type NewEntryRow = ValidEntry & { authorId: number; visibility: string };
 
 /** Inserts `entry`, its workout and its `entryCreated` event in one statement; answers the entry's id. */
 export async function insertEntryAtOnce(prisma: Prisma, entry: NewEntryRow): Promise<number> {
