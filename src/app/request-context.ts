@@ -71,10 +71,9 @@ export function createRequestContexts(
       const viewer = await viewerOfRequest(database, request, formToken);
       if (exchange && viewer?.clientId != null) exchange.clientId = viewer.clientId;
       const token = viewer && tokenFromRequest(request, formToken);
+      const context = exchange ? { ...forViewer(request, viewer), exchange } : forViewer(request, viewer);
       // a subscription over server-sent events outlives this check: it asks again while it lives
-      return token
-        ? { ...forViewer(request, viewer), tokenStillValid: async () => (await viewerForToken(database, token)) !== null }
-        : forViewer(request, viewer);
+      return token ? { ...context, tokenStillValid: async () => (await viewerForToken(database, token)) !== null } : context;
     },
   };
 }

@@ -66,6 +66,8 @@ export interface Context {
   readonly viewer: Viewer | null;
   /** The client's address (behind TRUST_PROXY, the forwarded one): whose anonymous subscriptions these are. */
   readonly clientAddress?: string;
+  /** The request's exchange (see Exchange), when the context was made for a request that came through the edge. */
+  readonly exchange?: Exchange;
   /** What is left of the rate-limit budget the request was counted against (Query.rateLimit); absent when it was not counted here. */
   readonly rateLimit?: RateBudget;
   /** Absolute origin for the `url` fields, e.g. `https://milepost.example`. */

@@ -180,24 +180,44 @@ interface Upload {
   files: Map<string, File>;
 }
 
-/** What the edge knows of a request sofa is handed, and what sofa's execution leaves for the edge. */
-interface SofaState {
-  contexts: WeakMap<Request, Context>;
-  uploads: WeakMap<Request, Upload>;
-  requestsOf: WeakMap<Context, Request>;
-  unexpected: WeakMap<Context, unknown>;
-  /** The parameters of the request sofa is reading, so that its complaint about one can name it. */
-  parameters: AsyncLocalStorage<Record<string, unknown>>;
-  bodies: WeakMap<Request, Record<string, unknown>>;
+/**
+ * One /api/v1 request as the adapter carries it through sofa, on the request's exchange: what the edge
+ * read of it, and what sofa's execution leaves for the edge. sofa hands its callbacks the request or the
+ * context alone; the context holds the exchange, and the exchange this.
+ */
+interface ApiCall {
+  /** The request sofa is handed (its body read here, as JSON). */
+  readonly forwarded: Request;
+  readonly context: Context;
+  /** The files of a multipart body, by the markers that stand for them in its JSON. */
+  readonly upload: Upload | null;
+  /** The parameters it sent in its body, for sofa's complaints to name. */
+  readonly body: Record<string, unknown>;
+  /** A failure of the service met while sofa ran it: the edge answers it as one (500, logged). */
+  unexpected?: unknown;
   /** A stream page put together as JSON, and the text sofa answers in its place. */
-  spliced: WeakMap<Context, Splice>;
+  splice?: Splice;
+}
+
+declare module '../graphql/context.ts' {
+  interface Exchange {
+    /** An /api/v1 request's call through sofa (rest/generated-api.ts). */
+    apiCall?: ApiCall;
+  }
+}
+
+/** The call of a context sofa hands back (made by `handle` below). */
+function callOf(context: Context): ApiCall {
+  const call = context.exchange?.apiCall;
+  if (!call) throw new Error('a request reached sofa without its call');
+  return call;
 }
 
 /** sofa over the REST view of the schema: one route per operation, executed through the REST kit's runner. */
 function sofaOver(
   view: GraphQLSchema,
   operations: GeneratedOperation[],
-  state: SofaState,
+  parameters: AsyncLocalStorage<Record<string, unknown>>,
   options: { run: RunOperation; pages?: SplicedPages },
 ) {
   return createSofa({
@@ -212,21 +232,11 @@ function sofaOver(
         { method: operation.method, path: operation.path, responseStatus: operation.status, tags: [API_TAG] },
       ]),
     ),
-    context: ({ request }: { request: Request }) => {
-      const context = state.contexts.get(request);
-      if (!context) throw new Error('a request reached sofa without its context');
-      state.requestsOf.set(context, request);
-      return context;
-    },
-    execute: executeThrough(options.run, runnableDocuments(view), {
-      requestsOf: state.requestsOf,
-      uploads: state.uploads,
-      unexpected: state.unexpected,
-      spliced: state.spliced,
-      pages: options.pages,
-    }) as never,
+    // the server context the operations' routes hand sofa with each request
+    context: ({ call }: { call: ApiCall }) => call.context,
+    execute: executeThrough(options.run, runnableDocuments(view), options.pages) as never,
     // fets types its own Response; the fetch API's is what it sends
-    errorHandler: ((errors: readonly unknown[]) => errorResponse(errors[0], state.parameters.getStore() ?? {})) as never,
+    errorHandler: ((errors: readonly unknown[]) => errorResponse(errors[0], parameters.getStore() ?? {})) as never,
   });
 }
 
@@ -240,19 +250,11 @@ export function createGeneratedApi(options: {
 }): GeneratedApi {
   const view = restViewSchema(options.schema);
   const operations = generatedOperations(view, options.schema);
-  const state: SofaState = {
-    contexts: new WeakMap(),
-    uploads: new WeakMap(),
-    requestsOf: new WeakMap(),
-    unexpected: new WeakMap(),
-    parameters: new AsyncLocalStorage(),
-    bodies: new WeakMap(),
-    spliced: new WeakMap(),
-  };
-  const { contexts, uploads, unexpected, parameters, bodies, spliced } = state;
-  const sofaRouter = createSofaRouter(sofaOver(view, operations, state, options));
+  /** The parameters of the request sofa is reading, so that its complaint about one can name it (its error handler is given the errors alone). */
+  const parameters = new AsyncLocalStorage<Record<string, unknown>>();
+  const sofaRouter = createSofaRouter(sofaOver(view, operations, parameters, options));
 
-  const router = operationsRouter(operations, (request) => sofaRouter.fetch(request), { contexts, bodies, parameters });
+  const router = operationsRouter(operations, (request, call) => sofaRouter.fetch(request, { call }), parameters);
 
   return {
     patternFor: (pathname) => router.patternFor(pathname),
@@ -270,15 +272,15 @@ export function createGeneratedApi(options: {
           );
         }
         const takesInput = operations.some((operation) => operation.takesInput && `${API_BASE}${operation.path}` === pattern);
-        const forwarded = await withReadBody(request, exchange, uploads, bodies, takesInput);
+        const read = await withReadBody(request, exchange, takesInput);
         const context = await options.context(request, exchange).catch((error: unknown) => {
           throw RestError.ofToken(error) ?? error;
         });
-        contexts.set(forwarded, context);
-        const response = await router.handle(forwarded, exchange, clientAddress);
-        if (unexpected.has(context)) throw unexpected.get(context);
-        const splice = spliced.get(context);
-        if (response && splice) return withSplicedPage(response, splice);
+        const call: ApiCall = { ...read, context };
+        exchange.apiCall = call;
+        const response = await router.handle(read.forwarded, exchange, clientAddress);
+        if ('unexpected' in call) throw call.unexpected;
+        if (response && call.splice) return withSplicedPage(response, call.splice);
         return response && response.status === 201 ? withLocation(response) : response;
       } catch (error) {
         if (error instanceof RestError) return error.toResponse();
@@ -384,28 +386,18 @@ function runnableDocuments(view: GraphQLSchema): (document: DocumentNode) => { d
  * How sofa's operations run: as the document runnableDocuments makes of each, through the REST layer's
  * checked runner, with the request's uploads in their variables; a typed failure becomes its REST error.
  */
-function executeThrough(
-  run: RunOperation,
-  typed: ReturnType<typeof runnableDocuments>,
-  known: {
-    requestsOf: WeakMap<Context, Request>;
-    uploads: WeakMap<Request, Upload>;
-    unexpected: WeakMap<Context, unknown>;
-    spliced: WeakMap<Context, Splice>;
-    pages?: SplicedPages;
-  },
-) {
+function executeThrough(run: RunOperation, typed: ReturnType<typeof runnableDocuments>, pages?: SplicedPages) {
   const marker = `milepost-page-${randomUUID()}`;
   return async (args: { document: DocumentNode; contextValue: Context; variableValues?: Record<string, unknown> | null }) => {
-    const request = known.requestsOf.get(args.contextValue)!;
-    const upload = known.uploads.get(request);
+    const call = callOf(args.contextValue);
+    const { forwarded: request, upload } = call;
     const variables = upload ? withFiles(args.variableValues ?? {}, upload) : (args.variableValues ?? {});
     const { document, operation } = typed(args.document);
     try {
       // a stream page: put together from its entries' kept JSON when it can be; any other answer runs as below
-      const plan = operation.kind === 'query' && known.pages ? known.pages.plan(document, undefined) : null;
+      const plan = operation.kind === 'query' && pages ? pages.plan(document, undefined) : null;
       if (plan) {
-        const json = await known.pages!.streamValue(plan, args.contextValue.baseUrl, variables, (runDocument, versionRecorder) =>
+        const json = await pages!.streamValue(plan, args.contextValue.baseUrl, variables, (runDocument, versionRecorder) =>
           run(
             runDocument as TypedDocumentNode<Record<string, unknown>, never>,
             request,
@@ -415,7 +407,7 @@ function executeThrough(
           ),
         );
         if (json !== null) {
-          known.spliced.set(args.contextValue, { placeholder: marker, json });
+          call.splice = { placeholder: marker, json };
           return { data: { [operation.field]: marker } };
         }
       }
@@ -423,7 +415,7 @@ function executeThrough(
       return { data: { [operation.field]: outcome(result, operation, args.contextValue) } };
     } catch (error) {
       // a bug, not a refusal: it leaves sofa and reaches the edge, which logs it and answers 500
-      if (!(error instanceof RestError)) known.unexpected.set(args.contextValue, error);
+      if (!(error instanceof RestError)) call.unexpected = error;
       throw error;
     }
   };
@@ -435,23 +427,20 @@ function executeThrough(
  */
 function operationsRouter(
   operations: readonly GeneratedOperation[],
-  fetchSofa: (request: Request) => Promise<Response> | Response,
-  known: {
-    contexts: WeakMap<Request, Context>;
-    bodies: WeakMap<Request, Record<string, unknown>>;
-    parameters: AsyncLocalStorage<Record<string, unknown>>;
-  },
+  fetchSofa: (request: Request, call: ApiCall) => Promise<Response> | Response,
+  parameters: AsyncLocalStorage<Record<string, unknown>>,
 ): Router {
   const router = new Router();
   for (const operation of operations) {
-    router.add(operation.method, `${API_BASE}${operation.path}`, async ({ request, url, params }) => {
-      const sent = { ...known.bodies.get(request), ...Object.fromEntries(url.searchParams), ...params };
-      if (request.method !== 'HEAD') return known.parameters.run(sent, () => fetchSofa(request));
+    router.add(operation.method, `${API_BASE}${operation.path}`, async ({ request, url, params, exchange }) => {
+      const call = exchange.apiCall;
+      if (!call) throw new Error('an /api/v1 route was reached without its call');
+      const sent = { ...call.body, ...Object.fromEntries(url.searchParams), ...params };
+      if (request.method !== 'HEAD') return parameters.run(sent, () => fetchSofa(request, call));
       // HEAD runs as the GET it asks about (sofa routes GET only); node:http sends no body for a
       // HEAD, and the response cache keeps the GET's answer for both, as on the legacy paths
       const asGet = new Request(request.url, { method: 'GET', headers: request.headers });
-      known.contexts.set(asGet, known.contexts.get(request)!);
-      return known.parameters.run(sent, () => fetchSofa(asGet));
+      return parameters.run(sent, () => fetchSofa(asGet, call));
     });
   }
   return router;
@@ -560,22 +549,19 @@ function errorResponse(error: unknown, parameters: Record<string, unknown>): Res
 async function withReadBody(
   request: Request,
   exchange: Exchange,
-  uploads: WeakMap<Request, Upload>,
-  bodies: WeakMap<Request, Record<string, unknown>>,
   takesInput: boolean,
-): Promise<Request> {
-  if (request.method === 'GET' || request.method === 'HEAD') return request;
+): Promise<Pick<ApiCall, 'forwarded' | 'upload' | 'body'>> {
+  if (request.method === 'GET' || request.method === 'HEAD') return { forwarded: request, upload: null, body: {} };
   const type = request.headers.get('content-type')?.toLowerCase() ?? '';
   const headers = new Headers(request.headers);
   headers.set('content-type', 'application/json');
   headers.delete('content-length');
-  const forward = (body: Record<string, unknown>) => {
+  const forward = (body: Record<string, unknown>, upload: Upload | null = null) => {
     // the input's fields, or the input itself as GraphQL names it
     const named = Object.keys(body).length === 1 && typeof body.input === 'object' && body.input !== null;
     const sent = takesInput && !named ? { input: body } : body;
     const forwarded = new Request(request.url, { method: request.method, headers, body: JSON.stringify(sent) });
-    bodies.set(forwarded, named ? (body.input as Record<string, unknown>) : body);
-    return forwarded;
+    return { forwarded, upload, body: named ? (body.input as Record<string, unknown>) : body };
   };
   if (type.startsWith('multipart/form-data')) {
     const upload: Upload = { marker: `upload:${randomUUID()}:`, files: new Map() };
@@ -590,9 +576,7 @@ async function withReadBody(
       upload.files.set(marker, file);
       placeAt(body, name, marker);
     }
-    const forwarded = forward(body);
-    uploads.set(forwarded, upload);
-    return forwarded;
+    return forward(body, upload);
   }
   if (type.startsWith('application/x-www-form-urlencoded')) {
     const params = new URLSearchParams(await readLimitedText(request, JSON_LIMIT_BYTES));
