@@ -282,7 +282,9 @@ export function createNodeListener(
     }
     // the adapter answers its own failures; one that escapes it still gets an answer, never an
     // unhandled rejection, which would end the process
-    return Promise.resolve(listener(req, res)).catch((error: unknown) => {
+    const answering = listener(req, res);
+    // a fast read answers synchronously: no promise to watch
+    return answering?.catch((error: unknown) => {
       logger.error({ err: error, method: req.method }, 'a request failed outside its handler');
       if (res.headersSent) return void res.destroy();
       const body = JSON.stringify(errorBody('INTERNAL', 'the server could not answer this request'));

@@ -315,6 +315,7 @@ export function createGraphQLServer({
       // whose anonymous subscriptions these are (graphql/subscription-caps.ts)
       const clientAddress =
         initial.clientAddress ?? contexts.clientAddress(initial.req?.socket.remoteAddress, initial.request.headers.get('x-forwarded-for'));
+      // yoga asked in-process without one (tests, tools) has no exchange to note the request on
       const exchange = 'spooled' in initial ? initial : undefined;
       // a subscription over server-sent events outlives this check: it asks again while it lives
       if (session)

@@ -47,7 +47,7 @@ export function createRequestContexts(
   };
   const popularRankings = createPopularRankings();
   const mail = { sends: config.mail !== null, tokens: mailTokens(config.sessionSecret) };
-  const forViewer = (request: Request, viewer: Viewer | null, clientAddress?: string): Context => ({
+  const forViewer = (request: Request, viewer: Viewer | null, clientAddress?: string, exchange?: Exchange): Context => ({
     prisma: database.prisma,
     clientAddress,
     read: database.read,
@@ -55,6 +55,7 @@ export function createRequestContexts(
     stats: database.stats,
     provider: database.provider,
     viewer,
+    exchange,
     baseUrl: baseUrl(request),
     events,
     media,
@@ -71,7 +72,7 @@ export function createRequestContexts(
       const viewer = await viewerOfRequest(database, request, formToken);
       if (exchange && viewer?.clientId != null) exchange.clientId = viewer.clientId;
       const token = viewer && tokenFromRequest(request, formToken);
-      const context = exchange ? { ...forViewer(request, viewer), exchange } : forViewer(request, viewer);
+      const context = forViewer(request, viewer, undefined, exchange);
       // a subscription over server-sent events outlives this check: it asks again while it lives
       return token ? { ...context, tokenStillValid: async () => (await viewerForToken(database, token)) !== null } : context;
     },

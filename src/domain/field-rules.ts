@@ -13,7 +13,7 @@ export function checked<T>(schema: z.ZodType<T>, input: unknown): T {
 }
 
 /** A zod error's issues as FieldIssues. */
-export function issuesOf(error: z.ZodError): FieldIssue[] {
+function issuesOf(error: z.ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
 }
 

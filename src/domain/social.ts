@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { displayNameProblem } from './accounts.ts';
 import type { ActivityType, UnitPreference } from './activity.ts';
 import { httpUrlProblem } from './entry-input.ts';
-import { checked, latitude, longitude, optionalText } from './field-rules.ts';
+import { checked, latitude, longitude, optionalText, refuse } from './field-rules.ts';
 import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MIN_ZONE_RADIUS_METERS, type Zone } from './privacy-zones.ts';
 import type { Visibility } from './visibility.ts';
 
@@ -21,8 +21,7 @@ const commentBody = z
       .min(1, { error: 'is required' })
       .superRefine((text, context) => {
         const characters = [...text].length;
-        if (characters > COMMENT_MAX)
-          context.addIssue({ code: 'custom', message: `must be at most ${COMMENT_MAX} characters (got ${characters})` });
+        if (characters > COMMENT_MAX) refuse(context, [], `must be at most ${COMMENT_MAX} characters (got ${characters})`);
       }),
   );
 
@@ -61,7 +60,7 @@ const checkedText = (problem: (text: string) => string | null) =>
     .transform((value) => value?.trim() ?? '')
     .superRefine((text, context) => {
       const reason = problem(text);
-      if (reason) context.addIssue({ code: 'custom', message: reason });
+      if (reason) refuse(context, [], reason);
     });
 
 const wholeNumberIn = (min: number, max: number, message: string) =>
@@ -88,8 +87,7 @@ const profileInput = z
     weekStart: wholeNumberIn(1, 7, 'must be a weekday from 1 (Monday) to 7 (Sunday)').nullish(),
   })
   .superRefine((profile, context) => {
-    if (profile.photo && profile.photoUrl)
-      context.addIssue({ code: 'custom', path: ['photo'], message: 'cannot be given with photoUrl: upload a picture or name one' });
+    if (profile.photo && profile.photoUrl) refuse(context, ['photo'], 'cannot be given with photoUrl: upload a picture or name one');
   });
 
 /** Only the fields given change; an empty string clears an optional field. */
