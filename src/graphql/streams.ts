@@ -56,7 +56,7 @@ export function entryPartsOf(info: GraphQLResolveInfo): EntryParts {
     author: asks('author'),
     workout: asks('workout'),
     comments: asks('comments'),
-    likes: asks('likes'),
+    likes: asks('likes') || asks('viewerHasLiked'),
     counts: asks('commentCount') || asks('likeCount'),
     // the places an entry shows others (its position, its track, its workout's figures) depend on its author's zones
     privacy: asks('geo') || asks('track') || asks('workout'),

@@ -51,7 +51,7 @@ import { postEntry } from './compose.ts';
 import { type Form, field, issuesOf, type Outcome, seeOther } from './form-outcome.ts';
 import { findForm } from './forms.ts';
 import { entryPage, layoutPage, notFoundPage } from './pages.ts';
-import { type PageRead, pageData, pageReader, type WebOptions } from './routes.ts';
+import { type PageRead, pageData, pageReader, problemPage, type WebOptions } from './routes.ts';
 import { type SettingsForm, settingsPage } from './settings-page.ts';
 
 /** The compose form may carry a track file and a photo, each at its own limit. */
@@ -60,10 +60,6 @@ const COMPOSE_LIMIT_BYTES = MAX_ACTIVITY_FILE_BYTES + MAX_IMAGE_BYTES + 256 * 10
 /** What a form's action answers: a redirect, a page refusing the form (422), or a page with its own status. */
 type Act = (ctx: RequestContext, read: PageRead, form: Form) => Promise<Response | Markup | [number, Markup]>;
 type Post = (path: string, act: Act, multipart?: boolean) => void;
-
-function problemPage(read: PageRead, title: string, description: string): Markup {
-  return layoutPage(read.visitor(), title, html`<p class="card error" role="alert">${description}</p>`);
-}
 
 export function mountWebActions(router: Router, options: WebOptions): void {
   const respond = pageReader(options);

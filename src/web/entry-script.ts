@@ -81,7 +81,8 @@ export const ENTRY_SCRIPT = `(function () {
     if (waiting) return;
     waiting = setTimeout(function () {
       waiting = null;
-      fetch(location.pathname, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
+      // the page as the reader has it: the older comments they went back to stay in front of them
+      fetch(location.pathname + location.search, { headers: { accept: 'text/html' }, credentials: 'same-origin' })
         .then(function (response) { return response.ok ? response.text() : null; })
         // a part left because the reader was busy in it is brought up to date a little later
         .then(function (text) { if (text && swap(text, ['card', 'comments', 'likes'], true)) setTimeout(refresh, 2000); })

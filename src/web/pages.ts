@@ -229,19 +229,28 @@ export function entryPage(
   const viewerName = visitor.viewer?.username;
   // a comment's author may delete it, and so may the entry's
   const removable = (author: string) => viewerName !== undefined && (author === viewerName || entry.author.username === viewerName);
+  // the newest comments; a link reads the ones before them, and one back to the newest from there
+  const { pageInfo } = entry.comments;
+  const older =
+    pageInfo.hasPreviousPage && pageInfo.startCursor
+      ? html`<p><a href="/entries/${entry.id}?comments_before=${encodeURIComponent(pageInfo.startCursor)}#comments-heading">Older comments</a></p>`
+      : null;
+  const newer = pageInfo.hasNextPage ? html`<p><a href="/entries/${entry.id}#comments-heading">Newest comments</a></p>` : null;
+  const shownLikes = entry.likes.edges.length;
+  const moreLikes = entry.likeCount > shownLikes ? html`<p>The latest ${shownLikes} of ${plural(entry.likeCount, 'like')}.</p>` : null;
   const comments = entry.comments.edges.length
-    ? html`<ul class="plain">${entry.comments.edges.map(
+    ? html`${older}<ul class="plain">${entry.comments.edges.map(
         ({ node: c }) =>
           html`<li id="comment-${c.id}">${personLink(c.author)} · ${time(c.createdAt)}<p>${withMentions(c.body)}</p>${c.author.username === viewerName && editCommentForm(visitor.csrf, entry.id, c)}${removable(c.author.username) && deleteCommentForm(visitor.csrf, entry.id, c.id)}${viewerName !== undefined && c.author.username !== viewerName && reportForm(visitor.csrf, entry.id, { commentId: c.id })}</li>`,
-      )}</ul>`
+      )}</ul>${newer}`
     : html`<p>No comments yet.</p>`;
   const likes = entry.likes.edges.length
-    ? html`<ul class="plain people">${entry.likes.edges.map(({ node: l }) => html`<li>${avatar(l.person, '')}${personLink(l.person)}</li>`)}</ul>`
+    ? html`<ul class="plain people">${entry.likes.edges.map(({ node: l }) => html`<li>${avatar(l.person, '')}${personLink(l.person)}</li>`)}</ul>${moreLikes}`
     : html`<p>No likes yet.</p>`;
   const viewer = visitor.viewer;
   const actions = viewer
     ? entryActions(visitor.csrf, entry, {
-        liked: entry.likes.edges.some(({ node }) => node.person.username === viewer.username),
+        liked: entry.viewerHasLiked,
         own: entry.author.username === viewer.username,
         comment: form.comment,
         issues: form.issues,

@@ -6,7 +6,7 @@ import { sessionViewer, type Viewer } from '../auth/viewer.ts';
 import { ACTIVITY_TYPES, SPEC_ACTIVITY_TYPES } from '../domain/activity.ts';
 import { type FieldIssue, TYPED_ERRORS } from '../domain/errors.ts';
 import type { Context } from '../graphql/context.ts';
-import type { Markup } from '../http/html.ts';
+import { html, type Markup } from '../http/html.ts';
 import { htmlResponse, type Router } from '../http/router.ts';
 import {
   type ActivityType,
@@ -29,6 +29,7 @@ import { composeForm } from './forms.ts';
 import {
   entryPage,
   feedPage,
+  layoutPage,
   moderationPage,
   nearbyPage,
   notFoundPage,
@@ -90,6 +91,21 @@ export function pageData<T>(result: ExecutionResult<T>): T {
   if (unavailable) throw unavailable;
   if (unexpected || !result.data) throw new Error(`page operation failed: ${(unexpected ?? result.errors?.[0])?.message}`);
   return result.data;
+}
+
+/** A page saying what could not be done, in the visitor's words. */
+export function problemPage(read: PageRead, title: string, description: string): Markup {
+  return layoutPage(read.visitor(), title, html`<p class="card error" role="alert">${description}</p>`);
+}
+
+/** The first of an answer's refusals (a typed ValidationError) that names one of `fields`' arguments, or null. */
+function refusedArgument(result: ExecutionResult, fields: readonly string[]): string | null {
+  for (const error of result.errors ?? []) {
+    if (error.extensions?.type !== 'ValidationError' || !fields.includes(String(error.path?.at(-1)))) continue;
+    const issues = (error.extensions.issues ?? []) as FieldIssue[];
+    return issues.map((issue) => `${issue.path} ${issue.message}`).join('; ') || error.message;
+  }
+  return null;
 }
 
 /** The entries of a stream's answer (none when it was refused). */
@@ -235,10 +251,16 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
   router.get('/', ({ request, url }) => respond(request, (read) => home(run, request, url, read)));
 
   router.get('/entries/:id', ({ request, params, url }) =>
-    respond(request, async ({ context, visitor }) => {
+    respond(request, async (read) => {
+      const { context, visitor } = read;
       const id = positiveId(params.id);
       if (id === null) return [404, notFoundPage(visitor(), `Entry ${params.id}`)];
-      const { entry, reader } = pageData(await run(PageEntryDetailDocument, request, context, { id }));
+      // the older comments' link carries the cursor of the first one shown
+      const commentsBefore = url.searchParams.get('comments_before')?.slice(0, 200) || null;
+      const result = await run(PageEntryDetailDocument, request, context, { id, commentsBefore });
+      const refused = refusedArgument(result, ['comments']);
+      if (refused) return [400, problemPage(read, 'This link does not work', `comments_before: ${refused.replace(/^before /, '')}.`)];
+      const { entry, reader } = pageData(result);
       const status = url.searchParams.get('reported') === '1' ? notice('Reported: the moderators will look at it. Thank you.') : null;
       return entry
         ? [200, entryPage(visitor(reader), entry, { ownZones: reader?.privacyZones, status })]

@@ -629,6 +629,73 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     expect((await remove(strangerToken!, third)).data.deleteComment!.error?.__typename).toBe('NotFoundError');
   });
 
+  it('pages a popular entry’s comments, newest first on its page, and tells the viewer’s like beyond the likes shown', async () => {
+    const host = await createPerson(db.prisma, { username: 'popular', displayName: 'Popular' });
+    const entry = await createEntry(db.prisma, host.id, { message: 'Everyone was there' });
+    const fans = await Promise.all(Array.from({ length: 60 }, (_, i) => createPerson(db.prisma, { username: `fan${i}` })));
+    const start = Date.parse('2026-11-01T00:00:00Z');
+    await db.prisma.comment.createMany({
+      data: Array.from({ length: 130 }, (_, i) => ({
+        entryId: entry.id,
+        authorId: fans[i % 60]!.id,
+        body: `cheer number ${i + 1} end`,
+        createdAt: new Date(start + i * 60_000),
+      })),
+    });
+    await db.prisma.like.createMany({
+      data: fans.map((fan, i) => ({ entryId: entry.id, personId: fan.id, createdAt: new Date(start + i * 60_000) })),
+    });
+    const shown = (html: string) => [...html.matchAll(/cheer number (\d+) end/g)].map((match) => Number(match[1]));
+    const older = (html: string) => /href="(\/entries\/\d+\?comments_before=[^"#]+)#comments-heading">Older comments/.exec(html)?.[1];
+    const read = async (path: string) => {
+      const response = await fetch(`${base}${path}`, { headers: { accept: 'text/html' } });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    // the page shows the newest 50, oldest of them first, and a link to the ones before
+    const first = await read(`/entries/${entry.id}`);
+    expect(shown(first)).toEqual(Array.from({ length: 50 }, (_, i) => 81 + i));
+    expect(first).not.toContain('Newest comments');
+    expect(first).toContain('The latest 50 of 60 likes.');
+    const likers = /id="likes-heading"(.*?)<\/section>/s.exec(first)![1]!;
+    expect(likers).toContain('Athlete fan59<');
+    expect(likers).toContain('Athlete fan10<');
+    expect(likers).not.toContain('Athlete fan9<');
+    const second = await read(older(first)!.replaceAll('&amp;', '&'));
+    expect(shown(second)).toEqual(Array.from({ length: 50 }, (_, i) => 31 + i));
+    expect(second).toContain('Newest comments');
+    const third = await read(older(second)!.replaceAll('&amp;', '&'));
+    expect(shown(third)).toEqual(Array.from({ length: 30 }, (_, i) => 1 + i));
+    expect(older(third)).toBeUndefined();
+    // a cursor that names nothing is refused as the field it came in, not read as an empty entry
+    const bad = await fetch(`${base}/entries/${entry.id}?comments_before=not-a-cursor`, { headers: { accept: 'text/html' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('comments_before');
+    // the first fan's like is not among the 50 shown, and still counts as theirs
+    const token = await createToken(db.prisma, fans[0]!.id);
+    const liked = await (
+      await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          query: `{ entry(id: ${entry.id}) { viewerHasLiked likes(last: 50) { edges { node { person { username } } } } } }`,
+        }),
+      })
+    ).json();
+    expect(liked.data.entry.viewerHasLiked).toBe(true);
+    expect(liked.data.entry.likes.edges.map((edge: { node: { person: { username: string } } }) => edge.node.person.username)).not.toContain(
+      'fan0',
+    );
+    const anonymous = await (
+      await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ entry(id: ${entry.id}) { viewerHasLiked } }` }),
+      })
+    ).json();
+    expect(anonymous.data.entry.viewerHasLiked).toBe(false);
+  });
+
   it('lets an entry and a comment be changed by their authors alone, within the bounds of posting them', async () => {
     const [author, commenter] = await Promise.all(['ed_author', 'ed_commenter'].map((username) => createPerson(db.prisma, { username })));
     const [authorToken, commenterToken] = await Promise.all([author!, commenter!].map((person) => createToken(db.prisma, person.id)));

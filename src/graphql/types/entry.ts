@@ -116,6 +116,13 @@ export const EntryRef = builder.prismaNode('Entry', {
       description: 'How many people like it.',
       resolve: (entry, _args, context) => entryPart(context, entry, 'likeCount'),
     }),
+    viewerHasLiked: t.boolean({
+      description: 'Whether the viewer likes it (a page of `likes` may not reach their like); false without a viewer.',
+      resolve: async (entry, _args, context) => {
+        const viewer = context.viewer;
+        return viewer !== null && (await entryPart(context, entry, 'likes')).some((like) => like.personId === viewer.id);
+      },
+    }),
   }),
 });
 
