@@ -4,6 +4,7 @@
 
 import { type ActivityType, storedValue, UNIT_PREFERENCES, type UnitPreference } from '../domain/activity.ts';
 import type { ImportedActivity, ImportedRow } from '../domain/activity-file.ts';
+import type { Recorded } from '../domain/analysis.ts';
 import type { ParsedGpx } from '../domain/gpx.ts';
 import { trackEfforts } from '../domain/records.ts';
 import { summarizeTrack } from '../domain/track.ts';
@@ -63,7 +64,7 @@ export async function insertImportedEntry(
   authorId: number,
   hash: string,
   row: ImportedRow,
-  track: ParsedGpx | PreparedTrack | null,
+  track: (ParsedGpx & { recorded?: Recorded | null }) | PreparedTrack | null,
   announce: boolean,
 ): Promise<ImportOutcome> {
   const { workout, ...fields } = row;
@@ -169,6 +170,7 @@ export async function createImportedEntry(
     routePoints: [],
     waypoints: activity.waypoints,
     repairs: activity.repairs,
+    recorded: activity.recorded,
   };
   return insertImportedEntry(prisma, provider, options.authorId, options.hash, row, track, options.announce);
 }

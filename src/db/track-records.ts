@@ -9,8 +9,10 @@
 // before computing it, so no track is computed twice, and a batch whose process stopped is taken up
 // by another once its lease has run out.
 import { setImmediate as nextTick } from 'node:timers/promises';
+import type { Recorded } from '../domain/analysis.ts';
 import { RECORDS_VERSION, type TrackEfforts, trackEfforts } from '../domain/records.ts';
 import { decodePoints } from '../domain/track-codec.ts';
+import { analysisOf } from '../tracks/prepare.ts';
 import type { Prisma } from './database.ts';
 
 /** Tracks a batch: a batch of long tracks decodes some tens of megabytes at most. */
@@ -53,22 +55,24 @@ export async function backfillTrackRecords(prisma: Prisma): Promise<number> {
     if (ids.length === 0) return updated;
     const tracks = await prisma.track.findMany({
       where: { id: { in: ids } },
-      select: { id: true, pointData: true },
+      select: { id: true, pointData: true, recorded: true },
       orderBy: { id: 'asc' },
     });
-    const computed: Array<TrackEfforts & { id: number }> = [];
+    const computed: Array<TrackEfforts & { id: number; analysis: string | null }> = [];
     for (const track of tracks) {
-      computed.push({ id: track.id, ...trackEfforts(decodePoints(track.pointData)) });
+      const points = decodePoints(track.pointData);
+      const recorded = track.recorded ? (JSON.parse(track.recorded) as Recorded) : null;
+      computed.push({ id: track.id, ...trackEfforts(points), analysis: analysisOf(points, recorded) });
       await nextTick();
     }
     try {
       updated += await prisma.$transaction(async (tx) => {
         let written = 0;
-        for (const { id, efforts, movingSeconds } of computed) {
+        for (const { id, efforts, movingSeconds, analysis } of computed) {
           // only if no newer write replaced it meanwhile (that one computed its own)
           const current = await tx.track.updateMany({
             where: { id, recordsVersion: { lt: RECORDS_VERSION } },
-            data: { movingSeconds, recordsVersion: RECORDS_VERSION, recordsClaimedUntil: null },
+            data: { movingSeconds, analysis, recordsVersion: RECORDS_VERSION, recordsClaimedUntil: null },
           });
           if (current.count === 0) continue;
           await tx.bestEffort.deleteMany({ where: { trackId: id } });

@@ -2,6 +2,7 @@
 // entry holds: its type, start, distance, moving time, calories and the track. The format is told by
 // the bytes, never by the file's name; parsing is in fit.ts, tcx.ts and gpx.ts.
 import type { ActivityType } from './activity.ts';
+import type { Recorded } from './analysis.ts';
 import { ValidationError } from './errors.ts';
 import type { GpxPoint, GpxWaypoint } from './gpx.ts';
 
@@ -24,6 +25,8 @@ export interface ImportedActivity {
   waypoints: GpxWaypoint[];
   /** What was salvaged or dropped to read the file, one sentence each (empty for a clean one). */
   repairs: string[];
+  /** The laps and thresholds the file recorded, as far as they are sound; null for a GPX. */
+  recorded: Recorded | null;
 }
 
 /** An entry as an import makes it: every column but its author, hash and id. */

@@ -142,7 +142,12 @@ class Stretch {
   maxHeartRate: number | null = null;
   maxPower: number | null = null;
 
-  add(seconds: number, meters: number, moving: boolean, reading: { heartRate: number | null; cadence: number | null; power: number | null }) {
+  add(
+    seconds: number,
+    meters: number,
+    moving: boolean,
+    reading: { heartRate: number | null; cadence: number | null; power: number | null },
+  ) {
     this.elapsed += seconds;
     this.meters += meters;
     if (moving) this.moving += seconds;
@@ -208,10 +213,16 @@ function splitsOf(timed: Timed, unit: number): Split[] {
   let startElevation = timed.elevation.find((value) => value !== null) ?? null;
   let lastElevation = startElevation;
   let boundary = unit;
-  const close = (endElevation: number | null) => {
+  // what the splits before add up to, as answered: the last one is the rest, so that they add up to the whole
+  const told = { meters: 0, seconds: 0 };
+  const close = (endElevation: number | null, last = false) => {
+    const meters = last ? round1(timed.along[n - 1]! - told.meters) : round1(current.meters);
+    const seconds = last ? round1((timed.at[n - 1]! - timed.at[0]!) / 1000 - told.seconds) : round1(current.elapsed);
+    told.meters += meters;
+    told.seconds += seconds;
     splits.push({
-      distanceMeters: round1(current.meters),
-      elapsedSeconds: round1(current.elapsed),
+      distanceMeters: meters,
+      elapsedSeconds: seconds,
       movingSeconds: round1(current.moving),
       elevationChange: startElevation !== null && endElevation !== null ? round1(endElevation - startElevation) : null,
       averageHeartRate: current.averageHeartRate,
@@ -233,7 +244,7 @@ function splitsOf(timed: Timed, unit: number): Split[] {
     current.add((1 - done) * seconds, (1 - done) * meters, moving, reading);
     lastElevation = timed.elevation[i] ?? lastElevation;
   }
-  if (current.elapsed > 0 || current.meters > 0.05) close(lastElevation);
+  if (current.elapsed > 0 || current.meters > 0.05) close(lastElevation, true);
   return splits;
 }
 
@@ -361,7 +372,9 @@ export function soundThresholds(thresholds: Thresholds, notes: string[]): Thresh
   restingHeartRate = within(restingHeartRate, [25, 120]);
   thresholdPower = within(thresholdPower, [30, 2000]);
   if (maxHeartRate !== null && restingHeartRate !== null && restingHeartRate >= maxHeartRate) {
-    notes.push(`the device's heart-rate zones left out: its resting heart rate (${restingHeartRate}) is not below its maximum (${maxHeartRate})`);
+    notes.push(
+      `the device's heart-rate zones left out: its resting heart rate (${restingHeartRate}) is not below its maximum (${maxHeartRate})`,
+    );
     maxHeartRate = null;
     restingHeartRate = null;
   }

@@ -4,6 +4,7 @@
 // loop (imports/fit-pool.ts); this module itself does no I/O.
 import { Decoder, Stream } from '@garmin/fitsdk';
 import { activityTypeOf, type ImportedActivity, MAX_ACTIVITY_FILE_BYTES } from './activity-file.ts';
+import { type Recorded, type RecordedLap, soundLaps, soundThresholds } from './analysis.ts';
 import { ValidationError } from './errors.ts';
 import { normalizeFit } from './fit-records.ts';
 import type { GpxPoint } from './gpx.ts';
@@ -30,6 +31,52 @@ const optionalRounded = (value: unknown, max: number) => {
   const n = num(value);
   return n === null || n < 0 || n > max ? null : Math.round(n);
 };
+
+/** A lap message as a RecordedLap: its span from its start to its timestamp, and the totals it wrote. */
+function recordedLap(lap: Message): RecordedLap | null {
+  const start = date(lap.startTime);
+  const end = date(lap.timestamp);
+  if (!start || !end) return null;
+  const positive = (value: unknown, max: number) => {
+    const n = num(value);
+    return n === null || n < 0 || n > max ? null : n;
+  };
+  return {
+    startMs: start.getTime(),
+    endMs: end.getTime(),
+    elapsedSeconds: positive(lap.totalElapsedTime, 1e7),
+    movingSeconds: positive(lap.totalMovingTime, 1e7) ?? positive(lap.totalTimerTime, 1e7),
+    distanceMeters: positive(lap.totalDistance, 1e8),
+    averageHeartRate: optionalRounded(lap.avgHeartRate, 260),
+    maxHeartRate: optionalRounded(lap.maxHeartRate, 260),
+    averageCadence: optionalRounded(lap.avgCadence ?? lap.avgRunningCadence, 300),
+    averagePower: optionalRounded(lap.avgPower, 3000),
+    maxPower: optionalRounded(lap.maxPower, 5000),
+    elevationGain: positive(lap.totalAscent, 1e5),
+  };
+}
+
+/** The laps and the athlete's thresholds a FIT file recorded (zones target and user profile messages). */
+function recordedOf(messages: Record<string, Message[] | undefined>): Recorded {
+  const notes: string[] = [];
+  const laps: RecordedLap[] = [];
+  (messages.lapMesgs ?? []).forEach((message, index) => {
+    const lap = recordedLap(message);
+    if (lap) laps.push(lap);
+    else notes.push(`lap ${index + 1} left out: it has no start or end time`);
+  });
+  const zones = messages.zonesTargetMesgs?.[0];
+  const profile = messages.userProfileMesgs?.[0];
+  const thresholds = soundThresholds(
+    {
+      maxHeartRate: num(zones?.maxHeartRate),
+      restingHeartRate: num(profile?.restingHeartRate),
+      thresholdPower: num(zones?.functionalThresholdPower),
+    },
+    notes,
+  );
+  return { laps: soundLaps(laps, notes), thresholds, notes };
+}
 
 /**
  * Reads a FIT file's bytes. A file cut short or damaged is salvaged, as Strava and Garmin Connect do:
@@ -99,5 +146,6 @@ export function parseFit(bytes: Uint8Array): ImportedActivity {
     waypoints: [],
     repairs:
       repairs.length && sessions.length === 0 ? [...repairs, 'it has no session: the totals are computed from its records'] : repairs,
+    recorded: recordedOf(messages as Record<string, Message[] | undefined>),
   };
 }

@@ -17,8 +17,11 @@ export const RECORD_DISTANCES = {
 } as const;
 export type RecordDistance = keyof typeof RECORD_DISTANCES;
 
-/** Which rules computed a track's efforts: raise it when they change, and start-up recomputes them. */
-export const RECORDS_VERSION = 1;
+/**
+ * Which rules computed a track's efforts and its analysis (analysis.ts): raise it when they change,
+ * and start-up recomputes them. 2: the analysis.
+ */
+export const RECORDS_VERSION = 2;
 
 /** Longest moving time a track is credited with: no workout lasts 68 years, and a stored one fits 32 bits. */
 export const MAX_MOVING_SECONDS = 2 ** 31 - 1;

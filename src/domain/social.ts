@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { displayNameProblem } from './accounts.ts';
 import type { ActivityType, UnitPreference } from './activity.ts';
 import { httpUrlProblem } from './entry-input.ts';
+import type { FieldIssue } from './errors.ts';
 import { checked, latitude, longitude, optionalText, refuse } from './field-rules.ts';
 import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MIN_ZONE_RADIUS_METERS, type Zone } from './privacy-zones.ts';
 import type { Visibility } from './visibility.ts';
@@ -50,6 +51,10 @@ export interface ProfileInput {
   statsVisibility?: Visibility | null;
   /** ISO weekday, 1 (Monday) to 7 (Sunday) */
   weekStart?: number | null;
+  /** Beats a minute and watts for zones (domain/zones.ts); 0 clears one. */
+  maxHeartRate?: number | null;
+  restingHeartRate?: number | null;
+  thresholdPower?: number | null;
 }
 
 /** A field given as text: trimmed, and checked by `problem` (the reason it is refused, or null). */
@@ -65,6 +70,34 @@ const checkedText = (problem: (text: string) => string | null) =>
 
 const wholeNumberIn = (min: number, max: number, message: string) =>
   z.number().refine((value) => Number.isInteger(value) && value >= min && value <= max, { error: message });
+
+/** The bounds of the thresholds zones are made of: a human's, as a device would also record them. */
+export const THRESHOLD_BOUNDS = {
+  maxHeartRate: [100, 250],
+  restingHeartRate: [25, 120],
+  thresholdPower: [30, 2000],
+} as const;
+
+/** A threshold within its bounds; 0 clears it (stored as null). */
+const threshold = ([min, max]: readonly [number, number], unit: string) =>
+  z
+    .number()
+    .refine((value) => value === 0 || (Number.isInteger(value) && value >= min && value <= max), {
+      error: `must be a whole number of ${unit} from ${min} to ${max}, or 0 for none`,
+    })
+    .transform((value) => (value === 0 ? null : value));
+
+/** A resting heart rate must stay below the maximum, whichever of them changes (`stored` is what stays). */
+export function thresholdsProblem(
+  changed: { maxHeartRate?: number | null; restingHeartRate?: number | null },
+  stored: { maxHeartRate: number | null; restingHeartRate: number | null },
+): FieldIssue | null {
+  const max = changed.maxHeartRate === undefined ? stored.maxHeartRate : changed.maxHeartRate;
+  const rest = changed.restingHeartRate === undefined ? stored.restingHeartRate : changed.restingHeartRate;
+  if (max === null || rest === null || rest < max) return null;
+  const path = changed.restingHeartRate !== undefined ? 'restingHeartRate' : 'maxHeartRate';
+  return { path, message: `must leave the resting heart rate (${rest}) below the maximum (${max})` };
+}
 
 const profileInput = z
   .object({
@@ -85,6 +118,9 @@ const profileInput = z
     ).nullish(),
     statsVisibility: z.custom<Visibility>().nullish(),
     weekStart: wholeNumberIn(1, 7, 'must be a weekday from 1 (Monday) to 7 (Sunday)').nullish(),
+    maxHeartRate: threshold(THRESHOLD_BOUNDS.maxHeartRate, 'beats a minute').nullish(),
+    restingHeartRate: threshold(THRESHOLD_BOUNDS.restingHeartRate, 'beats a minute').nullish(),
+    thresholdPower: threshold(THRESHOLD_BOUNDS.thresholdPower, 'watts').nullish(),
   })
   .superRefine((profile, context) => {
     if (profile.photo && profile.photoUrl) refuse(context, ['photo'], 'cannot be given with photoUrl: upload a picture or name one');
@@ -93,8 +129,9 @@ const profileInput = z
 /** Only the fields given change; an empty string clears an optional field. */
 export function validateProfile(input: ProfileInput) {
   const { photo: _photo, ...profile } = checked(profileInput, input);
-  // a text sent empty (or null) clears it; a choice or number sent as null leaves what is stored
+  // a text sent empty (or null) clears it, a threshold sent as 0 too; a choice or number sent as null leaves what is stored
   const clearable = new Set(['location', 'timeZone', 'goal', 'photoUrl']);
+  for (const field of ['maxHeartRate', 'restingHeartRate', 'thresholdPower'] as const) if (input[field] != null) clearable.add(field);
   return Object.fromEntries(
     Object.entries(profile).filter(([field, value]) => value !== undefined && (value !== null || clearable.has(field))),
   ) as Record<string, string | number | null>;

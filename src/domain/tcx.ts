@@ -2,6 +2,7 @@
 // it: the first activity, its laps' totals and the track points with heart rate, cadence and power.
 // Read through readXml, with the same bounds as a GPX upload.
 import { activityTypeOf, type ImportedActivity, MAX_ACTIVITY_FILE_BYTES } from './activity-file.ts';
+import { type RecordedLap, soundLaps } from './analysis.ts';
 import { ValidationError } from './errors.ts';
 import { emptyPoint, type GpxPoint } from './gpx.ts';
 import { readXml } from './xml-stream.ts';
@@ -49,6 +50,82 @@ function readTrackpointPart(point: Trackpoint, local: string, parent: string | u
   else if (local === 'Watts') point.power = rounded(number(text, `${at} Watts`, 0, 10_000));
 }
 
+/** A lap's own figure (average heart rate, cadence, watts): a value out of bounds is left out, never refused. */
+function lapFigure(text: string, max: number): number | null {
+  const value = Number(text.trim());
+  return text.trim() !== '' && Number.isFinite(value) && value >= 0 && value <= max ? Math.round(value) : null;
+}
+
+/**
+ * The laps of an activity as they are read: each `<Lap>`'s own figures and span (from its start to its
+ * last timed point), and the activity's totals, which are its laps' sums.
+ */
+class Laps {
+  count = 0;
+  readonly totals = { meters: 0, seconds: 0, calories: 0 };
+  readonly recorded: RecordedLap[] = [];
+  readonly notes: string[] = [];
+  private open: { startMs: number | null; from: number; lap: Omit<RecordedLap, 'startMs' | 'endMs'> } | null = null;
+
+  begin(startedAt: Date | null, from: number): void {
+    this.open = {
+      startMs: startedAt?.getTime() ?? null,
+      from,
+      lap: {
+        elapsedSeconds: null,
+        movingSeconds: null,
+        distanceMeters: null,
+        averageHeartRate: null,
+        maxHeartRate: null,
+        averageCadence: null,
+        averagePower: null,
+        maxPower: null,
+        elevationGain: null,
+      },
+    };
+  }
+
+  /** A part of the lap that just closed, outside its track; the lap itself when `local` is `Lap`. */
+  read(local: string, parent: string | undefined, text: string, points: GpxPoint[]): void {
+    const open = this.open;
+    if (!open) return;
+    if (local === 'Lap') {
+      this.end(points);
+      return;
+    }
+    if (parent === 'Lap' && local === 'TotalTimeSeconds') {
+      open.lap.movingSeconds = number(text, `lap ${this.count} TotalTimeSeconds`, 0, 1e7) ?? 0;
+      this.totals.seconds += open.lap.movingSeconds;
+    } else if (parent === 'Lap' && local === 'DistanceMeters') {
+      open.lap.distanceMeters = number(text, `lap ${this.count} DistanceMeters`, 0, 1e8) ?? 0;
+      this.totals.meters += open.lap.distanceMeters;
+    } else if (parent === 'Lap' && local === 'Calories') this.totals.calories += number(text, `lap ${this.count} Calories`, 0, 1e6) ?? 0;
+    else if (local === 'Value' && parent === 'AverageHeartRateBpm') open.lap.averageHeartRate = lapFigure(text, 260);
+    else if (local === 'Value' && parent === 'MaximumHeartRateBpm') open.lap.maxHeartRate = lapFigure(text, 260);
+    else if ((local === 'Cadence' && parent === 'Lap') || local === 'AvgRunCadence') open.lap.averageCadence = lapFigure(text, 300);
+    else if (local === 'AvgWatts') open.lap.averagePower = lapFigure(text, 3000);
+    else if (local === 'MaxWatts') open.lap.maxPower = lapFigure(text, 5000);
+  }
+
+  private end(points: GpxPoint[]): void {
+    const { startMs, from, lap } = this.open!;
+    this.open = null;
+    const first =
+      startMs ??
+      points
+        .slice(from)
+        .find((point) => point.time !== null)
+        ?.time?.getTime();
+    const last = points
+      .slice(from)
+      .findLast((point) => point.time !== null)
+      ?.time?.getTime();
+    const end = last ?? (first === undefined || lap.movingSeconds === null ? undefined : first + lap.movingSeconds * 1000);
+    if (first === undefined || end === undefined) this.notes.push(`lap ${this.count} left out: it has no start time and no timed point`);
+    else this.recorded.push({ startMs: first, endMs: end, ...lap });
+  }
+}
+
 const emptyActivity = (): ImportedActivity => ({
   format: 'tcx',
   activityType: 'fitness',
@@ -59,6 +136,7 @@ const emptyActivity = (): ImportedActivity => ({
   name: null,
   notes: null,
   repairs: [],
+  recorded: null,
   points: [],
   waypoints: [],
 });
@@ -75,10 +153,7 @@ export async function parseTcx(
   let sport: string | null = null;
   let segment = -1;
   let point: Trackpoint | null = null;
-  let lapDistance = 0;
-  let lapSeconds = 0;
-  let lapCalories = 0;
-  let laps = 0;
+  const laps = new Laps();
 
   await readXml(
     source,
@@ -96,9 +171,11 @@ export async function parseTcx(
         }
         if (phase !== 1) return;
         if (local === 'Lap') {
-          laps += 1;
+          laps.count += 1;
           const start = tag.attributes.StartTime?.value;
-          if (start && activity.startedAt === null) activity.startedAt = time(start, `lap ${laps} StartTime`);
+          const startedAt = start ? time(start, `lap ${laps.count} StartTime`) : null;
+          if (startedAt && activity.startedAt === null) activity.startedAt = startedAt;
+          laps.begin(startedAt, activity.points.length);
         } else if (local === 'Track') segment += 1;
         else if (local === 'Trackpoint') point = { ...emptyPoint(Math.max(segment, 0)), hasPosition: false };
       },
@@ -116,11 +193,8 @@ export async function parseTcx(
           } else readTrackpointPart(point, local, parent, text, at());
           return;
         }
-        if (parent === 'Lap') {
-          if (local === 'TotalTimeSeconds') lapSeconds += number(text, `lap ${laps} TotalTimeSeconds`, 0, 1e7) ?? 0;
-          else if (local === 'DistanceMeters') lapDistance += number(text, `lap ${laps} DistanceMeters`, 0, 1e8) ?? 0;
-          else if (local === 'Calories') lapCalories += number(text, `lap ${laps} Calories`, 0, 1e6) ?? 0;
-        } else if (parent === 'Activity') {
+        laps.read(local, parent, text, activity.points);
+        if (parent === 'Activity') {
           if (local === 'Id' && activity.startedAt === null && text.trim()) activity.startedAt = time(text, 'the activity Id');
           else if (local === 'Notes') activity.notes = text.trim().slice(0, 5000) || null;
         }
@@ -131,12 +205,13 @@ export async function parseTcx(
   if (!rooted) fail('is not a TCX document');
   if (phase === 0) fail('holds no <Activity>');
   activity.activityType = activityTypeOf(sport);
-  if (laps > 0) {
-    activity.distanceMeters = lapDistance;
-    activity.durationSeconds = Math.round(lapSeconds);
-    activity.calories = lapCalories > 0 ? Math.round(lapCalories) : null;
+  if (laps.count > 0) {
+    activity.distanceMeters = laps.totals.meters;
+    activity.durationSeconds = Math.round(laps.totals.seconds);
+    activity.calories = laps.totals.calories > 0 ? Math.round(laps.totals.calories) : null;
   }
   activity.startedAt ??= activity.points.find((p) => p.time)?.time ?? null;
+  activity.recorded = { laps: soundLaps(laps.recorded, laps.notes), thresholds: null, notes: laps.notes };
   return activity;
 }
 

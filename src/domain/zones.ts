@@ -31,8 +31,12 @@ const HEART_RATE_STEPS = [0.6, 0.7, 0.8, 0.9];
 const POWER_STEPS = [0.56, 0.76, 0.91, 1.06, 1.21, 1.51];
 
 /** The athlete's thresholds where they set one, else the device's. */
-export function thresholdsFor(athlete: Thresholds, device: Thresholds | null): { thresholds: Thresholds; basis: Record<keyof Thresholds, ZoneBasis> } {
-  const pick = <K extends keyof Thresholds>(key: K) => (athlete[key] !== null ? ['ATHLETE', athlete[key]] : ['DEVICE', device?.[key] ?? null]) as [ZoneBasis, number | null];
+export function thresholdsFor(
+  athlete: Thresholds,
+  device: Thresholds | null,
+): { thresholds: Thresholds; basis: Record<keyof Thresholds, ZoneBasis> } {
+  const pick = <K extends keyof Thresholds>(key: K) =>
+    (athlete[key] !== null ? ['ATHLETE', athlete[key]] : ['DEVICE', device?.[key] ?? null]) as [ZoneBasis, number | null];
   const [maxBasis, maxHeartRate] = pick('maxHeartRate');
   // a resting rate goes with the maximum it came with: the athlete's maximum with the device's rest could cross
   const restingHeartRate = maxBasis === 'ATHLETE' ? athlete.restingHeartRate : (device?.restingHeartRate ?? null);

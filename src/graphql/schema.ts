@@ -8,6 +8,7 @@ import './types/person.ts';
 import './types/workout.ts';
 import './types/comment.ts';
 import './types/route.ts';
+import './types/analysis.ts';
 import './types/stats.ts';
 import './types/search.ts';
 import './types/notification.ts';

@@ -80,6 +80,7 @@ async function gpxActivity(bytes: Uint8Array): Promise<ImportedActivity> {
       points: gpx.points,
       waypoints: gpx.waypoints,
       repairs: gpx.repairs,
+      recorded: null,
     };
   } catch (error) {
     // the GPX parser names its own field; here the document is the file

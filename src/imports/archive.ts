@@ -394,6 +394,7 @@ async function importManualActivity(run: Run, row: StravaRow, label: string): Pr
     points: [],
     waypoints: [],
     repairs: [],
+    recorded: null,
   };
   const outcome = await createImportedEntry(prisma, provider, activity, {
     authorId: personId,

@@ -15,7 +15,14 @@ export default function decodeFit(bytes: Uint8Array): FitWorkerResult {
   try {
     const { points, ...activity } = parseFit(bytes);
     const prepared = points.length
-      ? prepareTrack({ name: activity.name, pointData: packPoints(points), routePoints: [], waypoints: [], repairs: activity.repairs })
+      ? prepareTrack({
+          name: activity.name,
+          pointData: packPoints(points),
+          routePoints: [],
+          waypoints: [],
+          repairs: activity.repairs,
+          recorded: activity.recorded,
+        })
       : null;
     return { ok: true, activity, prepared };
   } catch (error) {

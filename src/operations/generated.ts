@@ -225,12 +225,18 @@ export type UpdateProfileInput = {
   hiddenEndsMeters: number | null | undefined;
   /** Free text, at most 100 characters. */
   location: string | null | undefined;
+  /** Beats a minute (100 to 250; 0 for none) that the heart-rate zones of every workout are made of (`Track.heartRateZones`); without it, the one a workout's file gave. */
+  maxHeartRate: number | null | undefined;
   /** The avatar picture itself, instead of `photoUrl` (JPEG, PNG, WebP or GIF, at most 10 MB): stored and served by Milepost, 320 pixels wide, upright and without EXIF data. */
   photo: unknown;
   /** An http(s) URL of the avatar picture; empty for one made of the initials. */
   photoUrl: string | null | undefined;
+  /** Beats a minute (25 to 120; 0 for none), below `maxHeartRate`: with it, heart-rate zones are of the reserve between the two (Karvonen), without it of the maximum. */
+  restingHeartRate: number | null | undefined;
   /** Who may read the stats, records and streak: EVERYONE (the default), FRIENDS or ONLY_ME. */
   statsVisibility: Visibility | null | undefined;
+  /** Functional threshold power in watts (30 to 2000; 0 for none) that the power zones are made of (`Track.powerZones`). */
+  thresholdPower: number | null | undefined;
   /** A time zone name, at most 100 characters. */
   timeZone: string | null | undefined;
   /** The units to show distances in. */

@@ -1,6 +1,7 @@
 // What is stored of a track, computed from its parsed points before the write (pure: no I/O). Big
 // tracks are prepared on the track thread (pool.ts), a FIT file's on the FIT thread that read it.
-import type { PackedGpx, ParsedGpx } from '../domain/gpx.ts';
+import { type Analysis, analyzeTrack, type Recorded } from '../domain/analysis.ts';
+import type { GpxPoint, PackedGpx, ParsedGpx } from '../domain/gpx.ts';
 import { RECORDS_VERSION, type TrackEfforts, trackEfforts } from '../domain/records.ts';
 import { encodePolyline, summarizeTrack, type TrackPointInput, type TrackSummary, thin, thinIndexes } from '../domain/track.ts';
 import { compressPoints, encodePoints, iteratePoints, packedCount, pointsAt } from '../domain/track-codec.ts';
@@ -15,6 +16,8 @@ export interface PreparedTrackData extends TrackSummary {
   movingSeconds: number | null;
   recordsVersion: number;
   repairs: string | null;
+  recorded: string | null;
+  analysis: string | null;
 }
 
 /**
@@ -41,6 +44,15 @@ function recordsOf(points: () => Iterable<TrackPointInput>): TrackEfforts {
   }
 }
 
+/** A track's analysis, as JSON; like its records, it never fails an upload. */
+export function analysisOf(points: Iterable<GpxPoint>, recorded: Recorded | null): string | null {
+  try {
+    return JSON.stringify(analyzeTrack(points, recorded) satisfies Analysis);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Points stored of a track at most. A file with more (a 16 MB FIT of 900,000 records, a GPX of bare
  * points) has its track thinned evenly to this many for storing, first and last kept; its totals and
@@ -49,7 +61,10 @@ function recordsOf(points: () => Iterable<TrackPointInput>): TrackEfforts {
  */
 export const MAX_STORED_POINTS = 200_000;
 
-export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
+/** A parsed track, with what its file said beyond its points (an activity file's laps and thresholds). */
+export type TrackSource = (ParsedGpx | PackedGpx) & { recorded?: Recorded | null };
+
+export function prepareTrack(gpx: TrackSource): PreparedTrack {
   const count = 'pointData' in gpx ? packedCount(gpx.pointData) : gpx.points.length;
   const thinned = count > MAX_STORED_POINTS;
   const { pointData, points, outline } =
@@ -60,7 +75,9 @@ export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
           outline: pointsAt(gpx.pointData, thinIndexes(count)),
         }
       : { pointData: encodePoints(thin(gpx.points, MAX_STORED_POINTS)), points: () => gpx.points, outline: thin(gpx.points) };
-  const repairs = thinned ? [...gpx.repairs, `${count} points thinned evenly to ${MAX_STORED_POINTS} for storing`] : gpx.repairs;
+  // the laps and thresholds left out as unsound are said where the file's repairs are
+  const said = [...gpx.repairs, ...(gpx.recorded?.notes ?? [])];
+  const repairs = thinned ? [...said, `${count} points thinned evenly to ${MAX_STORED_POINTS} for storing`] : said;
   const { efforts, movingSeconds } = recordsOf(points);
   return {
     data: {
@@ -75,6 +92,8 @@ export function prepareTrack(gpx: ParsedGpx | PackedGpx): PreparedTrack {
       movingSeconds,
       recordsVersion: RECORDS_VERSION,
       repairs: repairs.length ? repairs.join('\n') : null,
+      recorded: gpx.recorded ? JSON.stringify(gpx.recorded) : null,
+      analysis: analysisOf(points(), gpx.recorded ?? null),
     },
     efforts,
     waypoints: gpx.waypoints,

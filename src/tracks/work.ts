@@ -3,7 +3,8 @@
 // packed bytes and the privacy settings that apply (null: nothing hidden), run in place for small
 // tracks and on the track worker for big ones (pool.ts). No I/O.
 
-import type { Point } from '../domain/geo.ts';
+import { type Analysis, analyzeTrack, type Recorded } from '../domain/analysis.ts';
+import { distanceMiles, type Point } from '../domain/geo.ts';
 import { type GpxPoint, type GpxWaypoint, type PackedGpx, toGpx } from '../domain/gpx.ts';
 import { type HiddenParts, hiddenParts, type PrivacySettings, trackEnds, visiblePoints } from '../domain/privacy-zones.ts';
 import { trackEfforts } from '../domain/records.ts';
@@ -26,7 +27,28 @@ export type TrackWork =
   | { kind: 'shown'; pointData: Uint8Array | null; settings: PrivacySettings }
   | { kind: 'shownFigures'; pointData: Uint8Array | null; settings: PrivacySettings }
   | { kind: 'hiddenParts'; pointData: Uint8Array | null; settings: PrivacySettings }
-  | { kind: 'prepare'; gpx: PackedGpx };
+  | { kind: 'prepare'; gpx: PackedGpx }
+  /** The analysis of the points shown (laps of those points alone), for a viewer the owner hides part from. */
+  | { kind: 'analysis'; pointData: Uint8Array | null; settings: PrivacySettings; recorded: Recorded | null }
+  | { kind: 'streams'; pointData: Uint8Array | null; settings: PrivacySettings | null; max: number };
+
+/** A track's points as arrays, thinned evenly, for a chart: what Strava's streams give. */
+export interface Streams {
+  /** Points of the track (shown), before thinning. */
+  pointCount: number;
+  /** Seconds after the first timed point; null for a point without a time. */
+  time: Array<number | null>;
+  /** Meters along the track, within segments. */
+  distance: number[];
+  lat: number[];
+  lon: number[];
+  elevation: Array<number | null>;
+  heartRate: Array<number | null>;
+  cadence: Array<number | null>;
+  power: Array<number | null>;
+  /** Meters a second from the point before (null for the first, or without times). */
+  speed: Array<number | null>;
+}
 
 /** What a viewer is shown of a track that its owner hides part of from them. */
 export interface Shown {
@@ -54,6 +76,50 @@ export interface ShownFigures {
   toMs: number | null;
 }
 
+const METERS_PER_MILE = 1609.344;
+
+function streamsOf(points: GpxPoint[], max: number): Streams {
+  const along: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const step = i > 0 && points[i]!.segment === points[i - 1]!.segment ? distanceMiles(points[i - 1]!, points[i]!) * METERS_PER_MILE : 0;
+    along.push((along[i - 1] ?? 0) + step);
+  }
+  const clock = points.map(timeOf).find((time) => time !== null) ?? null;
+  const picked = thinIndexes(points.length, max);
+  const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+  const streams: Streams = {
+    pointCount: points.length,
+    time: [],
+    distance: [],
+    lat: [],
+    lon: [],
+    elevation: [],
+    heartRate: [],
+    cadence: [],
+    power: [],
+    speed: [],
+  };
+  let previous: number | null = null;
+  for (const index of picked) {
+    const point = points[index]!;
+    const time = timeOf(point);
+    streams.time.push(time === null || clock === null ? null : (time - clock) / 1000);
+    streams.distance.push(round(along[index]!, 1));
+    streams.lat.push(point.lat);
+    streams.lon.push(point.lon);
+    streams.elevation.push(point.elevation);
+    streams.heartRate.push(point.heartRate);
+    streams.cadence.push(point.cadence);
+    streams.power.push(point.power ?? null);
+    // over the stretch since the point before it in the stream: a thinned stream's speed is its stretches' average
+    const before = previous === null ? null : points[previous]!;
+    const seconds = before && time !== null && timeOf(before) !== null ? (time - timeOf(before)!) / 1000 : null;
+    streams.speed.push(seconds !== null && seconds > 0 ? round((along[index]! - along[previous!]!) / seconds, 2) : null);
+    previous = index;
+  }
+  return streams;
+}
+
 export type TrackWorkResult<K extends TrackWork['kind']> = K extends 'gpx'
   ? Uint8Array
   : K extends 'outline' | 'points'
@@ -64,7 +130,11 @@ export type TrackWorkResult<K extends TrackWork['kind']> = K extends 'gpx'
         ? ShownFigures
         : K extends 'prepare'
           ? PreparedTrack
-          : HiddenParts;
+          : K extends 'analysis'
+            ? Analysis
+            : K extends 'streams'
+              ? Streams
+              : HiddenParts;
 
 /** The points a viewer is shown: all of them without settings. */
 const shownPoints = (pointData: Uint8Array | null, settings: PrivacySettings | null) =>
@@ -96,7 +166,7 @@ function shownFigures(pointData: Uint8Array | null, settings: PrivacySettings): 
   };
 }
 
-function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | ShownFigures | HiddenParts | PreparedTrack {
+function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | ShownFigures | HiddenParts | PreparedTrack | Analysis | Streams {
   switch (work.kind) {
     case 'gpx': {
       const gpx = toGpx({
@@ -134,5 +204,9 @@ function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | ShownFigures | 
       return hiddenParts(decodePoints(work.pointData), work.settings);
     case 'prepare':
       return prepareTrack(work.gpx);
+    case 'analysis':
+      return analyzeTrack(visiblePoints(decodePoints(work.pointData), work.settings), work.recorded, false);
+    case 'streams':
+      return streamsOf(shownPoints(work.pointData, work.settings), Math.max(2, work.max));
   }
 }

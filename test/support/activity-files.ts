@@ -42,6 +42,31 @@ export interface FitOptions {
   /** Records without a position (an indoor ride on a trainer). */
   indoor?: boolean;
   fileType?: string;
+  /** The indexes of the points that begin a lap after the first (one lap without). */
+  lapsAt?: number[];
+  /** Laps as written, overriding the ones made of `lapsAt`: [first point, last point] each. */
+  lapSpans?: Array<[number, number]>;
+  /** What the watch knows of its athlete: zones target and user profile messages. */
+  thresholds?: { maxHeartRate?: number; restingHeartRate?: number; functionalThresholdPower?: number };
+}
+
+/** A lap message's totals over points[from..to], as a watch writes them. */
+function lapTotals(points: TestPoint[], from: number, to: number) {
+  const span = points.slice(from, to + 1);
+  const seconds = (span.at(-1)!.time.getTime() - span[0]!.time.getTime()) / 1000;
+  const average = (values: number[]) => Math.round(values.reduce((a, b) => a + b, 0) / values.length);
+  return {
+    startTime: span[0]!.time,
+    timestamp: span.at(-1)!.time,
+    totalElapsedTime: seconds,
+    totalTimerTime: seconds,
+    totalDistance: span.at(-1)!.distance - span[0]!.distance,
+    avgHeartRate: average(span.map((p) => p.heartRate)),
+    maxHeartRate: Math.max(...span.map((p) => p.heartRate)),
+    ...(span[0]!.power === undefined
+      ? {}
+      : { avgPower: average(span.map((p) => p.power!)), maxPower: Math.max(...span.map((p) => p.power!)) }),
+  };
 }
 
 export function fitFile(options: FitOptions): Uint8Array {
@@ -59,8 +84,20 @@ export function fitFile(options: FitOptions): Uint8Array {
     serialNumber: 1234567890,
   });
   encoder.onMesg(Profile.MesgNum.DEVICE_INFO!, { deviceIndex: 'creator', manufacturer: 'garmin', product: 4024, timestamp: start });
+  if (options.thresholds) {
+    const { maxHeartRate, restingHeartRate, functionalThresholdPower } = options.thresholds;
+    if (restingHeartRate !== undefined) encoder.onMesg(Profile.MesgNum.USER_PROFILE!, { restingHeartRate });
+    encoder.onMesg(Profile.MesgNum.ZONES_TARGET!, {
+      maxHeartRate: maxHeartRate ?? 0xff,
+      ...(functionalThresholdPower === undefined ? {} : { functionalThresholdPower }),
+    });
+  }
   encoder.onMesg(Profile.MesgNum.EVENT!, { timestamp: start, event: 'timer', eventType: 'start' });
-  for (const p of points) {
+  const starts = [0, ...(options.lapsAt ?? [])];
+  const spans: Array<[number, number]> =
+    options.lapSpans ?? starts.map((from, index) => [from, (starts[index + 1] ?? points.length) - (index + 1 < starts.length ? 0 : 1)]);
+  const laps = new Map(spans.map(([from, to], index) => [to, { index, from }]));
+  for (const [i, p] of points.entries()) {
     encoder.onMesg(Profile.MesgNum.RECORD!, {
       timestamp: p.time,
       ...(options.indoor ? {} : { positionLat: Math.round(p.lat * SEMICIRCLES), positionLong: Math.round(p.lon * SEMICIRCLES) }),
@@ -71,6 +108,10 @@ export function fitFile(options: FitOptions): Uint8Array {
       distance: p.distance,
       speed: 3,
     });
+    // a watch writes a lap message when the lap ends
+    const lap = laps.get(i);
+    if (lap && spans.length > 1)
+      encoder.onMesg(Profile.MesgNum.LAP!, { messageIndex: lap.index, ...lapTotals(points, lap.from, i), sport, subSport });
   }
   encoder.onMesg(Profile.MesgNum.EVENT!, { timestamp: end, event: 'timer', eventType: 'stopAll' });
   const totals = {
@@ -80,9 +121,17 @@ export function fitFile(options: FitOptions): Uint8Array {
     totalDistance: distance,
     ...(options.calories === undefined ? {} : { totalCalories: options.calories }),
   };
-  encoder.onMesg(Profile.MesgNum.LAP!, { messageIndex: 0, timestamp: end, ...totals, sport, subSport });
+  if (spans.length <= 1) encoder.onMesg(Profile.MesgNum.LAP!, { messageIndex: 0, timestamp: end, ...totals, sport, subSport });
   if (!options.noSession)
-    encoder.onMesg(Profile.MesgNum.SESSION!, { messageIndex: 0, timestamp: end, ...totals, sport, subSport, firstLapIndex: 0, numLaps: 1 });
+    encoder.onMesg(Profile.MesgNum.SESSION!, {
+      messageIndex: 0,
+      timestamp: end,
+      ...totals,
+      sport,
+      subSport,
+      firstLapIndex: 0,
+      numLaps: spans.length,
+    });
   encoder.onMesg(Profile.MesgNum.ACTIVITY!, { timestamp: end, numSessions: 1, type: 'manual', event: 'activity', eventType: 'stop' });
   return encoder.close();
 }
@@ -94,8 +143,32 @@ export function tcxFile(options: {
   calories?: number;
   notes?: string;
   stravaPadding?: boolean;
+  /** The indexes of the points that begin a lap after the first. */
+  lapsAt?: number[];
 }): string {
   const { points, sport = 'Running' } = options;
+  const start = points[0]!.time.toISOString();
+  const starts = [0, ...(options.lapsAt ?? [])];
+  const laps = starts
+    .map((from, index) => lapOfTcx(points.slice(from, starts[index + 1] ?? points.length), options.calories ?? 0))
+    .join('\n');
+  return `${options.stravaPadding ? '          ' : ''}<?xml version="1.0" encoding="UTF-8"?>
+<TrainingCenterDatabase xsi:schemaLocation="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd" xmlns:ns5="http://www.garmin.com/xmlschemas/ActivityGoals/v1" xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2" xmlns:ns2="http://www.garmin.com/xmlschemas/UserProfile/v2" xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:ns4="http://www.garmin.com/xmlschemas/ProfileExtension/v1">
+  <Activities>
+    <Activity Sport="${sport}">
+      <Id>${start}</Id>
+${laps}
+      ${options.notes ? `<Notes>${options.notes}</Notes>` : ''}
+      <Creator xsi:type="Device_t"><Name>Forerunner 955</Name><UnitId>3400000000</UnitId><ProductID>4024</ProductID></Creator>
+    </Activity>
+  </Activities>
+  <Author xsi:type="Application_t"><Name>Connect Api</Name><LangID>en</LangID><PartNumber>006-D2449-00</PartNumber></Author>
+</TrainingCenterDatabase>
+`;
+}
+
+/** One `<Lap>` of Garmin Connect's export, with its points (its totals from them; calories as given). */
+function lapOfTcx(points: TestPoint[], calories: number): string {
   const start = points[0]!.time.toISOString();
   const seconds = (points.at(-1)!.time.getTime() - points[0]!.time.getTime()) / 1000;
   const trackpoints = points
@@ -106,16 +179,11 @@ export function tcxFile(options: {
         `<Extensions><ns3:TPX><ns3:Speed>3.0</ns3:Speed><ns3:RunCadence>${p.cadence}</ns3:RunCadence>${p.power === undefined ? '' : `<ns3:Watts>${p.power}</ns3:Watts>`}</ns3:TPX></Extensions></Trackpoint>`,
     )
     .join('\n');
-  return `${options.stravaPadding ? '          ' : ''}<?xml version="1.0" encoding="UTF-8"?>
-<TrainingCenterDatabase xsi:schemaLocation="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd" xmlns:ns5="http://www.garmin.com/xmlschemas/ActivityGoals/v1" xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2" xmlns:ns2="http://www.garmin.com/xmlschemas/UserProfile/v2" xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:ns4="http://www.garmin.com/xmlschemas/ProfileExtension/v1">
-  <Activities>
-    <Activity Sport="${sport}">
-      <Id>${start}</Id>
-      <Lap StartTime="${start}">
+  return `      <Lap StartTime="${start}">
         <TotalTimeSeconds>${seconds}.0</TotalTimeSeconds>
-        <DistanceMeters>${points.at(-1)!.distance}</DistanceMeters>
+        <DistanceMeters>${points.at(-1)!.distance - points[0]!.distance}</DistanceMeters>
         <MaximumSpeed>3.0</MaximumSpeed>
-        <Calories>${options.calories ?? 0}</Calories>
+        <Calories>${calories}</Calories>
         <AverageHeartRateBpm><Value>140</Value></AverageHeartRateBpm>
         <Intensity>Active</Intensity>
         <TriggerMethod>Manual</TriggerMethod>
@@ -123,14 +191,7 @@ export function tcxFile(options: {
 ${trackpoints}
         </Track>
         <Extensions><ns3:LX><ns3:AvgSpeed>3.0</ns3:AvgSpeed></ns3:LX></Extensions>
-      </Lap>
-      ${options.notes ? `<Notes>${options.notes}</Notes>` : ''}
-      <Creator xsi:type="Device_t"><Name>Forerunner 955</Name><UnitId>3400000000</UnitId><ProductID>4024</ProductID></Creator>
-    </Activity>
-  </Activities>
-  <Author xsi:type="Application_t"><Name>Connect Api</Name><LangID>en</LangID><PartNumber>006-D2449-00</PartNumber></Author>
-</TrainingCenterDatabase>
-`;
+      </Lap>`;
 }
 
 /**

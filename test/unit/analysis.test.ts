@@ -53,10 +53,7 @@ describe('splits', () => {
 
   it('count a standstill in the elapsed time, not the moving time', () => {
     // a minute standing at 500 m
-    const analysis = analyzeTrack(
-      run(310, { speed: (s) => (s > 125 && s <= 185 ? 0 : 4) }),
-      null,
-    );
+    const analysis = analyzeTrack(run(310, { speed: (s) => (s > 125 && s <= 185 ? 0 : 4) }), null);
     const first = analysis.splits.kilometers[0]!;
     expect(first.elapsedSeconds).toBeCloseTo(310, 0);
     expect(first.movingSeconds).toBeCloseTo(250, 0);
@@ -66,10 +63,7 @@ describe('splits', () => {
 
 describe('zones', () => {
   // 100 s at each of 120, 140, 160, 180 beats, then 50 s without a reading
-  const analysis = analyzeTrack(
-    run(450, { heartRate: (s) => (s > 400 ? null : 120 + 20 * Math.floor((s - 1) / 100)) }),
-    null,
-  );
+  const analysis = analyzeTrack(run(450, { heartRate: (s) => (s > 400 ? null : 120 + 20 * Math.floor((s - 1) / 100)) }), null);
 
   it('add up, with the seconds without a reading, to the moving time', () => {
     const times = heartRateZones(analysis, { maxHeartRate: 200, restingHeartRate: null, thresholdPower: null }, 'ATHLETE')!;
@@ -152,7 +146,11 @@ describe('laps', () => {
     expect(analysis.laps[0]).toMatchObject({ distanceMeters: 1210, averageHeartRate: 141, elapsedSeconds: 300 });
     expect(analysis.laps[1]).toMatchObject({ startOffsetSeconds: 300, distanceMeters: 1200, averageHeartRate: 170, maxHeartRate: 170 });
     // anyone shown only part of the track gets laps of the points shown
-    const shown = analyzeTrack(points.slice(0, 301), { laps: [lap(0, 300, { distanceMeters: 1210 }), lap(300, 600)], thresholds: null, notes: [] }, false);
+    const shown = analyzeTrack(
+      points.slice(0, 301),
+      { laps: [lap(0, 300, { distanceMeters: 1210 }), lap(300, 600)], thresholds: null, notes: [] },
+      false,
+    );
     expect(shown.laps).toHaveLength(1);
     expect(shown.laps[0]!.distanceMeters).toBeCloseTo(1200, 0);
   });

@@ -13,7 +13,7 @@ import {
   MIN_ZONE_RADIUS_METERS,
   randomShift,
 } from '../../domain/privacy-zones.ts';
-import { validateProfile, validateZone } from '../../domain/social.ts';
+import { THRESHOLD_BOUNDS, thresholdsProblem, validateProfile, validateZone } from '../../domain/social.ts';
 import { processImage } from '../../media/images.ts';
 import { mediaName } from '../../media/store.ts';
 import { builder } from '../builder.ts';
@@ -227,6 +227,15 @@ payloadMutation('updateProfile', {
       hiddenEndsMeters: t.int({
         description: `Meters of the start and of the finish of every track that nobody else sees (0 to ${MAX_HIDDEN_ENDS_METERS}; 0 hides none). Takes effect at once, for every track.`,
       }),
+      maxHeartRate: t.int({
+        description: `Beats a minute (${THRESHOLD_BOUNDS.maxHeartRate.join(' to ')}; 0 for none) that the heart-rate zones of every workout are made of (\`Track.heartRateZones\`); without it, the one a workout's file gave.`,
+      }),
+      restingHeartRate: t.int({
+        description: `Beats a minute (${THRESHOLD_BOUNDS.restingHeartRate.join(' to ')}; 0 for none), below \`maxHeartRate\`: with it, heart-rate zones are of the reserve between the two (Karvonen), without it of the maximum.`,
+      }),
+      thresholdPower: t.int({
+        description: `Functional threshold power in watts (${THRESHOLD_BOUNDS.thresholdPower.join(' to ')}; 0 for none) that the power zones are made of (\`Track.powerZones\`).`,
+      }),
     }),
   },
   scope: 'profile:write',
@@ -235,6 +244,14 @@ payloadMutation('updateProfile', {
     const viewer = requireViewer(context);
     const { photo, ...fields } = input;
     const data = validateProfile({ ...fields, photo: photo != null });
+    if (data.maxHeartRate !== undefined || data.restingHeartRate !== undefined) {
+      const stored = await context.prisma.person.findUniqueOrThrow({
+        where: { id: viewer.id },
+        select: { maxHeartRate: true, restingHeartRate: true },
+      });
+      const problem = thresholdsProblem(data as { maxHeartRate?: number | null; restingHeartRate?: number | null }, stored);
+      if (problem) throw new ValidationError([problem]);
+    }
     if (photo) {
       // stored before the profile points at it (a failed update leaves an orphan file, never a broken link);
       // the preview is the avatar: pages show it at 48 pixels
