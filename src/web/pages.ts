@@ -31,6 +31,7 @@ import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, repor
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
 import { climbIn, distanceIn, metersOf, type UnitSystem } from './units.ts';
+import { analysisSection } from './workout-analysis.ts';
 
 /** What the pages are drawn from: the typed results of src/operations/pages.graphql. */
 export type { PageEntry, PagePerson } from './entry-card.ts';
@@ -271,6 +272,7 @@ export function entryPage(
     // the parts marked data-live are replaced in place by the page's script (web/entry-script.ts)
     html`<div data-entry="${entry.id}"><div data-live="card">${entryCard(entry, { link: false, units: visitor.units })}</div>
 ${figures?.markup}
+${entry.track && analysisSection(entry.track, entry.workout?.activityType ?? null, visitor.units)}
 ${entry.geo && html`<p><a href="/nearby?lat=${entry.geo.latitude}&lon=${entry.geo.longitude}">More entries near here</a></p>`}
 ${actions}
 <section class="card" aria-labelledby="comments-heading" data-live="comments"><h2 id="comments-heading" tabindex="-1">Comments</h2>${comments}</section>

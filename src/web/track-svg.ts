@@ -110,3 +110,35 @@ export function elevationProfileSvg(
 <text x="${width - right}" y="${height - 4}" font-size="18" fill="#1d2430" text-anchor="end">${distanceIn(total, units)}</text>
 </svg>`;
 }
+
+/**
+ * A reading along a track (heart rate, pace, speed) as a line over distance: `values` in step with
+ * `distance` (meters), null where there is no reading. `invert` draws low values on top (pace: faster
+ * is higher). Null with fewer than two readings.
+ */
+export function lineChartSvg(
+  distance: readonly number[],
+  values: ReadonlyArray<number | null>,
+  options: { id: string; title: string; label: (value: number) => string; units: UnitSystem; invert?: boolean; color?: string },
+): Markup | null {
+  const width = 640;
+  const height = 160;
+  const known = values.flatMap((value, i) => (value === null || !Number.isFinite(value) ? [] : [[distance[i]!, value] as const]));
+  if (known.length < 2) return null;
+  const readings = known.map(([, value]) => value);
+  const [low, high] = [Math.min(...readings), Math.max(...readings)];
+  const total = distance.at(-1)! || 1;
+  const [left, right, top, bottom] = [76, 8, 20, 28];
+  const x = (meters: number) => round(left + (meters / total) * (width - left - right));
+  const share = (value: number) => (value - low) / (high - low || 1);
+  const y = (value: number) => round(top + (options.invert ? share(value) : 1 - share(value)) * (height - top - bottom));
+  const line = known.map(([meters, value], n) => `${n === 0 ? 'M' : 'L'}${x(meters)} ${y(value)}`).join(' ');
+  const [upper, lower] = options.invert ? [low, high] : [high, low];
+  return html`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="${options.id}-title" class="drawing">
+<title id="${options.id}-title">${options.title}: from ${options.label(low)} to ${options.label(high)} over ${distanceIn(total, options.units)}</title>
+<path d="${line}" fill="none" stroke="${options.color ?? '#b03a2e'}" stroke-width="2"/>
+<text x="4" y="${top + 14}" font-size="18" fill="#1d2430">${options.label(upper)}</text>
+<text x="4" y="${height - bottom}" font-size="18" fill="#1d2430">${options.label(lower)}</text>
+<text x="${width - right}" y="${height - 4}" font-size="18" fill="#1d2430" text-anchor="end">${distanceIn(total, options.units)}</text>
+</svg>`;
+}

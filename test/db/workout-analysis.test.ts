@@ -194,6 +194,25 @@ describe('a FIT file with laps and thresholds', () => {
     expect((await read(entry.id, tokens.owner)).track.heartRateZones!.basis).toBe('DEVICE');
   });
 
+  it('shows it all on the entry page, drawn by the server: charts, laps, splits, zones and best power', async () => {
+    const response = await api.fetch(`/entries/${entry.databaseId}`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    const section = /<section class="card" aria-labelledby="analysis-heading">(.*?)<\/section>/s.exec(page)![1]!;
+    expect(section).toContain('<title id="speed-chart-title">Speed along the way: from');
+    expect(section).toContain('<title id="heart-chart-title">Heart rate along the way: from 110 bpm to 150 bpm');
+    expect(section).toContain('<title id="power-chart-title">');
+    const tables = [...section.matchAll(/<table class="totals"><caption class="meta">([^<]*)<\/caption>(.*?)<\/table>/gs)];
+    const rows = (caption: string) =>
+      (tables.find(([, text]) => text!.startsWith(caption))?.[2]?.match(/<tr><th scope="row">/g) ?? []).length;
+    expect(rows('Laps as the device recorded them')).toBe(7);
+    // a visitor reads kilometres
+    expect(rows('Splits per kilometre')).toBe(29);
+    expect(rows('Heart rate zones of the thresholds the device wrote')).toBe(5);
+    expect(rows('Power zones of the thresholds the device wrote')).toBe(7);
+    expect(section).toContain('Best power: 1:00 250 W · 5:00 250 W · 20:00 240 W');
+  });
+
   it('streams the points for a chart, in step, at the resolution asked', () => {
     const { streams } = entry.track;
     expect(streams.pointCount).toBe(3600);
