@@ -353,6 +353,7 @@ function avatarInput(form: Form): { photo: File } | { photoUrl: string } | Recor
 const SAVED: Record<string, string> = {
   profile: 'Your profile and privacy settings are saved.',
   zones: 'Your privacy zones are saved.',
+  thresholds: 'Your training zones are saved: every workout’s time in zones follows them.',
   email: 'Your mail settings are saved. A new address is mailed a link: follow it to have notifications mailed there.',
 };
 
@@ -408,6 +409,20 @@ function mountSettings(router: Router, respond: Respond, post: Post, run: WebOpt
     },
     true,
   );
+  post('/settings/thresholds', async (ctx, read, form) => {
+    // empty: none of the athlete's own (0 clears it); a figure that is no whole number is refused as out of bounds
+    const figure = (name: string) => {
+      const text = field(form, name).trim();
+      return text === '' ? 0 : Number.isInteger(Number(text)) ? Number(text) : -1;
+    };
+    const input = {
+      maxHeartRate: figure('max_heart_rate'),
+      restingHeartRate: figure('resting_heart_rate'),
+      thresholdPower: figure('threshold_power'),
+    };
+    const issues = issuesOf(await run(PageUpdateProfileDocument, ctx.request, read.context, { input }));
+    return issues ? again(ctx, read, { thresholdIssues: issues }) : seeOther('/settings?saved=thresholds');
+  });
   post('/settings/zones', async (ctx, read, form) => {
     const [lat, lon, radiusMeters] = ['lat', 'lon', 'radius_meters'].map((name) =>
       field(form, name).trim() === '' ? Number.NaN : Number(field(form, name)),

@@ -2,6 +2,7 @@
 // (hidden ends and privacy zones), and the friend requests waiting for them. Pure: markup out.
 import type { FieldIssue } from '../domain/errors.ts';
 import { MAX_HIDDEN_ENDS_METERS, MAX_ZONE_RADIUS_METERS, MIN_ZONE_RADIUS_METERS } from '../domain/privacy-zones.ts';
+import { THRESHOLD_BOUNDS } from '../domain/social.ts';
 import { html, type Markup } from '../http/html.ts';
 import type { PageViewerSettingsQuery } from '../operations/generated.ts';
 import { hidden, issuesBlock } from '../pages/layout.ts';
@@ -70,6 +71,20 @@ function profileForm(csrf: string, me: Settings, issues?: FieldIssue[]): Markup 
 </form></section>`;
 }
 
+/** The thresholds a workout's heart-rate and power zones are made of (domain/zones.ts). */
+function thresholdsCard(csrf: string, me: Settings, issues?: FieldIssue[]): Markup {
+  const number = (id: string, label: string, value: number | null, [min, max]: readonly [number, number]) =>
+    html`<label for="${id}">${label} (${min} to ${max})</label><input type="number" id="${id}" name="${id}" min="${min}" max="${max}" step="1" value="${value ?? ''}" aria-describedby="thresholds_help">`;
+  return html`<section class="card" aria-labelledby="thresholds-heading"><h2 id="thresholds-heading">Training zones</h2>${issuesBlock(issues)}
+<form method="post" action="/settings/thresholds">${hidden('csrf', csrf)}
+  <p class="help" id="thresholds_help">Your workouts' time in heart-rate and power zones is made of these. Leave one empty to use what your watch wrote in each file, where it did. With a resting heart rate, heart-rate zones are of the reserve between the two.</p>
+  ${number('max_heart_rate', 'Maximum heart rate, beats a minute', me.maxHeartRate ?? null, THRESHOLD_BOUNDS.maxHeartRate)}
+  ${number('resting_heart_rate', 'Resting heart rate, beats a minute', me.restingHeartRate ?? null, THRESHOLD_BOUNDS.restingHeartRate)}
+  ${number('threshold_power', 'Functional threshold power, watts', me.thresholdPower ?? null, THRESHOLD_BOUNDS.thresholdPower)}
+  <button type="submit">Save training zones</button>
+</form></section>`;
+}
+
 function zonesCard(csrf: string, me: Settings, issues?: FieldIssue[]): Markup {
   const zones = me.privacyZones ?? [];
   const list = zones.length
@@ -113,7 +128,13 @@ function requestsCard(csrf: string, me: Settings): Markup | null {
 }
 
 export type EmailSettings = PageViewerSettingsQuery['emailSettings'];
-export type SettingsForm = { profileIssues?: FieldIssue[]; zoneIssues?: FieldIssue[]; emailIssues?: FieldIssue[]; saved?: string | null };
+export type SettingsForm = {
+  profileIssues?: FieldIssue[];
+  thresholdIssues?: FieldIssue[];
+  zoneIssues?: FieldIssue[];
+  emailIssues?: FieldIssue[];
+  saved?: string | null;
+};
 
 const FREQUENCIES = [
   ['IMMEDIATE', 'Each one as it comes'],
@@ -161,12 +182,12 @@ export function settingsPage(
   more: { email?: EmailSettings; blocked?: KeptAway; muted?: KeptAway } = {},
 ): Markup {
   const { email } = more;
-  const problems = form.profileIssues?.length || form.zoneIssues?.length || form.emailIssues?.length;
+  const problems = form.profileIssues?.length || form.thresholdIssues?.length || form.zoneIssues?.length || form.emailIssues?.length;
   return layoutPage(
     visitor,
     'Settings',
     html`${problems ? html`<p class="card error" role="alert">Nothing was saved: see below.</p>` : notice(form.saved ?? null)}
-${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${emailCard(visitor.csrf, email, form.emailIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}${keptAwayCard(visitor.csrf, more.blocked, more.muted)}
+${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${thresholdsCard(visitor.csrf, me, form.thresholdIssues)}${emailCard(visitor.csrf, email, form.emailIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}${keptAwayCard(visitor.csrf, more.blocked, more.muted)}
 <p><a href="/account">Your account</a>: the apps you authorized, personal tokens, export, import and deletion.</p>`,
     null,
     { maps: { zones: zonesMap(me) } },

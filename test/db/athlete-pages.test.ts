@@ -311,6 +311,20 @@ describe.skipIf(!haveChromium)('the athlete’s pages', () => {
     await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Save', exact: true }).click()]);
     expect(await tab.locator('[role=alert]').first().textContent()).toContain('Nothing was saved');
     expect(await tab.locator('main').innerText()).toMatch(/hidden ?ends ?meters/i);
+    // the thresholds her workouts' zones are made of; a resting rate above the maximum is refused
+    await tab.goto(`${base}/settings`);
+    await tab.fill('#max_heart_rate', '188');
+    await tab.fill('#threshold_power', '240');
+    await Promise.all([tab.waitForURL(/saved=thresholds/), tab.getByRole('button', { name: 'Save training zones' }).click()]);
+    expect(await tab.inputValue('#max_heart_rate')).toBe('188');
+    expect(await tab.inputValue('#resting_heart_rate')).toBe('');
+    await tab.fill('#resting_heart_rate', '110');
+    await tab.fill('#max_heart_rate', '105');
+    await Promise.all([tab.waitForLoadState('load'), tab.getByRole('button', { name: 'Save training zones' }).click()]);
+    expect(await tab.locator('[role=alert]').first().textContent()).toContain('Nothing was saved');
+    expect(await tab.locator('main').innerText()).toContain('below the maximum');
+    await tab.goto(`${base}/settings`);
+    expect(await tab.inputValue('#max_heart_rate')).toBe('188');
     await tab.goto(`${base}/`);
     await tab.check('input[name=kind][value=workout]');
     await tab.fill('#compose-distance', '10');
