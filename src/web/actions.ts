@@ -357,26 +357,50 @@ const SAVED: Record<string, string> = {
   email: 'Your mail settings are saved. A new address is mailed a link: follow it to have notifications mailed there.',
 };
 
+/** What the settings page shows: the athlete's settings and the people they keep away. */
+async function settingsOf(run: WebOptions['run'], request: Request, read: PageRead) {
+  const data = pageData(await run(PageViewerSettingsDocument, request, read.context));
+  return { me: data.me!, more: { email: data.emailSettings, blocked: data.blocked, muted: data.muted } };
+}
+
+/** The settings page again, with what a form got wrong. */
+const settingsAgain = (run: WebOptions['run']) => async (ctx: RequestContext, read: PageRead, form: SettingsForm) => {
+  const { me, more } = await settingsOf(run, ctx.request, read);
+  return settingsPage(read.visitor(me), me, form, more);
+};
+
+/** The training zones' form: the thresholds every workout's zones are made of. */
+function mountThresholds(post: Post, run: WebOptions['run']): void {
+  post('/settings/thresholds', async (ctx, read, form) => {
+    // empty: none of the athlete's own (0 clears it); a figure that is no whole number is refused as out of bounds
+    const figure = (name: string) => {
+      const text = field(form, name).trim();
+      return text === '' ? 0 : Number.isInteger(Number(text)) ? Number(text) : -1;
+    };
+    const input = {
+      maxHeartRate: figure('max_heart_rate'),
+      restingHeartRate: figure('resting_heart_rate'),
+      thresholdPower: figure('threshold_power'),
+    };
+    const issues = issuesOf(await run(PageUpdateProfileDocument, ctx.request, read.context, { input }));
+    return issues ? settingsAgain(run)(ctx, read, { thresholdIssues: issues }) : seeOther('/settings?saved=thresholds');
+  });
+}
+
 /** The settings page, its profile form and its privacy zones. */
 function mountSettings(router: Router, respond: Respond, post: Post, run: WebOptions['run']): void {
-  const settingsOf = async (request: Request, read: PageRead) => {
-    const data = pageData(await run(PageViewerSettingsDocument, request, read.context));
-    return { me: data.me!, more: { email: data.emailSettings, blocked: data.blocked, muted: data.muted } };
-  };
-  const again = async (ctx: RequestContext, read: PageRead, form: SettingsForm) => {
-    const { me, more } = await settingsOf(ctx.request, read);
-    return settingsPage(read.visitor(me), me, form, more);
-  };
+  const again = settingsAgain(run);
+  mountThresholds(post, run);
   router.get('/settings', ({ request, url }) =>
     respond(request, async (read) => {
       if (!read.session.viewer) return seeOther('/login?next=%2Fsettings');
-      const { me, more } = await settingsOf(request, read);
+      const { me, more } = await settingsOf(run, request, read);
       return [200, settingsPage(read.visitor(me), me, { saved: SAVED[url.searchParams.get('saved') ?? ''] ?? null }, more)];
     }),
   );
   // the address (set, changed, cleared, or its link mailed again) and how often notifications are mailed
   post('/settings/email', async (ctx, read, form) => {
-    const { email } = (await settingsOf(ctx.request, read)).more;
+    const { email } = (await settingsOf(run, ctx.request, read)).more;
     const address = field(form, 'address').trim();
     if (address.toLowerCase() !== (email?.address ?? '').toLowerCase() || field(form, 'resend') === 'yes') {
       const issues = issuesOf(await run(PageSetEmailDocument, ctx.request, read.context, { address: address || null }));
@@ -409,20 +433,6 @@ function mountSettings(router: Router, respond: Respond, post: Post, run: WebOpt
     },
     true,
   );
-  post('/settings/thresholds', async (ctx, read, form) => {
-    // empty: none of the athlete's own (0 clears it); a figure that is no whole number is refused as out of bounds
-    const figure = (name: string) => {
-      const text = field(form, name).trim();
-      return text === '' ? 0 : Number.isInteger(Number(text)) ? Number(text) : -1;
-    };
-    const input = {
-      maxHeartRate: figure('max_heart_rate'),
-      restingHeartRate: figure('resting_heart_rate'),
-      thresholdPower: figure('threshold_power'),
-    };
-    const issues = issuesOf(await run(PageUpdateProfileDocument, ctx.request, read.context, { input }));
-    return issues ? again(ctx, read, { thresholdIssues: issues }) : seeOther('/settings?saved=thresholds');
-  });
   post('/settings/zones', async (ctx, read, form) => {
     const [lat, lon, radiusMeters] = ['lat', 'lon', 'radius_meters'].map((name) =>
       field(form, name).trim() === '' ? Number.NaN : Number(field(form, name)),
