@@ -149,6 +149,41 @@ export async function readRunningRecords(database: Reader, personId: number, rea
     .sort((a, b) => order.indexOf(a.distance) - order.indexOf(b.distance));
 }
 
+/** A power record: the best average watts over a span of seconds, with its entry. */
+export interface PowerRecordRow {
+  seconds: number;
+  watts: number;
+  entryId: number;
+  at: Date;
+}
+
+/**
+ * The best average power over each span (1, 5, 20 minutes) across the person's rides, with its entry:
+ * one statement. To anyone their privacy cuts tracks for, only efforts inside the shown part.
+ */
+export async function readPowerRecords(database: Reader, personId: number, reader: StatsReader): Promise<PowerRecordRow[]> {
+  const shown =
+    reader.shownVersion === null
+      ? Sql.empty
+      : Sql.sql` AND t."shownVersion" = ${reader.shownVersion} AND b."startOffsetMs" >= t."shownFromMs"
+    AND b."startOffsetMs" + b."seconds" * 1000 <= t."shownToMs"`;
+  const rows = await database.read<{ seconds: number | bigint; watts: number | bigint; entryId: number | bigint; at: Date | string }>(
+    Sql.sql`SELECT r."seconds", r."watts", r."entryId", r."at" FROM (
+      SELECT b."seconds", b."watts", e."id" AS "entryId", ${Sql.raw(AT)} AS "at",
+        row_number() OVER (PARTITION BY b."seconds" ORDER BY b."watts" DESC, e."id") AS "rank"
+      FROM "PowerEffort" b JOIN "Track" t ON t."id" = b."trackId" JOIN "Entry" e ON e."id" = t."entryId"
+        JOIN "Workout" w ON w."entryId" = e."id"
+      WHERE ${workoutsOf(personId, reader, 'cycling')}${shown}) r
+    WHERE r."rank" = 1 ORDER BY r."seconds"`,
+  );
+  return rows.map((row) => ({
+    seconds: Number(row.seconds),
+    watts: Number(row.watts),
+    entryId: Number(row.entryId),
+    at: row.at instanceof Date ? row.at : storedDate(row.at),
+  }));
+}
+
 export interface BiggestRow {
   entryId: number;
   meters: number;

@@ -9,7 +9,7 @@
 // before computing it, so no track is computed twice, and a batch whose process stopped is taken up
 // by another once its lease has run out.
 import { setImmediate as nextTick } from 'node:timers/promises';
-import type { Recorded } from '../domain/analysis.ts';
+import type { Analysis, Recorded } from '../domain/analysis.ts';
 import { RECORDS_VERSION, type TrackEfforts, trackEfforts } from '../domain/records.ts';
 import { decodePoints } from '../domain/track-codec.ts';
 import { analysisOf } from '../tracks/prepare.ts';
@@ -58,7 +58,7 @@ export async function backfillTrackRecords(prisma: Prisma): Promise<number> {
       select: { id: true, pointData: true, recorded: true },
       orderBy: { id: 'asc' },
     });
-    const computed: Array<TrackEfforts & { id: number; analysis: string | null }> = [];
+    const computed: Array<TrackEfforts & { id: number; analysis: Analysis | null }> = [];
     for (const track of tracks) {
       const points = decodePoints(track.pointData);
       const recorded = track.recorded ? (JSON.parse(track.recorded) as Recorded) : null;
@@ -72,11 +72,19 @@ export async function backfillTrackRecords(prisma: Prisma): Promise<number> {
           // only if no newer write replaced it meanwhile (that one computed its own)
           const current = await tx.track.updateMany({
             where: { id, recordsVersion: { lt: RECORDS_VERSION } },
-            data: { movingSeconds, analysis, recordsVersion: RECORDS_VERSION, recordsClaimedUntil: null },
+            data: {
+              movingSeconds,
+              analysis: analysis && JSON.stringify(analysis),
+              recordsVersion: RECORDS_VERSION,
+              recordsClaimedUntil: null,
+            },
           });
           if (current.count === 0) continue;
           await tx.bestEffort.deleteMany({ where: { trackId: id } });
           if (efforts.length) await tx.bestEffort.createMany({ data: efforts.map((effort) => ({ trackId: id, ...effort })) });
+          await tx.powerEffort.deleteMany({ where: { trackId: id } });
+          const power = analysis?.powerEfforts ?? [];
+          if (power.length) await tx.powerEffort.createMany({ data: power.map((effort) => ({ trackId: id, ...effort })) });
           written += 1;
         }
         return written;

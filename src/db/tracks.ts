@@ -44,6 +44,8 @@ export async function writeTrack(
   if ('entryId' in owner && owner.entryId !== undefined)
     await tx.entry.updateMany({ where: { id: owner.entryId }, data: { revision: { increment: 1 } } });
   if (track.efforts.length) await tx.bestEffort.createMany({ data: track.efforts.map((effort) => ({ trackId: id, ...effort })) });
+  if (track.powerEfforts.length)
+    await tx.powerEffort.createMany({ data: track.powerEfforts.map((effort) => ({ trackId: id, ...effort })) });
   await bulkInsert(
     { provider, client: tx },
     'TrackWaypoint',

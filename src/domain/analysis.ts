@@ -5,10 +5,10 @@
 // seconds per beat and per watt (zones.ts), so an athlete who changes their thresholds needs no
 // track read. No I/O.
 import { distanceMiles } from './geo.ts';
-import { MOVING_METERS_PER_SECOND } from './records.ts';
+import { type BestEffort, MOVING_METERS_PER_SECOND, trackEfforts } from './records.ts';
 import type { GpxPoint } from './track.ts';
 
-/** Which rules computed a track's analysis: raise it when they change, and start-up computes them again. */
+/** Which rules computed a track's analysis: raise it (and records.ts RECORDS_VERSION) when they change. */
 export const ANALYSIS_VERSION = 1;
 
 const METERS_PER_MILE = 1609.344;
@@ -76,6 +76,13 @@ export interface Split {
   averageHeartRate: number | null;
 }
 
+export interface PowerEffort {
+  seconds: number;
+  watts: number;
+  /** Milliseconds after the track's first timed point where it began (as a best effort's). */
+  startOffsetMs: number;
+}
+
 export interface Analysis {
   version: number;
   movingSeconds: number;
@@ -89,7 +96,9 @@ export interface Analysis {
   withoutHeartRate: number;
   withoutPower: number;
   /** The best average power over each of POWER_EFFORT_SECONDS that the track lasts; none without power. */
-  powerEfforts: Array<{ seconds: number; watts: number }>;
+  powerEfforts: PowerEffort[];
+  /** The fastest time over each record distance inside the track (records.ts): its running records. */
+  bestEfforts: BestEffort[];
   /** The device's thresholds, when its file gave sound ones. */
   thresholds: Thresholds | null;
   /** What was left out as unsound, one sentence each. */
@@ -283,8 +292,14 @@ function powerEffortsOf(timed: Timed): Analysis['powerEfforts'] {
   for (let s = 0; s < span; s++) prefix[s + 1] = prefix[s]! + grid[s]!;
   return POWER_EFFORT_SECONDS.filter((seconds) => seconds <= span).map((seconds) => {
     let best = 0;
-    for (let s = seconds; s <= span; s++) best = Math.max(best, prefix[s]! - prefix[s - seconds]!);
-    return { seconds, watts: Math.round(best / seconds) };
+    let start = 0;
+    for (let s = seconds; s <= span; s++) {
+      if (prefix[s]! - prefix[s - seconds]! > best) {
+        best = prefix[s]! - prefix[s - seconds]!;
+        start = s - seconds;
+      }
+    }
+    return { seconds, watts: Math.round(best / seconds), startOffsetMs: start * 1000 };
   });
 }
 
@@ -323,8 +338,15 @@ function lapOf(timed: Timed, lap: RecordedLap, trustDevice: boolean): Lap | null
  * else, when the owner hides part of the track, gets the analysis of the points they are shown
  * (tracks/work.ts), whose laps are made of those points alone.
  */
-export function analyzeTrack(points: Iterable<GpxPoint>, recorded: Recorded | null, trustDevice = true): Analysis {
-  const timed = timedPoints(points);
+export function analyzeTrack(
+  points: readonly GpxPoint[] | (() => Iterable<GpxPoint>),
+  recorded: Recorded | null,
+  trustDevice = true,
+): Analysis {
+  // read twice (the columns here, the efforts in records.ts): packed points are iterated, never held as objects
+  const read = typeof points === 'function' ? points : () => points;
+  const timed = timedPoints(read());
+  const { efforts } = trackEfforts(read());
   const heart = histogram(timed, 'heartRate');
   const power = histogram(timed, 'power');
   return {
@@ -337,6 +359,7 @@ export function analyzeTrack(points: Iterable<GpxPoint>, recorded: Recorded | nu
     withoutHeartRate: heart.without,
     withoutPower: power.without,
     powerEfforts: powerEffortsOf(timed),
+    bestEfforts: efforts,
     thresholds: recorded?.thresholds ?? null,
     notes: recorded?.notes ?? [],
   };

@@ -29,6 +29,7 @@ export interface PreparedTrackData extends TrackSummary {
 export interface PreparedTrack {
   readonly data: PreparedTrackData;
   readonly efforts: ReturnType<typeof trackEfforts>['efforts'];
+  readonly powerEfforts: Analysis['powerEfforts'];
   readonly waypoints: ParsedGpx['waypoints'];
 }
 
@@ -44,10 +45,10 @@ function recordsOf(points: () => Iterable<TrackPointInput>): TrackEfforts {
   }
 }
 
-/** A track's analysis, as JSON; like its records, it never fails an upload. */
-export function analysisOf(points: Iterable<GpxPoint>, recorded: Recorded | null): string | null {
+/** A track's analysis; like its records, it never fails an upload: should it fail, the track is stored without it. */
+export function analysisOf(points: readonly GpxPoint[] | (() => Iterable<GpxPoint>), recorded: Recorded | null): Analysis | null {
   try {
-    return JSON.stringify(analyzeTrack(points, recorded) satisfies Analysis);
+    return analyzeTrack(points, recorded);
   } catch {
     return null;
   }
@@ -79,6 +80,7 @@ export function prepareTrack(gpx: TrackSource): PreparedTrack {
   const said = [...gpx.repairs, ...(gpx.recorded?.notes ?? [])];
   const repairs = thinned ? [...said, `${count} points thinned evenly to ${MAX_STORED_POINTS} for storing`] : said;
   const { efforts, movingSeconds } = recordsOf(points);
+  const analysis = analysisOf(points, gpx.recorded ?? null);
   return {
     data: {
       ...summarizeTrack(points()),
@@ -93,9 +95,10 @@ export function prepareTrack(gpx: TrackSource): PreparedTrack {
       recordsVersion: RECORDS_VERSION,
       repairs: repairs.length ? repairs.join('\n') : null,
       recorded: gpx.recorded ? JSON.stringify(gpx.recorded) : null,
-      analysis: analysisOf(points(), gpx.recorded ?? null),
+      analysis: analysis && JSON.stringify(analysis),
     },
     efforts,
+    powerEfforts: analysis?.powerEfforts ?? [],
     waypoints: gpx.waypoints,
   };
 }

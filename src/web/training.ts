@@ -119,7 +119,12 @@ export function recordsTable(records: NonNullable<PageTrainingFragment['records'
     ],
     [
       'Cycling',
-      records.longestRide ? [row('Longest ride', distanceIn(metersOf(records.longestRide.distance), units), records.longestRide)] : [],
+      [
+        ...(records.longestRide
+          ? [row('Longest ride', distanceIn(metersOf(records.longestRide.distance), units), records.longestRide)]
+          : []),
+        ...records.power.map((r) => row(`Best ${r.seconds / 60}-minute power`, `${r.watts} W`, r)),
+      ],
     ],
     [
       'Swimming',

@@ -213,6 +213,34 @@ describe('a FIT file with laps and thresholds', () => {
     expect(section).toContain('Best power: 1:00 250 W · 5:00 250 W · 20:00 240 W');
   });
 
+  it('has its best efforts, and its best power feeds the person’s records', async () => {
+    const efforts = await api.graphql<{ entry: { track: { bestEfforts: Array<{ distance: string; seconds: number }> } } }>(
+      'query ($id: ID!) { entry(id: $id) { track { bestEfforts { distance seconds startOffsetSeconds } } } }',
+      { id: entry.id },
+      tokens.friend,
+    );
+    // 8 m/s throughout: a kilometre in 125 s
+    expect(efforts.data!.entry.track.bestEfforts.map((effort) => effort.distance)).toEqual([
+      'ONE_K',
+      'ONE_MILE',
+      'FIVE_K',
+      'TEN_K',
+      'HALF_MARATHON',
+    ]);
+    expect(efforts.data!.entry.track.bestEfforts[0]!.seconds).toBeCloseTo(125, 0);
+    const records = await api.graphql<{
+      person: { records: { power: Array<{ seconds: number; watts: number; entry: { databaseId: number } }> } };
+    }>('{ person(username: "wren") { records { power { seconds watts entry { databaseId } } } } }', {}, tokens.friend);
+    expect(records.data!.person.records.power).toEqual([
+      { seconds: 60, watts: 250, entry: { databaseId: entry.databaseId } },
+      { seconds: 300, watts: 250, entry: { databaseId: entry.databaseId } },
+      { seconds: 1200, watts: 240, entry: { databaseId: entry.databaseId } },
+    ]);
+    // and the stats page shows them among the cycling records
+    const page = await (await api.fetch('/people/wren/stats', { headers: { accept: 'text/html' } })).text();
+    expect(page).toMatch(/<th scope="row">Best 5-minute power<\/th><td><a href="[^"]+">250 W<\/a>/);
+  });
+
   it('streams the points for a chart, in step, at the resolution asked', () => {
     const { streams } = entry.track;
     expect(streams.pointCount).toBe(3600);

@@ -111,10 +111,11 @@ describe('best power', () => {
     const points = run(2100, { speed: () => 9, power: (s) => (s <= 600 ? 200 : s >= 1000 && s < 1060 ? 400 : 300) });
     const paused = [...points.slice(0, 601), ...points.slice(601).map((p) => ({ ...p, time: new Date(p.time!.getTime() + 300_000) }))];
     const efforts = analyzeTrack(paused, null).powerEfforts;
+    // each where it began, on the clock (the stop included): the 400 W minute at 1,299 s, the riding resumed at 901 s
     expect(efforts).toEqual([
-      { seconds: 60, watts: 400 },
-      { seconds: 300, watts: 320 },
-      { seconds: 1200, watts: 305 },
+      { seconds: 60, watts: 400, startOffsetMs: 1_299_000 },
+      { seconds: 300, watts: 320, startOffsetMs: 1_059_000 },
+      { seconds: 1200, watts: 305, startOffsetMs: 901_000 },
     ]);
   });
 });

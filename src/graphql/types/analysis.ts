@@ -3,6 +3,7 @@
 // anyone the owner hides nothing of the track from, is answered from the analysis kept with the track
 // (no point decoded); anyone else from the points they are shown, as every other figure of a track.
 import type { Analysis, Lap, Recorded, Split } from '../../domain/analysis.ts';
+import { RECORD_DISTANCES } from '../../domain/records.ts';
 import { heartRateZones, powerZones, thresholdsFor, type ZoneBasis, type ZoneTimes } from '../../domain/zones.ts';
 import { trackWork } from '../../tracks/pool.ts';
 import type { Streams } from '../../tracks/work.ts';
@@ -12,6 +13,7 @@ import { personById } from '../loaders.ts';
 import { ownerOfTrack, pointCountOf, pointDataOf, trackPrivacy } from '../privacy.ts';
 import { UnitPreferenceEnum } from './enums.ts';
 import { TrackRef } from './route.ts';
+import { RecordDistanceEnum } from './stats.ts';
 
 const METERS_PER_MILE = 1609.344;
 /** A stream's points at most: enough for any chart, and a bounded answer. */
@@ -95,6 +97,23 @@ const PowerEffortRef = builder.objectRef<Analysis['powerEfforts'][number]>('Powe
   fields: (t) => ({
     seconds: t.exposeInt('seconds', { description: 'The span: 60, 300 or 1200 seconds.' }),
     watts: t.exposeInt('watts', { description: 'Average watts over it.' }),
+    startOffsetSeconds: t.float({
+      description: 'Where it began, in seconds after the track’s first timed point (of the points shown).',
+      resolve: (effort) => effort.startOffsetMs / 1000,
+    }),
+  }),
+});
+
+const TrackEffortRef = builder.objectRef<Analysis['bestEfforts'][number]>('TrackEffort').implement({
+  description: 'The fastest stretch of a record distance inside the track: what the person’s running records are made of.',
+  fields: (t) => ({
+    distance: t.expose('distance', { type: RecordDistanceEnum, description: 'The distance.' }),
+    meters: t.float({ description: 'The same distance in meters.', resolve: (effort) => RECORD_DISTANCES[effort.distance] }),
+    seconds: t.exposeFloat('seconds', { description: 'Elapsed seconds, to the millisecond.' }),
+    startOffsetSeconds: t.float({
+      description: 'Where it began, in seconds after the track’s first timed point (of the points shown).',
+      resolve: (effort) => effort.startOffsetMs / 1000,
+    }),
   }),
 });
 
@@ -207,6 +226,12 @@ builder.prismaObjectFields(TrackRef, (t) => ({
     description: 'The best average power over 1, 5 and 20 minutes that the track lasts; empty without power.',
     select: ANALYSED,
     resolve: async (track, _args, context) => (await analysisOf(context, track))?.powerEfforts ?? [],
+  }),
+  bestEfforts: t.field({
+    type: [TrackEffortRef],
+    description: 'The fastest time over each record distance (1 km to the marathon) the track covers, shortest first; empty without times.',
+    select: ANALYSED,
+    resolve: async (track, _args, context) => (await analysisOf(context, track))?.bestEfforts ?? [],
   }),
   movingSeconds: t.float({
     nullable: true,

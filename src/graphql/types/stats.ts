@@ -8,8 +8,10 @@ import {
   type BiggestRow,
   type BiggestWanted,
   type PeriodTotals,
+  type PowerRecordRow,
   readBiggest,
   readPeriodTotals,
+  readPowerRecords,
   readRunningRecords,
   readWorkoutMinutes,
   type StatsReader,
@@ -60,7 +62,7 @@ const StatsPeriodEnum = builder.enumType('StatsPeriod', {
   },
 });
 
-const RecordDistanceEnum = builder.enumType('RecordDistance', {
+export const RecordDistanceEnum = builder.enumType('RecordDistance', {
   description: 'A distance running records are kept for.',
   values: {
     ONE_K: { value: '1k' as const, description: '1 kilometer.' },
@@ -216,6 +218,15 @@ const RunningRecordRef = builder.objectRef<RunningRecordShape>('RunningRecord').
   }),
 });
 
+const PowerRecordRef = builder.objectRef<PowerRecordRow & { owner: Owner }>('PowerRecord').implement({
+  description: 'The best average power held over a span inside one of the person’s rides.',
+  interfaces: [RecordFields],
+  fields: (t) => ({
+    seconds: t.exposeInt('seconds', { description: 'The span: 60, 300 or 1200 seconds.' }),
+    watts: t.exposeInt('watts', { description: 'Average watts over it.' }),
+  }),
+});
+
 interface MeasureShape {
   owner: Owner;
   entryId: number;
@@ -273,6 +284,18 @@ const RecordsRef = builder.objectRef<RecordsShape>('PersonRecords').implement({
       resolve: async ({ owner, reader, revision }, _args, context) =>
         (await context.stats.keep(owner.id, revision, reader, 'running', () => readRunningRecords(context, owner.id, reader))).map(
           (record) => ({ owner, ...record }),
+        ),
+    }),
+    power: t.field({
+      type: [PowerRecordRef],
+      description:
+        'For each span (1, 5 and 20 minutes) a ride with power lasted, the best average power, shortest span first. To anyone but the person, only efforts inside the shown part of a track their privacy cuts.',
+      resolve: async ({ owner, reader, revision }, _args, context) =>
+        (await context.stats.keep(owner.id, revision, reader, 'power', () => readPowerRecords(context, owner.id, reader))).map(
+          (record) => ({
+            owner,
+            ...record,
+          }),
         ),
     }),
     longestRide: t.field({
