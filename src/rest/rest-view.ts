@@ -54,6 +54,8 @@ export const LEFT_OUT: Record<string, string> = {
   'Track.outline': 'a track’s points are its GPX: `/entries/{id}.gpx` or `/routes/{id}.gpx`',
   'Track.gpx': 'a track’s GPX is `/entries/{id}.gpx` or `/routes/{id}.gpx`',
   'Track.waypoints': 'a track’s waypoints are in its GPX',
+  // they read the track's points, for every track of a page
+  'Track.streams': 'a track’s points as arrays for charts are GraphQL’s `Track.streams(resolution:)`, its points the GPX',
   // it reads every track's points: its owner asks GraphQL's Track.privacy for one track at a time
   'Track.privacy': 'what a privacy zone hides of a track is GraphQL’s `Track.privacy`',
   // a page of 20 entries would read every route, its owner and its track: 12 statements, not 3

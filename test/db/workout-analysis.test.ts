@@ -241,6 +241,17 @@ describe('a FIT file with laps and thresholds', () => {
     expect(page).toMatch(/<th scope="row">Best 5-minute power<\/th><td><a href="[^"]+">250 W<\/a>/);
   });
 
+  it('answers the laps, splits and zones at /api/v1 too, without the streams', async () => {
+    const response = await api.fetch(`/api/v1/entries/${entry.databaseId}`, { headers: { authorization: `Bearer ${tokens.friend}` } });
+    expect(response.status).toBe(200);
+    const { track } = (await response.json()) as { track: Record<string, unknown> };
+    expect(track.laps).toHaveLength(7);
+    expect(track.splits).toHaveLength(29);
+    expect(track.heartRateZones).toMatchObject({ basis: 'DEVICE' });
+    expect(track.powerEfforts).toHaveLength(3);
+    expect(track).not.toHaveProperty('streams');
+  });
+
   it('streams the points for a chart, in step, at the resolution asked', () => {
     const { streams } = entry.track;
     expect(streams.pointCount).toBe(3600);
