@@ -16,6 +16,7 @@ import WebSocket from 'ws';
 import { parseDatabaseUrl } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { toGpx } from '../src/domain/gpx.ts';
+import { fitFile, pointsAlong } from '../test/support/activity-files.ts';
 import { PEER_FEED, PEER_VERSION, startPeer } from './peer.ts';
 
 /** Thrown to end a run with `--only` after its targets. */
@@ -34,7 +35,8 @@ const { values } = parseArgs({
     // `--only peer` only PostGraphile (PostgreSQL), `--only training` measures only the stats of a person with 10,000 workouts, `--only upload` only
     // the GPX upload, `--only fan-out` only the WebSocket fan-out, `--only mixed` only the reads under
     // writes, `--only hostile` only the longest event-loop stall under hostile inputs (each with the
-    // server's RSS), `--only deep` only each stream's deep pages beside its first (run it at --scale 1000)
+    // server's RSS), `--only deep` only each stream's deep pages beside its first (run it at --scale 1000),
+    // `--only workout` only the pages and the analysis of a 100,000-point ride with laps, heart rate and power
     only: { type: 'string', default: '' },
   },
 });
@@ -851,6 +853,64 @@ async function deepPages(base: string, token: string) {
   return results;
 }
 
+/**
+ * A ride of 100,000 points (28 hours at a point a second: a device's longest), with heart rate, power
+ * and a lap every 10,000 points, imported as a FIT file by the person of `token`: the targets read its
+ * entry page, its analysis over GraphQL and its owner's page.
+ */
+async function workoutTargets(base: string, token: string, username: string): Promise<Target[]> {
+  const points = pointsAlong(100_000, { speed: 7 }).map((point, i) => ({
+    ...point,
+    power: 150 + (i % 600) / 4,
+    heartRate: 110 + (i % 900) / 20,
+  }));
+  const fit = fitFile({
+    points,
+    sport: 'cycling',
+    lapsAt: Array.from({ length: 9 }, (_, i) => (i + 1) * 10_000),
+    thresholds: { maxHeartRate: 190, restingHeartRate: 50, functionalThresholdPower: 250 },
+  });
+  const form = new FormData();
+  form.set('file', new Blob([fit as Uint8Array<ArrayBuffer>]), 'ride.fit');
+  const imported = await fetch(`${base}/entries/import.json`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  if (imported.status !== 201)
+    throw new Error(`workout: the FIT import was refused (${imported.status}): ${(await imported.text()).slice(0, 300)}`);
+  const entryId = ((await imported.json()) as { id: number }).id;
+  const query = `{ entry(id: ${entryId}) { track { laps { distanceMeters movingSeconds averagePower } splits { distanceMeters movingSeconds paceSeconds } heartRateZones { zones { seconds } } powerZones { zones { seconds } } powerEfforts { seconds watts } bestEfforts { distance seconds } } } }`;
+  return [
+    {
+      name: 'Web page: an entry with a 100,000-point ride (anonymous)',
+      method: 'GET',
+      path: `/entries/${entryId}`,
+      headers: { accept: 'text/html' },
+      read: true,
+    },
+    { name: 'Web page: its athlete (anonymous)', method: 'GET', path: `/people/${username}`, headers: { accept: 'text/html' }, read: true },
+    {
+      name: 'GraphQL: its laps, splits, zones and efforts, with a token',
+      method: 'POST',
+      path: '/graphql',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+      read: true,
+    },
+    {
+      name: 'GraphQL: its streams at 1,000 points, with a token',
+      method: 'POST',
+      path: '/graphql',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `{ entry(id: ${entryId}) { track { streams(resolution: 1000) { time distance heartRate power speed } } } }`,
+      }),
+      read: true,
+    },
+  ];
+}
+
 async function mintToken(base: string, url: string): Promise<string> {
   const minted = run(['tokens', 'create', '--username', await firstUsername(base)], { DATABASE_URL: url });
   let token = '';
@@ -895,7 +955,11 @@ try {
   const username = await firstUsername(base);
   const entryId = (await database.prisma.entry.findFirstOrThrow({ orderBy: { id: 'asc' }, select: { id: true } })).id;
   const measured =
-    values.only === 'mixed' || values.only === 'deep' ? [] : targets(username, token, entryId).filter((t) => t.name.includes(values.only));
+    values.only === 'workout'
+      ? await workoutTargets(base, token, username)
+      : values.only === 'mixed' || values.only === 'deep'
+        ? []
+        : targets(username, token, entryId).filter((t) => t.name.includes(values.only));
   for (const target of measured) {
     const probe = await fetch(`${base}${target.path}`, { method: target.method, headers: target.headers, body: target.body });
     const body = Buffer.from(await probe.arrayBuffer());

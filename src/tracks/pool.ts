@@ -50,45 +50,58 @@ export function prepareUpload(gpx: PackedGpx): Promise<PreparedTrack> {
 /** How many pieces of work went to the thread (for tests and metrics). */
 export const workedOffThread = () => worked;
 
-/** GPX documents kept, in characters: a big track's document is made once a version, not per request. */
-const KEPT_GPX_CHARACTERS = 64_000_000;
-const keptDocuments = new Map<string, Promise<string>>();
-const keptSizes = new Map<string, number>();
-let keptCharacters = 0;
-
 /**
- * The GPX document `key` names (a track's id, version and what is hidden), made by `make` once, and
- * kept, least recently used out first, while the documents kept hold at most 64 million characters.
- * Requests for one that is being made wait for it.
+ * What is made of a track's points for readers (its GPX document, its streams, its outline), kept by a
+ * key naming the track's id, version and what is hidden: a big track's is made once a version, not per
+ * request. Least recently used out first while what is kept weighs at most `limit` (by `weigh`);
+ * requests for one being made wait for it.
  */
-export function keptGpx(key: string, make: () => Promise<string>): Promise<string> {
-  const known = keptDocuments.get(key);
-  if (known) {
-    keptDocuments.delete(key);
-    keptDocuments.set(key, known);
-    return known;
+export class KeptWork<T> {
+  private readonly kept = new Map<string, Promise<T>>();
+  private readonly weights = new Map<string, number>();
+  private weight = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly weigh: (value: T) => number,
+  ) {}
+
+  get(key: string, make: () => Promise<T>): Promise<T> {
+    const known = this.kept.get(key);
+    if (known) {
+      this.kept.delete(key);
+      this.kept.set(key, known);
+      return known;
+    }
+    const made = make();
+    this.kept.set(key, made);
+    made.then(
+      (value) => this.settle(key, made, this.weigh(value)),
+      () => this.kept.get(key) === made && this.kept.delete(key),
+    );
+    return made;
   }
-  const made = make();
-  keptDocuments.set(key, made);
-  made.then(
-    (document) => {
-      if (keptDocuments.get(key) !== made) return;
-      // a 200,000-point track's is 19 million characters: kept, or every download makes it again
-      if (document.length > KEPT_GPX_CHARACTERS / 2) return void keptDocuments.delete(key);
-      keptSizes.set(key, document.length);
-      keptCharacters += document.length;
-      for (const [oldest] of keptDocuments) {
-        if (keptCharacters <= KEPT_GPX_CHARACTERS) break;
-        if (!keptSizes.has(oldest)) continue;
-        keptCharacters -= keptSizes.get(oldest)!;
-        keptSizes.delete(oldest);
-        keptDocuments.delete(oldest);
-      }
-    },
-    () => keptDocuments.get(key) === made && keptDocuments.delete(key),
-  );
-  return made;
+
+  private settle(key: string, made: Promise<T>, weight: number): void {
+    if (this.kept.get(key) !== made) return;
+    if (weight > this.limit / 2) return void this.kept.delete(key);
+    this.weights.set(key, weight);
+    this.weight += weight;
+    for (const [oldest] of this.kept) {
+      if (this.weight <= this.limit) break;
+      if (!this.weights.has(oldest)) continue;
+      this.weight -= this.weights.get(oldest)!;
+      this.weights.delete(oldest);
+      this.kept.delete(oldest);
+    }
+  }
 }
+
+/** GPX documents kept, in characters: a 200,000-point track's is 19 million, made in about a second. */
+const keptDocuments = new KeptWork<string>(64_000_000, (document) => document.length);
+
+/** The GPX document `key` names, made by `make` once and kept (KeptWork). */
+export const keptGpx = (key: string, make: () => Promise<string>): Promise<string> => keptDocuments.get(key, make);
 
 /** Stops the thread (at shutdown). */
 export async function closeTrackPool(): Promise<void> {

@@ -1,6 +1,7 @@
 // Big tracks never hold the event loop: a track of more than IN_PLACE_POINTS points is worked
-// on the track thread (its GPX, outline, points, and what a privacy zone leaves of it), and a GPX
-// document is made once a version, whatever the query string. The test counts the work, not the time.
+// on the track thread (its GPX, outline, streams, points, and what a privacy zone leaves of it), and a
+// GPX document, an outline and streams are made once a version, whatever the query string. The test
+// counts the work, not the time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IN_PLACE_POINTS, workedOffThread } from '../../src/tracks/pool.ts';
 import { testApp } from '../support/app.ts';
@@ -64,6 +65,23 @@ describe('a track too big to work on in place', () => {
     expect(data!.route.track.outline[0]!.lat).toBeCloseTo(45, 6);
     expect(data!.route.track.outline[99]!.lat).toBeCloseTo(45 + (POINTS - 1) * 1e-4, 6);
     expect(data!.route.track.points.map((p) => p.lat)).toEqual([45, 45.0001, 45.0002]);
+  });
+
+  it('keeps its outline and its streams once made: a page asked again reads none of its packed points', async () => {
+    const query = `{ route(id: ${routeId}) { track { outline(max: 100) { lat } streams(resolution: 50) { distance time } } } }`;
+    const before = workedOffThread();
+    const first = await api.graphql<{ route: { track: { streams: { distance: number[]; time: number[] } } } }>(query);
+    // the outline of the test before is kept; the streams are made once, on the thread
+    expect(workedOffThread()).toBe(before + 1);
+    expect(first.data!.route.track.streams.distance).toHaveLength(50);
+    expect(first.data!.route.track.streams.time.at(-1)).toBe(POINTS - 1);
+    const statements: string[] = [];
+    const stop = db.onQuery((_ms, sql) => statements.push(sql));
+    const again = await api.graphql(query);
+    stop();
+    expect(again.data).toEqual(first.data);
+    expect(workedOffThread()).toBe(before + 1);
+    expect(statements.filter((sql) => sql.includes('pointData'))).toEqual([]);
   });
 
   it('has what a privacy zone leaves of it worked on the track thread too', async () => {

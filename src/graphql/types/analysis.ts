@@ -5,7 +5,7 @@
 import type { Analysis, Lap, Recorded, Split } from '../../domain/analysis.ts';
 import { RECORD_DISTANCES } from '../../domain/records.ts';
 import { heartRateZones, powerZones, thresholdsFor, type ZoneBasis, type ZoneTimes } from '../../domain/zones.ts';
-import { trackWork } from '../../tracks/pool.ts';
+import { KeptWork, trackWork } from '../../tracks/pool.ts';
 import type { Streams } from '../../tracks/work.ts';
 import { builder } from '../builder.ts';
 import { type Context, readsAsOwner } from '../context.ts';
@@ -18,6 +18,8 @@ import { RecordDistanceEnum } from './stats.ts';
 const METERS_PER_MILE = 1609.344;
 /** A stream's points at most: enough for any chart, and a bounded answer. */
 const MAX_STREAM_POINTS = 10_000;
+/** Streams kept, in values: about 200 charts of 1,000 points (KeptWork: made once a track version). */
+const keptStreams = new KeptWork<Streams>(2_000_000, (streams) => streams.time.length * 10);
 
 const LapRef = builder.objectRef<Lap>('Lap').implement({
   description:
@@ -246,12 +248,13 @@ builder.prismaObjectFields(TrackRef, (t) => ({
     type: StreamsRef,
     description: `The points as arrays for charts (time, distance, position, elevation, heart rate, cadence, power, speed), thinned evenly to \`resolution\` points (2 to ${MAX_STREAM_POINTS.toLocaleString('en')}).`,
     args: { resolution: t.arg.int({ required: false, defaultValue: 1000, description: 'At most this many points.' }) },
-    select: { pointData: true, pointCount: true },
+    // not the packed points: a kept answer (the usual case for a big track) needs none of their megabytes
+    select: { pointCount: true, updatedAt: true },
     resolve: async (track, args, context) => {
       const max = Math.max(2, Math.min(args.resolution ?? 1000, MAX_STREAM_POINTS));
-      return trackWork(
-        { kind: 'streams', pointData: track.pointData, settings: await trackPrivacy(context, track), max },
-        track.pointCount,
+      const settings = await trackPrivacy(context, track);
+      return keptStreams.get(`${track.id}:${track.updatedAt.getTime()}:${max}:${settings ? JSON.stringify(settings) : ''}`, async () =>
+        trackWork({ kind: 'streams', pointData: await pointDataOf(context, track), settings, max }, track.pointCount),
       );
     },
   }),

@@ -3,13 +3,13 @@ import type { GpxPoint } from '../../domain/gpx.ts';
 import { type HiddenParts, hidesPlace } from '../../domain/privacy-zones.ts';
 import { decodePoints } from '../../domain/track-codec.ts';
 import { fromMeters } from '../../domain/units.ts';
-import { keptGpx, trackWork } from '../../tracks/pool.ts';
+import { KeptWork, keptGpx, trackWork } from '../../tracks/pool.ts';
 import { builder } from '../builder.ts';
 import { readsAsOwner } from '../context.ts';
 import { databaseIdOf, namesObject } from '../global-ids.ts';
 import { personById, privacyOf, trackOfRoute, trackPoints } from '../loaders.ts';
 import { blockedByPerson } from '../lookups.ts';
-import { ownerOfTrack, shownTrack, trackPrivacy } from '../privacy.ts';
+import { ownerOfTrack, pointDataOf, shownTrack, trackPrivacy } from '../privacy.ts';
 import { ActivityTypeEnum } from './enums.ts';
 import { GeoPointRef } from './geo.ts';
 import { countedConnection, listConnection, listDescription, pageExtensions, ROUTES_PAGE, timeAndId, withKey } from './lists.ts';
@@ -105,6 +105,9 @@ const HiddenPartsRef = builder.objectRef<HiddenParts>('TrackHiddenParts').implem
     zonesCrossed: t.exposeInt('zonesCrossed', { description: 'How many of the privacy zones the track passes through.' }),
   }),
 });
+
+/** Outlines kept, in points: a track's page asks for the same one at each view (KeptWork). */
+const keptOutlines = new KeptWork<GpxPoint[]>(1_000_000, (points) => points.length);
 
 export const TrackRef = builder.prismaObject('Track', {
   description: 'A GPS track of a workout entry or a route.',
@@ -218,12 +221,15 @@ builder.prismaObjectFields(TrackRef, (t) => ({
     description:
       'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
     args: { max: t.arg.int({ required: false, defaultValue: 500, description: 'At most this many points.' }) },
-    select: { pointData: true, pointCount: true },
-    resolve: async (track, args, context) =>
-      trackWork(
-        { kind: 'outline', pointData: track.pointData, settings: await trackPrivacy(context, track), max: args.max ?? 500 },
-        track.pointCount,
-      ),
+    // not the packed points: a kept outline (the usual case for a big track's page) needs none of their megabytes
+    select: { pointCount: true, updatedAt: true },
+    resolve: async (track, args, context) => {
+      const settings = await trackPrivacy(context, track);
+      const max = args.max ?? 500;
+      return keptOutlines.get(`${track.id}:${track.updatedAt.getTime()}:${max}:${settings ? JSON.stringify(settings) : ''}`, async () =>
+        trackWork({ kind: 'outline', pointData: await pointDataOf(context, track), settings, max }, track.pointCount),
+      );
+    },
   }),
   points: t.field({
     type: [TrackPointRef],
