@@ -4,7 +4,7 @@
 // (no point decoded); anyone else from the points they are shown, as every other figure of a track.
 import type { Analysis, Lap, Recorded, Split } from '../../domain/analysis.ts';
 import { RECORD_DISTANCES } from '../../domain/records.ts';
-import { heartRateZones, powerZones, thresholdsFor, type ZoneBasis, type ZoneTimes } from '../../domain/zones.ts';
+import { heartRateZones, powerZones, thresholdsFor, type ZoneTimes } from '../../domain/zones.ts';
 import { KeptWork, trackWork } from '../../tracks/pool.ts';
 import type { Streams } from '../../tracks/work.ts';
 import { builder } from '../builder.ts';
@@ -172,6 +172,16 @@ async function zoneThresholds(context: Context, track: AnalysedTrack, analysis: 
   );
 }
 
+/** Time in the track's heart-rate or power zones, of the thresholds that apply (zones.ts). */
+async function zonesOf(context: Context, track: AnalysedTrack, kind: 'heartRate' | 'power'): Promise<ZoneTimes | null> {
+  const analysis = await analysisOf(context, track);
+  if (!analysis) return null;
+  const { thresholds, basis } = await zoneThresholds(context, track, analysis);
+  return kind === 'heartRate'
+    ? heartRateZones(analysis, thresholds, basis.maxHeartRate)
+    : powerZones(analysis, thresholds, basis.thresholdPower);
+}
+
 const ANALYSED = { analysis: true, recorded: true, pointCount: true } as const;
 
 builder.prismaObjectFields(TrackRef, (t) => ({
@@ -203,12 +213,7 @@ builder.prismaObjectFields(TrackRef, (t) => ({
     description:
       'Moving time in five heart-rate zones: of the reserve between resting and maximum heart rate when a resting one is known (Karvonen: zones from 60, 70, 80 and 90%), else of the maximum. The athlete’s thresholds (`updateProfile`), else the device’s; null without a maximum or without heart rate.',
     select: ANALYSED,
-    resolve: async (track, _args, context) => {
-      const analysis = await analysisOf(context, track);
-      if (!analysis) return null;
-      const { thresholds, basis } = await zoneThresholds(context, track, analysis);
-      return heartRateZones(analysis, thresholds, basis.maxHeartRate);
-    },
+    resolve: (track, _args, context) => zonesOf(context, track, 'heartRate'),
   }),
   powerZones: t.field({
     type: ZoneTimesRef,
@@ -216,12 +221,7 @@ builder.prismaObjectFields(TrackRef, (t) => ({
     description:
       'Moving time in Coggan’s seven power zones of the functional threshold power (from 56, 76, 91, 106, 121 and 151%): the athlete’s (`updateProfile`), else the device’s; null without one or without power.',
     select: ANALYSED,
-    resolve: async (track, _args, context) => {
-      const analysis = await analysisOf(context, track);
-      if (!analysis) return null;
-      const { thresholds, basis } = await zoneThresholds(context, track, analysis);
-      return powerZones(analysis, thresholds, basis.thresholdPower as ZoneBasis);
-    },
+    resolve: (track, _args, context) => zonesOf(context, track, 'power'),
   }),
   powerEfforts: t.field({
     type: [PowerEffortRef],
