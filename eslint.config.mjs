@@ -22,6 +22,7 @@ const VALUE_TYPES = [
   'FieldIssue',
   'FriendshipState',
   'GeoPoint',
+  'Lap',
   'LikeChange',
   'Location',
   'MeasureRecord',
@@ -32,17 +33,24 @@ const VALUE_TYPES = [
   'PeriodTotals',
   'PersonRecords',
   'PersonSuggestion',
+  'PowerEffort',
+  'PowerRecord',
   'RateLimit',
   'Photo',
   'RunningRecord',
+  'Split',
   'Streak',
   'Totals',
   'Track',
+  'TrackEffort',
   'TrackHiddenParts',
   'TrackPoint',
+  'TrackStreams',
   'TrackWaypoint',
   'TrainingStats',
   'Workout',
+  'Zone',
+  'ZoneTimes',
 ];
 
 export default [
@@ -75,7 +83,7 @@ export default [
         },
       ],
       // every list that grows is a connection; the plain lists left are bounded by what holds them: a
-      // track's points (`max`), a period's totals (210 at most), the distances records are kept at,
+      // track's points (`max`), its laps, splits and zones, a period's totals (210 at most), the distances records are kept at,
       // an entry's one image, a person's privacy zones, a refusal's issues, `nodes(ids:)` (100)
       '@graphql-eslint/relay-edge-types': ['error', { listTypeCanWrapOnlyEdgeType: false }],
     },

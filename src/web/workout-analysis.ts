@@ -90,7 +90,7 @@ function zonesTable(zones: PageZonesFragment | null, what: 'Heart rate' | 'Power
   const total = zones.zones.reduce((sum, zone) => sum + zone.seconds, zones.withoutReadingSeconds) || 1;
   const rows = zones.zones.map(
     (zone) =>
-      html`<tr><th scope="row">Zone ${zone.zone}</th><td>${zone.maximum === null ? `${zone.minimum}+ ${unit}` : `${zone.minimum}–${zone.maximum - 1} ${unit}`}</td><td>${formatDuration(zone.seconds)}</td><td><meter min="0" max="1" value="${(zone.seconds / total).toFixed(3)}" aria-label="Share of zone ${zone.zone}">${Math.round((zone.seconds / total) * 100)}%</meter> ${Math.round((zone.seconds / total) * 100)}%</td></tr>`,
+      html`<tr><th scope="row">Zone ${zone.number}</th><td>${zone.maximum === null ? `${zone.minimum}+ ${unit}` : `${zone.minimum}–${zone.maximum - 1} ${unit}`}</td><td>${formatDuration(zone.seconds)}</td><td><meter min="0" max="1" value="${(zone.seconds / total).toFixed(3)}" aria-label="Share of zone ${zone.number}">${Math.round((zone.seconds / total) * 100)}%</meter> ${Math.round((zone.seconds / total) * 100)}%</td></tr>`,
   );
   const whose = zones.basis === 'ATHLETE' ? 'your thresholds in the settings' : 'the thresholds the device wrote in its file';
   return html`<table class="totals"><caption class="meta">${what} zones of ${whose}${zones.withoutReadingSeconds > 0 ? `; ${formatDuration(zones.withoutReadingSeconds)} moving without a reading` : ''}</caption>

@@ -61,7 +61,21 @@ beforeAll(async () => {
   await db.prisma.person.updateMany({ where: { id: { in: [blocker.id, blocked.id] } }, data: { keptApart: 1 } });
   fixture.owner = owner.username;
   fixture.blocker = blocker.username;
-  fixture.ids = [onlyMe.id, friendsOnly.id, atHome.id, blockers.id];
+  // a public run past home: its points inside the zone (latitude 48.8583…, 43 m east of it) must never
+  // leave, whatever a field makes of them (outline, points, streams, laps, splits, GPX)
+  const run = await createEntry(db.prisma, owner.id, { message: 'Public run past home', workout: { activityType: 'running' } });
+  const ownerToken = await createToken(db.prisma, owner.id);
+  const points = Array.from({ length: 171 }, (_, i) => {
+    const time = new Date(Date.UTC(2026, 5, 1, 7) + i * 4000).toISOString();
+    return `<trkpt lat="${(48.85 + i * 0.0001).toFixed(4)}" lon="2.2950"><ele>${35 + (i % 7)}</ele><time>${time}</time><extensions><hr>${120 + (i % 30)}</hr></extensions></trkpt>`;
+  });
+  const put = await api.fetch(`/entries/${run.id}/track.json`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/gpx+xml' },
+    body: `<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>${points.join('')}</trkseg></trk></gpx>`,
+  });
+  expect(put.status).toBe(200);
+  fixture.ids = [onlyMe.id, friendsOnly.id, atHome.id, blockers.id, run.id];
   fixture.people = [owner.id, blocker.id];
   const hidden = [ONLY_ME, FRIENDS_ONLY, ...HOME_DIGITS];
   viewers.anonymous.forbidden = hidden;

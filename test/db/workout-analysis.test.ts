@@ -24,8 +24,8 @@ const ANALYSIS = `
     laps { startOffsetSeconds elapsedSeconds movingSeconds distanceMeters averageHeartRate maxHeartRate averagePower maxPower elevationGain }
     km: splits(units: KILOMETERS) { distanceMeters elapsedSeconds movingSeconds paceSeconds elevationChange averageHeartRate partial }
     mi: splits(units: MILES) { distanceMeters elapsedSeconds }
-    heartRateZones { basis withoutReadingSeconds zones { zone minimum maximum seconds } }
-    powerZones { basis withoutReadingSeconds zones { zone minimum maximum seconds } }
+    heartRateZones { basis withoutReadingSeconds zones { number minimum maximum seconds } }
+    powerZones { basis withoutReadingSeconds zones { number minimum maximum seconds } }
     powerEfforts { seconds watts }
     streams(resolution: 100) { pointCount time distance lat lon elevation heartRate cadence power speed }
   }`;
@@ -33,7 +33,7 @@ const ANALYSIS = `
 interface Zones {
   basis: string;
   withoutReadingSeconds: number;
-  zones: Array<{ zone: number; minimum: number; maximum: number | null; seconds: number }>;
+  zones: Array<{ number: number; minimum: number; maximum: number | null; seconds: number }>;
 }
 interface Analysed {
   id: string;

@@ -75,7 +75,7 @@ const ThresholdSourceEnum = builder.enumType('ThresholdSource', {
 const ZoneRef = builder.objectRef<ZoneTimes['zones'][number]>('Zone').implement({
   description: 'A heart-rate or power zone and the moving seconds spent in it.',
   fields: (t) => ({
-    zone: t.exposeInt('zone', { description: '1 for the easiest.' }),
+    number: t.exposeInt('zone', { description: 'Its number: 1 for the easiest.' }),
     minimum: t.exposeInt('minimum', { description: 'Beats a minute or watts from which it counts (0 for zone 1).' }),
     maximum: t.exposeInt('maximum', {
       nullable: true,
