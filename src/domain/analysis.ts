@@ -18,6 +18,10 @@ const PAUSE_SECONDS = 10;
 export const POWER_EFFORT_SECONDS = [60, 300, 1200] as const;
 /** Longest track the best power is looked for in: two days of seconds. */
 const MAX_EFFORT_SPAN_SECONDS = 2 * 86_400;
+/** Laps kept of a file at most: a track meet's intervals are some hundreds. */
+export const MAX_LAPS = 1000;
+/** Splits of a unit at most: the last one holds the rest (a 2,000 km ride in kilometres). */
+export const MAX_SPLITS = 2000;
 /** Readings outside these bounds are a sensor's noise, not an athlete's. */
 const HEART_RATE_BOUNDS = [20, 260] as const;
 const POWER_BOUNDS = [0, 3000] as const;
@@ -213,7 +217,7 @@ function elevationAt(timed: Timed, i: number, fraction: number): number | null {
   return to ?? from;
 }
 
-/** Splits of `unit` meters, the last one partial; their distances and times add up to the track's. */
+/** Splits of `unit` meters, the last one partial (or, past MAX_SPLITS, the rest); their distances and times add up to the track's. */
 function splitsOf(timed: Timed, unit: number): Split[] {
   const splits: Split[] = [];
   const n = timed.at.length;
@@ -243,7 +247,7 @@ function splitsOf(timed: Timed, unit: number): Split[] {
     const { seconds, meters, moving, reading } = interval(timed, i);
     let done = 0;
     // each boundary crossed inside this interval closes a split at the point between its ends
-    while (meters > 0 && timed.along[i]! >= boundary) {
+    while (meters > 0 && timed.along[i]! >= boundary && splits.length < MAX_SPLITS - 1) {
       const fraction = (boundary - timed.along[i - 1]!) / meters;
       current.add((fraction - done) * seconds, (fraction - done) * meters, moving, reading);
       close(elevationAt(timed, i, fraction));
@@ -307,8 +311,16 @@ function powerEffortsOf(timed: Timed): Analysis['powerEfforts'] {
 function lapOf(timed: Timed, lap: RecordedLap, trustDevice: boolean): Lap | null {
   const stretch = new Stretch();
   let firstMs: number | null = null;
-  for (let i = 1; i < timed.at.length; i++) {
-    if (timed.at[i]! <= lap.startMs || timed.at[i - 1]! >= lap.endMs) continue;
+  // the points are in time order: the lap's first interval is found by halving, and its walk ends with
+  // the lap, so that a file's laps cost a pass over its points, not a pass each
+  let low = 1;
+  let high = timed.at.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (timed.at[middle]! <= lap.startMs) low = middle + 1;
+    else high = middle;
+  }
+  for (let i = low; i < timed.at.length && timed.at[i - 1]! < lap.endMs; i++) {
     firstMs ??= timed.at[i - 1]!;
     const step = interval(timed, i);
     stretch.add(step.seconds, step.meters, step.moving, step.reading);
@@ -372,7 +384,8 @@ export function analyzeTrack(
  */
 export function soundLaps(laps: RecordedLap[], notes: string[]): RecordedLap[] {
   const kept: RecordedLap[] = [];
-  laps.forEach((lap, index) => {
+  if (laps.length > MAX_LAPS) notes.push(`${laps.length - MAX_LAPS} laps after the first ${MAX_LAPS} left out`);
+  laps.slice(0, MAX_LAPS).forEach((lap, index) => {
     const number = index + 1;
     if (!Number.isFinite(lap.startMs) || !Number.isFinite(lap.endMs) || lap.endMs < lap.startMs) {
       notes.push(`lap ${number} left out: it ends before it starts`);

@@ -59,6 +59,16 @@ describe('splits', () => {
     expect(first.movingSeconds).toBeCloseTo(250, 0);
     expect(analysis.movingSeconds).toBeCloseTo(250, 0);
   });
+
+  it('stop at 2,000 a unit on an absurd track, the last holding the rest', () => {
+    // 3,000 km in 10 km leaps, ten seconds apart: bad GPS, or a hostile file
+    const analysis = analyzeTrack(run(300, { speed: () => 10_000 }), null);
+    const km = analysis.splits.kilometers;
+    expect(km).toHaveLength(2000);
+    expect(km.at(-1)!.distanceMeters).toBeCloseTo(3_000_000 - 1999 * 1000, -1);
+    expect(sum(km.map((split) => split.distanceMeters))).toBeCloseTo(3_000_000, -1);
+    expect(sum(km.map((split) => split.elapsedSeconds))).toBeCloseTo(300, 0);
+  });
 });
 
 describe('zones', () => {
@@ -154,6 +164,17 @@ describe('laps', () => {
     );
     expect(shown.laps).toHaveLength(1);
     expect(shown.laps[0]!.distanceMeters).toBeCloseTo(1200, 0);
+  });
+
+  it('past the first 1,000 of a file are left out, and said', () => {
+    const notes: string[] = [];
+    const many = Array.from({ length: 1500 }, (_, i) => lap(i, i + 1));
+    expect(soundLaps(many, notes)).toHaveLength(1000);
+    expect(notes).toEqual(['500 laps after the first 1000 left out']);
+    // and each lap's figures are its own points', read in one pass
+    const laps = analyzeTrack(run(1500), { laps: soundLaps(many, []), thresholds: null, notes: [] }).laps;
+    expect(laps).toHaveLength(1000);
+    expect(laps.every((one) => Math.round(one.distanceMeters) === 4 && one.elapsedSeconds === 1)).toBe(true);
   });
 
   it('that contradict each other are left out, and the notes say which', () => {
