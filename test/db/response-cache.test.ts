@@ -161,22 +161,34 @@ describe('cached reads over node:http (the fast path)', () => {
   it('answers with the same bytes and edge headers as the full way, and stays fresh after writes', async () => {
     const { createApp, listen } = await import('../../src/app/server.ts');
     const { testConfig } = await import('../support/database.ts');
-    const config = { ...testConfig(db.config, { RATE_LIMIT_PER_HOUR: '6' }), port: 0, host: '127.0.0.1' };
+    const config = { ...testConfig(db.config, { RATE_LIMIT_PER_HOUR: '20' }), port: 0, host: '127.0.0.1' };
     const app = createApp(config, db);
     const server = await listen(app, config);
     const base = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
     try {
       const first = await fetch(`${base}/entries.json`, { headers: { 'accept-encoding': 'identity' } });
       const firstBody = await first.text();
-      const before = db.queryCount();
       // identity: fetch asks for gzip by default, and the length compared below is of the plain bytes
-      const second = await fetch(`${base}/entries.json`, { headers: { 'x-request-id': 'fast-1', 'accept-encoding': 'identity' } });
+      const again = () => fetch(`${base}/entries.json`, { headers: { 'x-request-id': 'fast-1', 'accept-encoding': 'identity' } });
+      // PostgreSQL's clock is the cluster's snapshot: a commit by another test file's schema in between
+      // empties the cache too (rightly: it cannot tell), so the read is tried again until one fell between none
+      let statements = -1;
+      let second = first;
+      let answered = 1;
+      for (let attempt = 0; attempt < 5 && statements !== 0; attempt++) {
+        await second.arrayBuffer().catch(() => undefined);
+        const remaining = Number(second.headers.get('x-ratelimit-remaining'));
+        const before = db.queryCount();
+        second = await again();
+        statements = db.queryCount() - before;
+        answered += 1;
+        expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
+      }
+      expect(statements).toBe(0);
       expect(await second.text()).toBe(firstBody);
-      expect(db.queryCount()).toBe(before);
       expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
       expect(second.headers.get('access-control-allow-origin')).toBe('*');
       expect(second.headers.get('x-request-id')).toBe('fast-1');
-      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1);
       expect(second.headers.get('content-length')).toBe(String(Buffer.byteLength(firstBody)));
 
       const head = await fetch(`${base}/entries.json`, { method: 'HEAD' });
@@ -192,15 +204,20 @@ describe('cached reads over node:http (the fast path)', () => {
       const fresh = (await (await fetch(`${base}/entries.json`)).json()) as { entries: Array<{ message: string }> };
       expect(fresh.entries[0]!.message).toBe('seen by the fast path');
 
-      // the limit holds on this path too: 6 an hour, the 7th is refused with Retry-After
-      expect((await fetch(`${base}/entries.json`)).status).toBe(200);
+      answered += 1;
+
+      // the limit holds on this path too: 20 an hour, the 21st is refused with Retry-After
+      while (answered + 2 < 20) {
+        expect((await fetch(`${base}/entries.json`)).status).toBe(200);
+        answered += 1;
+      }
       const refused = await fetch(`${base}/entries.json`);
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('RATE_LIMITED');
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toMatch(/milepost_rate_limit_rejections_total 1\b/);
-      expect(metrics).toMatch(/milepost_http_requests_total\{method="GET",route="\/entries",status="200"\} 4\b/);
+      expect(metrics).toMatch(new RegExp(`milepost_http_requests_total\\{method="GET",route="/entries",status="200"\\} ${answered}\\b`));
     } finally {
       await new Promise((resolve) => server.close(resolve));
       await app.close();
