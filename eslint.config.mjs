@@ -21,6 +21,7 @@ const VALUE_TYPES = [
   'EmailSettings',
   'FieldIssue',
   'FriendshipState',
+  'GearTotals',
   'GeoPoint',
   'Lap',
   'LikeChange',
@@ -84,7 +85,7 @@ export default [
       ],
       // every list that grows is a connection; the plain lists left are bounded by what holds them: a
       // track's points (`max`), its laps, splits and zones, a period's totals (210 at most), the distances records are kept at,
-      // an entry's one image, a person's privacy zones, a refusal's issues, `nodes(ids:)` (100)
+      // an entry's one image, a person's privacy zones and gear (100), a refusal's issues, `nodes(ids:)` (100)
       '@graphql-eslint/relay-edge-types': ['error', { listTypeCanWrapOnlyEdgeType: false }],
     },
   },

@@ -81,6 +81,7 @@ const ENTRY_FIELDS: Record<string, Record<string, string | null>> = {
     duration: null,
     felt: null,
     routeId: null,
+    gearId: null,
     title: null,
   },
   CommentConnection: { edges: 'CommentEdge', pageInfo: 'PageInfo', totalCount: null },

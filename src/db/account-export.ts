@@ -5,6 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import yazl from 'yazl';
+import { defaultsOf, readDefaultGear } from '../domain/gear.ts';
 import { gpxChunks } from '../domain/gpx.ts';
 import { decodePoints } from '../domain/track-codec.ts';
 import type { MediaStore } from '../media/store.ts';
@@ -26,6 +27,8 @@ comments.json    the comments you wrote, on anyone's entries (entryId says which
 likes.json       the entries you liked
 friends.json     your friends, with when you became friends
 routes.json      your routes; "track" names the file in tracks/
+gear.json        your shoes, bikes and other gear; a workout's "gearId" names one by its "id";
+                 "defaultFor" lists the activities it is chosen for when a workout names none
 tracks/          every track as GPX 1.1 (entry-<id>.gpx, route-<id>.gpx), whole: privacy zones hide
                  parts of your tracks from others, never from you
 photos/          the photos of your entries, as stored
@@ -150,6 +153,7 @@ const SHEETS: Record<string, (prisma: Prisma, personId: number) => AsyncGenerato
       }),
     ),
   'friends.json': friendsOf,
+  'gear.json': gearOf,
   'routes.json': (prisma, personId) =>
     byId(async (after) => {
       const routes = await prisma.route.findMany({
@@ -161,6 +165,18 @@ const SHEETS: Record<string, (prisma: Prisma, personId: number) => AsyncGenerato
       return routes.map(({ track, ...route }) => ({ ...route, track: track ? trackFile('route', route.id) : null }));
     }),
 };
+
+/** The person's gear (at most MAX_GEAR), with the activities each is the default of. */
+async function* gearOf(prisma: Prisma, personId: number) {
+  const person = await prisma.person.findUnique({ where: { id: personId }, select: { defaultGear: true } });
+  const defaults = readDefaultGear(person?.defaultGear);
+  const gear = await prisma.gear.findMany({
+    where: { ownerId: personId },
+    orderBy: { id: 'asc' },
+    select: { id: true, name: true, brand: true, model: true, kind: true, retired: true, createdAt: true },
+  });
+  if (gear.length > 0) yield gear.map((row) => ({ ...row, defaultFor: defaultsOf(defaults, row.id) }));
+}
 
 /** The person's friends, a page at a time, by the friend's id. */
 async function* friendsOf(prisma: Prisma, personId: number) {

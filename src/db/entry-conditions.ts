@@ -13,6 +13,7 @@ export type EntryScope =
   | { kind: 'authorId'; authorId: number }
   | { kind: 'friendsOf'; personId: number }
   | { kind: 'ids'; ids: readonly number[] }
+  | { kind: 'gear'; gearId: number }
   | { kind: 'search'; terms: readonly string[]; dense?: boolean };
 
 /** A window of a stream in the time order (see domain/paging.ts), as the SQL applies it. */
@@ -53,6 +54,8 @@ export function scopeCondition(dialect: Dialect, scope: EntryScope): Sql.Sql {
       // one list of authors, so that both planners read each author's newest entries from the
       // (authorId, createdAt) index; with an OR, PostgreSQL walked the whole stream's index and filtered
       return Sql.sql`e."authorId" IN (SELECT "friendId" FROM "Friendship" WHERE "personId" = ${scope.personId} UNION ALL SELECT ${scope.personId})`;
+    case 'gear':
+      return Sql.sql`e."id" IN (SELECT "entryId" FROM "Workout" WHERE "gearId" = ${scope.gearId})`;
     case 'ids':
       return scope.ids.length > 0 ? jsonSql(dialect).idIn(scope.ids) : Sql.sql`1 = 0`;
     case 'search':

@@ -31,6 +31,7 @@ export const WORKOUT_COLUMNS = columnsOf<Workout>()(
   'calories',
   'title',
   'routeId',
+  'gearId',
 );
 /** An entry's comments and likes: their entry is the one they are read with. */
 export const COMMENT_COLUMNS = columnsOf<Comment>()('id', 'authorId', 'body', 'createdAt');

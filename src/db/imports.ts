@@ -5,6 +5,7 @@
 import { type ActivityType, storedValue, UNIT_PREFERENCES, type UnitPreference } from '../domain/activity.ts';
 import type { ImportedActivity, ImportedRow } from '../domain/activity-file.ts';
 import type { Recorded } from '../domain/analysis.ts';
+import { readDefaultGear } from '../domain/gear.ts';
 import type { ParsedGpx } from '../domain/gpx.ts';
 import { trackEfforts } from '../domain/records.ts';
 import { summarizeTrack } from '../domain/track.ts';
@@ -29,6 +30,8 @@ export interface ImportOptions {
   createdAt?: Date;
   /** Announce the entry (webhooks, subscriptions), as a new post is. Archive imports stay quiet. */
   announce: boolean;
+  /** The author's gear it was done in (checked by the caller); left out, their default for its activity. */
+  gearId?: number | null;
 }
 
 export interface ImportOutcome {
@@ -139,10 +142,11 @@ export async function createImportedEntry(
   // callers look the hash up before they parse the file; a race between two imports ends at the unique key
   const person = await prisma.person.findUniqueOrThrow({
     where: { id: options.authorId },
-    select: { units: true, defaultVisibility: true },
+    select: { units: true, defaultVisibility: true, defaultGear: true },
   });
   const units = storedValue(UNIT_PREFERENCES, person.units, 'Person.units');
   const { prepared } = activity;
+  const gearId = options.gearId !== undefined ? options.gearId : (readDefaultGear(person.defaultGear)[activity.activityType] ?? null);
   const timed = prepared ? prepared.data.startedAt !== null : activity.points.some((p) => p.time);
   // totals the file did not give come from its track, as a GPX upload's do
   const meters =
@@ -162,6 +166,7 @@ export async function createImportedEntry(
       duration: seconds === null ? null : Math.round(seconds),
       calories: activity.calories,
       title: (options.title ?? activity.name)?.trim().slice(0, 200) || null,
+      gearId,
     },
   };
   const track = prepared ?? {

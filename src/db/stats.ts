@@ -238,3 +238,48 @@ export async function readWorkoutMinutes(database: Reader, personId: number, rea
   );
   return rows.map((row) => Number(row.minute));
 }
+
+export interface GearTotalsRow {
+  gearId: number;
+  workouts: number;
+  meters: number;
+  movingSeconds: number;
+  firstAt: Date;
+  lastAt: Date;
+}
+
+/**
+ * Each of a person's gear's totals over the workouts done in it that the reader may see, as the reader
+ * is told each workout's figures (the same rule as the stats): one statement for all of `gearIds`.
+ * Gear without such a workout has no row.
+ */
+export async function readGearTotals(
+  database: Reader,
+  personId: number,
+  reader: StatsReader,
+  gearIds: readonly number[],
+): Promise<GearTotalsRow[]> {
+  if (gearIds.length === 0) return [];
+  const { meters, moving } = figures(reader);
+  const rows = await database.read<{
+    gearId: number | bigint;
+    workouts: number | bigint;
+    meters: number | null;
+    moving: number | bigint | null;
+    firstAt: Date | string;
+    lastAt: Date | string;
+  }>(Sql.sql`SELECT w."gearId" AS "gearId", count(*) AS "workouts", sum(${Sql.raw(meters)}) AS "meters",
+      sum(${Sql.raw(moving)}) AS "moving", min(${Sql.raw(AT)}) AS "firstAt", max(${Sql.raw(AT)}) AS "lastAt"
+    ${FROM}
+    WHERE ${workoutsOf(personId, reader, null)} AND w."gearId" IN (${Sql.join(gearIds)})
+    GROUP BY w."gearId"`);
+  const date = (value: Date | string) => (value instanceof Date ? value : storedDate(value));
+  return rows.map((row) => ({
+    gearId: Number(row.gearId),
+    workouts: Number(row.workouts),
+    meters: Number(row.meters ?? 0),
+    movingSeconds: Number(row.moving ?? 0),
+    firstAt: date(row.firstAt),
+    lastAt: date(row.lastAt),
+  }));
+}

@@ -49,6 +49,7 @@ export interface ImportedRow {
     felt?: string | null;
     calories: number | null;
     title: string | null;
+    gearId?: number | null;
   } | null;
 }
 

@@ -1,9 +1,10 @@
 // The rules of an archive import, without I/O: what a zip may hold before it is refused,
 // how a Strava export's CSV row and a Milepost export's entry become entries. Archives are hostile
 // input like any other: every value read from them is checked here.
-import { ACTIVITY_TYPES, DISTANCE_UNITS, FEELINGS } from './activity.ts';
+import { ACTIVITY_TYPES, type ActivityType, DISTANCE_UNITS, FEELINGS } from './activity.ts';
 import type { ImportedRow } from './activity-file.ts';
 import { ValidationError } from './errors.ts';
+import { GEAR_KINDS, type GearKind, MAX_GEAR } from './gear.ts';
 import { VISIBILITIES } from './visibility.ts';
 
 /** Files an archive may list: a decade of daily activities with photos is under 10,000. */
@@ -75,7 +76,7 @@ const when = (value: unknown) => (typeof value === 'string' ? parseExportDate(va
 export function exportedEntry(
   value: unknown,
   fallbackVisibility: string,
-): { row: ImportedRow; track: string | null; photo: string | null } | null {
+): { row: ImportedRow; track: string | null; photo: string | null; gear: number | null } | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const entry = value as Record<string, unknown>;
   const workout = typeof entry.workout === 'object' && entry.workout !== null ? (entry.workout as Record<string, unknown>) : null;
@@ -106,5 +107,46 @@ export function exportedEntry(
   if (row.workout?.calories != null) row.workout.calories = Math.round(row.workout.calories);
   const track = text(entry.track, 300);
   const photo = text(entry.photo, 300);
-  return { row, track: track?.startsWith('tracks/') ? track : null, photo: photo?.startsWith('photos/') ? photo : null };
+  const gear = finite(workout?.gearId, 1, Number.MAX_SAFE_INTEGER);
+  return {
+    row,
+    track: track?.startsWith('tracks/') ? track : null,
+    photo: photo?.startsWith('photos/') ? photo : null,
+    gear: gear !== null && Number.isInteger(gear) ? gear : null,
+  };
+}
+
+/** Gear of a Milepost export (gear.json) as it is made again, under the id the export's workouts name it by. */
+export interface ExportedGear {
+  id: number;
+  name: string;
+  brand: string | null;
+  model: string | null;
+  kind: GearKind;
+  retired: boolean;
+  defaultFor: ActivityType[];
+}
+
+/** The gear of a Milepost export's gear.json: every value checked, what is not gear left out, at most MAX_GEAR. */
+export function exportedGear(value: unknown): ExportedGear[] {
+  if (!Array.isArray(value)) return [];
+  const gear: ExportedGear[] = [];
+  for (const item of value.slice(0, MAX_GEAR)) {
+    if (typeof item !== 'object' || item === null) continue;
+    const row = item as Record<string, unknown>;
+    const id = finite(row.id, 1, Number.MAX_SAFE_INTEGER);
+    const name = text(row.name, 100);
+    if (id === null || !Number.isInteger(id) || name === null) continue;
+    const types = Array.isArray(row.defaultFor) ? row.defaultFor : [];
+    gear.push({
+      id,
+      name,
+      brand: text(row.brand, 100),
+      model: text(row.model, 100),
+      kind: oneOf(GEAR_KINDS, row.kind) ?? 'other',
+      retired: row.retired === true,
+      defaultFor: row.retired === true ? [] : types.flatMap((type) => oneOf(ACTIVITY_TYPES, type) ?? []),
+    });
+  }
+  return gear;
 }

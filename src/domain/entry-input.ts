@@ -21,6 +21,8 @@ export interface WorkoutInput {
   calories?: number | null;
   title?: string | null;
   routeId?: number | null;
+  /** One of the athlete's gear; left out, the gear they chose for the activity (Person.defaultGear). */
+  gearId?: number | null;
 }
 
 export interface CreateEntryInput {
@@ -52,6 +54,7 @@ export interface ValidEntry {
     calories: number | null;
     title: string | null;
     routeId: number | null;
+    gearId: number | null;
   } | null;
 }
 
@@ -110,6 +113,7 @@ const workoutInput = z
     calories: countOrNone,
     title: optionalText(TITLE_MAX),
     routeId: z.number().nullish(),
+    gearId: z.number().nullish(),
   })
   .superRefine((workout, context) => {
     if (workout.activityType == null) refuse(context, ['activityType'], 'is required when posting a workout');
@@ -150,6 +154,7 @@ export function validateCreateEntry(input: CreateEntryInput, preference: UnitPre
       calories: posted.calories,
       title: posted.title,
       routeId: posted.routeId ?? null,
+      gearId: posted.gearId ?? null,
     };
   }
   if (!message && !workout && !media.mediaUrl && !media.uploaded && lat === null)
@@ -197,6 +202,7 @@ export interface WorkoutChanges {
   felt?: Felt | null;
   calories?: number | null;
   routeId?: number | null;
+  gearId?: number | null;
 }
 
 /** A workout's correction: the activity may change but not be cleared; a distance needs its number. */
@@ -217,6 +223,7 @@ const workoutEdit = z.object({
   calories: countOrNone.optional(),
   felt: z.custom<Felt>().nullable().optional(),
   routeId: z.number().nullable().optional(),
+  gearId: z.number().nullable().optional(),
 });
 
 /**
@@ -245,5 +252,6 @@ export function validateWorkoutEdit(
   if (edit.calories !== undefined) changes.calories = edit.calories;
   if (edit.felt !== undefined) changes.felt = edit.felt;
   if (edit.routeId !== undefined) changes.routeId = edit.routeId;
+  if (edit.gearId !== undefined) changes.gearId = edit.gearId;
   return changes;
 }

@@ -6,15 +6,16 @@
 //
 // `node` answers only what the viewer may reach by other paths: an entry they may see (its
 // visibility), a comment or like of such an entry, their own privacy zones and notifications, any
-// person (but one who blocked them) or route.
+// person (but one who blocked them) or route, gear of their own or of a workout they may see.
 // Anything else is null, exactly like an id that never existed.
 import { decodeGlobalID } from '@pothos/plugin-relay';
+import { readSeenGear } from '../db/gear.ts';
 import { NotFoundError } from '../domain/errors.ts';
-import { type Context, readsAsOwner } from './context.ts';
+import { type Context, readerOf, readsAsOwner } from './context.ts';
 import { blockedByPerson, viewerMaySee } from './lookups.ts';
 
 /** The types that implement `Node`. */
-export const NODE_TYPES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'PrivacyZone', 'Notification', 'Report'] as const;
+export const NODE_TYPES = ['Person', 'Entry', 'Comment', 'Like', 'Route', 'Gear', 'PrivacyZone', 'Notification', 'Report'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
 /** At most this many ids in one `nodes(ids:)`. */
@@ -52,6 +53,11 @@ export async function mayReach(context: Context, type: string, id: string): Prom
     case 'Route': {
       const route = await context.prisma.route.findUnique({ where: { id: row }, select: { ownerId: true } });
       return route !== null && !(await blockedByPerson(context, route.ownerId));
+    }
+    case 'Gear': {
+      const gear = await context.prisma.gear.findUnique({ where: { id: row }, select: { ownerId: true } });
+      if (gear === null) return false;
+      return context.viewer?.id === gear.ownerId || (await readSeenGear(context, readerOf(context), [row])).has(row);
     }
     case 'Entry': {
       const entry = await context.prisma.entry.findUnique({ where: { id: row }, select: { authorId: true, visibility: true } });

@@ -19,7 +19,7 @@ type PersonRow = Awaited<ReturnType<Context['prisma']['person']['findUniqueOrThr
 // renamed person shows their new name, and a new comment shows, in the next event
 const FRESH = { cache: false, maxBatchSize: 500 } as const;
 
-function perContext<K, V>(load: (context: Context, keys: readonly K[]) => Promise<Array<V | Error>>) {
+export function perContext<K, V>(load: (context: Context, keys: readonly K[]) => Promise<Array<V | Error>>) {
   const loaders = new WeakMap<Context, DataLoader<K, V>>();
   return (context: Context, key: K): Promise<V> => {
     let loader = loaders.get(context);
@@ -104,4 +104,13 @@ export const latestCommentBy = perContext<string, { body: string } | null>(async
   const latest = new Map<string, { body: string }>();
   for (const row of rows) if (!latest.has(`${row.entryId}:${row.authorId}`)) latest.set(`${row.entryId}:${row.authorId}`, row);
   return keys.map((key) => latest.get(key) ?? null);
+});
+
+type GearRow = Awaited<ReturnType<Context['prisma']['gear']['findUniqueOrThrow']>>;
+
+/** Gear by id, fetched with every other gear the operation asks for (the workouts of a page). */
+export const gearById = perContext<number, GearRow | null>(async (context, ids) => {
+  const rows = await context.prisma.gear.findMany({ where: { id: { in: [...new Set(ids)] } } });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => byId.get(id) ?? null);
 });

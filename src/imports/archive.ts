@@ -14,12 +14,14 @@ import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import yauzl from 'yauzl';
 import type { Database } from '../db/database.ts';
+import { changeDefaults } from '../db/gear.ts';
 import { createImportedEntry, importedEntry, insertImportedEntry } from '../db/imports.ts';
 import { activityTypeOf, MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
 import {
   ARCHIVE_INFLATION_ALLOWANCE,
   checkArchiveFile,
   exportedEntry,
+  exportedGear,
   FUTURE_SLACK_MS,
   MAX_ARCHIVE_FILES,
   MAX_ARCHIVE_RATIO,
@@ -29,6 +31,7 @@ import {
   parseExportDate,
 } from '../domain/archive.ts';
 import { ValidationError } from '../domain/errors.ts';
+import { MAX_GEAR, withDefaults } from '../domain/gear.ts';
 import { parseGpx } from '../domain/gpx.ts';
 import { MAX_IMAGE_BYTES, processImage } from '../media/images.ts';
 import type { MediaStore } from '../media/store.ts';
@@ -438,6 +441,7 @@ async function importStravaActivity(run: Run, row: StravaRow, file: yauzl.Entry,
 async function importMilepostExport(run: Run, exported: { entry: yauzl.Entry; base: string }): Promise<ArchiveProgress> {
   const { prisma } = run.options.database;
   const person = await prisma.person.findUniqueOrThrow({ where: { id: run.options.personId }, select: { defaultVisibility: true } });
+  const gear = await restoreGear(run, exported.base);
   for await (const _ of exportLines(run.zip, exported.entry)) run.progress.total += 1;
   await run.options.onProgress?.(run.progress);
   let line = 0;
@@ -446,7 +450,7 @@ async function importMilepostExport(run: Run, exported: { entry: yauzl.Entry; ba
     line += 1;
     const label = `entry ${line}`;
     try {
-      await importExportedLine(run, text, { label, base: exported.base, defaultVisibility: person.defaultVisibility });
+      await importExportedLine(run, text, { label, base: exported.base, defaultVisibility: person.defaultVisibility, gear });
     } catch (error) {
       const refusal = refusalOf(error);
       if (refusal === null) throw error;
@@ -457,7 +461,62 @@ async function importMilepostExport(run: Run, exported: { entry: yauzl.Entry; ba
   return run.progress;
 }
 
-async function importExportedLine(run: Run, text: string, at: { label: string; base: string; defaultVisibility: string }): Promise<void> {
+/** gear.json is a list of at most MAX_GEAR short rows. */
+const MAX_GEAR_LIST_BYTES = 1024 * 1024;
+
+/**
+ * The export's gear (gear.json), made again for the person, or found among theirs (the same name, kind,
+ * brand and model: an export imported twice makes it once), by the id the export's workouts name it
+ * by. Its defaults are taken for the activities the person has no default of yet.
+ */
+async function restoreGear(run: Run, base: string): Promise<Map<number, number>> {
+  const restored = new Map<number, number>();
+  const file = run.files.get(`${base}gear.json`);
+  if (!file) return restored;
+  let value: unknown;
+  try {
+    value = JSON.parse((await readFile(run.zip, file, MAX_GEAR_LIST_BYTES)).toString('utf8'));
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (refusal === null && !(error instanceof SyntaxError)) throw error;
+    run.skip('gear.json', refusal ?? 'is not JSON');
+    return restored;
+  }
+  const { prisma } = run.options.database;
+  const ownerId = run.options.personId;
+  const kept = await prisma.gear.findMany({ where: { ownerId }, select: { id: true, name: true, brand: true, model: true, kind: true } });
+  for (const gear of exportedGear(value)) {
+    const { id: exportedId, defaultFor, ...fields } = gear;
+    let id = kept.find((g) => g.name === fields.name && g.kind === fields.kind && g.brand === fields.brand && g.model === fields.model)?.id;
+    if (id === undefined) {
+      if (kept.length >= MAX_GEAR) {
+        run.skip(`gear "${fields.name}"`, `you keep ${MAX_GEAR} pieces of gear already`);
+        continue;
+      }
+      const made = await prisma.gear.create({ data: { ...fields, ownerId }, select: { id: true } });
+      kept.push({ ...fields, id: made.id });
+      id = made.id;
+    }
+    restored.set(exportedId, id);
+    const madeId = id;
+    if (defaultFor.length > 0)
+      await prisma.$transaction((tx) =>
+        changeDefaults(tx, ownerId, (defaults) =>
+          withDefaults(defaults, madeId, [
+            ...Object.entries(defaults).flatMap(([type, gearId]) => (gearId === madeId ? [type as (typeof defaultFor)[number]] : [])),
+            ...defaultFor.filter((type) => defaults[type] === undefined),
+          ]),
+        ),
+      );
+  }
+  return restored;
+}
+
+async function importExportedLine(
+  run: Run,
+  text: string,
+  at: { label: string; base: string; defaultVisibility: string; gear: Map<number, number> },
+): Promise<void> {
   const { prisma, provider } = run.options.database;
   const { label, base } = at;
   let value: unknown;
@@ -468,6 +527,7 @@ async function importExportedLine(run: Run, text: string, at: { label: string; b
   }
   const restored = exportedEntry(value, at.defaultVisibility);
   if (!restored) return run.skip(label, 'is not an entry of a Milepost export');
+  if (restored.row.workout) restored.row.workout.gearId = (restored.gear !== null && at.gear.get(restored.gear)) || null;
   // it would sit at the top of every stream for years
   if (restored.row.createdAt && restored.row.createdAt.getTime() > run.latest)
     return run.skip(label, `is dated ${restored.row.createdAt.toISOString()}, after the import`);

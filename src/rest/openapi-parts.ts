@@ -162,6 +162,11 @@ export const CREATE_ENTRY = {
         calories: { type: 'integer', minimum: 0 },
         title: { type: 'string', maxLength: 200 },
         route_id: { type: 'integer', description: 'One of your routes.' },
+        gear_id: {
+          type: 'integer',
+          description:
+            'One of your gear (shoes, bike…: GraphQL’s `createGear`, or the settings page). Left out: the gear you chose for the activity, if any.',
+        },
       },
     },
     media: {

@@ -119,6 +119,7 @@ const SHAPES = {
           title: { type: 'string' },
           calories: { type: 'integer' },
           route_id: { type: 'integer' },
+          gear_id: { type: 'integer', description: 'The gear it was done in: `GET /api/v1/gear/{id}`.' },
         },
       },
       media: {

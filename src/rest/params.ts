@@ -97,6 +97,7 @@ export function createEntryInput(params: Record<string, unknown>): Record<string
       calories: numeric,
       title: text,
       routeId: numeric,
+      gearId: numeric,
     });
     const distance = object(workout.distance);
     if (distance) w.distance = pick(distance, { value: numeric, units: enumValue });

@@ -78,6 +78,8 @@ function workoutJson(workout: NonNullable<GqlEntry['workout']>) {
   if (workout.calories !== null) out.calories = workout.calories;
   // the legacy shape names a route by its number
   if (workout.routeId !== null) out.route_id = Number(decodeGlobalID(workout.routeId).id);
+  // and gear the same way (`workout[gear_id]` when posting)
+  if (workout.gearId !== null) out.gear_id = Number(decodeGlobalID(workout.gearId).id);
   return out;
 }
 

@@ -144,6 +144,7 @@ function checkExport(files: Map<string, Buffer>) {
       'likes.json',
       'friends.json',
       'routes.json',
+      'gear.json',
       `tracks/entry-${ids.entry}.gpx`,
       `tracks/route-${ids.route}.gpx`,
       `photos/${photoName}`,

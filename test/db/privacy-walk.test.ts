@@ -32,7 +32,7 @@ const HOME = { lat: 48.85837, lon: 2.29448 };
 /** How an in-zone position would show in any answer: its digits, in JSON or in a page. */
 const HOME_DIGITS = [/48\.8583/, /2\.2944/];
 
-const fixture = { owner: '', blocker: '', ids: [] as number[], people: [] as number[] };
+const fixture = { owner: '', blocker: '', ids: [] as number[], people: [] as number[], gear: [] as number[] };
 type Viewer = { token: string | null; username: string | null; forbidden: Array<string | RegExp> };
 const viewers: Record<'anonymous' | 'stranger' | 'blocked', Viewer> = {
   anonymous: { token: null, username: null, forbidden: [] },
@@ -75,6 +75,11 @@ beforeAll(async () => {
     body: `<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>${points.join('')}</trkseg></trk></gpx>`,
   });
   expect(put.status).toBe(200);
+  // shoes worn only in an only-me workout: nobody else learns they exist (their name says only me)
+  const shoes = await db.prisma.gear.create({ data: { ownerId: owner.id, name: `${ONLY_ME} shoes`, kind: 'shoes' } });
+  const secretRun = await createEntry(db.prisma, owner.id, { visibility: 'only_me', workout: { activityType: 'running', duration: 600 } });
+  await db.prisma.workout.update({ where: { entryId: secretRun.id }, data: { gearId: shoes.id } });
+  fixture.gear = [shoes.id];
   fixture.ids = [onlyMe.id, friendsOnly.id, atHome.id, blockers.id, run.id];
   fixture.people = [owner.id, blocker.id];
   const hidden = [ONLY_ME, FRIENDS_ONLY, ...HOME_DIGITS];
@@ -185,7 +190,8 @@ function argumentValues(name: string, type: TypeRef): string[] | null {
   if (base === 'ID' || name.endsWith('Id') || name === 'id') {
     const entries = fixture.ids.map((id) => `"${encodeGlobalID('Entry', String(id))}"`);
     const people = fixture.people.map((id) => `"${encodeGlobalID('Person', String(id))}"`);
-    return [...entries, ...people, ...fixture.ids.map(String)];
+    const gear = fixture.gear.map((id) => `"${encodeGlobalID('Gear', String(id))}"`);
+    return [...entries, ...people, ...gear, ...fixture.ids.map(String), ...fixture.gear.map(String)];
   }
   if (name === 'lat') return [String(HOME.lat)];
   if (name === 'lon') return [String(HOME.lon)];

@@ -3,7 +3,7 @@ import { insertEntryAtOnce } from '../../db/new-entries.ts';
 import { notifyEntryMentions } from '../../db/notifications.ts';
 import { recordEvent, withOutboxEvent } from '../../db/outbox.ts';
 import { replaceTrack } from '../../db/tracks.ts';
-import { ACTIVITY_TYPES, DISTANCE_UNITS, storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
+import { ACTIVITY_TYPES, type ActivityType, DISTANCE_UNITS, storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import {
   validateCreateEntry,
   validateEntryEdit,
@@ -12,6 +12,7 @@ import {
   type WorkoutEdit,
 } from '../../domain/entry-input.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
+import { readDefaultGear } from '../../domain/gear.ts';
 import { parsePackedGpx } from '../../domain/gpx.ts';
 import { mentionedUsernames } from '../../domain/notifications.ts';
 import { encodeCursor } from '../../domain/paging.ts';
@@ -46,6 +47,9 @@ const WorkoutInput = builder.inputType('WorkoutInput', {
     calories: t.int({ description: '0 or more.' }),
     title: t.string({ description: 'At most 200 characters.' }),
     routeId: t.id({ description: `One of your routes: ${namesObject('Route')}` }),
+    gearId: t.id({
+      description: `One of your gear (\`Person.gear\`): ${namesObject('Gear')} Left out: the gear you chose for its activity (\`Gear.defaultFor\`); null: none.`,
+    }),
   }),
 });
 
@@ -60,6 +64,7 @@ const WorkoutEditInput = builder.inputType('WorkoutEditInput', {
     felt: t.field({ type: FeltEnum, description: 'How it felt.' }),
     calories: t.int({ description: '0 or more.' }),
     routeId: t.id({ description: `One of your routes: ${namesObject('Route')}` }),
+    gearId: t.id({ description: `One of your gear: ${namesObject('Gear')} Null: none.` }),
   }),
 });
 
@@ -137,13 +142,15 @@ payloadMutation('createEntry', {
     const viewer = requireViewer(context);
     const person = await context.prisma.person.findUniqueOrThrow({
       where: { id: viewer.id },
-      select: { units: true, defaultVisibility: true },
+      select: { units: true, defaultVisibility: true, defaultGear: true },
     });
     const routeId = input.workout?.routeId;
     const routeRow = routeId == null ? routeId : databaseIdOf(routeId, 'Route');
     if (routeRow === null && routeId != null) throw ValidationError.field('workout.routeId', 'is not one of your routes');
-    const given = input.workout && { ...input.workout, routeId: routeRow };
+    const given = input.workout && { ...input.workout, routeId: routeRow, gearId: gearRowOf(input.workout.gearId) };
     const entry = validateCreateEntry({ ...input, workout: given }, storedValue(UNIT_PREFERENCES, person.units, 'Person.units'));
+    if (entry.workout)
+      entry.workout.gearId = await workoutGear(context, input.workout!.gearId, entry.workout.activityType, person.defaultGear);
     if (input.media?.data) {
       // checked by its bytes, then stored before the entry that shows it exists (a stored photo
       // whose entry failed to commit is an orphan file, never a broken link)
@@ -273,15 +280,43 @@ payloadMutation('updateEntry', {
   },
 });
 
+/** The row of the gear an input names; null for none named, undefined when left out. */
+function gearRowOf(gearId: string | number | null | undefined): number | null | undefined {
+  if (gearId == null) return gearId;
+  const row = databaseIdOf(gearId, 'Gear');
+  if (row === null) throw ValidationError.field('workout.gearId', 'is not one of your gear');
+  return row;
+}
+
+/**
+ * The gear a workout is done in: the one named, which must be the viewer's (retired or not); else, left
+ * out on a new workout, the default for its activity (Person.defaultGear, kept by the gear mutations:
+ * never a deleted or retired one); null when none.
+ */
+export async function workoutGear(
+  context: Context,
+  named: string | number | null | undefined,
+  activityType: ActivityType | null,
+  defaultGear: string | null,
+): Promise<number | null> {
+  const row = gearRowOf(named);
+  if (row === undefined) return activityType === null ? null : (readDefaultGear(defaultGear)[activityType] ?? null);
+  if (row === null) return null;
+  const gear = await context.prisma.gear.findFirst({ where: { id: row, ownerId: requireViewer(context).id }, select: { id: true } });
+  if (!gear) throw ValidationError.field('workout.gearId', 'is not one of your gear');
+  return gear.id;
+}
+
 /** The workout columns a correction writes: checked by the domain's rules, the route one of the viewer's own. */
 async function workoutCorrections(
   context: Context,
   viewer: Viewer,
-  input: Omit<WorkoutEdit, 'routeId'> & { routeId?: string | number | null },
+  input: Omit<WorkoutEdit, 'routeId' | 'gearId'> & { routeId?: string | number | null; gearId?: string | number | null },
   stored: { activityType: string; distanceUnits: string | null } | null,
 ): Promise<WorkoutChanges> {
   if (!stored) throw ValidationError.field('workout', 'can only be given for a workout');
   let routeId: number | null | undefined = input.routeId === undefined || input.routeId === null ? input.routeId : null;
+  const gearId = input.gearId == null ? input.gearId : await workoutGear(context, input.gearId, null, null);
   if (input.routeId != null) {
     const row = databaseIdOf(input.routeId, 'Route');
     const route =
@@ -291,7 +326,7 @@ async function workoutCorrections(
   }
   const person = await context.prisma.person.findUniqueOrThrow({ where: { id: viewer.id }, select: { units: true } });
   return validateWorkoutEdit(
-    { ...input, routeId },
+    { ...input, routeId, gearId },
     {
       activityType: storedValue(ACTIVITY_TYPES, stored.activityType, 'Workout.activityType'),
       distanceUnits: stored.distanceUnits === null ? null : storedValue(DISTANCE_UNITS, stored.distanceUnits, 'Workout.distanceUnits'),

@@ -5,8 +5,9 @@ import { openActivityFile, parseActivityFile } from '../../imports/activity-file
 import { ImportBusyError } from '../../imports/fit-pool.ts';
 import type { GpxSource } from '../builder.ts';
 import { requireViewer } from '../context.ts';
+import { namesObject } from '../global-ids.ts';
 import { VisibilityEnum } from '../types/enums.ts';
-import { entryEdgeField, entryField } from './entries.ts';
+import { entryEdgeField, entryField, workoutGear } from './entries.ts';
 import { ofResult, payloadMutation } from './payload.ts';
 
 /** People with an import being read right now, in this process: one file at a time each. */
@@ -28,11 +29,14 @@ payloadMutation('importActivity', {
       file: t.field({ type: 'ActivityFile', required: true, description: 'The FIT, TCX or GPX file, as a file of a multipart request.' }),
       message: t.string({ description: 'The note of the entry; default: the notes the file holds (TCX `<Notes>`).' }),
       visibility: t.field({ type: VisibilityEnum, description: "Who sees the entry; default: the viewer's `defaultVisibility`." }),
+      gearId: t.id({
+        description: `One of your gear: ${namesObject('Gear')} Left out: the gear you chose for the file's activity (\`Gear.defaultFor\`); null: none.`,
+      }),
     }),
   },
   scope: 'entries:write',
   errors: [ValidationError, NotAuthorizedError, TryAgainLaterError],
-  resolve: async ({ file, message, visibility }, context): Promise<{ entryId: number; created: boolean }> => {
+  resolve: async ({ file, message, visibility, gearId }, context): Promise<{ entryId: number; created: boolean }> => {
     const viewer = requireViewer(context);
     if (message != null && message.length > 5000) throw ValidationError.field('message', 'is longer than 5000 characters');
     if (importing.has(viewer.id))
@@ -44,12 +48,14 @@ payloadMutation('importActivity', {
       const known = await importedEntry(context.prisma, viewer.id, hash);
       if (known) return known;
       const activity = await parseActivityFile(plain);
+      const gear = gearId === undefined ? undefined : await workoutGear(context, gearId, null, null);
       const outcome = await createImportedEntry(context.prisma, context.provider, activity, {
         authorId: viewer.id,
         hash,
         message,
         visibility,
         announce: true,
+        gearId: gear,
       });
       if (outcome.created)
         context.events.publish('entryCreated', {

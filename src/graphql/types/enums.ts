@@ -1,4 +1,5 @@
 import { ACTIVITY_TYPES, DISTANCE_UNITS, ENTRY_KINDS, FEELINGS, UNIT_PREFERENCES } from '../../domain/activity.ts';
+import { GEAR_KINDS } from '../../domain/gear.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
 import { builder } from '../builder.ts';
 
@@ -93,5 +94,14 @@ export const VisibilityEnum = builder.enumType('Visibility', {
     everyone: 'Everyone, with or without a token.',
     friends: 'The author and their friends.',
     only_me: 'The author alone.',
+  }),
+});
+
+export const GearKindEnum = builder.enumType('GearKind', {
+  description: 'What a piece of gear is.',
+  values: enumValues(GEAR_KINDS, {
+    shoes: 'Running or walking shoes.',
+    bike: 'A bicycle.',
+    other: 'Anything else worn out by workouts: skis, a paddle, a rower.',
   }),
 });

@@ -362,9 +362,17 @@ const statsReaders = new WeakMap<Context, Map<number, Promise<StatsReader | unde
 
 async function decideStatsReader(context: Context, person: Settings): Promise<StatsReader | undefined> {
   if (!(await viewerMaySee(context, { authorId: person.id, visibility: person.statsVisibility }))) return undefined;
+  return figuresReader(context, person.id);
+}
+
+/**
+ * Who sums a person's workouts (their stats, their gear's totals): the entries the viewer may see, each
+ * with the figures the viewer is told of it (the shown part of a track the person's privacy cuts).
+ */
+export async function figuresReader(context: Context, personId: number): Promise<StatsReader> {
   // most people hide nothing: then the settings the request reads anyway decide it, without a statement
-  const cut = !readsAsOwner(context, person.id) && hidesAnything(await privacyFor(context, person.id));
-  const shownVersion = cut ? await shownFiguresVersion(context, person.id) : null;
+  const cut = !readsAsOwner(context, personId) && hidesAnything(await privacyFor(context, personId));
+  const shownVersion = cut ? await shownFiguresVersion(context, personId) : null;
   return { entries: readerOf(context), shownVersion };
 }
 
