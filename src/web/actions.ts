@@ -5,6 +5,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { CSRF_COOKIE, csrfMatches } from '../auth/session.ts';
 import { MAX_ACTIVITY_FILE_BYTES } from '../domain/activity-file.ts';
+import type { FieldIssue } from '../domain/errors.ts';
 import { NOTIFICATION_KINDS } from '../domain/notifications.ts';
 import { BodyTooLargeError, MalformedBodyError } from '../http/body.ts';
 import { html, type Markup } from '../http/html.ts';
@@ -17,13 +18,16 @@ import {
   PageAddPrivacyZoneDocument,
   PageBlockPersonDocument,
   PageCreateCommentDocument,
+  PageCreateGearDocument,
   PageDeclineFriendDocument,
   PageDeleteCommentDocument,
   PageDeleteEntryDocument,
+  PageDeleteGearDocument,
   PageEditCommentDocument,
   PageEditEntryDocument,
   PageEntryDetailDocument,
   PageFindPersonDocument,
+  PageGearDocument,
   PageLikeEntryDocument,
   PageMarkNotificationsReadDocument,
   PageModerateDocument,
@@ -40,6 +44,7 @@ import {
   PageUnmutePersonDocument,
   PageUnsubscribeEmailDocument,
   PageUpdateEntryDocument,
+  PageUpdateGearDocument,
   PageUpdateProfileDocument,
   PageVerifyEmailDocument,
   PageViewerSettingsDocument,
@@ -50,7 +55,8 @@ import { hidden } from '../pages/layout.ts';
 import { postEntry } from './compose.ts';
 import { type Form, field, issuesOf, type Outcome, seeOther } from './form-outcome.ts';
 import { findForm } from './forms.ts';
-import { entryPage, layoutPage, notFoundPage } from './pages.ts';
+import { gearFormInput } from './gear-pages.ts';
+import { entryPage, gearPage, layoutPage, notFoundPage } from './pages.ts';
 import { type PageRead, pageData, pageReader, problemPage, type WebOptions } from './routes.ts';
 import { type SettingsForm, settingsPage } from './settings-page.ts';
 
@@ -183,7 +189,12 @@ function mountEntryActions(post: Post, run: WebOptions['run']): void {
       if (!issues) return seeOther(after ? after(read) : `/entries/${entryOf(ctx)}`);
       const { entry, reader } = pageData(await run(PageEntryDetailDocument, ctx.request, read.context, { id: entryOf(ctx) }));
       if (!entry) return notFoundPage(read.visitor(reader), `Entry ${ctx.params.id}`);
-      return entryPage(read.visitor(reader), entry, { issues, comment: field(form, 'body'), ownZones: reader?.privacyZones });
+      return entryPage(read.visitor(reader), entry, {
+        issues,
+        comment: field(form, 'body'),
+        ownZones: reader?.privacyZones,
+        gear: reader?.gear,
+      });
     });
   action('like', (ctx, read) => run(PageLikeEntryDocument, ctx.request, read.context, { entryId: entryOf(ctx) }));
   action('unlike', (ctx, read) => run(PageUnlikeEntryDocument, ctx.request, read.context, { entryId: entryOf(ctx) }));
@@ -201,6 +212,8 @@ function mountEntryActions(post: Post, run: WebOptions['run']): void {
       id: entryOf(ctx),
       message: field(form, 'message'),
       ...(form.has('workout_title') && { workoutTitle: field(form, 'workout_title') }),
+      // the gear it was done in: one of the athlete's, or none
+      ...(form.has('gear') && { workout: { gearId: field(form, 'gear') === 'none' ? null : field(form, 'gear') } }),
     }),
   );
   post('/entries/:id/report', async (ctx, read, form) => {
@@ -354,6 +367,7 @@ const SAVED: Record<string, string> = {
   profile: 'Your profile and privacy settings are saved.',
   zones: 'Your privacy zones are saved.',
   thresholds: 'Your training zones are saved: every workout’s time in zones follows them.',
+  gear: 'Your gear is saved.',
   email: 'Your mail settings are saved. A new address is mailed a link: follow it to have notifications mailed there.',
 };
 
@@ -387,10 +401,39 @@ function mountThresholds(post: Post, run: WebOptions['run']): void {
   });
 }
 
+/** Gear: added from the settings page, changed and deleted from its own page (web/gear-pages.ts). */
+function mountGear(post: Post, run: WebOptions['run']): void {
+  post('/settings/gear', async (ctx, read, form) => {
+    const input = gearFormInput((name) => field(form, name));
+    const issues = issuesOf(await run(PageCreateGearDocument, ctx.request, read.context, { input: input as never }));
+    return issues ? settingsAgain(run)(ctx, read, { gearIssues: issues }) : seeOther('/settings?saved=gear#gear');
+  });
+  // the gear's page again, with what the form got wrong
+  const gearAgain = async (ctx: RequestContext, read: PageRead, issues: FieldIssue[]) => {
+    const { gear, reader } = pageData(await run(PageGearDocument, ctx.request, read.context, { id: ctx.params.id!, page: 1 }));
+    if (!gear) return [404, notFoundPage(read.visitor(reader), `Gear ${ctx.params.id}`)] as [number, Markup];
+    return gearPage(read.visitor(reader), gear, { entries: gear.workouts.edges.map((edge) => edge.node), page: 1, hasNext: false }, issues);
+  };
+  post('/gear/:id', async (ctx, read, form) => {
+    const input = { id: ctx.params.id!, ...gearFormInput((name) => field(form, name)), retired: field(form, 'retired') === 'yes' };
+    // retired gear is the default of nothing: its boxes are let go rather than refused
+    if (input.retired) input.defaultFor = [];
+    const issues = issuesOf(await run(PageUpdateGearDocument, ctx.request, read.context, { input: input as never }));
+    return issues ? gearAgain(ctx, read, issues) : seeOther(`/gear/${encodeURIComponent(ctx.params.id!)}?saved`);
+  });
+  post('/gear/:id/delete', async (ctx, read, form) => {
+    if (field(form, 'confirm') !== 'yes')
+      return gearAgain(ctx, read, [{ path: 'confirm', message: 'tick the box to confirm the deletion' }]);
+    const issues = issuesOf(await run(PageDeleteGearDocument, ctx.request, read.context, { id: ctx.params.id! }));
+    return issues ? gearAgain(ctx, read, issues) : seeOther('/settings?saved=gear#gear');
+  });
+}
+
 /** The settings page, its profile form and its privacy zones. */
 function mountSettings(router: Router, respond: Respond, post: Post, run: WebOptions['run']): void {
   const again = settingsAgain(run);
   mountThresholds(post, run);
+  mountGear(post, run);
   router.get('/settings', ({ request, url }) =>
     respond(request, async (read) => {
       if (!read.session.viewer) return seeOther('/login?next=%2Fsettings');

@@ -56,6 +56,8 @@ function entryInput(form: Form, photo: File | null): { input: Partial<CreateEntr
       else workout.duration = seconds;
     }
     if (field(form, 'felt')) workout.felt = upper(field(form, 'felt'));
+    const gear = chosenGear(form);
+    if (gear !== undefined) workout.gearId = gear;
     const date = field(form, 'date');
     if (date) {
       // the form's time is the wall clock of the zone it names (the athlete's, or their browser's)
@@ -66,6 +68,12 @@ function entryInput(form: Form, photo: File | null): { input: Partial<CreateEntr
     input.workout = workout;
   }
   return issues.length ? { issues } : { input: input as Partial<CreateEntryInput> };
+}
+
+/** The gear the form chose: an id, null for none, undefined for the default of the activity. */
+function chosenGear(form: Form): string | null | undefined {
+  const gear = field(form, 'gear');
+  return gear === '' ? undefined : gear === 'none' ? null : gear;
 }
 
 /** Whether a file is a GPX document by its first bytes (not a FIT file, not TCX). */
@@ -87,6 +95,7 @@ export async function postEntry(request: Request, read: PageRead, form: Form, ru
         visibility: data.reader?.defaultVisibility ?? 'EVERYONE',
         units: data.reader?.units ?? 'KILOMETERS',
         timeZone: data.reader?.timeZone ?? null,
+        gear: data.reader?.gear,
       },
       { ...draft, distanceUnits: draft.distance_units },
       issues,
@@ -100,6 +109,7 @@ export async function postEntry(request: Request, read: PageRead, form: Form, ru
         file: track,
         ...(field(form, 'message').trim() ? { message: field(form, 'message') } : {}),
         ...(field(form, 'visibility') ? { visibility: field(form, 'visibility') as Visibility } : {}),
+        ...(chosenGear(form) !== undefined && { gearId: chosenGear(form) }),
       },
     };
     const imported = await run(PageImportActivityDocument, request, read.context, variables);

@@ -7,6 +7,7 @@ import type { FieldIssue } from '../domain/errors.ts';
 import { html, type Markup } from '../http/html.ts';
 import { hidden, issuesBlock } from '../pages/layout.ts';
 import { lower, visibilityName } from './entry-card.ts';
+import { type GearChoice, gearSelect } from './gear-pages.ts';
 
 export const VISIBILITIES = ['EVERYONE', 'FRIENDS', 'ONLY_ME'] as const;
 
@@ -23,6 +24,7 @@ export interface ComposeDraft {
   date?: string;
   place?: string;
   visibility?: string;
+  gear?: string;
 }
 
 const option = (value: string, label: string, chosen: string | undefined) =>
@@ -35,7 +37,7 @@ function visibilitySelect(id: string, chosen: string): Markup {
 /** The form that posts a note or a workout, with a track file or a photo. */
 export function composeForm(
   csrf: string,
-  defaults: { visibility: string; units: string; timeZone?: string | null },
+  defaults: { visibility: string; units: string; timeZone?: string | null; gear?: readonly GearChoice[] },
   draft: ComposeDraft = {},
   issues?: FieldIssue[],
 ): Markup {
@@ -61,6 +63,7 @@ export function composeForm(
       <div><label for="compose-distance-units">Units</label><select id="compose-distance-units" name="distance_units">${['kilometers', 'miles', 'meters', 'yards'].map((u) => option(u, u, units))}</select></div>
       <div><label for="compose-duration">Duration (h:mm:ss)</label><input type="text" id="compose-duration" name="duration" placeholder="0:45:10" value="${draft.duration ?? ''}"></div>
       <div><label for="compose-felt">Felt</label><select id="compose-felt" name="felt"><option value="">—</option>${FEELINGS.map((f) => option(f, f, draft.felt))}</select></div>
+      ${gearSelect('compose-gear', defaults.gear ?? [], draft.gear ?? '', true)}
       <div><label for="compose-date">When</label><input type="datetime-local" id="compose-date" name="date" value="${draft.date ?? ''}" aria-describedby="compose-date-help"><p class="help" id="compose-date-help">In ${zone}. Empty: now.</p></div>
     </div>
   </fieldset>
@@ -78,15 +81,22 @@ export function composeForm(
 /** Like or unlike, comment, and for the author: who sees it, and delete. */
 export function entryActions(
   csrf: string,
-  entry: { id: number; visibility: string; url: string; message?: string | null; workout?: { title?: string | null } | null },
-  state: { liked: boolean; own: boolean; comment?: string; issues?: FieldIssue[] },
+  entry: {
+    id: number;
+    visibility: string;
+    url: string;
+    message?: string | null;
+    workout?: { title?: string | null; gear?: { id: number } | null } | null;
+  },
+  state: { liked: boolean; own: boolean; comment?: string; issues?: FieldIssue[]; gear?: readonly GearChoice[] },
 ): Markup {
   const base = `/entries/${entry.id}`;
   const like = state.liked
     ? html`<form method="post" action="${base}/unlike" data-inplace="Like taken back.">${hidden('csrf', csrf)}<button type="submit" class="secondary" aria-pressed="true">Liked · Unlike</button></form>`
     : html`<form method="post" action="${base}/like" data-inplace="Liked.">${hidden('csrf', csrf)}<button type="submit">Like</button></form>`;
   const title = entry.workout
-    ? html`<label for="edit-title">Title</label><input type="text" id="edit-title" name="workout_title" maxlength="200" value="${entry.workout.title ?? ''}">`
+    ? html`<label for="edit-title">Title</label><input type="text" id="edit-title" name="workout_title" maxlength="200" value="${entry.workout.title ?? ''}">
+      ${gearSelect('edit-gear', state.gear ?? [], entry.workout.gear ? String(entry.workout.gear.id) : 'none', false)}`
     : null;
   const author = state.own
     ? html`<details class="edit"><summary>Edit the entry</summary><form method="post" action="${base}/edit">${hidden('csrf', csrf)}${title}

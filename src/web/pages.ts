@@ -28,6 +28,7 @@ import {
   withMentions,
 } from './entry-card.ts';
 import { deleteCommentForm, editCommentForm, entryActions, friendshipForm, reportForm, safetyForm, searchForm } from './forms.ts';
+import { type GearChoice, type GearDetail, gearLine, gearPageBody, gearSection } from './gear-pages.ts';
 import { elevationProfileSvg, trackMapSvg } from './track-svg.ts';
 import { distanceChartSvg, recordsTable, streakText, totalsCells, totalsSentence } from './training.ts';
 import { climbIn, distanceIn, metersOf, type UnitSystem } from './units.ts';
@@ -41,6 +42,7 @@ type EntryDetail = NonNullable<PageEntryDetailQuery['entry']>;
 type RouteDetail = NonNullable<PageRouteQuery['route']>;
 
 export const PAGE_STYLE = raw(`
+  fieldset.defaults label { display: inline-block; margin: 0 1rem .35rem 0; font-weight: normal; }
   .entry { display: grid; grid-template-columns: 48px 1fr; gap: .25rem .75rem; }
   .entry img.avatar, .person img.avatar { width: 48px; height: 48px; border-radius: 50%; }
   .entry .meta { color: #4a5568; font-size: .9rem; }
@@ -225,7 +227,7 @@ function trackFigures(track: PageTrack, title: string, units: UnitSystem, ownZon
 export function entryPage(
   visitor: Visitor,
   entry: EntryDetail,
-  form: { comment?: string; issues?: FieldIssue[]; status?: Markup | null; ownZones?: Zones } = {},
+  form: { comment?: string; issues?: FieldIssue[]; status?: Markup | null; ownZones?: Zones; gear?: readonly GearChoice[] } = {},
 ): Markup {
   const viewerName = visitor.viewer?.username;
   // a comment's author may delete it, and so may the entry's
@@ -253,6 +255,7 @@ export function entryPage(
     ? entryActions(visitor.csrf, entry, {
         liked: entry.viewerHasLiked,
         own: entry.author.username === viewer.username,
+        gear: form.gear,
         comment: form.comment,
         issues: form.issues,
       })
@@ -271,7 +274,7 @@ export function entryPage(
     entryTitle(entry, visitor.units),
     // the parts marked data-live are replaced in place by the page's script (web/entry-script.ts)
     html`<div data-entry="${entry.id}"><div data-live="card">${entryCard(entry, { link: false, units: visitor.units })}</div>
-${figures?.markup}
+${gearLine(entry.workout?.gear)}${figures?.markup}
 ${entry.track && analysisSection(entry.track, entry.workout?.activityType ?? null, visitor.units)}
 ${entry.geo && html`<p><a href="/nearby?lat=${entry.geo.latitude}&lon=${entry.geo.longitude}">More entries near here</a></p>`}
 ${actions}
@@ -319,7 +322,8 @@ ${blocked ? null : friendshipForm(visitor.csrf, person.username, person.viewerFr
 <section aria-labelledby="entries-heading"><h2 id="entries-heading">Entries</h2>${stream}${pager(`/people/${encodeURIComponent(person.username)}`, feed.page, feed.hasNext)}</section>
 ${trainingSection(person, visitor.units)}
 <section class="card" aria-labelledby="friends-heading"><h2 id="friends-heading">Friends</h2>${friends}</section>
-<section class="card" aria-labelledby="routes-heading"><h2 id="routes-heading">Routes</h2>${routes}</section>`,
+<section class="card" aria-labelledby="routes-heading"><h2 id="routes-heading">Routes</h2>${routes}</section>
+${gearSection(person.gear, visitor.units)}`,
     status,
   );
 }
@@ -389,6 +393,19 @@ export function statsPage(visitor: Visitor, person: PersonStats, filter: StatsFi
     `${person.displayName}: stats`,
     html`<p><a href="${person.url}">Back to ${person.displayName}</a></p>${filters}${body}${training}`,
   );
+}
+
+/** A piece of gear's page (web/gear-pages.ts), under its name. */
+export function gearPage(
+  visitor: Visitor,
+  gear: GearDetail,
+  feed: { entries: PageEntry[]; page: number; hasNext: boolean },
+  issues?: FieldIssue[],
+  status?: Markup | null,
+): Markup {
+  // whoever may see gear sees a workout done in it, by its owner, or is its owner (who alone is told its defaults)
+  const owner = feed.entries[0]?.author ?? null;
+  return page(visitor, gear.name, gearPageBody(visitor.csrf, gear, owner, feed, visitor.units, issues), status);
 }
 
 export function routePage(visitor: Visitor, route: RouteDetail, ownZones?: Zones): Markup {

@@ -13,6 +13,7 @@ import {
   PageBellDocument,
   PageEntryDetailDocument,
   PageFeedDocument,
+  PageGearDocument,
   PageNearbyDocument,
   PageNotificationsDocument,
   PagePersonDetailDocument,
@@ -29,6 +30,7 @@ import { composeForm } from './forms.ts';
 import {
   entryPage,
   feedPage,
+  gearPage,
   layoutPage,
   moderationPage,
   nearbyPage,
@@ -203,10 +205,28 @@ async function home(run: RunOperation, request: Request, url: URL, { context, vi
         visibility: data.reader.defaultVisibility ?? 'EVERYONE',
         units: data.reader.units,
         timeZone: data.reader.timeZone,
+        gear: data.reader.gear,
       })
     : null;
   const suggestions = data.suggestions?.length ? suggestionsCard(session.csrf, data.suggestions) : null;
   return [200, feedPage(visitor(data.reader), feedOf(data.stream, page), compose, null, suggestions)];
+}
+
+/** A piece of gear's page: what it is, its totals and the workouts done in it that the visitor may see. */
+async function gearRoute(
+  run: RunOperation,
+  request: Request,
+  url: URL,
+  param: string | undefined,
+  read: PageRead,
+): Promise<[number, Markup]> {
+  const id = positiveId(param);
+  if (id === null) return [404, notFoundPage(read.visitor(), `Gear ${param}`)];
+  const page = pageNumber(url);
+  const { gear, reader } = pageData(await run(PageGearDocument, request, read.context, { id, page }));
+  if (!gear) return [404, notFoundPage(read.visitor(reader), `Gear ${id}`)];
+  const status = url.searchParams.has('saved') ? notice('Your gear is saved.') : null;
+  return [200, gearPage(read.visitor(reader), gear, feedOf(gear.workouts, page), undefined, status)];
 }
 
 /** The moderators' queue of reports; a page that is not there to anyone else. */
@@ -263,7 +283,7 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
       const { entry, reader } = pageData(result);
       const status = url.searchParams.get('reported') === '1' ? notice('Reported: the moderators will look at it. Thank you.') : null;
       return entry
-        ? [200, entryPage(visitor(reader), entry, { ownZones: reader?.privacyZones, status })]
+        ? [200, entryPage(visitor(reader), entry, { ownZones: reader?.privacyZones, gear: reader?.gear, status })]
         : [404, notFoundPage(visitor(reader), `Entry ${id}`, `/entries/${id}`)];
     }),
   );
@@ -296,6 +316,8 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
   router.get('/nearby', ({ request, url }) => respond(request, (read) => nearby(run, request, url, read)));
   router.get('/notifications', ({ request, url }) => respond(request, (read) => notifications(run, request, url, read)));
   router.get('/search', ({ request, url }) => respond(request, (read) => search(run, request, url, read)));
+
+  router.get('/gear/:id', ({ request, url, params }) => respond(request, (read) => gearRoute(run, request, url, params.id, read)));
 
   router.get('/routes/:id', ({ request, params }) =>
     respond(request, async ({ context, visitor }) => {

@@ -9,6 +9,7 @@ import { hidden, issuesBlock } from '../pages/layout.ts';
 import type { MapSpec } from './assets.ts';
 import { avatar, personLink, visibilityName } from './entry-card.ts';
 import { VISIBILITIES } from './forms.ts';
+import { gearSettingsCard } from './gear-pages.ts';
 import { layoutPage, notice, type Visitor } from './pages.ts';
 
 export type Settings = NonNullable<PageViewerSettingsQuery['me']>;
@@ -133,6 +134,7 @@ export type SettingsForm = {
   thresholdIssues?: FieldIssue[];
   zoneIssues?: FieldIssue[];
   emailIssues?: FieldIssue[];
+  gearIssues?: FieldIssue[];
   saved?: string | null;
 };
 
@@ -182,12 +184,17 @@ export function settingsPage(
   more: { email?: EmailSettings; blocked?: KeptAway; muted?: KeptAway } = {},
 ): Markup {
   const { email } = more;
-  const problems = form.profileIssues?.length || form.thresholdIssues?.length || form.zoneIssues?.length || form.emailIssues?.length;
+  const problems =
+    form.profileIssues?.length ||
+    form.thresholdIssues?.length ||
+    form.zoneIssues?.length ||
+    form.emailIssues?.length ||
+    form.gearIssues?.length;
   return layoutPage(
     visitor,
     'Settings',
     html`${problems ? html`<p class="card error" role="alert">Nothing was saved: see below.</p>` : notice(form.saved ?? null)}
-${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${thresholdsCard(visitor.csrf, me, form.thresholdIssues)}${emailCard(visitor.csrf, email, form.emailIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}${keptAwayCard(visitor.csrf, more.blocked, more.muted)}
+${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${thresholdsCard(visitor.csrf, me, form.thresholdIssues)}${gearSettingsCard(visitor.csrf, me.gear, visitor.units, form.gearIssues)}${emailCard(visitor.csrf, email, form.emailIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}${keptAwayCard(visitor.csrf, more.blocked, more.muted)}
 <p><a href="/account">Your account</a>: the apps you authorized, personal tokens, export, import and deletion.</p>`,
     null,
     { maps: { zones: zonesMap(me) } },

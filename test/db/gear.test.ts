@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountExport } from '../../src/db/account-export.ts';
+import { createAccount } from '../../src/db/account-sessions.ts';
 import { importArchive } from '../../src/imports/archive.ts';
 import { closeFitPool } from '../../src/imports/fit-pool.ts';
 import { createMediaStore } from '../../src/media/store.ts';
 import { fitFile, pointsAlong } from '../support/activity-files.ts';
 import { testApp } from '../support/app.ts';
+import { TestBrowser } from '../support/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
 import { createPerson, createToken, makeFriends } from '../support/factories.ts';
 
@@ -263,5 +265,90 @@ describe('gear through REST and imports', () => {
     expect(theirs.map((g) => [g.name, g.retired, g.defaultFor, g.totals])).toEqual(
       mine.map((g) => [g.name, g.retired, g.defaultFor, g.totals]),
     );
+  });
+});
+
+describe('gear on the pages', () => {
+  const PASSWORD = 'gear pages password';
+  let browser: TestBrowser;
+  let visitor: TestBrowser;
+
+  beforeAll(async () => {
+    await createAccount(db.prisma, { username: 'sanderling', password: PASSWORD, displayName: 'Sanderling' });
+    browser = new TestBrowser(api.fetch);
+    expect((await browser.logIn('sanderling', PASSWORD)).status).toBe(302);
+    visitor = new TestBrowser(api.fetch);
+  });
+
+  it('added from the settings, chosen by default when posting, shown on the entry, its page and the athlete’s', async () => {
+    const added = await browser.post('/settings/gear', { name: 'Cloudmonster', brand: 'On', kind: 'SHOES', default_running: 'yes' });
+    expect(added.status).toBe(303);
+    expect(added.headers.get('location')).toBe('/settings?saved=gear#gear');
+    const settings = await (await browser.get('/settings')).text();
+    expect(settings).toContain('Cloudmonster');
+    expect(settings).toContain('default for running');
+    const gearId = Number(/href="\/gear\/(\d+)"/.exec(settings)![1]);
+    // the compose form offers it, and a run posted without a choice is done in it
+    expect(await (await browser.get('/')).text()).toMatch(/<select id="compose-gear" name="gear">.*Cloudmonster/s);
+    const posted = await browser.post('/compose', {
+      kind: 'workout',
+      activity: 'running',
+      distance: '12',
+      distance_units: 'kilometers',
+      duration: '1:00:00',
+      gear: '',
+      visibility: 'EVERYONE',
+    });
+    expect(posted.status).toBe(303);
+    const entryPath = posted.headers.get('location')!;
+    const entry = await (await visitor.get(entryPath)).text();
+    expect(entry).toContain(`Done in <a href="/gear/${gearId}">Cloudmonster</a>`);
+    const page = await visitor.get(`/gear/${gearId}`);
+    expect(page.status).toBe(200);
+    const body = await page.text();
+    expect(body).toContain('12 km in 1 workout');
+    expect(body).toContain(entryPath);
+    // only its owner may change it
+    expect(body).not.toContain('Change it');
+    expect(await (await visitor.get('/people/sanderling')).text()).toContain(`<a href="/gear/${gearId}">Cloudmonster</a>`);
+  });
+
+  it('its owner renames and retires it on its page, changes a workout’s gear, and deletes it', async () => {
+    const settings = await (await browser.get('/settings')).text();
+    const gearId = Number(/href="\/gear\/(\d+)"/.exec(settings)![1]);
+    const own = await (await browser.get(`/gear/${gearId}`)).text();
+    expect(own).toContain('Change it');
+    const refused = await browser.post(`/gear/${gearId}`, { name: '', kind: 'SHOES' });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toMatch(/name/);
+    const saved = await browser.post(`/gear/${gearId}`, {
+      name: 'Old Cloudmonster',
+      kind: 'SHOES',
+      default_running: 'yes',
+      retired: 'yes',
+    });
+    expect(saved.headers.get('location')).toBe(`/gear/${gearId}?saved`);
+    const after = await (await browser.get(`/gear/${gearId}?saved`)).text();
+    expect(after).toContain('Your gear is saved.');
+    expect(after).toContain('retired');
+    // a run posted now has no gear; its owner picks the retired shoes for it afterwards
+    const posted = await browser.post('/compose', {
+      kind: 'workout',
+      activity: 'running',
+      duration: '30:00',
+      gear: '',
+      visibility: 'EVERYONE',
+    });
+    const entryPath = posted.headers.get('location')!;
+    expect(await (await browser.get(entryPath)).text()).not.toContain('Done in');
+    const entryId = entryPath.split('/').pop();
+    const edited = await browser.post(`/entries/${entryId}/edit`, { message: '', workout_title: 'Easy', gear: String(gearId) });
+    expect(edited.status).toBe(303);
+    expect(await (await browser.get(entryPath)).text()).toContain('Done in <a href');
+    expect((await browser.post(`/gear/${gearId}/delete`, {})).status).toBe(422);
+    const deleted = await browser.post(`/gear/${gearId}/delete`, { confirm: 'yes' });
+    expect(deleted.headers.get('location')).toBe('/settings?saved=gear#gear');
+    expect((await visitor.get(`/gear/${gearId}`)).status).toBe(404);
+    expect(await (await browser.get(entryPath)).text()).not.toContain('Done in');
   });
 });
