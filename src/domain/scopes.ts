@@ -3,7 +3,7 @@
 // - `read`: what the person sees of Milepost, except what only they see (their only-me entries,
 //   their stats when they keep them to themselves, their privacy zones). Every token has it.
 // - `read_all`: what only they see, too.
-// - `entries:write`: post, change and delete their entries, routes and tracks; comment and like.
+// - `entries:write`: post, change and delete their entries, routes, tracks and gear; comment and like.
 // - `profile:write`: change their profile and privacy settings; ask for, accept and end friendships.
 //
 // An app that asks for no scope, as every client of the original service does, gets LEGACY_SCOPES:
@@ -16,7 +16,7 @@ export type Scope = (typeof SCOPES)[number];
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   read: 'See your profile, your friends, and the entries and stats you can see, except what only you see',
   read_all: 'Also see what only you see: your only-me entries, your private stats and your privacy zones',
-  'entries:write': 'Post, change and delete your entries, routes and tracks; comment and like as you',
+  'entries:write': 'Post, change and delete your entries, routes, tracks and gear; comment and like as you',
   'profile:write': 'Change your profile and privacy settings; ask for, accept and end friendships',
 };
 

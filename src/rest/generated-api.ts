@@ -55,6 +55,7 @@ const READABLE_PATHS: Record<string, string> = {
   'Query.popularStream': '/entries/popular',
   'Query.entry': '/entries/:id',
   'Query.route': '/routes/:id',
+  'Query.gear': '/gear/:id',
   'Query.searchPeople': '/search/people',
   'Query.searchEntries': '/search/entries',
 };

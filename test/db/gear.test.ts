@@ -226,6 +226,17 @@ describe('gear through REST and imports', () => {
     });
     expect(refused.status).toBe(422);
     expect(JSON.stringify(await refused.json())).toContain('workout[gear_id]');
+    // /api/v1: the gear by id with its totals, for whoever may see it; missing to anyone else
+    const read = await api.fetch(`/api/v1/gear/${pegasus!.databaseId}`);
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ name: 'Pegasus 40', defaultFor: null, totals: { workouts: expect.any(Number) } });
+    const secret = (await gearOf('kestrel', tokens.owner)).find((g) => g.name === 'Secret racing flats')!;
+    expect((await api.fetch(`/api/v1/gear/${secret.databaseId}`, { headers: { authorization: `Bearer ${tokens.stranger}` } })).status).toBe(
+      404,
+    );
+    expect((await api.fetch(`/api/v1/gear/${secret.databaseId}`, { headers: { authorization: `Bearer ${tokens.friend}` } })).status).toBe(
+      200,
+    );
   });
 
   it('an imported file takes the default gear for its activity, or the gear named', async () => {

@@ -219,6 +219,9 @@ describe('over graphql-ws', () => {
     const created = await as('stranger', `mutation { createComment(input: { entryId: ${entryId}, body: "first" }) { comment { id } } }`);
     const commentId = (created.data as { createComment: { comment: { id: string } } }).createComment.comment.id;
     await as('stranger', `mutation { updateComment(input: { id: "${commentId}", body: "first, edited" }) { error { __typename } } }`);
+    // a change is read when it is delivered: an edit delivered after the comment was deleted tells of
+    // what is there then (nothing: REMOVED), so the deletion waits for the edit to arrive
+    await until(() => comments.received.length >= 2);
     await as('viewer', `mutation { deleteComment(input: { id: "${commentId}" }) { error { __typename } } }`);
     await as('stranger', `mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
     await as('stranger', `mutation { unlikeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);

@@ -39,6 +39,8 @@ let api: ReturnType<typeof testApp>;
 const tokens: Partial<Record<ViewerKind, string>> = {};
 /** The author's entries by visibility, and each one's comment and like ids. */
 const entries = {} as Record<Visibility, { id: number; commentId: number; likeId: number }>;
+/** The global id of the shoes every one of them was run in. */
+let gearId = '';
 
 beforeAll(async () => {
   db = await createTestDatabase('visibility');
@@ -58,6 +60,13 @@ beforeAll(async () => {
   tokens.authorApp = await createToken(db.prisma, author.id, { scope: 'read entries:write profile:write' });
   tokens.friend = await createToken(db.prisma, friend.id);
   tokens.stranger = await createToken(db.prisma, stranger.id);
+  // her shoes, worn in every run (the default for running)
+  const shoes = await api.graphql<{ createGear: { gear: { id: string } } }>(
+    'mutation { createGear(input: { name: "Ava’s shoes", kind: SHOES, defaultFor: [RUNNING] }) { gear { id } } }',
+    {},
+    tokens.author,
+  );
+  gearId = shoes.data!.createGear.gear.id;
   for (const visibility of VISIBILITIES) {
     const created = await api.graphql<{ createEntry: { entry: { id: number } } }>(
       `mutation ($input: CreateEntryInput!) { createEntry(input: $input) { entry { id: databaseId } } }`,
@@ -233,6 +242,19 @@ const READ_PATHS: Array<{
         }
       }
       return found;
+    },
+  },
+  {
+    name: 'GraphQL gear(id) and its workouts',
+    covers: ['gear'],
+    read: async (v) => {
+      const result = await api.graphql<{ gear: { workouts: { edges: Array<{ node: { id: number } }> } } | null }>(
+        `query ($id: ID!) { gear(id: $id) { workouts ${STREAM} } }`,
+        { id: gearId },
+        v === 'anonymous' ? undefined : tokens[v],
+      );
+      expect(result.errors).toBeUndefined();
+      return result.data!.gear ? shown(edges(result.data!.gear.workouts).map((node) => node.id)) : [];
     },
   },
   {

@@ -1,5 +1,5 @@
 /**
- * @generated SignedSource<<4916acfb8655c82f35707052782575a8>>
+ * @generated SignedSource<<092cb2ddef913a27529fe578f5beec4b>>
  * @lightSyntaxTransform
  */
 
@@ -36,6 +36,7 @@ export type WorkoutInput = {
   distance?: DistanceInput | null | undefined;
   duration?: number | null | undefined;
   felt?: Felt | null | undefined;
+  gearId?: string | null | undefined;
   routeId?: string | null | undefined;
   title?: string | null | undefined;
 };
