@@ -178,6 +178,8 @@ interface StravaRow {
   seconds: number | null;
   meters: number | null;
   calories: number | null;
+  /** The name of the gear it was done in ("Activity Gear"), if any. */
+  gear: string | null;
 }
 
 /** A figure of activities.csv: a number at least zero, else null. */
@@ -220,6 +222,7 @@ async function stravaRows(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Strav
         seconds: csvFigure(column(record, 'Moving Time')) ?? csvFigure(column(record, 'Elapsed Time')),
         meters: metersOf(record),
         calories: csvFigure(column(record, 'Calories')),
+        gear: column(record, 'Activity Gear')?.slice(0, 100) ?? null,
       });
     }
   })();
@@ -288,6 +291,8 @@ interface Run {
   claim(file: string, item: string): string | null;
   /** Photos stored by this run, by their name in the archive. */
   photos: Map<string, { content: string; preview: string }>;
+  /** The person's gear by the name a Strava export gives it (null: imported without it). */
+  gear: Map<string, number | null>;
   /** One more item done, reported. */
   step(): Promise<void>;
 }
@@ -312,6 +317,7 @@ export async function importArchive(options: ArchiveImport): Promise<ArchiveProg
       else progress.duplicates += 1;
     },
     photos: new Map(),
+    gear: new Map(),
     claim(file, item) {
       const holder = claimed.get(file);
       if (holder !== undefined) return holder;
@@ -339,6 +345,37 @@ function refusalOf(error: unknown): string | null {
   if (error instanceof ValidationError) return error.issues[0]?.message ?? error.message;
   if (error instanceof Error && /larger than/.test(error.message)) return error.message;
   return null;
+}
+
+/** What gear of a Strava export is, by the activity it was first used for. */
+function gearKindOf(activityType: string): 'shoes' | 'bike' | 'other' {
+  if (['cycling', 'spinning', 'commute'].includes(activityType)) return 'bike';
+  if (['running', 'walking', 'hiking'].includes(activityType)) return 'shoes';
+  return 'other';
+}
+
+/**
+ * The person's gear a Strava row names ("Activity Gear"), found by its name among theirs or made (of
+ * the kind its first activity suggests); null for none, or past MAX_GEAR (said once).
+ */
+async function stravaGear(run: Run, row: StravaRow): Promise<number | null> {
+  if (!row.gear) return null;
+  const known = run.gear.get(row.gear);
+  if (known !== undefined) return known;
+  const { prisma } = run.options.database;
+  const ownerId = run.options.personId;
+  const found = await prisma.gear.findFirst({ where: { ownerId, name: row.gear }, orderBy: { id: 'asc' }, select: { id: true } });
+  let id: number | null = found?.id ?? null;
+  if (id === null) {
+    if ((await prisma.gear.count({ where: { ownerId } })) >= MAX_GEAR) {
+      run.skip(`gear "${row.gear}"`, `you keep ${MAX_GEAR} pieces of gear already: its activities are imported without it`);
+    } else {
+      const kind = gearKindOf(activityTypeOf(row.type));
+      id = (await prisma.gear.create({ data: { ownerId, name: row.gear, kind }, select: { id: true } })).id;
+    }
+  }
+  run.gear.set(row.gear, id);
+  return id;
 }
 
 /** A Strava-style export: each row of activities.csv with its activity file. */
@@ -406,6 +443,7 @@ async function importManualActivity(run: Run, row: StravaRow, label: string): Pr
     message: row.description,
     createdAt: row.date,
     announce: false,
+    gearId: await stravaGear(run, row),
   });
   run.counted(outcome);
 }
@@ -432,6 +470,7 @@ async function importStravaActivity(run: Run, row: StravaRow, file: yauzl.Entry,
       message: row.description,
       createdAt: activity.startedAt ?? row.date ?? new Date(),
       announce: false,
+      gearId: await stravaGear(run, row),
     },
   );
   run.counted(outcome);

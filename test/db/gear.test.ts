@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yazl from 'yazl';
 import { accountExport } from '../../src/db/account-export.ts';
 import { createAccount } from '../../src/db/account-sessions.ts';
 import { importArchive } from '../../src/imports/archive.ts';
@@ -276,6 +277,40 @@ describe('gear through REST and imports', () => {
     expect(theirs.map((g) => [g.name, g.retired, g.defaultFor, g.totals])).toEqual(
       mine.map((g) => [g.name, g.retired, g.defaultFor, g.totals]),
     );
+  });
+});
+
+describe('gear of a Strava export', () => {
+  it('each "Activity Gear" becomes one piece of gear, of the kind its first activity suggests; a row without one has none', async () => {
+    const header =
+      'Activity ID,Activity Date,Activity Name,Activity Type,Activity Description,Elapsed Time,Distance,Max Heart Rate,Relative Effort,Commute,Activity Private Note,Activity Gear,Filename';
+    const rows = [
+      '1,"Mar 1, 2024, 7:00:00 AM",Ride one,Ride,,3600,30.5,,,false,,Trek Domane,',
+      '2,"Mar 2, 2024, 7:00:00 AM",Ride two,Ride,,3600,20,,,false,,Trek Domane,',
+      '3,"Mar 3, 2024, 7:00:00 AM",Run,Run,,1800,5,,,false,,Kinvara 14,',
+      '4,"Mar 4, 2024, 7:00:00 AM",Yoga,Yoga,,3600,0,,,false,,,',
+    ];
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(Buffer.from(`${[header, ...rows].join('\n')}\n`), 'activities.csv');
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    const file = path.join(dir, 'strava.zip');
+    writeFileSync(file, Buffer.concat(chunks));
+    const athlete = await createPerson(db.prisma, { username: 'stravian', units: 'kilometers' });
+    const token = await createToken(db.prisma, athlete.id);
+    const media = createMediaStore(path.join(dir, 'media'));
+    // a default for running is not given to imported history: the row says what it was done in
+    await graphql(token, 'mutation { createGear(input: { name: "Spare", kind: SHOES, defaultFor: [FITNESS, YOGA] }) { gear { id } } }');
+    for (let round = 0; round < 2; round++) await importArchive({ database: db, media, personId: athlete.id, zipPath: file });
+    const gear = await gearOf('stravian', token);
+    expect(gear.map((g) => [g.name, g.totals.workouts, g.totals.distance.value])).toEqual([
+      ['Spare', 0, 0],
+      ['Trek Domane', 2, 50.5],
+      ['Kinvara 14', 1, 5],
+    ]);
+    const kinds = await db.prisma.gear.findMany({ where: { ownerId: athlete.id }, orderBy: { id: 'asc' }, select: { kind: true } });
+    expect(kinds.map((k) => k.kind)).toEqual(['shoes', 'bike', 'shoes']);
   });
 });
 
