@@ -6,7 +6,7 @@
 // On a shared machine whose speed drifts by tens of percent from one minute to the next, whole runs of
 // `npm run bench` cannot tell a 10% change; batches a few hundred milliseconds apart meet the same
 // drift. Prints each build's CPU milliseconds a request (process user + system), minimum and median.
-// `--paths FILE` takes one path a request from the file's lines, in turn, the same sequence for each
+// `--html` asks for pages (Accept: text/html). `--paths FILE` takes one path a request from the file's lines, in turn, the same sequence for each
 // build: pages whose entries a build has not read before (person streams of many people, say).
 //
 // A checkout for the other side: git worktree add /tmp/base <commit>, link node_modules into it,
@@ -20,6 +20,7 @@ const { values, positionals } = parseArgs({
     path: { type: 'string', default: '/entries.json' },
     paths: { type: 'string' },
     graphql: { type: 'boolean', default: false },
+    html: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '12' },
     batch: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '8' },
@@ -78,7 +79,7 @@ function request(side: Side): Promise<Response> {
       body: graphqlBody,
     });
   const path = paths[side.next++ % paths.length]!;
-  return side.fetch(`http://milepost${path}`, { headers: { authorization } });
+  return side.fetch(`http://milepost${path}`, { headers: { authorization, ...(values.html && { accept: 'text/html' }) } });
 }
 
 /** `count` requests, `concurrency` at a time; any answer but 200 ends the comparison. */

@@ -3,6 +3,7 @@
 import { type DefaultGear, readDefaultGear } from '../domain/gear.ts';
 import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
 import type { Database, Transaction } from './database.ts';
+import { storedDate } from './entry-rows.ts';
 
 export type { Transaction };
 
@@ -30,4 +31,36 @@ export async function changeDefaults(tx: Transaction, ownerId: number, change: (
   const { defaultGear } = await tx.person.findUniqueOrThrow({ where: { id: ownerId }, select: { defaultGear: true } });
   const next = JSON.stringify(change(readDefaultGear(defaultGear)));
   if (next !== defaultGear) await tx.person.update({ where: { id: ownerId }, data: { defaultGear: next }, select: { id: true } });
+}
+
+export interface GearRow {
+  id: number;
+  ownerId: number;
+  name: string;
+  brand: string | null;
+  model: string | null;
+  kind: string;
+  retired: boolean;
+  createdAt: Date;
+}
+
+/**
+ * A person's gear, the pieces in use first, then in the order they were added, at most `limit`: one
+ * statement through the reader (an athlete's page asks it on every view, most often of nobody's gear).
+ */
+export async function readGearOf(
+  database: Pick<Database, 'read'>,
+  ownerId: number,
+  options: { retired: boolean; limit: number },
+): Promise<GearRow[]> {
+  const rows = await database.read<Omit<GearRow, 'retired' | 'createdAt'> & { retired: boolean | number; createdAt: Date | string }>(
+    Sql.sql`SELECT "id", "ownerId", "name", "brand", "model", "kind", "retired", "createdAt" FROM "Gear"
+      WHERE "ownerId" = ${ownerId}${options.retired ? Sql.empty : Sql.sql` AND "retired" = ${false}`}
+      ORDER BY "retired", "createdAt", "id" LIMIT ${options.limit}`,
+  );
+  return rows.map((row) => ({
+    ...row,
+    retired: row.retired === true || row.retired === 1,
+    createdAt: row.createdAt instanceof Date ? row.createdAt : storedDate(String(row.createdAt)),
+  }));
 }

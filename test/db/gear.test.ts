@@ -205,6 +205,10 @@ describe('gear chosen for workouts', () => {
       { id: ride.entry!.databaseId },
     );
     expect(entry.entry.workout).toEqual({ gear: null, distance: { value: 12 } });
+    // the count an athlete's page reads before it reads their gear follows every piece added and deleted
+    const owner = await db.prisma.person.findUniqueOrThrow({ where: { id: people.owner }, select: { gearCount: true } });
+    expect(owner.gearCount).toBe(await db.prisma.gear.count({ where: { ownerId: people.owner } }));
+    expect(owner.gearCount).toBeGreaterThan(0);
   });
 });
 

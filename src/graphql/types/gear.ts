@@ -2,7 +2,7 @@
 // sees all of it; anyone else sees a piece of gear once they may see a workout done in it, and its totals
 // over the workouts they may see, as they are told each one's figures (db/stats.ts).
 import DataLoader from 'dataloader';
-import { readSeenGear } from '../../db/gear.ts';
+import { readGearOf, readSeenGear } from '../../db/gear.ts';
 import { readGearTotals } from '../../db/stats.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
 import { defaultsOf, GEAR_KINDS, MAX_GEAR, readDefaultGear } from '../../domain/gear.ts';
@@ -143,12 +143,11 @@ builder.prismaObjectFields('Person', (t) => ({
     type: [GearRef],
     description: `Their gear, the gear in use first, then in the order it was added (at most ${MAX_GEAR}). To anyone but them, only the gear of workouts the viewer may see.`,
     args: { retired: t.arg.boolean({ description: 'Whether retired gear is listed too; default true.' }) },
+    select: { gearCount: true },
     resolve: async (person, args, context) => {
-      const rows = await context.prisma.gear.findMany({
-        where: { ownerId: person.id, ...(args.retired === false && { retired: false }) },
-        orderBy: [{ retired: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
-        take: MAX_GEAR,
-      });
+      // most people keep none: then nothing is read
+      if (person.gearCount === 0) return [];
+      const rows = await readGearOf(context, person.id, { retired: args.retired !== false, limit: MAX_GEAR });
       if (ownsGear(context, person.id)) return rows;
       const seen = await readSeenGear(
         context,
