@@ -10,8 +10,8 @@
 // Anything else is null, exactly like an id that never existed.
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { readSeenGear } from '../db/gear.ts';
-import { NotFoundError } from '../domain/errors.ts';
-import { type Context, readerOf, readsAsOwner } from './context.ts';
+import { NotAuthorizedError, NotFoundError } from '../domain/errors.ts';
+import { type Context, readerOf, readsAsOwner, requireViewer } from './context.ts';
 import { blockedByPerson, viewerMaySee } from './lookups.ts';
 
 /** The types that implement `Node`. */
@@ -102,6 +102,26 @@ export function requireDatabaseId(value: string | number, type: NodeType, what: 
   const id = databaseIdOf(value, type);
   if (id === null) throw new NotFoundError(what, String(value));
   return id;
+}
+
+/**
+ * The row of one of the viewer's objects (a route, a piece of gear) by the id the client sent: one that
+ * is not there is a NotFoundError, another person's a NotAuthorizedError.
+ */
+export async function requireOwnRow(
+  context: Context,
+  value: string | number,
+  type: NodeType,
+  what: string,
+  action: string,
+  ownerOf: (row: number) => Promise<{ ownerId: number } | null>,
+): Promise<number> {
+  const viewer = requireViewer(context);
+  const row = requireDatabaseId(value, type, what);
+  const found = await ownerOf(row);
+  if (!found) throw new NotFoundError(what, String(value));
+  if (found.ownerId !== viewer.id) throw new NotAuthorizedError(`only the owner may ${action} this ${what}`);
+  return row;
 }
 
 /** How an argument naming an object is described. */

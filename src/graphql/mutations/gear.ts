@@ -5,7 +5,7 @@ import type { ActivityType } from '../../domain/activity.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { MAX_GEAR, validateGearChanges, validateNewGear, withDefaults, withoutGear } from '../../domain/gear.ts';
 import { type Context, requireViewer } from '../context.ts';
-import { namesObject, requireDatabaseId } from '../global-ids.ts';
+import { namesObject, requireOwnRow } from '../global-ids.ts';
 import { ActivityTypeEnum, GearKindEnum } from '../types/enums.ts';
 import { ofResult, type PayloadFieldBuilder, payloadMutation, readAfter } from './payload.ts';
 
@@ -26,14 +26,10 @@ function gearField<Result extends { gearId: number }>(t: PayloadFieldBuilder<Res
 }
 
 /** One of the viewer's gear by the id the client sent: missing is NotFound, another's NotAuthorized. */
-async function ownGear(context: Context, id: string | number, action: string): Promise<number> {
-  const viewer = requireViewer(context);
-  const gearId = requireDatabaseId(id, 'Gear', 'gear');
-  const gear = await context.prisma.gear.findUnique({ where: { id: gearId }, select: { ownerId: true } });
-  if (!gear) throw new NotFoundError('gear', String(id));
-  if (gear.ownerId !== viewer.id) throw new NotAuthorizedError(`only the owner may ${action} this gear`);
-  return gearId;
-}
+const ownGear = (context: Context, id: string | number, action: string) =>
+  requireOwnRow(context, id, 'Gear', 'gear', action, (row) =>
+    context.prisma.gear.findUnique({ where: { id: row }, select: { ownerId: true } }),
+  );
 
 const DEFAULT_FOR =
   'The activity types whose workouts are done in it when they name no gear: each moves here from any other gear it was the default of. Not for retired gear.';

@@ -4,7 +4,7 @@ import { parsePackedGpx } from '../../domain/gpx.ts';
 import { validateRouteInput } from '../../domain/social.ts';
 import { prepareUpload } from '../../tracks/pool.ts';
 import { type Context, requireViewer } from '../context.ts';
-import { namesObject, requireDatabaseId } from '../global-ids.ts';
+import { namesObject, requireDatabaseId, requireOwnRow } from '../global-ids.ts';
 import { ActivityTypeEnum } from '../types/enums.ts';
 import { listCursor } from '../types/lists.ts';
 import { RouteEdge } from '../types/route.ts';
@@ -86,14 +86,10 @@ payloadMutation('setRouteTrack', {
 });
 
 /** One of the viewer's routes by the id the client sent: missing is NotFound, another's NotAuthorized. */
-async function ownRoute(context: Context, id: string | number, action: string): Promise<number> {
-  const viewer = requireViewer(context);
-  const routeId = requireDatabaseId(id, 'Route', 'route');
-  const route = await context.prisma.route.findUnique({ where: { id: routeId }, select: { ownerId: true } });
-  if (!route) throw new NotFoundError('route', String(id));
-  if (route.ownerId !== viewer.id) throw new NotAuthorizedError(`only the owner may ${action} this route`);
-  return routeId;
-}
+const ownRoute = (context: Context, id: string | number, action: string) =>
+  requireOwnRow(context, id, 'Route', 'route', action, (row) =>
+    context.prisma.route.findUnique({ where: { id: row }, select: { ownerId: true } }),
+  );
 
 payloadMutation('updateRoute', {
   description: "Renames one of the viewer's routes, or changes what it is for.",
