@@ -4,14 +4,14 @@
 // of a workout with 100,000 points decodes none of them. Time in zones is answered from the kept
 // seconds per beat and per watt (zones.ts), so an athlete who changes their thresholds needs no
 // track read. No I/O.
-import { distanceMiles } from './geo.ts';
+import { stepMeters } from './geo.ts';
 import { type BestEffort, MOVING_METERS_PER_SECOND, trackEfforts } from './records.ts';
 import type { GpxPoint } from './track.ts';
+import { METERS_PER_MILE } from './units.ts';
 
 /** Which rules computed a track's analysis: raise it (and records.ts RECORDS_VERSION) when they change. */
 export const ANALYSIS_VERSION = 1;
 
-const METERS_PER_MILE = 1609.344;
 /** A gap longer than this between two timed points is a pause: no power is credited across it. */
 const PAUSE_SECONDS = 10;
 /** The best average power is kept over these many seconds (1, 5 and 20 minutes). */
@@ -128,7 +128,7 @@ function timedPoints(points: Iterable<GpxPoint>): Timed {
   for (const point of points) {
     const time = point.time?.getTime() ?? Number.NaN;
     if (!Number.isFinite(time) || (timed.at.length > 0 && time < timed.at.at(-1)!)) continue;
-    const step = previous && previous.segment === point.segment ? distanceMiles(previous, point) * METERS_PER_MILE : 0;
+    const step = stepMeters(previous, point);
     timed.at.push(time);
     timed.along.push((timed.along.at(-1) ?? 0) + step);
     timed.elevation.push(point.elevation != null && Number.isFinite(point.elevation) ? point.elevation : null);

@@ -1,4 +1,5 @@
 // Great-circle distances and the bounding boxes that make nearby search index-backed.
+import { METERS_PER_MILE } from './units.ts';
 
 export const EARTH_RADIUS_MILES = 3958.7613;
 const DEG = Math.PI / 180;
@@ -14,6 +15,19 @@ export function distanceMiles(a: Point, b: Point): number {
   const dLon = (b.lon - a.lon) * DEG;
   const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * DEG) * Math.cos(b.lat * DEG) * Math.sin(dLon / 2) ** 2;
   return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** Haversine distance in metres. */
+export function distanceMeters(a: Point, b: Point): number {
+  return distanceMiles(a, b) * METERS_PER_MILE;
+}
+
+/**
+ * How far a track moved from `previous` to `point`, in metres: nothing from no point, nor across a
+ * break between segments (a pause, a gap the device did not record).
+ */
+export function stepMeters(previous: (Point & { segment?: number | null }) | null, point: Point & { segment?: number | null }): number {
+  return previous !== null && (previous.segment ?? 0) === (point.segment ?? 0) ? distanceMeters(previous, point) : 0;
 }
 
 /** Inclusive longitude ranges: two when the box crosses the antimeridian. */

@@ -5,9 +5,7 @@
 // that leaves the server: a point of a track is shown by `visiblePoints`, any other place (a waypoint,
 // the entry's position) by `hidesPlace`, and what describes a track (its count, times, distance) is
 // computed from the points shown. No I/O.
-import { distanceMiles, type Point } from './geo.ts';
-
-const METERS_PER_MILE = 1609.344;
+import { distanceMeters, type Point } from './geo.ts';
 
 /** Largest stretch of a track's start and finish a person may hide, and largest zone radius. */
 export const MAX_HIDDEN_ENDS_METERS = 5_000;
@@ -69,7 +67,7 @@ export function hidesAnything(settings: PrivacySettings): boolean {
   return settings.endsMeters > 0 || settings.zones.length > 0;
 }
 
-const meters = (a: Point, b: Point) => distanceMiles(a, b) * METERS_PER_MILE;
+const meters = distanceMeters;
 
 /** Whether a place lies inside one of the zones (on its edge counts as inside). */
 export function insideZone(point: Point, zones: readonly Zone[]): boolean {

@@ -1,10 +1,9 @@
 // What a track gives a person's records: the fastest time over each record distance anywhere inside
 // it, and its moving time. Computed once when a track is stored (db/tracks.ts), kept beside it, and
 // read back by aggregate queries: a person's records never decode a track. No I/O.
-import { distanceMiles } from './geo.ts';
+import { stepMeters } from './geo.ts';
 import type { TrackPointInput } from './track.ts';
-
-const METERS_PER_MILE = 1609.344;
+import { METERS_PER_MILE } from './units.ts';
 
 /** The distances records are kept for, by key, in meters. */
 export const RECORD_DISTANCES = {
@@ -63,7 +62,7 @@ export function trackEfforts(points: Iterable<TrackPointInput>): TrackEfforts {
       at.push(time);
       along.push(0);
     } else {
-      const step = (previous.segment ?? 0) === (point.segment ?? 0) ? distanceMiles(previous, point) * METERS_PER_MILE : 0;
+      const step = stepMeters(previous, point);
       const seconds = (time - at[at.length - 1]!) / 1000;
       at.push(time);
       along.push(along[along.length - 1]! + step);

@@ -1,6 +1,6 @@
 // Summary figures of a GPS track, computed once when a track is stored, and the encoded polyline
 // that lists draw maps from.
-import { distanceMiles, type Point } from './geo.ts';
+import { type Point, stepMeters } from './geo.ts';
 
 export interface TrackPointInput extends Point {
   elevation: number | null;
@@ -21,8 +21,6 @@ export interface TrackSummary {
   endedAt: Date | null;
 }
 
-const METERS_PER_MILE = 1609.344;
-
 export function summarizeTrack(points: Iterable<TrackPointInput>): TrackSummary {
   let distance = 0;
   let gain = 0;
@@ -36,7 +34,7 @@ export function summarizeTrack(points: Iterable<TrackPointInput>): TrackSummary 
   let previous: TrackPointInput | null = null;
   for (const p of points) {
     if (previous && (previous.segment ?? 0) === (p.segment ?? 0)) {
-      distance += distanceMiles(previous, p) * METERS_PER_MILE;
+      distance += stepMeters(previous, p);
       if (previous.elevation !== null && p.elevation !== null && p.elevation > previous.elevation) gain += p.elevation - previous.elevation;
     }
     minLat = Math.min(minLat, p.lat);

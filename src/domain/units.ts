@@ -8,6 +8,8 @@ export const METERS_PER: Record<DistanceUnits, number> = {
   miles: 1609.344,
 };
 
+export const METERS_PER_MILE = METERS_PER.miles;
+
 export function toMeters(value: number, units: DistanceUnits): number {
   return value * METERS_PER[units];
 }

@@ -4,7 +4,7 @@
 // tracks and on the track worker for big ones (pool.ts). No I/O.
 
 import { type Analysis, analyzeTrack, type Recorded } from '../domain/analysis.ts';
-import { distanceMiles, type Point } from '../domain/geo.ts';
+import { type Point, stepMeters } from '../domain/geo.ts';
 import { type GpxPoint, type GpxWaypoint, type PackedGpx, toGpx } from '../domain/gpx.ts';
 import { type HiddenParts, hiddenParts, type PrivacySettings, trackEnds, visiblePoints } from '../domain/privacy-zones.ts';
 import { trackEfforts } from '../domain/records.ts';
@@ -76,13 +76,10 @@ export interface ShownFigures {
   toMs: number | null;
 }
 
-const METERS_PER_MILE = 1609.344;
-
 function streamsOf(points: GpxPoint[], max: number): Streams {
   const along: number[] = [];
   for (let i = 0; i < points.length; i++) {
-    const step = i > 0 && points[i]!.segment === points[i - 1]!.segment ? distanceMiles(points[i - 1]!, points[i]!) * METERS_PER_MILE : 0;
-    along.push((along[i - 1] ?? 0) + step);
+    along.push((along[i - 1] ?? 0) + stepMeters(points[i - 1] ?? null, points[i]!));
   }
   const clock = points.map(timeOf).find((time) => time !== null) ?? null;
   const picked = thinIndexes(points.length, max);

@@ -1,12 +1,10 @@
 // Pictures of a GPS track for the web pages: a map of its path and an elevation profile, as SVG
 // markup. Pure: points in, markup out. Long tracks are thinned to a few hundred vertices, which is
 // more than a page-wide picture can show.
-import { distanceMiles } from '../domain/geo.ts';
+import { stepMeters } from '../domain/geo.ts';
 import { thin } from '../domain/track.ts';
 import { html, type Markup } from '../http/html.ts';
 import { climbIn, distanceIn, type UnitSystem } from './units.ts';
-
-const METERS_PER_MILE = 1609.344;
 
 export interface MapPoint {
   lat: number;
@@ -87,7 +85,7 @@ export function elevationProfileSvg(
   for (let i = 1; i < withElevation.length; i++) {
     const a = withElevation[i - 1]!;
     const b = withElevation[i]!;
-    along.push(along[i - 1]! + (a.segment === b.segment ? distanceMiles(a, b) * METERS_PER_MILE : 0));
+    along.push(along[i - 1]! + stepMeters(a, b));
   }
   const indices = thin(
     withElevation.map((_, i) => i),

@@ -1,6 +1,7 @@
 // A person's training on the pages: a bar chart of distance per period drawn on the server
 // as SVG (no script), the records table and the streak. Pure: typed GraphQL results in, markup out.
 
+import { METERS_PER_MILE } from '../domain/units.ts';
 import { html, type Markup } from '../http/html.ts';
 import type { PageTotalsFragment, PageTrainingFragment } from '../operations/generated.ts';
 import { climbIn, distanceIn, metersOf, type UnitSystem } from './units.ts';
@@ -31,7 +32,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 /** A round figure at or above `most` metres for the axis's top: 1, 2 or 5 times a power of ten in the reader's units. */
 function axisTop(most: number, units: UnitSystem): number {
-  const per = units === 'MILES' ? 1609.344 : 1000;
+  const per = units === 'MILES' ? METERS_PER_MILE : 1000;
   const value = Math.max(most / per, 1);
   const power = 10 ** Math.floor(Math.log10(value));
   const step = [1, 2, 5, 10].find((m) => m * power >= value)! * power;
@@ -72,7 +73,7 @@ export function distanceChartSvg(
   const height = options.height ?? 260;
   const most = axisTop(Math.max(...bars.map((bar) => bar.meters), 1), units);
   // the y axis in one unit (km or mi, never "0 m" under "5 km"), with room for its longest label
-  const per = units === 'MILES' ? 1609.344 : 1000;
+  const per = units === 'MILES' ? METERS_PER_MILE : 1000;
   const axisLabel = (meters: number) => `${Number((meters / per).toFixed(1))} ${units === 'MILES' ? 'mi' : 'km'}`;
   const [left, right, top, bottom] = [14 + 11 * axisLabel(most).length, 8, 16, 40];
   const step = (width - left - right) / Math.max(bars.length, 1);

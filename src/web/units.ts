@@ -1,12 +1,11 @@
 // Distances and climbs as the pages show them: in one unit system per reader, whatever units each
 // workout was entered in. Pure.
 import type { DistanceUnits } from '../domain/activity.ts';
-import { toMeters } from '../domain/units.ts';
+import { METERS_PER_MILE, toMeters } from '../domain/units.ts';
 
 /** The reader's system: their `units` preference; kilometres for a visitor who is not logged in. */
 export type UnitSystem = 'KILOMETERS' | 'MILES';
 
-const METERS_PER_MILE = 1609.344;
 const FEET_PER_METER = 3.28084;
 
 /** At most two decimals, without trailing zeros. */

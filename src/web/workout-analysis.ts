@@ -1,6 +1,8 @@
 // What the entry page shows of a workout's track beyond its map: charts of pace (or speed), heart rate
 // and power over distance, its laps and splits, time in zones and best power. Server-drawn SVG and
 // tables, readable without script and on a phone (wide tables scroll in their own box). Pure.
+
+import { METERS_PER_MILE } from '../domain/units.ts';
 import { html, type Markup } from '../http/html.ts';
 import type { PageSplitFragment, PageTrackAnalysisFragment, PageZonesFragment } from '../operations/generated.ts';
 import { formatDuration } from './entry-card.ts';
@@ -9,8 +11,6 @@ import { climbIn, distanceIn, paceIn, type UnitSystem } from './units.ts';
 
 /** Activities whose speed is told as a pace (minutes a kilometre or mile). */
 const PACED = new Set(['RUNNING', 'WALKING', 'HIKING']);
-
-const METERS_PER_MILE = 1609.344;
 
 /** Speed in the reader's units: `28.4 km/h`, `17.6 mph`. */
 const speedIn = (metersPerSecond: number, units: UnitSystem) =>

@@ -4,6 +4,7 @@
 // (no point decoded); anyone else from the points they are shown, as every other figure of a track.
 import type { Analysis, Lap, Recorded, Split } from '../../domain/analysis.ts';
 import { RECORD_DISTANCES } from '../../domain/records.ts';
+import { METERS_PER_MILE } from '../../domain/units.ts';
 import { heartRateZones, powerZones, thresholdsFor, type ZoneTimes } from '../../domain/zones.ts';
 import { KeptWork, trackWork } from '../../tracks/pool.ts';
 import type { Streams } from '../../tracks/work.ts';
@@ -15,7 +16,6 @@ import { UnitPreferenceEnum } from './enums.ts';
 import { TrackRef } from './route.ts';
 import { RecordDistanceEnum } from './stats.ts';
 
-const METERS_PER_MILE = 1609.344;
 /** A stream's points at most: enough for any chart, and a bounded answer. */
 const MAX_STREAM_POINTS = 10_000;
 /** Streams kept, in values: about 200 charts of 1,000 points (KeptWork: made once a track version). */
