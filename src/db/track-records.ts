@@ -62,7 +62,8 @@ export async function backfillTrackRecords(prisma: Prisma): Promise<number> {
     for (const track of tracks) {
       const points = decodePoints(track.pointData);
       const recorded = track.recorded ? (JSON.parse(track.recorded) as Recorded) : null;
-      computed.push({ id: track.id, ...trackEfforts(points), analysis: analysisOf(points, recorded) });
+      const records = trackEfforts(points);
+      computed.push({ id: track.id, ...records, analysis: analysisOf(points, recorded, records.efforts) });
       await nextTick();
     }
     try {

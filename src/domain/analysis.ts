@@ -353,12 +353,14 @@ function lapOf(timed: Timed, lap: RecordedLap, trustDevice: boolean): Lap | null
 export function analyzeTrack(
   points: readonly GpxPoint[] | (() => Iterable<GpxPoint>),
   recorded: Recorded | null,
-  trustDevice = true,
+  options: { trustDevice?: boolean; efforts?: readonly BestEffort[] } = {},
 ): Analysis {
-  // read twice (the columns here, the efforts in records.ts): packed points are iterated, never held as objects
+  // read twice (the columns here, the efforts in records.ts, unless the caller has them): packed points
+  // are iterated, never held as objects
   const read = typeof points === 'function' ? points : () => points;
   const timed = timedPoints(read());
-  const { efforts } = trackEfforts(read());
+  const efforts = options.efforts ? [...options.efforts] : trackEfforts(read()).efforts;
+  const trustDevice = options.trustDevice ?? true;
   const heart = histogram(timed, 'heartRate');
   const power = histogram(timed, 'power');
   return {

@@ -46,9 +46,13 @@ function recordsOf(points: () => Iterable<TrackPointInput>): TrackEfforts {
 }
 
 /** A track's analysis; like its records, it never fails an upload: should it fail, the track is stored without it. */
-export function analysisOf(points: readonly GpxPoint[] | (() => Iterable<GpxPoint>), recorded: Recorded | null): Analysis | null {
+export function analysisOf(
+  points: readonly GpxPoint[] | (() => Iterable<GpxPoint>),
+  recorded: Recorded | null,
+  efforts: TrackEfforts['efforts'],
+): Analysis | null {
   try {
-    return analyzeTrack(points, recorded);
+    return analyzeTrack(points, recorded, { efforts });
   } catch {
     return null;
   }
@@ -80,7 +84,7 @@ export function prepareTrack(gpx: TrackSource): PreparedTrack {
   const said = [...gpx.repairs, ...(gpx.recorded?.notes ?? [])];
   const repairs = thinned ? [...said, `${count} points thinned evenly to ${MAX_STORED_POINTS} for storing`] : said;
   const { efforts, movingSeconds } = recordsOf(points);
-  const analysis = analysisOf(points, gpx.recorded ?? null);
+  const analysis = analysisOf(points, gpx.recorded ?? null, efforts);
   return {
     data: {
       ...summarizeTrack(points()),

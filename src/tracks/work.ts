@@ -202,7 +202,7 @@ function run(work: TrackWork): Uint8Array | GpxPoint[] | Shown | ShownFigures | 
     case 'prepare':
       return prepareTrack(work.gpx);
     case 'analysis':
-      return analyzeTrack(visiblePoints(decodePoints(work.pointData), work.settings), work.recorded, false);
+      return analyzeTrack(visiblePoints(decodePoints(work.pointData), work.settings), work.recorded, { trustDevice: false });
     case 'streams':
       return streamsOf(shownPoints(work.pointData, work.settings), Math.max(2, work.max));
   }

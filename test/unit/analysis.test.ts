@@ -160,7 +160,7 @@ describe('laps', () => {
     const shown = analyzeTrack(
       points.slice(0, 301),
       { laps: [lap(0, 300, { distanceMeters: 1210 }), lap(300, 600)], thresholds: null, notes: [] },
-      false,
+      { trustDevice: false },
     );
     expect(shown.laps).toHaveLength(1);
     expect(shown.laps[0]!.distanceMeters).toBeCloseTo(1200, 0);
