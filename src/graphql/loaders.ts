@@ -40,6 +40,22 @@ const entryWithParts = perContext<number, LoadedEntry>(async (context, ids) => {
   return ids.map((id) => byId.get(id) ?? new Error(`entry ${id} does not exist`));
 });
 
+/**
+ * A column of a person that only they read (their settings): null for anyone else. From the person
+ * as the query loaded them, else from their whole row, read once for all such columns of the
+ * operation. No `select` on such fields: that would load the column for every person a page shows
+ * (authors, commenters) to answer null for all of them but the viewer.
+ */
+export async function ownColumn<K extends keyof PersonRow>(
+  context: Context,
+  person: { id: number },
+  column: K,
+): Promise<PersonRow[K] | null> {
+  if (context.viewer?.id !== person.id) return null;
+  const carried = (person as Partial<PersonRow>)[column];
+  return carried !== undefined ? (carried as PersonRow[K]) : (await personById(context, person.id))[column];
+}
+
 /** An entry by id with all its parts, batched with the operation's other entries; the viewer must be allowed to see it. */
 export const entryById = (context: Context, id: number): Promise<LoadedEntry> => entryWithParts(context, id);
 

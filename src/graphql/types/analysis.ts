@@ -9,8 +9,8 @@ import { heartRateZones, powerZones, thresholdsFor, type ZoneTimes } from '../..
 import { KeptWork, trackWork } from '../../tracks/pool.ts';
 import type { Streams } from '../../tracks/work.ts';
 import { builder } from '../builder.ts';
-import { type Context, readsAsOwner } from '../context.ts';
-import { personById } from '../loaders.ts';
+import type { Context } from '../context.ts';
+import { ownColumn, personById } from '../loaders.ts';
 import { ownerOfTrack, pointCountOf, pointDataOf, trackPrivacy } from '../privacy.ts';
 import { UnitPreferenceEnum } from './enums.ts';
 import { TrackRef } from './route.ts';
@@ -266,7 +266,7 @@ const ownThreshold = (column: 'maxHeartRate' | 'restingHeartRate' | 'thresholdPo
     t.int({
       nullable: true,
       description: `${description} Only a person sees their own; null for anyone else, and when not set.`,
-      resolve: async (person, _args, context) => (readsAsOwner(context, person.id) ? (await personById(context, person.id))[column] : null),
+      resolve: (person, _args, context) => ownColumn(context, person, column),
     }),
   );
 

@@ -5,7 +5,7 @@ import type { Person } from '../../generated/prisma-sqlite/client.ts';
 import { MEDIA_PATH } from '../../media/store.ts';
 import { builder } from '../builder.ts';
 import { type Context, requireViewer } from '../context.ts';
-import { personById, viewerFriendship } from '../loaders.ts';
+import { ownColumn, personById, viewerFriendship } from '../loaders.ts';
 import { blockedByPerson, requirePersonId } from '../lookups.ts';
 import { entryStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
@@ -188,15 +188,9 @@ builder.prismaObjectField(PersonRef, 'defaultVisibility', (t) =>
     nullable: true,
     description:
       'Who sees the entries this person posts without a `visibility` of their own. Only a person sees their own; null for anyone else.',
-    // no `select`: that would load the column for every person a page shows (authors, commenters),
-    // to answer null for all of them but the viewer, whose own row is read here when it lacks it
     resolve: async (person, _args, context) => {
-      if (context.viewer?.id !== person.id) return null;
-      const stored =
-        (person as Partial<Person>).defaultVisibility ??
-        (await context.prisma.person.findUniqueOrThrow({ where: { id: person.id }, select: { defaultVisibility: true } }))
-          .defaultVisibility;
-      return storedValue(VISIBILITIES, stored, 'Person.defaultVisibility');
+      const stored = await ownColumn(context, person, 'defaultVisibility');
+      return stored === null ? null : storedValue(VISIBILITIES, stored, 'Person.defaultVisibility');
     },
   }),
 );

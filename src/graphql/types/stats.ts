@@ -34,7 +34,7 @@ import { fromMeters } from '../../domain/units.ts';
 import { VISIBILITIES } from '../../domain/visibility.ts';
 import { builder } from '../builder.ts';
 import { type Context, readerOf, readsAsOwner } from '../context.ts';
-import { entryById } from '../loaders.ts';
+import { entryById, ownColumn } from '../loaders.ts';
 import { viewerMaySee } from '../lookups.ts';
 import { privacyFor } from '../privacy.ts';
 import { EntryRef } from './entry.ts';
@@ -492,7 +492,7 @@ builder.prismaObjectFields('Person', (t) => ({
     nullable: true,
     description: "Who may read this person's `stats`, `records` and `streak`. Only a person sees their own; null for anyone else.",
     resolve: async (person, _args, context) => {
-      const stored = await ownSetting(context, person, 'statsVisibility');
+      const stored = await ownColumn(context, person, 'statsVisibility');
       return stored === null ? null : storedValue(VISIBILITIES, stored, 'Person.statsVisibility');
     },
   }),
@@ -501,25 +501,8 @@ builder.prismaObjectFields('Person', (t) => ({
     nullable: true,
     description: 'The day this person’s weeks begin on, in stats and streaks. Only a person sees their own; null for anyone else.',
     resolve: async (person, _args, context) => {
-      const stored = await ownSetting(context, person, 'weekStart');
+      const stored = await ownColumn(context, person, 'weekStart');
       return stored === null ? null : weekStartOf({ weekStart: stored });
     },
   }),
 }));
-
-/**
- * A setting only its person reads: null for anyone else. No `select`: that would load the column for
- * every person a page shows (authors, commenters) to answer null for all but the viewer, whose own row
- * is read here when it lacks the column.
- */
-async function ownSetting<K extends 'statsVisibility' | 'weekStart'>(
-  context: Context,
-  person: { id: number },
-  column: K,
-): Promise<Settings[K] | null> {
-  if (context.viewer?.id !== person.id) return null;
-  const carried = (person as Partial<Settings>)[column];
-  if (carried !== undefined) return carried as Settings[K];
-  const row = await context.prisma.person.findUniqueOrThrow({ where: { id: person.id }, select: { [column]: true } });
-  return (row as unknown as Settings)[column];
-}
