@@ -261,6 +261,24 @@ describe('a FIT file with laps and thresholds', () => {
     expect(streams.time!.at(-1)).toBe(3599);
     expect(streams.speed![1]).toBeCloseTo(8, 0);
   });
+
+  it('refuses a resolution, an outline or a count of points out of bounds, naming the argument, rather than answer another size', async () => {
+    for (const [selection, name] of [
+      ['streams(resolution: 1) { pointCount }', 'resolution'],
+      ['streams(resolution: 10001) { pointCount }', 'resolution'],
+      ['outline(max: 0) { lat }', 'max'],
+      ['outline(max: 2001) { lat }', 'max'],
+      ['points(first: -1) { lat }', 'first'],
+    ]) {
+      const result = await api.graphql<{ entry: { track: unknown } }>(
+        `query ($id: ID!) { entry(id: $id) { track { ${selection} } } }`,
+        { id: entry.id },
+        tokens.owner,
+      );
+      expect(result.data?.entry.track, `${selection}: ${JSON.stringify(result.errors)}`).toBeNull();
+      expect(result.errors?.[0]?.extensions, selection).toMatchObject({ type: 'ValidationError', issues: [{ path: name }] });
+    }
+  });
 });
 
 describe('files whose laps or thresholds contradict each other', () => {

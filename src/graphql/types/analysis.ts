@@ -13,6 +13,7 @@ import type { Context } from '../context.ts';
 import { ownColumn, personById } from '../loaders.ts';
 import { ownerOfTrack, pointCountOf, pointDataOf, trackPrivacy } from '../privacy.ts';
 import { UnitPreferenceEnum } from './enums.ts';
+import { sizeArgument } from './errors.ts';
 import { TrackRef } from './route.ts';
 import { RecordDistanceEnum } from './stats.ts';
 
@@ -246,12 +247,12 @@ builder.prismaObjectFields(TrackRef, (t) => ({
   }),
   streams: t.field({
     type: StreamsRef,
-    description: `The points as arrays for charts (time, distance, position, elevation, heart rate, cadence, power, speed), thinned evenly to \`resolution\` points (2 to ${MAX_STREAM_POINTS.toLocaleString('en')}).`,
+    description: `The points as arrays for charts (time, distance, position, elevation, heart rate, cadence, power, speed), thinned evenly to \`resolution\` points (2 to ${MAX_STREAM_POINTS.toLocaleString('en')}, else an error naming \`resolution\`).`,
     args: { resolution: t.arg.int({ required: false, defaultValue: 1000, description: 'At most this many points.' }) },
     // not the packed points: a kept answer (the usual case for a big track) needs none of their megabytes
     select: { pointCount: true, updatedAt: true },
     resolve: async (track, args, context) => {
-      const max = Math.max(2, Math.min(args.resolution ?? 1000, MAX_STREAM_POINTS));
+      const max = sizeArgument('resolution', args.resolution ?? 1000, 2, MAX_STREAM_POINTS);
       const settings = await trackPrivacy(context, track);
       return keptStreams.get(`${track.id}:${track.updatedAt.getTime()}:${max}:${settings ? JSON.stringify(settings) : ''}`, async () =>
         trackWork({ kind: 'streams', pointData: await pointDataOf(context, track), settings, max }, track.pointCount),

@@ -99,3 +99,13 @@ export const ERROR_TYPE_NAMES = new Map<abstract new (...args: never[]) => Domai
  * masked nor logged as a fault.
  */
 export const typedGraphQLError = (error: DomainError) => createGraphQLError(error.message, { extensions: { ...error.extensions() } });
+
+/**
+ * A size argument (how many points) as asked, when it is a whole number from `min` to `max`; else a
+ * GraphQL error carrying the ValidationError that names it (the field answers null up to its nearest
+ * nullable parent), never a silently different answer.
+ */
+export function sizeArgument(name: string, value: number, min: number, max: number): number {
+  if (Number.isInteger(value) && value >= min && value <= max) return value;
+  throw typedGraphQLError(ValidationError.field(name, `must be a whole number from ${min} to ${max.toLocaleString('en')}`));
+}

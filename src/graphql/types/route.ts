@@ -11,6 +11,7 @@ import { personById, privacyOf, trackOfRoute, trackPoints } from '../loaders.ts'
 import { blockedByPerson } from '../lookups.ts';
 import { ownerOfTrack, pointDataOf, shownTrack, trackPrivacy } from '../privacy.ts';
 import { ActivityTypeEnum } from './enums.ts';
+import { sizeArgument } from './errors.ts';
 import { GeoPointRef } from './geo.ts';
 import { countedConnection, listConnection, listDescription, pageExtensions, ROUTES_PAGE, timeAndId, withKey } from './lists.ts';
 import { DistanceRef } from './workout.ts';
@@ -219,13 +220,13 @@ builder.prismaObjectFields(TrackRef, (t) => ({
   outline: t.field({
     type: [TrackPointRef],
     description:
-      'The points thinned evenly to at most `max` (2 to 2,000; first and last kept): enough to draw the path or an elevation profile.',
+      'The points thinned evenly to at most `max` (2 to 2,000, else an error naming `max`; first and last kept): enough to draw the path or an elevation profile.',
     args: { max: t.arg.int({ required: false, defaultValue: 500, description: 'At most this many points.' }) },
     // not the packed points: a kept outline (the usual case for a big track's page) needs none of their megabytes
     select: { pointCount: true, updatedAt: true },
     resolve: async (track, args, context) => {
       const settings = await trackPrivacy(context, track);
-      const max = args.max ?? 500;
+      const max = sizeArgument('max', args.max ?? 500, 2, 2000);
       return keptOutlines.get(`${track.id}:${track.updatedAt.getTime()}:${max}:${settings ? JSON.stringify(settings) : ''}`, async () =>
         trackWork({ kind: 'outline', pointData: await pointDataOf(context, track), settings, max }, track.pointCount),
       );
@@ -233,11 +234,11 @@ builder.prismaObjectFields(TrackRef, (t) => ({
   }),
   points: t.field({
     type: [TrackPointRef],
-    description: 'The points in order; `first` bounds how many come back (at most 100,000).',
+    description: 'The points in order; `first` bounds how many come back (0 to 100,000, else an error naming `first`).',
     args: { first: t.arg.int({ required: false, defaultValue: 10_000, description: 'The first this many points.' }) },
     select: { pointData: true, pointCount: true },
     resolve: async (track, args, context) => {
-      const first = Math.max(0, Math.min(args.first ?? 10_000, 100_000));
+      const first = sizeArgument('first', args.first ?? 10_000, 0, 100_000);
       return trackWork(
         { kind: 'points', pointData: track.pointData, settings: await trackPrivacy(context, track), first },
         track.pointCount,
