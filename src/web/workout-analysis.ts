@@ -53,6 +53,12 @@ function charts(track: PageTrackAnalysisFragment, paced: boolean, units: UnitSys
   return drawn.flatMap((svg, i) => (svg ? [html`<figure>${svg}<figcaption>${captions[i]} along the way.</figcaption></figure>`] : []));
 }
 
+/** `Laps, splits and zones`: the names in a sentence's list, the first capitalized. */
+function listed(names: readonly string[]): string {
+  const text = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]!;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 const scrolling = (label: string, table: Markup) =>
   html`<div class="scroll" tabindex="0" role="region" aria-label="${label}">${table}</div>`;
 
@@ -63,7 +69,7 @@ function lapsTable(track: PageTrackAnalysisFragment, units: UnitSystem): Markup 
       html`<tr><th scope="row">${i + 1}</th><td>${distanceIn(lap.distanceMeters, units)}</td><td>${formatDuration(lap.movingSeconds)}</td><td>${paceIn(lap.distanceMeters, lap.movingSeconds, units) ?? '–'}</td><td>${lap.averageHeartRate ?? '–'}</td><td>${lap.averagePower ?? '–'}</td><td>${climbIn(lap.elevationGain, units)}</td></tr>`,
   );
   return scrolling(
-    'Laps',
+    'Table of laps',
     html`<table class="totals"><caption class="meta">Laps as the device recorded them; moving time as h:mm:ss</caption>
 <thead><tr><th scope="col">Lap</th><th scope="col">Distance</th><th scope="col">Time</th><th scope="col">Pace</th><th scope="col">Heart rate</th><th scope="col">Power</th><th scope="col">Climb</th></tr></thead>
 <tbody>${rows}</tbody></table>`,
@@ -78,7 +84,7 @@ function splitsTable(splits: readonly PageSplitFragment[], units: UnitSystem): M
       html`<tr><th scope="row">${split.partial ? distanceIn(split.distanceMeters, units) : `${i + 1} ${unit}`}</th><td>${formatDuration(split.movingSeconds)}</td><td>${paceIn(split.distanceMeters, split.movingSeconds, units) ?? '–'}</td><td>${split.elevationChange === null ? '–' : `${split.elevationChange >= 0 ? '+' : '−'}${climbIn(Math.abs(split.elevationChange), units)}`}</td><td>${split.averageHeartRate ?? '–'}</td></tr>`,
   );
   return scrolling(
-    'Splits',
+    'Table of splits',
     html`<table class="totals"><caption class="meta">Splits per ${unit === 'mi' ? 'mile' : 'kilometre'}, the last one partial; moving time</caption>
 <thead><tr><th scope="col">Split</th><th scope="col">Time</th><th scope="col">Pace</th><th scope="col">Elevation</th><th scope="col">Heart rate</th></tr></thead>
 <tbody>${rows}</tbody></table>`,
@@ -106,14 +112,19 @@ function powerEffortsList(track: PageTrackAnalysisFragment): Markup | null {
 /** The analysis section of an entry page; null when the track tells nothing beyond its map (no times). */
 export function analysisSection(track: PageTrackAnalysisFragment, activityType: string | null, units: UnitSystem): Markup | null {
   const splits = units === 'MILES' ? track.mi : track.km;
-  const parts = [
-    ...charts(track, PACED.has(activityType ?? ''), units),
-    lapsTable(track, units),
-    splitsTable(splits, units),
-    zonesTable(track.heartRateZones, 'Heart rate', 'bpm'),
-    zonesTable(track.powerZones, 'Power', 'W'),
-    powerEffortsList(track),
-  ].filter((part) => part !== null);
+  const drawn = charts(track, PACED.has(activityType ?? ''), units);
+  const laps = lapsTable(track, units);
+  const split = splitsTable(splits, units);
+  const zones = [zonesTable(track.heartRateZones, 'Heart rate', 'bpm'), zonesTable(track.powerZones, 'Power', 'W')].filter(
+    (part) => part !== null,
+  );
+  const power = powerEffortsList(track);
+  const parts = [...drawn, laps, split, ...zones, power].filter((part) => part !== null);
   if (parts.length === 0) return null;
-  return html`<section class="card" aria-labelledby="analysis-heading"><h2 id="analysis-heading">Laps, splits and zones</h2>${parts}</section>`;
+  // named by what it holds: a GPX has no laps, a run without a power meter no best power
+  const held = [laps && 'laps', split && 'splits', zones.length > 0 && 'zones', power && 'best power'].filter(
+    (name): name is string => typeof name === 'string',
+  );
+  const heading = held.length ? listed(held) : 'Along the way';
+  return html`<section class="card" aria-labelledby="analysis-heading"><h2 id="analysis-heading">${heading}</h2>${parts}</section>`;
 }

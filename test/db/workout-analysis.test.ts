@@ -199,6 +199,8 @@ describe('a FIT file with laps and thresholds', () => {
     expect(response.status).toBe(200);
     const page = await response.text();
     const section = /<section class="card" aria-labelledby="analysis-heading">(.*?)<\/section>/s.exec(page)![1]!;
+    // named by what it holds
+    expect(section).toContain('<h2 id="analysis-heading">Laps, splits, zones and best power</h2>');
     expect(section).toContain('<title id="speed-chart-title">Speed along the way: from');
     expect(section).toContain('<title id="heart-chart-title">Heart rate along the way: from 110 bpm to 150 bpm');
     expect(section).toContain('<title id="power-chart-title">');
@@ -323,6 +325,9 @@ describe('TCX and GPX', () => {
     expect(entry.track.laps).toEqual([]);
     expect(entry.track.km.map((split) => split.partial)).toEqual([false, false, true]);
     expect(entry.track.heartRateZones).toBeNull();
+    // its page's section says it holds splits, not laps it has none of
+    const page = await (await api.fetch(`/entries/${entry.databaseId}`, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain('<h2 id="analysis-heading">Splits</h2>');
   });
 });
 
