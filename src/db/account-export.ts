@@ -22,7 +22,8 @@ profile.json     you: username, name, location, time zone, units, goal, settings
                  the address notifications are mailed to and how often;
                  "photo" names your uploaded avatar in photos/
 entries.json     your entries, oldest first, each with its workout; "track" names its file in
-                 tracks/, "photo" its file in photos/
+                 tracks/, "photo" its file in photos/; "recorded" holds the laps and heart-rate
+                 and power thresholds the device recorded with the track
 comments.json    the comments you wrote, on anyone's entries (entryId says which)
 likes.json       the entries you liked
 friends.json     your friends, with when you became friends
@@ -124,13 +125,15 @@ const SHEETS: Record<string, (prisma: Prisma, personId: number) => AsyncGenerato
         where: { authorId: personId, id: { gt: after } },
         orderBy: { id: 'asc' },
         take: PAGE,
-        include: { workout: true, track: { select: { id: true } } },
+        include: { workout: true, track: { select: { id: true, recorded: true } } },
       });
       return entries.map(
         ({ authorId: _author, track, mediaUrl, mediaPreviewUrl: _preview, importHash: _hash, revision: _revision, ...entry }) => ({
           ...entry,
           photo: mediaUrl && mediaName(mediaUrl) ? `photos/${mediaName(mediaUrl)}` : null,
           track: track ? trackFile('entry', entry.id) : null,
+          // what the device recorded beyond the points (laps, thresholds), which a GPX cannot carry
+          ...(track?.recorded && { recorded: JSON.parse(track.recorded) as unknown }),
         }),
       );
     }),

@@ -3,6 +3,7 @@
 // input like any other: every value read from them is checked here.
 import { ACTIVITY_TYPES, type ActivityType, DISTANCE_UNITS, FEELINGS } from './activity.ts';
 import type { ImportedRow } from './activity-file.ts';
+import { MAX_LAPS, type Recorded, type RecordedLap, soundLaps, soundThresholds } from './analysis.ts';
 import { ValidationError } from './errors.ts';
 import { GEAR_KINDS, type GearKind, MAX_GEAR } from './gear.ts';
 import { VISIBILITIES } from './visibility.ts';
@@ -76,7 +77,7 @@ const when = (value: unknown) => (typeof value === 'string' ? parseExportDate(va
 export function exportedEntry(
   value: unknown,
   fallbackVisibility: string,
-): { row: ImportedRow; track: string | null; photo: string | null; gear: number | null } | null {
+): { row: ImportedRow; track: string | null; photo: string | null; gear: number | null; recorded: Recorded | null } | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
   const entry = value as Record<string, unknown>;
   const workout = typeof entry.workout === 'object' && entry.workout !== null ? (entry.workout as Record<string, unknown>) : null;
@@ -113,7 +114,57 @@ export function exportedEntry(
     track: track?.startsWith('tracks/') ? track : null,
     photo: photo?.startsWith('photos/') ? photo : null,
     gear: gear !== null && Number.isInteger(gear) ? gear : null,
+    recorded: exportedRecorded(entry.recorded),
   };
+}
+
+const LAP_FIGURES = [
+  'elapsedSeconds',
+  'movingSeconds',
+  'distanceMeters',
+  'averageHeartRate',
+  'maxHeartRate',
+  'averageCadence',
+  'averagePower',
+  'maxPower',
+  'elevationGain',
+] as const;
+
+/**
+ * What a Milepost export's entry says its device recorded beyond the track (`recorded`: laps and
+ * thresholds), as sound as a file's own (analysis.ts soundLaps and soundThresholds); null when it says
+ * nothing usable.
+ */
+export function exportedRecorded(value: unknown): Recorded | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const recorded = value as Record<string, unknown>;
+  const notes = Array.isArray(recorded.notes) ? recorded.notes.slice(0, 20).flatMap((note) => text(note, 300) ?? []) : [];
+  const laps: RecordedLap[] = [];
+  for (const item of Array.isArray(recorded.laps) ? recorded.laps.slice(0, MAX_LAPS + 1) : []) {
+    if (typeof item !== 'object' || item === null) continue;
+    const lap = item as Record<string, unknown>;
+    const startMs = finite(lap.startMs, 0, 8.64e15);
+    const endMs = finite(lap.endMs, 0, 8.64e15);
+    if (startMs === null || endMs === null) continue;
+    const figures = Object.fromEntries(LAP_FIGURES.map((name) => [name, finite(lap[name], 0, 1e9)])) as Record<
+      (typeof LAP_FIGURES)[number],
+      number | null
+    >;
+    laps.push({ startMs, endMs, ...figures });
+  }
+  const given = typeof recorded.thresholds === 'object' && recorded.thresholds !== null ? (recorded.thresholds as Record<string, unknown>) : null;
+  const thresholds = given
+    ? soundThresholds(
+        {
+          maxHeartRate: finite(given.maxHeartRate, 0, 1e4),
+          restingHeartRate: finite(given.restingHeartRate, 0, 1e4),
+          thresholdPower: finite(given.thresholdPower, 0, 1e5),
+        },
+        notes,
+      )
+    : null;
+  const sound = soundLaps(laps, notes);
+  return sound.length > 0 || thresholds !== null ? { laps: sound, thresholds, notes } : null;
 }
 
 /** Gear of a Milepost export (gear.json) as it is made again, under the id the export's workouts name it by. */

@@ -577,7 +577,9 @@ async function importExportedLine(
   const trackFile = restored.track ? run.files.get(`${base}${restored.track}`) : undefined;
   const trackHolder = trackFile && restored.track ? run.claim(restored.track, label) : null;
   if (trackHolder !== null) return run.skip(label, `its track ${restored.track} belongs to ${trackHolder}`);
-  const track = trackFile ? await parseGpx(await readFile(run.zip, trackFile, MAX_ACTIVITY_FILE_BYTES), MAX_ACTIVITY_FILE_BYTES) : null;
+  const parsed = trackFile ? await parseGpx(await readFile(run.zip, trackFile, MAX_ACTIVITY_FILE_BYTES), MAX_ACTIVITY_FILE_BYTES) : null;
+  // the laps and thresholds its device recorded travel beside the GPX, which cannot carry them
+  const track = parsed && { ...parsed, recorded: restored.recorded };
   const photoFile = restored.photo ? run.files.get(`${base}${restored.photo}`) : undefined;
   if (photoFile && restored.photo) {
     // entries may show one photo (an export names it once for all of them): it is processed once

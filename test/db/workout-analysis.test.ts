@@ -3,10 +3,17 @@
 // device's thresholds, then the athlete's own), best power, and streams for charts. Unsound laps and
 // thresholds are left out and said, never a failure; anyone the owner hides part of the track from
 // gets all of it made of the points they are shown.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Decoder, Stream } from '@garmin/fitsdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountExport } from '../../src/db/account-export.ts';
 import { backfillTrackRecords } from '../../src/db/track-records.ts';
+import { importArchive } from '../../src/imports/archive.ts';
 import { closeFitPool } from '../../src/imports/fit-pool.ts';
+import { createMediaStore } from '../../src/media/store.ts';
 import { fitFile, pointsAlong, type TestPoint, tcxFile } from '../support/activity-files.ts';
 import { testApp } from '../support/app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/database.ts';
@@ -77,8 +84,8 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const zoneSeconds = (zones: Zones) => sum(zones.zones.map((zone) => zone.seconds)) + zones.withoutReadingSeconds;
 
 /** A ride of an hour at 8 m/s, a point a second, power rising every 10 minutes and heart rate with it. */
-function ride(): TestPoint[] {
-  return pointsAlong(3600, { speed: 8 }).map((point, i) => ({
+function ride(start?: Date): TestPoint[] {
+  return pointsAlong(3600, { speed: 8, ...(start && { start }) }).map((point, i) => ({
     ...point,
     power: 150 + 20 * Math.floor(i / 600),
     heartRate: 110 + 8 * Math.floor(i / 600),
@@ -350,6 +357,40 @@ describe('privacy', () => {
     const shownLats = seen.track.streams.lat as number[];
     expect(Math.min(...shownLats)).toBeGreaterThan(46.1 + 450 / 111_195);
     await api.graphql('mutation { updateProfile(input: { hiddenEndsMeters: 0 }) { error { __typename } } }', {}, tokens.owner);
+  });
+});
+
+describe('the account export', () => {
+  it('carries the laps and thresholds beside the GPX, and the archive import reads them back', async () => {
+    const fit = fitFile({
+      points: ride(new Date(Date.UTC(2025, 2, 3, 6))).slice(0, 1800),
+      sport: 'cycling',
+      lapsAt: [600, 1200],
+      thresholds: { maxHeartRate: 185, restingHeartRate: 48, functionalThresholdPower: 240 },
+    });
+    const original = await importFile(fit, 'export.fit');
+    const dir = mkdtempSync(path.join(tmpdir(), 'milepost-laps-'));
+    try {
+      const media = createMediaStore(path.join(dir, 'media'));
+      const zip = await accountExport(db.prisma, media, (await db.prisma.person.findUniqueOrThrow({ where: { usernameKey: 'wren' } })).id);
+      const chunks: Buffer[] = [];
+      for await (const chunk of zip!.outputStream) chunks.push(chunk as Buffer);
+      writeFileSync(path.join(dir, 'export.zip'), Buffer.concat(chunks));
+      const heir = await createPerson(db.prisma, { username: 'wren_again', units: 'kilometers' });
+      await importArchive({ database: db, media, personId: heir.id, zipPath: path.join(dir, 'export.zip') });
+      const restored = await db.prisma.entry.findFirstOrThrow({
+        where: { authorId: heir.id, workout: { completedAt: new Date(original.track.startedAt) } },
+        select: { id: true },
+      });
+      const token = await createToken(db.prisma, heir.id);
+      const again = await read(String(restored.id), token);
+      expect(again.track.laps).toHaveLength(3);
+      expect(again.track.laps).toEqual(original.track.laps);
+      expect(again.track.powerZones!.basis).toBe('DEVICE');
+      expect(again.track.powerZones!.zones).toEqual(original.track.powerZones!.zones);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
