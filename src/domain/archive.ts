@@ -152,7 +152,8 @@ export function exportedRecorded(value: unknown): Recorded | null {
     >;
     laps.push({ startMs, endMs, ...figures });
   }
-  const given = typeof recorded.thresholds === 'object' && recorded.thresholds !== null ? (recorded.thresholds as Record<string, unknown>) : null;
+  const given =
+    typeof recorded.thresholds === 'object' && recorded.thresholds !== null ? (recorded.thresholds as Record<string, unknown>) : null;
   const thresholds = given
     ? soundThresholds(
         {

@@ -52,6 +52,8 @@ payloadMutation('createGear', {
     const viewer = requireViewer(context);
     const valid = validateNewGear(input);
     const gearId = await context.prisma.$transaction(async (tx) => {
+      // the person's row first: two additions at once cannot both pass the bound
+      await tx.$executeRaw`UPDATE "Person" SET "gearCount" = "gearCount" WHERE "id" = ${viewer.id}`;
       if ((await tx.gear.count({ where: { ownerId: viewer.id } })) >= MAX_GEAR)
         throw ValidationError.field('name', `you may keep at most ${MAX_GEAR} pieces of gear: delete one first`);
       const { id } = await tx.gear.create({ data: { ...valid, ownerId: viewer.id }, select: { id: true } });
