@@ -190,6 +190,20 @@ describe('gear chosen for workouts', () => {
     expect((await update({ id: trail.id, name: '  ' })).error?.__typename).toBe('ValidationError');
   });
 
+  it('keeps at most 100 pieces a person: the 101st is refused, naming the field', async () => {
+    const hoarder = await createPerson(db.prisma, { username: 'magpie' });
+    const token = await createToken(db.prisma, hoarder.id);
+    await db.prisma.gear.createMany({
+      data: Array.from({ length: 100 }, (_, i) => ({ ownerId: hoarder.id, name: `Shoe ${i}`, kind: 'shoes' })),
+    });
+    const refused = await graphql<{ createGear: { gear: null; error: { __typename: string; issues: Array<{ path: string }> } } }>(
+      token,
+      'mutation { createGear(input: { name: "One more", kind: SHOES }) { gear { id } error { __typename ... on ValidationError { issues { path } } } } }',
+    );
+    expect(refused.createGear).toEqual({ gear: null, error: { __typename: 'ValidationError', issues: [{ path: 'name' }] } });
+    expect((await db.prisma.person.findUniqueOrThrow({ where: { id: hoarder.id } })).gearCount).toBe(100);
+  });
+
   it('deleting gear keeps its workouts and their figures, without it, and ends its defaults', async () => {
     const old = await createGear({ name: 'Old bike', kind: 'BIKE' });
     const ride = await postWorkout({ activityType: 'CYCLING', gearId: old.id, distance: { value: 12, units: 'KILOMETERS' } });
