@@ -157,6 +157,21 @@ describe('the response cache', () => {
   });
 });
 
+/**
+ * A repeated read and the statements it cost, tried again (at most 5 times) until one fell between no
+ * commit at all: PostgreSQL's change clock is the cluster's snapshot, so a commit by another test file (in
+ * its own schema) rightly empties the cache between two reads. `reads` says how many were sent.
+ */
+async function cachedRead<T>(read: () => Promise<T>): Promise<{ answer: T; statements: number; reads: number }> {
+  let last = { answer: undefined as T, statements: -1, reads: 0 };
+  while (last.reads < 5 && last.statements !== 0) {
+    const before = db.queryCount();
+    const answer = await read();
+    last = { answer, statements: db.queryCount() - before, reads: last.reads + 1 };
+  }
+  return last;
+}
+
 describe('cached reads over node:http (the fast path)', () => {
   it('answers with the same bytes and edge headers as the full way, and stays fresh after writes', async () => {
     const { createApp, listen } = await import('../../src/app/server.ts');
@@ -170,22 +185,16 @@ describe('cached reads over node:http (the fast path)', () => {
       const firstBody = await first.text();
       // identity: fetch asks for gzip by default, and the length compared below is of the plain bytes
       const again = () => fetch(`${base}/entries.json`, { headers: { 'x-request-id': 'fast-1', 'accept-encoding': 'identity' } });
-      // PostgreSQL's clock is the cluster's snapshot: a commit by another test file's schema in between
-      // empties the cache too (rightly: it cannot tell), so the read is tried again until one fell between none
-      let statements = -1;
-      let second = first;
-      let answered = 1;
-      for (let attempt = 0; attempt < 5 && statements !== 0; attempt++) {
-        await second.arrayBuffer().catch(() => undefined);
-        const remaining = Number(second.headers.get('x-ratelimit-remaining'));
-        const before = db.queryCount();
-        second = await again();
-        statements = db.queryCount() - before;
-        answered += 1;
-        expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
-      }
+      const { answer, statements, reads } = await cachedRead(async () => {
+        const response = await again();
+        return { response, body: await response.text() };
+      });
+      let answered = 1 + reads;
       expect(statements).toBe(0);
-      expect(await second.text()).toBe(firstBody);
+      expect(answer.body).toBe(firstBody);
+      const second = answer.response;
+      // every read counted against the limit, the cached ones too
+      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - reads);
       expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
       expect(second.headers.get('access-control-allow-origin')).toBe('*');
       expect(second.headers.get('x-request-id')).toBe('fast-1');
@@ -241,9 +250,9 @@ describe('cached reads over node:http (the fast path)', () => {
       }).then((r) => r.json() as Promise<{ data: Record<string, Shape> }>);
     try {
       const first = await post(STREAM);
-      const before = db.queryCount();
-      expect(await post(STREAM)).toEqual(first);
-      expect(db.queryCount()).toBe(before);
+      const repeated = await cachedRead(() => post(STREAM));
+      expect(repeated.answer).toEqual(first);
+      expect(repeated.statements).toBe(0);
       const created = await post('mutation { createEntry(input: { message: "posted over http" }) { entry { id: databaseId } } }', {
         authorization: `Bearer ${token}`,
       });
