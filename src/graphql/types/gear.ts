@@ -1,7 +1,6 @@
 // An athlete's gear: their shoes, bikes and the rest, the workouts done in each and its totals. Its owner
 // sees all of it; anyone else sees a piece of gear once they may see a workout done in it, and its totals
 // over the workouts they may see, as they are told each one's figures (db/stats.ts).
-import DataLoader from 'dataloader';
 import { readGearOf, readSeenGear } from '../../db/gear.ts';
 import { readGearTotals } from '../../db/stats.ts';
 import { storedValue, UNIT_PREFERENCES } from '../../domain/activity.ts';
@@ -10,7 +9,7 @@ import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { type Context, readerOf } from '../context.ts';
 import { databaseIdOf, mayReach, namesObject } from '../global-ids.ts';
-import { gearById, personById } from '../loaders.ts';
+import { gearById, perContext, personById } from '../loaders.ts';
 import { entryStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
 import { ActivityTypeEnum, GearKindEnum } from './enums.ts';
@@ -51,49 +50,35 @@ const GearTotalsRef = builder.objectRef<GearTotals>('GearTotals').implement({
 
 type GearKey = { id: number; ownerId: number };
 
-const totalsLoaders = new WeakMap<Context, DataLoader<GearKey, GearTotals, number>>();
+/** A person's units, as their gear's totals answer distances in. */
+const unitsOf = async (context: Context, personId: number) =>
+  storedValue(UNIT_PREFERENCES, (await personById(context, personId)).units, 'Person.units');
 
 /** A gear's totals, summed with those of every other gear of its owner the operation asks for: one statement an owner. */
-function gearTotals(context: Context, gear: GearKey): Promise<GearTotals> {
-  let loader = totalsLoaders.get(context);
-  if (!loader) {
-    loader = new DataLoader<GearKey, GearTotals, number>(
-      async (keys) => {
-        const owners = [...new Set(keys.map((key) => key.ownerId))];
-        const found = new Map<number, GearTotals>();
-        for (const ownerId of owners) {
-          const units = storedValue(UNIT_PREFERENCES, (await personById(context, ownerId)).units, 'Person.units');
-          const ids = keys.filter((key) => key.ownerId === ownerId).map((key) => key.id);
-          const rows = await readGearTotals(context, ownerId, await figuresReader(context, ownerId), ids);
-          for (const row of rows)
-            found.set(row.gearId, {
-              workouts: row.workouts,
-              distance: { value: Math.round(fromMeters(row.meters, units) * 100) / 100, units },
-              movingSeconds: row.movingSeconds,
-              firstUsedAt: row.firstAt,
-              lastUsedAt: row.lastAt,
-            });
-        }
-        const none = (units: Distance['units']): GearTotals => ({
-          workouts: 0,
-          distance: { value: 0, units },
-          movingSeconds: 0,
-          firstUsedAt: null,
-          lastUsedAt: null,
-        });
-        return Promise.all(
-          keys.map(
-            async (key) =>
-              found.get(key.id) ?? none(storedValue(UNIT_PREFERENCES, (await personById(context, key.ownerId)).units, 'Person.units')),
-          ),
-        );
-      },
-      { cache: false, cacheKeyFn: (key) => key.id },
-    );
-    totalsLoaders.set(context, loader);
+const gearTotals = perContext<GearKey, GearTotals>(async (context, keys) => {
+  const found = new Map<number, GearTotals>();
+  for (const ownerId of new Set(keys.map((key) => key.ownerId))) {
+    const units = await unitsOf(context, ownerId);
+    const ids = keys.filter((key) => key.ownerId === ownerId).map((key) => key.id);
+    for (const row of await readGearTotals(context, ownerId, await figuresReader(context, ownerId), ids))
+      found.set(row.gearId, {
+        workouts: row.workouts,
+        distance: { value: Math.round(fromMeters(row.meters, units) * 100) / 100, units },
+        movingSeconds: row.movingSeconds,
+        firstUsedAt: row.firstAt,
+        lastUsedAt: row.lastAt,
+      });
   }
-  return loader.load(gear);
-}
+  // gear without a workout the reader may see
+  const none = async (ownerId: number): Promise<GearTotals> => ({
+    workouts: 0,
+    distance: { value: 0, units: await unitsOf(context, ownerId) },
+    movingSeconds: 0,
+    firstUsedAt: null,
+    lastUsedAt: null,
+  });
+  return Promise.all(keys.map((key) => found.get(key.id) ?? none(key.ownerId)));
+});
 
 export const GearRef = builder.prismaNode('Gear', {
   id: { field: 'id', description: 'Its global id: opaque, stable, and naming its type (Relay object identification).' },
