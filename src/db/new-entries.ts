@@ -30,7 +30,7 @@ export async function insertEntryAtOnce(prisma: Prisma, entry: NewEntryRow): Pro
       SELECT "e"."id", CAST(${workout.activityType} AS TEXT), CAST(${workout.completedAt} AS TIMESTAMP(3)),
         CAST(${workout.distanceValue} AS DOUBLE PRECISION), CAST(${workout.distanceUnits} AS TEXT), CAST(${workout.duration} AS INTEGER),
         CAST(${workout.felt} AS TEXT), CAST(${workout.calories} AS INTEGER), CAST(${workout.title} AS TEXT), CAST(${workout.routeId} AS INTEGER),
-        (SELECT "id" FROM "Gear" WHERE "id" = CAST(${workout.gearId} AS INTEGER))
+        CAST(${workout.gearId} AS INTEGER)
       FROM "e"
     )`
         : Sql.empty

@@ -190,6 +190,18 @@ describe('gear chosen for workouts', () => {
     expect((await update({ id: trail.id, name: '  ' })).error?.__typename).toBe('ValidationError');
   });
 
+  it('a post whose gear was deleted between its check and its write is refused naming the workout, never a 500', async () => {
+    const racer = await createPerson(db.prisma, { username: 'swift' });
+    const token = await createToken(db.prisma, racer.id);
+    const made = await createGear({ name: 'Gone soon', kind: 'SHOES', defaultFor: ['ROWING'] }, token);
+    // as if deleteGear committed after the post read the defaults: the row gone, the default not yet
+    await db.prisma.gear.delete({ where: { id: made.databaseId } });
+    const refused = await postWorkout({ activityType: 'ROWING', duration: 600 }, 'EVERYONE', token);
+    expect(refused.entry).toBeNull();
+    expect(refused.error).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'workout' }] });
+    expect(await db.prisma.entry.count({ where: { authorId: racer.id } })).toBe(0);
+  });
+
   it('keeps at most 100 pieces a person: the 101st is refused, naming the field', async () => {
     const hoarder = await createPerson(db.prisma, { username: 'magpie' });
     const token = await createToken(db.prisma, hoarder.id);

@@ -1,3 +1,4 @@
+import { isMissingRow } from '../../db/errors.ts';
 import { fillWorkoutFromTrack } from '../../db/imports.ts';
 import { insertEntryAtOnce } from '../../db/new-entries.ts';
 import { notifyEntryMentions } from '../../db/notifications.ts';
@@ -175,14 +176,21 @@ payloadMutation('createEntry', {
     // mentions are written beside it (db/new-entries.ts)
     const { id, heard } =
       context.provider === 'postgresql' && mentioned.length === 0 && !recordsTransactions(context.prisma)
-        ? { id: await insertEntryAtOnce(context.prisma, { ...fields, visibility, authorId: viewer.id, workout }), heard: [] }
+        ? {
+            id: await insertEntryAtOnce(context.prisma, { ...fields, visibility, authorId: viewer.id, workout }).catch(
+              refusingGoneReferences,
+            ),
+            heard: [],
+          }
         : await withOutboxEvent(
             context.prisma,
             async (tx) => {
-              const row = await tx.entry.create({
-                data: { ...fields, visibility, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
-                select: { id: true },
-              });
+              const row = await tx.entry
+                .create({
+                  data: { ...fields, visibility, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
+                  select: { id: true },
+                })
+                .catch(refusingGoneReferences);
               return {
                 id: row.id,
                 heard: await notifyEntryMentions(tx, { entryId: row.id, actorId: viewer.id }, mentioned),
@@ -279,6 +287,15 @@ payloadMutation('updateEntry', {
     fields: (t) => ({ entry: entryField(t, (result) => result.entryId, 'The entry as it is now.') }),
   },
 });
+
+/**
+ * A new workout's route or gear, checked before the write, deleted by a request that committed in
+ * between (a default gear deleted meanwhile, say): a refusal naming the workout, never a 500.
+ */
+function refusingGoneReferences(error: unknown): never {
+  if (isMissingRow(error)) throw ValidationError.field('workout', 'its route or gear was deleted meanwhile: post it again');
+  throw error;
+}
 
 /** The row of the gear an input names; null for none named, undefined when left out. */
 function gearRowOf(gearId: string | number | null | undefined): number | null | undefined {
