@@ -77,7 +77,7 @@ const gearTotals = perContext<GearKey, GearTotals>(async (context, keys) => {
     firstUsedAt: null,
     lastUsedAt: null,
   });
-  return Promise.all(keys.map((key) => found.get(key.id) ?? none(key.ownerId)));
+  return Promise.all(keys.map(async (key) => found.get(key.id) ?? none(key.ownerId)));
 });
 
 export const GearRef = builder.prismaNode('Gear', {
