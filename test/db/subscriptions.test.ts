@@ -69,7 +69,7 @@ function client(token?: string): Client {
   return c;
 }
 
-/** Subscribes and collects what arrives; `ready` resolves once the server has the subscription. */
+/** Subscribes and collects what arrives. */
 function collect<T>(c: Client, query: string, variables: Record<string, unknown> = {}) {
   const received: T[] = [];
   const errors: unknown[] = [];
@@ -218,12 +218,13 @@ describe('over graphql-ws', () => {
     const as = (who: string, query: string) => graphql(people[who]!.token, query);
     const created = await as('stranger', `mutation { createComment(input: { entryId: ${entryId}, body: "first" }) { comment { id } } }`);
     const commentId = (created.data as { createComment: { comment: { id: string } } }).createComment.comment.id;
+    // a change is read when it is delivered: each step waits for the one before to arrive
+    await until(() => comments.received.length >= 1);
     await as('stranger', `mutation { updateComment(input: { id: "${commentId}", body: "first, edited" }) { error { __typename } } }`);
-    // a change is read when it is delivered: an edit delivered after the comment was deleted tells of
-    // what is there then (nothing: REMOVED), so the deletion waits for the edit to arrive
     await until(() => comments.received.length >= 2);
     await as('viewer', `mutation { deleteComment(input: { id: "${commentId}" }) { error { __typename } } }`);
     await as('stranger', `mutation { likeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
+    await until(() => likes.received.length >= 1);
     await as('stranger', `mutation { unlikeEntry(input: { entryId: ${entryId} }) { error { __typename } } }`);
     await as('viewer', `mutation { updateEntry(input: { id: ${entryId}, message: "live list, edited" }) { error { __typename } } }`);
     await until(() => comments.received.length >= 3 && likes.received.length >= 2 && edits.received.length >= 1);
@@ -299,16 +300,21 @@ describe('over graphql-ws', () => {
         if (!sql.includes('OAuthAccessToken')) statements += 1;
       });
       const id = await post('friend', `to ${subscribers}`);
-      for (let wait = 0; wait < 100 && streams.some((s) => s.received.length === 0); wait++) await settle(20);
-      await settle(100);
-      stop();
-      for (const s of streams)
-        expect(s.received).toEqual([
-          { publicEntries: { id, message: `to ${subscribers}`, author: { username: 'friend' }, comments: { edges: [] } } },
-        ]);
-      expect(other.received).toEqual([{ publicEntries: { message: `to ${subscribers}` } }]);
-      for (const s of [...streams, other]) s.dispose();
-      return statements;
+      try {
+        await until(() => [...streams, other].every((s) => s.received.length > 0));
+        await settle(100);
+        stop();
+        for (const s of streams)
+          expect(s.received).toEqual([
+            { publicEntries: { id, message: `to ${subscribers}`, author: { username: 'friend' }, comments: { edges: [] } } },
+          ]);
+        expect(other.received).toEqual([{ publicEntries: { message: `to ${subscribers}` } }]);
+        return statements;
+      } finally {
+        // ended either way: a subscriber left behind would hear (and be dropped from) the tests after it
+        stop();
+        for (const s of [...streams, other]) s.dispose();
+      }
     };
     expect(await delivered(40)).toBe(await delivered(1));
   });
