@@ -1,6 +1,8 @@
 // What Prisma's error codes mean for the service, in one place: the writes that race on unique keys or
 // on a row being deleted decide by these, never by matching codes by hand.
 
+import { ValidationError } from '../domain/errors.ts';
+
 const codeOf = (error: unknown): unknown => (error as { code?: unknown } | null)?.code;
 
 /** What the driver said of a raw statement that failed (P2010): its kind of failure, such as `ForeignKeyConstraintViolation`. */
@@ -21,6 +23,18 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isMissingRow(error: unknown): boolean {
   const code = codeOf(error);
   return code === 'P2003' || code === 'P2025' || rawKindOf(error) === 'ForeignKeyConstraintViolation';
+}
+
+/**
+ * A write that names a row (a workout's route or gear) checked before it and deleted by a request that
+ * committed in between (a foreign key refused it): a refusal naming `field`, never a 500.
+ */
+export function refusingGoneReference(field: string): (error: unknown) => never {
+  return (error) => {
+    if (codeOf(error) === 'P2003' || rawKindOf(error) === 'ForeignKeyConstraintViolation')
+      throw ValidationError.field(field, 'names a route or gear deleted meanwhile: send it again');
+    throw error;
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import { defaultDistanceUnits, fromMeters } from '../domain/units.ts';
 import type { Visibility } from '../domain/visibility.ts';
 import { type PreparedTrack, prepareTrack } from '../tracks/prepare.ts';
 import type { Prisma, Transaction } from './database.ts';
-import { isUniqueViolation } from './errors.ts';
+import { isUniqueViolation, refusingGoneReference } from './errors.ts';
 import { recordEvent } from './outbox.ts';
 import { TRACK_TRANSACTION, writeTrack } from './tracks.ts';
 
@@ -103,7 +103,8 @@ export async function insertImportedEntry(
       const raced = await importedEntry(prisma, authorId, hash);
       if (raced) return raced;
     }
-    throw error;
+    // its gear (named, or the default for its activity) deleted meanwhile
+    return refusingGoneReference('gearId')(error);
   }
 }
 

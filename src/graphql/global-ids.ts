@@ -55,9 +55,8 @@ export async function mayReach(context: Context, type: string, id: string): Prom
       return route !== null && !(await blockedByPerson(context, route.ownerId));
     }
     case 'Gear': {
-      const gear = await context.prisma.gear.findUnique({ where: { id: row }, select: { ownerId: true } });
-      if (gear === null) return false;
-      return context.viewer?.id === gear.ownerId || (await readSeenGear(context, readerOf(context), [row])).has(row);
+      const gear = await context.prisma.gear.findUnique({ where: { id: row }, select: { id: true, ownerId: true } });
+      return gear !== null && mayReachGear(context, gear);
     }
     case 'Entry': {
       const entry = await context.prisma.entry.findUnique({ where: { id: row }, select: { authorId: true, visibility: true } });
@@ -95,6 +94,11 @@ export async function mayReach(context: Context, type: string, id: string): Prom
     default:
       return false;
   }
+}
+
+/** Whether the viewer may see a piece of gear: their own, or one used in a workout they may see. */
+export async function mayReachGear(context: Context, gear: { id: number; ownerId: number }): Promise<boolean> {
+  return context.viewer?.id === gear.ownerId || (await readSeenGear(context, readerOf(context), [gear.id])).has(gear.id);
 }
 
 /** The row an argument names (see databaseIdOf), or the typed NotFoundError a mutation answers for none. */

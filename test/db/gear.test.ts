@@ -200,6 +200,17 @@ describe('gear chosen for workouts', () => {
     expect(refused.entry).toBeNull();
     expect(refused.error).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'workout' }] });
     expect(await db.prisma.entry.count({ where: { authorId: racer.id } })).toBe(0);
+    // an imported file whose default gear went the same way: refused naming gearId, not a 500
+    const fit = fitFile({ points: pointsAlong(120, { speed: 3 }), sport: 'rowing' });
+    const imported = await api.graphqlUpload<{ importActivity: { error: { __typename: string; issues: Array<{ path: string }> } | null } }>(
+      'mutation ($file: ActivityFile!) { importActivity(input: { file: $file }) { error { __typename ... on ValidationError { issues { path } } } } }',
+      new Blob([fit as BlobPart]),
+      'row.fit',
+      token,
+    );
+    expect(imported.errors).toBeUndefined();
+    expect(imported.data!.importActivity.error).toMatchObject({ __typename: 'ValidationError', issues: [{ path: 'gearId' }] });
+    expect(await db.prisma.entry.count({ where: { authorId: racer.id } })).toBe(0);
   });
 
   it('keeps at most 100 pieces a person: the 101st is refused, naming the field', async () => {

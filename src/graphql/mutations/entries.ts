@@ -1,4 +1,4 @@
-import { isMissingRow } from '../../db/errors.ts';
+import { refusingGoneReference } from '../../db/errors.ts';
 import { fillWorkoutFromTrack } from '../../db/imports.ts';
 import { insertEntryAtOnce } from '../../db/new-entries.ts';
 import { notifyEntryMentions } from '../../db/notifications.ts';
@@ -178,7 +178,7 @@ payloadMutation('createEntry', {
       context.provider === 'postgresql' && mentioned.length === 0 && !recordsTransactions(context.prisma)
         ? {
             id: await insertEntryAtOnce(context.prisma, { ...fields, visibility, authorId: viewer.id, workout }).catch(
-              refusingGoneReferences,
+              refusingGoneReference('workout'),
             ),
             heard: [],
           }
@@ -190,7 +190,7 @@ payloadMutation('createEntry', {
                   data: { ...fields, visibility, authorId: viewer.id, ...(workout ? { workout: { create: workout } } : {}) },
                   select: { id: true },
                 })
-                .catch(refusingGoneReferences);
+                .catch(refusingGoneReference('workout'));
               return {
                 id: row.id,
                 heard: await notifyEntryMentions(tx, { entryId: row.id, actorId: viewer.id }, mentioned),
@@ -261,14 +261,16 @@ payloadMutation('updateEntry', {
     const corrected = input.workout ? await workoutCorrections(context, viewer, input.workout, entry.workout) : {};
     const workout = { ...corrected, ...(edit.workoutTitle !== undefined && { title: edit.workoutTitle }) };
     if (edit.message !== undefined || Object.keys(workout).length > 0) {
-      await context.prisma.entry.update({
-        where: { id },
-        data: {
-          ...(edit.message !== undefined && { message: edit.message }),
-          ...(Object.keys(workout).length > 0 && { workout: { update: workout } }),
-        },
-        select: { id: true },
-      });
+      await context.prisma.entry
+        .update({
+          where: { id },
+          data: {
+            ...(edit.message !== undefined && { message: edit.message }),
+            ...(Object.keys(workout).length > 0 && { workout: { update: workout } }),
+          },
+          select: { id: true },
+        })
+        .catch(refusingGoneReference('workout'));
       context.events.publish('entryEdited', { entryId: id, authorId: viewer.id });
     }
     if (input.visibility && input.visibility !== entry.visibility) {
@@ -287,15 +289,6 @@ payloadMutation('updateEntry', {
     fields: (t) => ({ entry: entryField(t, (result) => result.entryId, 'The entry as it is now.') }),
   },
 });
-
-/**
- * A new workout's route or gear, checked before the write, deleted by a request that committed in
- * between (a default gear deleted meanwhile, say): a refusal naming the workout, never a 500.
- */
-function refusingGoneReferences(error: unknown): never {
-  if (isMissingRow(error)) throw ValidationError.field('workout', 'its route or gear was deleted meanwhile: post it again');
-  throw error;
-}
 
 /** The row of the gear an input names; null for none named, undefined when left out. */
 function gearRowOf(gearId: string | number | null | undefined): number | null | undefined {

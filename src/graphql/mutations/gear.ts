@@ -87,7 +87,6 @@ payloadMutation('updateGear', {
     const ownerId = requireViewer(context).id;
     const changes = validateGearChanges(input);
     const types: readonly ActivityType[] | null = input.defaultFor ?? null;
-    if (changes.retired === true && types?.length) throw ValidationError.field('defaultFor', 'retired gear is the default of no activity');
     await context.prisma.$transaction(async (tx) => {
       const { retired } = await tx.gear.update({ where: { id: gearId }, data: changes, select: { retired: true } });
       if (retired && types?.length) throw ValidationError.field('defaultFor', 'retired gear is the default of no activity');

@@ -8,7 +8,7 @@ import { defaultsOf, GEAR_KINDS, MAX_GEAR, readDefaultGear } from '../../domain/
 import { fromMeters } from '../../domain/units.ts';
 import { builder } from '../builder.ts';
 import { type Context, readerOf } from '../context.ts';
-import { databaseIdOf, mayReach, namesObject } from '../global-ids.ts';
+import { databaseIdOf, mayReachGear, namesObject } from '../global-ids.ts';
 import { gearById, perContext, personById } from '../loaders.ts';
 import { entryStream } from '../streams.ts';
 import { EntryConnection, EntryRef } from './entry.ts';
@@ -166,8 +166,8 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, description: namesObject('Gear') }) },
     resolve: async (_root, args, context) => {
       const id = databaseIdOf(args.id, 'Gear');
-      if (id === null || !(await mayReach(context, 'Gear', String(id)))) return null;
-      return gearById(context, id);
+      const gear = id === null ? null : await gearById(context, id);
+      return gear && (await mayReachGear(context, gear)) ? gear : null;
     },
   }),
 }));
