@@ -19,6 +19,12 @@ const VALUE_TYPES = [
   'DeletedEntry',
   'Distance',
   'EmailSettings',
+  // remote accounts and what they did: named by their ActivityPub ids (`uri`), not objects of this service
+  'FediverseAccount',
+  'FediverseFollower',
+  'FediverseFollowing',
+  'FediversePost',
+  'FediverseReaction',
   'FieldIssue',
   'FriendshipState',
   'GearTotals',

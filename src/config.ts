@@ -53,6 +53,21 @@ export interface Config {
    * the outbox is read. Null without SMTP_URL: nobody is mailed, and no address can be set.
    */
   readonly mail: { readonly smtpUrl: string; readonly from: string; readonly pollMs: number } | null;
+  /**
+   * The fediverse (src/federation/, ActivityPub): off unless FEDERATION=true, which needs PUBLIC_URL (the
+   * host name remote servers know this one by: handles are `user@<its host>`). `allowPrivate`
+   * (FEDERATION_ALLOW_PRIVATE): fetch from and deliver to loopback and private addresses (tests, two
+   * instances on one machine); `pollMs` (FEDERATION_POLL_MS): how often the delivery queue is read;
+   * FEDERATION_RETRY_BASE_SECONDS and FEDERATION_RETRY_ATTEMPTS: how a failed delivery is retried.
+   */
+  readonly federation: {
+    readonly origin: string;
+    readonly allowPrivate: boolean;
+    readonly pollMs: number;
+    /** A failed delivery is tried again after this many seconds, doubling, RETRY_ATTEMPTS times in all. */
+    readonly retryBaseSeconds: number;
+    readonly retryAttempts: number;
+  } | null;
   /** Memory for cached anonymous read responses, in MB; 0 turns the cache off. */
   readonly responseCacheMb: number;
   /** Millions of characters of entries' JSON kept for stream pages (ENTRY_JSON_MB; 0: none kept). */
@@ -190,6 +205,22 @@ function parseInteger(variable: string, value: string | undefined, fallback: num
 
 function parseRedisUrl(value: string | undefined): string | null {
   return isUnset(value) ? null : setting('REDIS_URL', REDIS_URL, value, 'masked');
+}
+
+function parseFederation(env: Env, publicUrl: string | null): Config['federation'] {
+  if (!parseBoolean('FEDERATION', env.FEDERATION, false)) return null;
+  if (!publicUrl)
+    throw new ConfigError(
+      'FEDERATION',
+      'true needs PUBLIC_URL: the address remote servers reach this one at, whose host name is in every handle (user@host)',
+    );
+  return {
+    origin: publicUrl,
+    allowPrivate: parseBoolean('FEDERATION_ALLOW_PRIVATE', env.FEDERATION_ALLOW_PRIVATE, false),
+    pollMs: parseInteger('FEDERATION_POLL_MS', env.FEDERATION_POLL_MS, 1000, 50, 600_000),
+    retryBaseSeconds: parseInteger('FEDERATION_RETRY_BASE_SECONDS', env.FEDERATION_RETRY_BASE_SECONDS, 60, 1, 3600),
+    retryAttempts: parseInteger('FEDERATION_RETRY_ATTEMPTS', env.FEDERATION_RETRY_ATTEMPTS, 10, 1, 20),
+  };
 }
 
 function parseMail(env: Env, publicUrl: string | null): Config['mail'] {
@@ -350,6 +381,7 @@ export function loadConfig(env: Env = process.env): Config {
       allowPrivate: parseBoolean('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE, false),
     },
     mail: parseMail(env, parsePublicUrl(env.PUBLIC_URL)),
+    federation: parseFederation(env, parsePublicUrl(env.PUBLIC_URL)),
     responseCacheMb: parseInteger('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 32, 0, 4096),
     entryJsonMb: parseInteger('ENTRY_JSON_MB', env.ENTRY_JSON_MB, 8, 0, 1024),
     heapGrowthPercent: parseInteger('HEAP_GROWTH_PERCENT', env.HEAP_GROWTH_PERCENT, 20, 0, 300),

@@ -6,6 +6,7 @@ import type { ResponseCache } from '../cache/response-cache.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { viewerOfRequest } from '../db/token-viewers.ts';
+import type { Fediverse } from '../federation/federation.ts';
 import type { Exchange } from '../graphql/context.ts';
 import { avatarSvg } from '../http/avatar.ts';
 import { GRAPHIQL_ASSET_PATH, graphiqlAsset } from '../http/graphiql.ts';
@@ -164,11 +165,17 @@ export interface DispatchDeps {
   rest: Router;
   cache: ResponseCache | null;
   cacheKey: (request: Request, exchange: Exchange, body?: string) => string;
+  /** The fediverse, when it is on: its paths, and an athlete's or entry's URL asked for as ActivityPub. */
+  fediverse?: Pick<Fediverse, 'claims' | 'fetch'> | null;
 }
 
 /** Answers a request that passed the edge (`anonymous`: it carries no token). */
-export function createDispatch({ graphql, api, pages, pageNotFound, router, rest, cache, cacheKey }: DispatchDeps) {
+export function createDispatch({ graphql, api, pages, pageNotFound, router, rest, cache, cacheKey, fediverse }: DispatchDeps) {
   const handle = async (request: Request, exchange: Exchange, anonymous = false): Promise<Response> => {
+    if (fediverse?.claims(request)) return fediverse.fetch(request, () => answer(request, exchange, anonymous));
+    return answer(request, exchange, anonymous);
+  };
+  const answer = async (request: Request, exchange: Exchange, anonymous: boolean): Promise<Response> => {
     const { pathname } = new URL(request.url);
     // old clients build paths as base + '/people/me/friends' with a base ending in '/': one slash, as
     // the original answered, and no redirect (they do not follow one on POST)

@@ -37,7 +37,7 @@ export function createRequestContexts(
   database: Database,
   events: Events,
   media: MediaStore,
-  tuning: Pick<Context, 'nearbyProbeRows' | 'nearbyWalkRows' | 'tokenRecheckMs'> = {},
+  tuning: Pick<Context, 'nearbyProbeRows' | 'nearbyWalkRows' | 'tokenRecheckMs' | 'fediverse'> = {},
 ): RequestContexts {
   const baseUrl = (request: Request): string => {
     if (config.publicUrl) return config.publicUrl;

@@ -18,6 +18,8 @@ import { createChangeClock } from '../db/change-clock.ts';
 import type { Database } from '../db/database.ts';
 import { createTokenRecognizer } from '../db/token-viewers.ts';
 import { createEvents, type Events } from '../events/bus.ts';
+import { createFediverse, type Fediverse } from '../federation/federation.ts';
+import { createReader } from '../federation/reader.ts';
 import { createPersistedQueryStore } from '../graphql/persisted-queries.ts';
 import { schema } from '../graphql/schema.ts';
 import { createMetrics, type Metrics } from '../http/metrics.ts';
@@ -60,6 +62,8 @@ export interface App {
   ready(): Promise<boolean>;
   /** Counts one request against the shared rate limit (the WebSocket transport uses it). */
   rateLimit(token: string | null, clientAddress: string): Promise<RateDecision>;
+  /** The fediverse (ActivityPub), when FEDERATION=true: its queue is started beside the server (cli/serve.ts). */
+  fediverse: Fediverse | null;
   /** Releases what the app holds besides the database (its Redis connections). */
   close(): Promise<void>;
 }
@@ -91,6 +95,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     maxSubscriptionsPerOwner: options.maxSubscriptionsPerOwner,
   });
   const routes = createRoutes(config, database, base, yoga);
+  base.fediverse?.bindReader(createReader(createOperationRunner(yoga), base.fediverse.origin, contexts.forViewer));
   /** The key of an anonymous read, the same one node:http's fast path computes. */
   const cacheKey = (request: Request, serverContext: { req?: IncomingMessage }, body = '') =>
     readKey(
@@ -122,7 +127,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     direct,
     sessionViewerOf,
   });
-  const handle = createDispatch({ graphql, ...routes, cache, cacheKey });
+  const handle = createDispatch({ graphql, ...routes, cache, cacheKey, fediverse: base.fediverse });
   const observe = createObserver(metrics, logger, routeLabeller(routes));
   const guarded = createGuard({ config, handle, admit: base.admit, recognizeToken: base.recognizeToken, metrics, logger });
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(createObserved(guarded, observe));
@@ -141,6 +146,7 @@ export function createApp(config: Config, database: Database, options: AppOption
     media: base.media,
     ready: async () => (await Promise.all([limiter.ready(), redisReady(base.persistedRedis)])).every(Boolean),
     rateLimit: (token, address) => limiter.consume(rateLimitKey(token, address)),
+    fediverse: base.fediverse,
     close: base.close,
   };
 }
@@ -159,7 +165,9 @@ function createFoundation(config: Config, database: Database, options: AppOption
     },
   });
   const media = createMediaStore(config.mediaDir);
+  const fediverse = config.federation ? createFediverse({ prisma: database.prisma, config: config.federation, logger }) : null;
   const nearby = {
+    ...(fediverse ? { fediverse } : {}),
     ...(options.nearbyProbeRows ? { nearbyProbeRows: options.nearbyProbeRows } : {}),
     ...(options.nearbyWalkRows ? { nearbyWalkRows: options.nearbyWalkRows } : {}),
     ...(options.tokenRecheckMs ? { tokenRecheckMs: options.tokenRecheckMs } : {}),
@@ -202,6 +210,7 @@ function createFoundation(config: Config, database: Database, options: AppOption
     recognizeToken,
     cache,
     close,
+    fediverse,
     draining: false,
   };
 }

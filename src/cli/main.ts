@@ -16,6 +16,7 @@ Commands:
   apps       register a third-party app (apps create --name N --redirect-uri URL)
   tokens     mint an access token for scripts (tokens create --username U)
   friends    make two people friends (friends add <username> <username>)
+  federation block a fediverse server (federation block <host>), unblock it, list the blocked ones
   backup     copy the database (SQLite or PostgreSQL) while the server runs (backup <file>)
   restore    replace the database (SQLite or PostgreSQL) with a backup (restore <file>)
 
@@ -42,6 +43,7 @@ const commands: Record<string, () => Promise<{ run: Command }>> = {
   apps: () => import('./apps.ts'),
   tokens: () => import('./tokens.ts'),
   friends: () => import('./friends.ts'),
+  federation: () => import('./federation.ts'),
   backup: async () => ({ run: (argv: string[]) => import('./backup.ts').then((m) => m.run(argv, 'backup')) }),
   restore: async () => ({ run: (argv: string[]) => import('./backup.ts').then((m) => m.run(argv, 'restore')) }),
 };

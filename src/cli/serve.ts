@@ -117,11 +117,15 @@ function warnOfAnotherServer(database: Config['database']): void {
  * events and mails link to.
  */
 function startBackgroundWork(config: Config, database: Database, app: App, origin: string): { stop(): void } {
+  const fediverse = app.fediverse;
   const webhooks = startWebhookWorker(database.prisma, {
     ...config.webhooks,
     origin,
     logger: app.logger,
+    ...(fediverse ? { alsoRelay: fediverse.relay } : {}),
   });
+  // the fediverse's deliveries and received activities, in every process (the jobs are leased rows)
+  const federating = fediverse?.start();
   const mail = config.mail
     ? startMailWorker(database.prisma, {
         ...config.mail,
@@ -141,6 +145,7 @@ function startBackgroundWork(config: Config, database: Database, app: App, origi
   return {
     stop() {
       void webhooks.stop();
+      void federating?.stop();
       void mail?.stop();
       void imports?.stop();
     },

@@ -6,6 +6,7 @@ import type { EntryReader } from '../db/entry-conditions.ts';
 import type { VersionRecorder } from '../db/entry-rows.ts';
 import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Events } from '../events/bus.ts';
+import type { FediverseService } from '../federation/service.ts';
 import type { MailTokens } from '../mail/tokens.ts';
 import type { MediaStore } from '../media/store.ts';
 import type { PopularRankings } from './popular-rankings.ts';
@@ -90,6 +91,8 @@ export interface Context {
   readonly tokenStillValid?: () => Promise<boolean>;
   /** Where mutations announce what they did, and subscriptions listen. */
   readonly events: Events;
+  /** The fediverse (src/federation/), when the operator turned it on (FEDERATION=true). */
+  readonly fediverse?: FediverseService;
   /** How many of the newest entries the nearby search reads before it reads the bounding box (2,000). */
   readonly nearbyProbeRows?: number;
   /** How many rows of the time index a step of the nearby search's walk reads (NEARBY_WALK_STEP, 10,000). */

@@ -7,9 +7,9 @@ import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import type { Prisma } from '../db/database.ts';
+import type { Prisma, Transaction } from '../db/database.ts';
 import { claimLeased, startPoller } from '../db/leased-rows.ts';
-import { drainOutbox } from '../db/outbox.ts';
+import { drainOutbox, type OutboxEvent } from '../db/outbox.ts';
 import { NotFoundError, ValidationError } from '../domain/errors.ts';
 import { cutCircle, insideZone } from '../domain/privacy-zones.ts';
 import { grantedScopes } from '../domain/scopes.ts';
@@ -432,14 +432,17 @@ export interface WebhookWorkerOptions {
   /** Deliver to private and loopback addresses too (WEBHOOK_ALLOW_PRIVATE: tests, internal deployments). */
   allowPrivate?: boolean;
   logger?: Pick<Logger, 'error'>;
+  /** What else the outbox's events are relayed to, in the same transaction (the fediverse). */
+  alsoRelay?: (tx: Transaction, events: readonly OutboxEvent[]) => Promise<void>;
 }
 
 /** Turns outbox events into deliveries, in the transaction that takes them from the outbox. */
-export function relayOutbox(prisma: Prisma, origin: string): Promise<number> {
+export function relayOutbox(prisma: Prisma, origin: string, alsoRelay?: WebhookWorkerOptions['alsoRelay']): Promise<number> {
   return drainOutbox(prisma, async (tx, events) => {
     const now = new Date();
     const batch = await readRelayBatch(tx, events, now);
     for (const event of events) await enqueueWebhooks(tx, origin, batch, event.name, event.payload, now);
+    await alsoRelay?.(tx, events);
   });
 }
 
@@ -447,7 +450,7 @@ export function startWebhookWorker(prisma: Prisma, options: WebhookWorkerOptions
   const deliveries = prisma.webhookDelivery;
   return startPoller(
     async () => {
-      await relayOutbox(prisma, options.origin);
+      await relayOutbox(prisma, options.origin, options.alsoRelay);
       for (const id of await claimLeased(deliveries, 20, LOCK_MS))
         await deliver(prisma, id, { retryBaseSeconds: options.retryBaseSeconds, allowPrivate: options.allowPrivate ?? false });
     },

@@ -261,26 +261,30 @@ payloadMutation('updateEntry', {
     const corrected = input.workout ? await workoutCorrections(context, viewer, input.workout, entry.workout) : {};
     const workout = { ...corrected, ...(edit.workoutTitle !== undefined && { title: edit.workoutTitle }) };
     if (edit.message !== undefined || Object.keys(workout).length > 0) {
-      await context.prisma.entry
-        .update({
-          where: { id },
-          data: {
-            ...(edit.message !== undefined && { message: edit.message }),
-            ...(Object.keys(workout).length > 0 && { workout: { update: workout } }),
-          },
-          select: { id: true },
-        })
-        .catch(refusingGoneReference('workout'));
+      // the outbox carries the edit to the fediverse (federation/federation.ts), in the same transaction
+      await withOutboxEvent(
+        context.prisma,
+        (tx) =>
+          tx.entry.update({
+            where: { id },
+            data: {
+              ...(edit.message !== undefined && { message: edit.message }),
+              ...(Object.keys(workout).length > 0 && { workout: { update: workout } }),
+            },
+            select: { id: true },
+          }),
+        () => ({ name: 'entryEdited', payload: { entryId: id, authorId: viewer.id } }),
+      ).catch(refusingGoneReference('workout'));
       context.events.publish('entryEdited', { entryId: id, authorId: viewer.id });
     }
     if (input.visibility && input.visibility !== entry.visibility) {
-      await context.prisma.entry.update({ where: { id }, data: { visibility: input.visibility }, select: { id: true } });
-      context.events.publish('entryVisibilityChanged', {
-        entryId: id,
-        authorId: viewer.id,
-        visibility: input.visibility,
-        previous: entry.visibility,
-      });
+      const changed = { entryId: id, authorId: viewer.id, visibility: input.visibility, previous: entry.visibility };
+      await withOutboxEvent(
+        context.prisma,
+        (tx) => tx.entry.update({ where: { id }, data: { visibility: input.visibility! }, select: { id: true } }),
+        () => ({ name: 'entryVisibilityChanged', payload: changed }),
+      );
+      context.events.publish('entryVisibilityChanged', changed);
     }
     return { entryId: id };
   },
