@@ -75,6 +75,9 @@ type OwnJob =
 const isOwnJob = (message: unknown): message is OwnJob =>
   typeof message === 'object' && message !== null && 'milepost' in message && typeof (message as OwnJob).milepost === 'string';
 
+/** A follow either way as a job reads it: its id, the athlete here, the remote account. */
+const FOLLOW_ROW = { followId: true, person: { select: { username: true } }, actor: { select: { uri: true, inbox: true } } } as const;
+
 /** The events of the outbox that change what an athlete's followers were sent. */
 const PUBLISHING_EVENTS = new Set(['entryCreated', 'entryEdited', 'entryVisibilityChanged', 'entryDeleted']);
 
@@ -308,7 +311,8 @@ export function createFediverse({ prisma, config, logger }: FediverseOptions): F
         update: { followId: follow.id.href },
         select: { id: true, status: true },
       });
-      if (row.status === 'accepted') await sendAccept(ctx, person.username, follow.id, sender.actor);
+      if (row.status === 'accepted')
+        await sendAccept(ctx, person.username, follow.id, new URL(sender.facts.uri), sender.actor as Recipient);
     })
     .on(Undo, async (ctx, undo) => {
       const object = await undo.getObject(ctx);
@@ -390,20 +394,16 @@ export function createFediverse({ prisma, config, logger }: FediverseOptions): F
     })
     .onError((_ctx, error) => logger.warn({ err: error }, 'an activity from the fediverse could not be handled'));
 
-  async function sendAccept(
-    ctx: FedifyContext<void>,
-    username: string,
-    followId: URL,
-    follower: APObject & { id: URL | null; inboxId?: URL | null },
-  ) {
+  /** Accepts the Follow `followId` of `follower` for `username`, sent to `to`. */
+  async function sendAccept(ctx: FedifyContext<void>, username: string, followId: URL, follower: URL, to: Recipient) {
     const me = ctx.getActorUri(username);
     await ctx.sendActivity(
       { identifier: username },
-      follower as never,
+      to,
       new Accept({
         id: new URL(`${me.href}#accepts/${crypto.randomUUID()}`),
         actor: me,
-        object: new Follow({ id: followId, actor: follower.id, object: me }),
+        object: new Follow({ id: followId, actor: follower, object: me }),
       }),
     );
   }
@@ -460,21 +460,15 @@ export function createFediverse({ prisma, config, logger }: FediverseOptions): F
       case 'publish':
         return publish(ctx, job.entryId, job.authorId);
       case 'accept': {
-        const row = await prisma.remoteFollower.findUnique({
-          where: { id: job.followerId },
-          select: { followId: true, person: { select: { username: true } }, actor: { select: { uri: true, inbox: true } } },
-        });
-        if (!row) return;
-        const me = ctx.getActorUri(row.person.username);
-        await ctx.sendActivity(
-          { identifier: row.person.username },
-          recipient(row.actor.uri, row.actor.inbox),
-          new Accept({
-            id: new URL(`${me.href}#accepts/${crypto.randomUUID()}`),
-            actor: me,
-            object: new Follow({ id: new URL(row.followId), actor: new URL(row.actor.uri), object: me }),
-          }),
-        );
+        const row = await prisma.remoteFollower.findUnique({ where: { id: job.followerId }, select: FOLLOW_ROW });
+        if (row)
+          await sendAccept(
+            ctx,
+            row.person.username,
+            new URL(row.followId),
+            new URL(row.actor.uri),
+            recipient(row.actor.uri, row.actor.inbox),
+          );
         return;
       }
       case 'reject':
@@ -493,17 +487,11 @@ export function createFediverse({ prisma, config, logger }: FediverseOptions): F
         return;
       }
       case 'follow': {
-        const row = await prisma.remoteFollowing.findUnique({
-          where: { id: job.followingId },
-          select: { followId: true, person: { select: { username: true } }, actor: { select: { uri: true, inbox: true } } },
-        });
+        const row = await prisma.remoteFollowing.findUnique({ where: { id: job.followingId }, select: FOLLOW_ROW });
         if (!row) return;
         const me = ctx.getActorUri(row.person.username);
-        await ctx.sendActivity(
-          { identifier: row.person.username },
-          recipient(row.actor.uri, row.actor.inbox),
-          new Follow({ id: new URL(row.followId), actor: me, object: new URL(row.actor.uri) }),
-        );
+        const follow = new Follow({ id: new URL(row.followId), actor: me, object: new URL(row.actor.uri) });
+        await ctx.sendActivity({ identifier: row.person.username }, recipient(row.actor.uri, row.actor.inbox), follow);
         return;
       }
     }

@@ -97,7 +97,7 @@ let bobToken: string;
 let bobId: number;
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startInstance('fed-a'), startInstance('fed-b')]);
+  [a, b] = await Promise.all([startInstance('fed-a', { FEDERATION_RETRY_ATTEMPTS: '2' }), startInstance('fed-b')]);
   const ann = await createPerson(a.db.prisma, { username: 'ann', displayName: 'Ann Runner' });
   const bob = await createPerson(b.db.prisma, { username: 'bob' });
   bobId = bob.id;
@@ -247,6 +247,31 @@ describe('two instances federating', () => {
     expect(((await huge.json()) as { error: { code: string } }).error.code).toBe('TOO_LARGE');
     expect(await a.db.prisma.remoteFollower.count({ where: { followId: 'http://127.0.0.1:1/evil#follow' } })).toBe(0);
   });
+
+  it('a dead server is retried and given up, while the living one is delivered to', async () => {
+    const dead = await freePort();
+    const actor = await a.db.prisma.remoteActor.create({
+      data: {
+        uri: `http://127.0.0.1:${dead}/users/gone`,
+        handle: `gone@127.0.0.1:${dead}`,
+        host: `127.0.0.1:${dead}`,
+        inbox: `http://127.0.0.1:${dead}/users/gone/inbox`,
+      },
+    });
+    const ann = await a.db.prisma.person.findFirstOrThrow({ where: { username: 'ann' } });
+    await a.db.prisma.remoteFollower.create({
+      data: { personId: ann.id, actorId: actor.id, followId: `http://127.0.0.1:${dead}/f`, status: 'accepted' },
+    });
+    const posted = await a.graphql<{ createEntry: { entry: { url: string } } }>(POST, { message: 'easy recovery jog' }, annToken);
+    const url = posted.data!.createEntry.entry.url;
+    await eventually(postsOnB, (rows) => rows.some((row) => row.uri === url));
+    // two attempts, a second apart, then given up: no job is left behind
+    await eventually(
+      () => a.db.prisma.federationJob.count(),
+      (count) => count === 0,
+      20_000,
+    );
+  }, 30_000);
 
   it('a blocked server loses its followers and is refused', async () => {
     await blockHost(a.db.prisma, '127.0.0.1');

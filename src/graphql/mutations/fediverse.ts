@@ -2,6 +2,7 @@
 // following remote accounts, and their settings. What is to be sent (an Accept, a Follow, an Undo) is
 // queued as a job in the transaction of the change itself (federation/store.ts), so that no change is
 // without its message, even if the process dies right after it.
+import type { Transaction } from '../../db/database.ts';
 import { keepRemoteActor } from '../../db/federation.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { parseAccount, parseHandle } from '../../domain/fediverse.ts';
@@ -42,6 +43,16 @@ const personPayload = (description: string) => ({
     }),
   }),
 });
+
+/** Queues telling the remote account that a follow ended: a Reject of theirs, or an Undo of ours. */
+function tellEnded(
+  tx: Transaction,
+  milepost: 'reject' | 'unfollow',
+  personId: number,
+  row: { followId: string; actor: { uri: string; inbox: string } },
+) {
+  return enqueueJob(tx, { milepost, personId, followId: row.followId, actorUri: row.actor.uri, inbox: row.actor.inbox });
+}
 
 /** The viewer's follower of that handle, or NotFound naming the handle. */
 async function followerOf(context: Context, handle: string) {
@@ -84,13 +95,7 @@ payloadMutation('removeFediverseFollower', {
     const { viewer, row } = await followerOf(context, handle);
     await context.prisma.$transaction(async (tx) => {
       await tx.remoteFollower.delete({ where: { id: row.id } });
-      await enqueueJob(tx, {
-        milepost: 'reject',
-        personId: viewer.id,
-        followId: row.followId,
-        actorUri: row.actor.uri,
-        inbox: row.actor.inbox,
-      });
+      await tellEnded(tx, 'reject', viewer.id, row);
     });
     fediverse.wake();
     return { personId: viewer.id };
@@ -151,13 +156,7 @@ payloadMutation('unfollowFediverseAccount', {
       });
       if (!row) return;
       await tx.remoteFollowing.delete({ where: { id: row.id } });
-      await enqueueJob(tx, {
-        milepost: 'unfollow',
-        personId: viewer.id,
-        followId: row.followId,
-        actorUri: row.actor.uri,
-        inbox: row.actor.inbox,
-      });
+      await tellEnded(tx, 'unfollow', viewer.id, row);
     });
     fediverse.wake();
     return { personId: viewer.id };
