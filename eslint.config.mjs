@@ -23,6 +23,7 @@ const VALUE_TYPES = [
   'FediverseAccount',
   'FediverseFollower',
   'FediverseFollowing',
+  'FediverseInstance',
   'FediversePost',
   'FediverseReaction',
   'FieldIssue',

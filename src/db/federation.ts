@@ -121,3 +121,11 @@ export async function instanceUsage(prisma: Prisma): Promise<{ users: number; po
   ]);
   return { users, posts };
 }
+
+/**
+ * Queues a job of the fediverse's queue (federation/store.ts) inside the transaction `tx` of the write it
+ * follows from, so that no change is without its message, even if the process dies right after it.
+ */
+export async function enqueueJob(tx: Pick<Transaction, 'federationJob'>, message: unknown, delayMs = 0): Promise<void> {
+  await tx.federationJob.create({ data: { payload: JSON.stringify(message), nextAttemptAt: new Date(Date.now() + delayMs) } });
+}

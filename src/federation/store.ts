@@ -3,7 +3,7 @@
 // deliveries (db/leased-rows.ts), so that a delivery or a received activity survives a restart or a
 // kill -9 of the process that was handling it, and every process of a deployment shares them.
 import type { KvKey, KvStore, KvStoreListEntry, KvStoreSetOptions, MessageQueue, MessageQueueEnqueueOptions } from '@fedify/fedify';
-import type { Prisma, Transaction } from '../db/database.ts';
+import type { Prisma } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { claimLeased, type Poller, startPoller } from '../db/leased-rows.ts';
 import type { Logger } from '../log.ts';
@@ -71,11 +71,6 @@ export class DatabaseKvStore implements KvStore {
 const LEASE_MS = 120_000;
 /** Jobs a round claims and runs side by side: one slow server holds one of them, not the queue. */
 const ROUND_JOBS = 16;
-
-/** Writes a job inside the transaction `tx` of the write it follows from (a job of the service's own). */
-export async function enqueueJob(tx: Pick<Transaction, 'federationJob'>, message: unknown, delayMs = 0): Promise<void> {
-  await tx.federationJob.create({ data: { payload: JSON.stringify(message), nextAttemptAt: new Date(Date.now() + delayMs) } });
-}
 
 export interface DatabaseQueueOptions {
   pollMs: number;

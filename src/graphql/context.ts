@@ -4,9 +4,9 @@ import type { Viewer } from '../auth/viewer.ts';
 import type { Database, Prisma } from '../db/database.ts';
 import type { EntryReader } from '../db/entry-conditions.ts';
 import type { VersionRecorder } from '../db/entry-rows.ts';
+import type { RemoteActorFacts } from '../db/federation.ts';
 import { NotAuthorizedError } from '../domain/errors.ts';
 import type { Events } from '../events/bus.ts';
-import type { FediverseService } from '../federation/service.ts';
 import type { MailTokens } from '../mail/tokens.ts';
 import type { MediaStore } from '../media/store.ts';
 import type { PopularRankings } from './popular-rankings.ts';
@@ -53,6 +53,18 @@ export function newExchange(req?: IncomingMessage): Exchange {
 
 /** yoga's server context: the edge's exchange, or a whole Context the REST layer and the pages resolved themselves. */
 export type ServerContext = Exchange | Context;
+
+/** What the schema needs of the fediverse (src/federation/ makes it, when FEDERATION=true). */
+export interface FediverseService {
+  /** This server's host as handles name it (`ann@<host>`): PUBLIC_URL's host, with its port if it has one. */
+  readonly host: string;
+  /** The service's public origin (PUBLIC_URL). */
+  readonly origin: string;
+  /** A remote account by `acct:user@host` (WebFinger, then its actor) or by URL; null when none answers as one. */
+  lookup(reference: string): Promise<RemoteActorFacts | null>;
+  /** Runs the queued jobs soon: a mutation calls it once the write that queued them committed. */
+  wake(): void;
+}
 
 export interface Context {
   readonly prisma: Prisma;

@@ -40,6 +40,9 @@ const OWN_ONLY = new Set([
   'Person.viewerFriendship',
   'Person.blockedByViewer',
   'Person.mutedByViewer',
+  'Person.fediverseHandle',
+  'Person.fediverseOptOut',
+  'Person.fediverseAutoAccept',
 ]);
 
 /** Fields the view leaves out, and where the data is instead (the OpenAPI document says so). */

@@ -14,6 +14,7 @@ import { type RequestContext, type Router, readForm } from '../http/router.ts';
 import { MAX_IMAGE_BYTES } from '../media/images.ts';
 import {
   type NotificationKind,
+  PageAcceptFediverseFollowerDocument,
   PageAcceptFriendDocument,
   PageAddPrivacyZoneDocument,
   PageBlockPersonDocument,
@@ -27,11 +28,13 @@ import {
   PageEditEntryDocument,
   PageEntryDetailDocument,
   PageFindPersonDocument,
+  PageFollowFediverseAccountDocument,
   PageGearDocument,
   PageLikeEntryDocument,
   PageMarkNotificationsReadDocument,
   PageModerateDocument,
   PageMutePersonDocument,
+  PageRemoveFediverseFollowerDocument,
   PageRemoveFriendDocument,
   PageRemovePrivacyZoneDocument,
   PageReportContentDocument,
@@ -40,10 +43,12 @@ import {
   PageSetEmailFrequencyDocument,
   PageSetNotificationPreferenceDocument,
   PageUnblockPersonDocument,
+  PageUnfollowFediverseAccountDocument,
   PageUnlikeEntryDocument,
   PageUnmutePersonDocument,
   PageUnsubscribeEmailDocument,
   PageUpdateEntryDocument,
+  PageUpdateFediverseSettingsDocument,
   PageUpdateGearDocument,
   PageUpdateProfileDocument,
   PageVerifyEmailDocument,
@@ -368,13 +373,17 @@ const SAVED: Record<string, string> = {
   zones: 'Your privacy zones are saved.',
   thresholds: 'Your training zones are saved: every workout’s time in zones follows them.',
   gear: 'Your gear is saved.',
+  fediverse: 'Your fediverse settings are saved. A follow of a remote account waits for its server to accept it.',
   email: 'Your mail settings are saved. A new address is mailed a link: follow it to have notifications mailed there.',
 };
 
 /** What the settings page shows: the athlete's settings and the people they keep away. */
 async function settingsOf(run: WebOptions['run'], request: Request, read: PageRead) {
   const data = pageData(await run(PageViewerSettingsDocument, request, read.context));
-  return { me: data.me!, more: { email: data.emailSettings, blocked: data.blocked, muted: data.muted } };
+  return {
+    me: data.me!,
+    more: { email: data.emailSettings, blocked: data.blocked, muted: data.muted, fediverseHost: data.fediverse.host },
+  };
 }
 
 /** The settings page again, with what a form got wrong. */
@@ -429,11 +438,36 @@ function mountGear(post: Post, run: WebOptions['run']): void {
   });
 }
 
+/** The fediverse card's forms: settings, accepting or removing a follower, following or unfollowing an account. */
+function mountFediverse(post: Post, run: WebOptions['run']): void {
+  const documents = {
+    accept: PageAcceptFediverseFollowerDocument,
+    remove: PageRemoveFediverseFollowerDocument,
+    follow: PageFollowFediverseAccountDocument,
+    unfollow: PageUnfollowFediverseAccountDocument,
+  } as const;
+  post('/settings/fediverse', async (ctx, read, form) => {
+    const action = field(form, 'action');
+    const result =
+      action === 'settings'
+        ? await run(PageUpdateFediverseSettingsDocument, ctx.request, read.context, {
+            optOut: field(form, 'opt_out') === 'yes',
+            autoAccept: field(form, 'auto_accept') === 'yes',
+          })
+        : action in documents
+          ? await run(documents[action as keyof typeof documents], ctx.request, read.context, { handle: field(form, 'handle') })
+          : null;
+    const issues = result ? issuesOf(result) : [{ path: 'action', message: 'choose settings, accept, remove, follow or unfollow' }];
+    return issues ? settingsAgain(run)(ctx, read, { fediverseIssues: issues }) : seeOther('/settings?saved=fediverse#fediverse');
+  });
+}
+
 /** The settings page, its profile form and its privacy zones. */
 function mountSettings(router: Router, respond: Respond, post: Post, run: WebOptions['run']): void {
   const again = settingsAgain(run);
   mountThresholds(post, run);
   mountGear(post, run);
+  mountFediverse(post, run);
   router.get('/settings', ({ request, url }) =>
     respond(request, async (read) => {
       if (!read.session.viewer) return seeOther('/login?next=%2Fsettings');

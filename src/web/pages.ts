@@ -224,6 +224,18 @@ function trackFigures(track: PageTrack, title: string, units: UnitSystem, ownZon
   return { markup, map: spec };
 }
 
+/** Likes and replies from the fediverse, with their remote authors (only when there are some). */
+function fediverseReactions(reactions: EntryDetail['fediverseReactions']): Markup | null {
+  if (reactions.length === 0) return null;
+  const who = (account: EntryDetail['fediverseReactions'][number]['account']) =>
+    account.url ? html`<a href="${account.url}" rel="nofollow ugc">@${account.handle}</a>` : html`@${account.handle}`;
+  const liked = reactions.filter((reaction) => reaction.kind === 'LIKE');
+  const replies = reactions.filter((reaction) => reaction.kind === 'REPLY');
+  return html`<section class="card" aria-labelledby="fediverse-heading"><h2 id="fediverse-heading">From the fediverse</h2>
+${replies.length > 0 && html`<h3>Replies</h3><ul class="plain">${replies.map((reply) => html`<li>${who(reply.account)} · ${time(reply.at)}<p>${reply.text}</p></li>`)}</ul>`}
+${liked.length > 0 && html`<h3>Liked by</h3><ul class="plain">${liked.map((like) => html`<li>${who(like.account)}</li>`)}</ul>`}</section>`;
+}
+
 export function entryPage(
   visitor: Visitor,
   entry: EntryDetail,
@@ -280,6 +292,7 @@ ${entry.geo && html`<p><a href="/nearby?lat=${entry.geo.latitude}&lon=${entry.ge
 ${actions}
 <section class="card" aria-labelledby="comments-heading" data-live="comments"><h2 id="comments-heading" tabindex="-1">Comments</h2>${comments}</section>
 <section class="card" aria-labelledby="likes-heading" data-live="likes"><h2 id="likes-heading">Likes</h2>${likes}</section>
+${fediverseReactions(entry.fediverseReactions)}
 <p id="live-status" class="visually-hidden" role="status"></p></div>`,
     form.status,
     { maps: figures ? { track: figures.map } : {}, entryScript: true },
@@ -292,7 +305,10 @@ export function personPage(
   feed: { entries: PageEntry[]; page: number; hasNext: boolean },
   status?: Markup | null,
 ): Markup {
-  const about = html`${person.location && html`<p>${person.location}</p>`}${person.goal && html`<p>Goal: ${person.goal}</p>`}`;
+  const about = html`${person.location && html`<p>${person.location}</p>`}${person.goal && html`<p>Goal: ${person.goal}</p>`}${
+    person.fediverseHandle &&
+    html`<p>In the fediverse: <strong class="handle">@${person.fediverseHandle}</strong> (follow from Mastodon and the like)</p>`
+  }`;
   const friends = person.friends.edges.length
     ? html`<ul class="plain people">${person.friends.edges.map(({ node: f }) => html`<li>${avatar(f, '')}${personLink(f)}</li>`)}</ul>`
     : html`<p>No friends yet.</p>`;

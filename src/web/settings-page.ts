@@ -128,6 +128,50 @@ function requestsCard(csrf: string, me: Settings): Markup | null {
   )}</ul></section>`;
 }
 
+type RemoteAccount = Settings['fediverseFollowing'] extends ReadonlyArray<infer R> | null | undefined ? R : never;
+
+/** A remote account as a link to its profile on its own server. */
+function remoteAccount(follow: RemoteAccount): Markup {
+  const { account } = follow;
+  const name = account.url ? html`<a href="${account.url}" rel="nofollow ugc">@${account.handle}</a>` : html`@${account.handle}`;
+  return html`${account.name && html`${account.name} `}${name}${follow.status === 'PENDING' ? html` <span class="meta">(waiting)</span>` : null}`;
+}
+
+/** A button that acts on one remote account (accept, decline, remove, unfollow). */
+function remoteButton(csrf: string, action: string, handle: string, label: string, secondary = true): Markup {
+  return html`<form method="post" action="/settings/fediverse" class="inline">${hidden('csrf', csrf)}${hidden('action', action)}${hidden('handle', handle)}<button type="submit"${secondary ? ' class="secondary"' : ''} aria-label="${label} @${handle}">${label}</button></form>`;
+}
+
+/** The fediverse: the athlete's handle, their settings, who follows them from elsewhere and whom they follow there. */
+function fediverseCard(csrf: string, host: string | null | undefined, me: Settings, issues?: FieldIssue[]): Markup | null {
+  if (!host) return null;
+  const followers = me.fediverseFollowers ?? [];
+  const following = me.fediverseFollowing ?? [];
+  const followerList = followers.length
+    ? html`<ul class="plain">${followers.map(
+        (follower) =>
+          html`<li>${remoteAccount(follower)} ${follower.status === 'PENDING' && remoteButton(csrf, 'accept', follower.account.handle, 'Accept', false)} ${remoteButton(csrf, 'remove', follower.account.handle, follower.status === 'PENDING' ? 'Decline' : 'Remove')}</li>`,
+      )}</ul>`
+    : html`<p>Nobody yet.</p>`;
+  const followingList = following.length
+    ? html`<ul class="plain">${following.map((followed) => html`<li>${remoteAccount(followed)} ${remoteButton(csrf, 'unfollow', followed.account.handle, 'Unfollow')}</li>`)}</ul>`
+    : html`<p>Nobody yet.</p>`;
+  const checked = (on: boolean | null | undefined) => (on ? ' checked' : '');
+  return html`<section class="card" id="fediverse" aria-labelledby="fediverse-heading"><h2 id="fediverse-heading">Fediverse</h2>${issuesBlock(issues)}
+${me.fediverseHandle ? html`<p>People on Mastodon and other fediverse servers follow you as <strong class="handle">@${me.fediverseHandle}</strong>. Only your entries for everyone go to them, without their place or track.</p>` : html`<p>You keep out of the fediverse: nobody there can follow you, and nothing of yours is sent.</p>`}
+<form method="post" action="/settings/fediverse">${hidden('csrf', csrf)}${hidden('action', 'settings')}
+  <label><input type="checkbox" name="opt_out" value="yes"${checked(me.fediverseOptOut)}> Keep out of the fediverse (your followers there are removed)</label>
+  <label><input type="checkbox" name="auto_accept" value="yes"${checked(me.fediverseAutoAccept)}> Accept follows at once, without asking me</label>
+  <button type="submit">Save fediverse settings</button>
+</form>
+<h3>Following you</h3>${followerList}
+<h3>You follow</h3>${followingList}
+<form method="post" action="/settings/fediverse">${hidden('csrf', csrf)}${hidden('action', 'follow')}
+  <label for="fediverse_handle">Follow an account</label><input type="text" id="fediverse_handle" name="handle" maxlength="300" placeholder="@someone@mastodon.social" autocomplete="off" required>
+  <button type="submit">Follow</button>
+</form></section>`;
+}
+
 export type EmailSettings = PageViewerSettingsQuery['emailSettings'];
 export type SettingsForm = {
   profileIssues?: FieldIssue[];
@@ -135,6 +179,7 @@ export type SettingsForm = {
   zoneIssues?: FieldIssue[];
   emailIssues?: FieldIssue[];
   gearIssues?: FieldIssue[];
+  fediverseIssues?: FieldIssue[];
   saved?: string | null;
 };
 
@@ -181,7 +226,7 @@ export function settingsPage(
   visitor: Visitor,
   me: Settings,
   form: SettingsForm = {},
-  more: { email?: EmailSettings; blocked?: KeptAway; muted?: KeptAway } = {},
+  more: { email?: EmailSettings; blocked?: KeptAway; muted?: KeptAway; fediverseHost?: string | null } = {},
 ): Markup {
   const { email } = more;
   const problems =
@@ -189,12 +234,13 @@ export function settingsPage(
     form.thresholdIssues?.length ||
     form.zoneIssues?.length ||
     form.emailIssues?.length ||
-    form.gearIssues?.length;
+    form.gearIssues?.length ||
+    form.fediverseIssues?.length;
   return layoutPage(
     visitor,
     'Settings',
     html`${problems ? html`<p class="card error" role="alert">Nothing was saved: see below.</p>` : notice(form.saved ?? null)}
-${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${thresholdsCard(visitor.csrf, me, form.thresholdIssues)}${gearSettingsCard(visitor.csrf, me.gear, visitor.units, form.gearIssues)}${emailCard(visitor.csrf, email, form.emailIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}${keptAwayCard(visitor.csrf, more.blocked, more.muted)}
+${requestsCard(visitor.csrf, me)}${profileForm(visitor.csrf, me, form.profileIssues)}${thresholdsCard(visitor.csrf, me, form.thresholdIssues)}${gearSettingsCard(visitor.csrf, me.gear, visitor.units, form.gearIssues)}${emailCard(visitor.csrf, email, form.emailIssues)}${fediverseCard(visitor.csrf, more.fediverseHost, me, form.fediverseIssues)}${zonesCard(visitor.csrf, me, form.zoneIssues)}${keptAwayCard(visitor.csrf, more.blocked, more.muted)}
 <p><a href="/account">Your account</a>: the apps you authorized, personal tokens, export, import and deletion.</p>`,
     null,
     { maps: { zones: zonesMap(me) } },

@@ -9,6 +9,7 @@ import { signRequest } from '@fedify/fedify';
 import { Create, Follow, Like, Note } from '@fedify/vocab';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp, listen } from '../../src/app/server.ts';
+import { hashPassword } from '../../src/auth/passwords.ts';
 import { blockHost } from '../../src/db/federation.ts';
 import { startWebhookWorker, type WebhookWorker } from '../../src/webhooks/deliveries.ts';
 import { createTestDatabase, type TestDatabase, testConfig } from '../support/database.ts';
@@ -113,6 +114,40 @@ const FOLLOW = 'mutation ($handle: String!) { followFediverseAccount(input: { ha
 const ACCEPT = 'mutation ($handle: String!) { acceptFediverseFollower(input: { handle: $handle }) { error { __typename } } }';
 const POST =
   'mutation ($message: String!, $visibility: Visibility) { createEntry(input: { message: $message, visibility: $visibility, lat: 48.8566, lon: 2.3522, placeName: "Jardin secret", workout: { activityType: RUNNING, distance: { value: 10, units: KILOMETERS }, duration: 2700 } }) { entry { id: databaseId url } } }';
+
+/** A browser's log-in on `instance` by its form: the cookie, and a way to read a page's form token. */
+async function logInByForm(instance: Instance, username: string) {
+  await instance.db.prisma.person.update({
+    where: { usernameKey: username },
+    data: { passwordHash: await hashPassword('long enough secret') },
+  });
+  const jar = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = pair!.split('=');
+      jar.set(name!, value!);
+    }
+    return response;
+  };
+  const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  const csrfOf = (page: string) => /name="csrf" value="([^"]+)"/.exec(page)![1]!;
+  const get = async (path: string) =>
+    keep(await fetch(`${instance.origin}${path}`, { headers: { accept: 'text/html', cookie: cookie() }, redirect: 'manual' }));
+  const post = async (path: string, fields: Record<string, string>) =>
+    keep(
+      await fetch(`${instance.origin}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookie(), origin: instance.origin },
+        body: new URLSearchParams(fields).toString(),
+        redirect: 'manual',
+      }),
+    );
+  const login = await (await get('/login')).text();
+  const answer = await post('/login', { csrf: csrfOf(login), username, password: 'long enough secret', next: '/settings' });
+  expect(answer.headers.get('location')).toBe('/settings');
+  return { get, post, csrfOf };
+}
 
 const postsOnB = () => b.db.prisma.remotePost.findMany({ orderBy: { id: 'asc' } });
 
@@ -246,6 +281,30 @@ describe('two instances federating', () => {
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as { error: { code: string } }).error.code).toBe('TOO_LARGE');
     expect(await a.db.prisma.remoteFollower.count({ where: { followId: 'http://127.0.0.1:1/evil#follow' } })).toBe(0);
+  });
+
+  it('the pages: a settings card to follow and be followed, the handle on the athlete’s page, remote replies on the entry', async () => {
+    const browser = await logInByForm(b, 'bob');
+    const settings = await (await browser.get('/settings')).text();
+    expect(settings).toContain(`@bob@${b.host}`);
+    expect(settings).toContain(`@ann@${a.host}`);
+    // a handle that is no handle is refused on the card, naming what is wrong
+    const refused = await browser.post('/settings/fediverse', { csrf: browser.csrfOf(settings), action: 'follow', handle: 'not a handle' });
+    expect(refused.status).toBe(422);
+    expect(await refused.text()).toContain('must be a fediverse handle');
+    const saved = await browser.post('/settings/fediverse', { csrf: browser.csrfOf(settings), action: 'settings', auto_accept: 'yes' });
+    expect(saved.status).toBe(303);
+    expect(await b.db.prisma.person.findFirst({ where: { username: 'bob' }, select: { fediverseAutoAccept: true } })).toEqual({
+      fediverseAutoAccept: true,
+    });
+
+    const person = await (await fetch(`${a.origin}/people/ann`, { headers: { accept: 'text/html' } })).text();
+    expect(person).toContain(`@ann@${a.host}`);
+    const reaction = await a.db.prisma.remoteReaction.findFirstOrThrow({ where: { kind: 'reply' } });
+    const entry = await (await fetch(`${a.origin}/entries/${reaction.entryId}`, { headers: { accept: 'text/html' } })).text();
+    expect(entry).toContain('From the fediverse');
+    expect(entry).toContain('great pace!');
+    expect(entry).toContain(`@bob@${b.host}`);
   });
 
   it('a dead server is retried and given up, while the living one is delivered to', async () => {

@@ -100,6 +100,7 @@ const top = (module: string) => module.split(path.sep)[0]!;
 const FLOORS: readonly (readonly string[])[] = [
   ['cli'],
   ['app'],
+  ['federation'],
   ['oauth'],
   ['account'],
   ['web'],

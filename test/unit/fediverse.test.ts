@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/domain/errors.ts';
 import { MAX_REMOTE_TEXT, parseAccount, parseHandle, plainText } from '../../src/domain/fediverse.ts';
-import { noteHtml } from '../../src/federation/federation.ts';
+import { noteHtml } from '../../src/federation/notes.ts';
 
 describe('fediverse handles', () => {
   it('reads a handle with or without its @, any case of host', () => {

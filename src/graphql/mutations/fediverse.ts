@@ -3,12 +3,10 @@
 // queued as a job in the transaction of the change itself (federation/store.ts), so that no change is
 // without its message, even if the process dies right after it.
 import type { Transaction } from '../../db/database.ts';
-import { keepRemoteActor } from '../../db/federation.ts';
+import { enqueueJob, keepRemoteActor } from '../../db/federation.ts';
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import { parseAccount, parseHandle } from '../../domain/fediverse.ts';
-import type { FediverseService } from '../../federation/service.ts';
-import { enqueueJob } from '../../federation/store.ts';
-import { type Context, requireViewer } from '../context.ts';
+import { type Context, type FediverseService, requireViewer } from '../context.ts';
 import { type PayloadFieldBuilder, type PayloadTypes, payloadMutation, readAfter } from './payload.ts';
 
 /** At most this many remote accounts followed by one athlete. */

@@ -113,6 +113,20 @@ function sizeOf(first: number | null | undefined): number {
   return size;
 }
 
+export const FediverseInstanceRef = builder.objectRef<{ host: string | null }>('FediverseInstance').implement({
+  description: 'This server in the fediverse (ActivityPub), as its operator set it (FEDERATION, PUBLIC_URL).',
+  fields: (t) => ({
+    enabled: t.boolean({
+      description: 'Whether it speaks ActivityPub: Mastodon users can follow its athletes.',
+      resolve: (instance) => instance.host !== null,
+    }),
+    host: t.exposeString('host', {
+      nullable: true,
+      description: 'Its host in handles (`ann@<host>`); null when it is not federated.',
+    }),
+  }),
+});
+
 /** `ann@host` for a person in the fediverse here; null when it is off or they keep out of it. */
 async function handleOf(context: Context, person: { id: number; username: string; fediverseOptOut?: boolean }): Promise<string | null> {
   if (!context.fediverse) return null;
@@ -188,6 +202,11 @@ builder.prismaObjectFields('Entry', (t) => ({
 }));
 
 builder.queryFields((t) => ({
+  fediverse: t.field({
+    type: FediverseInstanceRef,
+    description: 'Whether this server is in the fediverse, and its host in handles.',
+    resolve: (_root, _args, context) => ({ host: context.fediverse?.host ?? null }),
+  }),
   fediverseStream: t.field({
     type: [FediversePostRef],
     description: 'The posts of the remote accounts the viewer follows, newest first. Needs an access token.',
