@@ -108,6 +108,11 @@ export function readFollowingUris(prisma: Prisma, personId: number, limit: numbe
   });
 }
 
+/** Whether the athlete blocks the remote account (then nothing of it is taken for them). */
+export async function isBlockedBy(prisma: Prisma, personId: number, actorId: number): Promise<boolean> {
+  return (await prisma.remoteKeptAway.count({ where: { personId, actorId, kind: 'block' } })) > 0;
+}
+
 /** Whether anyone here follows the remote account (asked or accepted): only then are its posts kept. */
 export async function isFollowedHere(prisma: Prisma, actorId: number): Promise<boolean> {
   return (await prisma.remoteFollowing.count({ where: { actorId } })) > 0;

@@ -3,7 +3,7 @@
 // signature of each before it arrives here, and hands each activity id once.
 import type { Federation, InboxContext } from '@fedify/fedify';
 import { Accept, type Object as APObject, Create, Delete, Follow, Like, Note, type Recipient, Reject, Undo, Update } from '@fedify/vocab';
-import { isFollowedHere, keepRemoteActor } from '../db/federation.ts';
+import { isBlockedBy, isFollowedHere, keepRemoteActor } from '../db/federation.ts';
 import { plainText } from '../domain/fediverse.ts';
 import { sendAccept } from './jobs.ts';
 import { actorFacts, type FediverseKit } from './kit.ts';
@@ -15,11 +15,13 @@ async function senderOf(kit: FediverseKit, ctx: InboxContext<void>, activity: { 
   return facts && { facts, id: await keepRemoteActor(kit.prisma, facts), actor: actor as APObject & Recipient };
 }
 
-/** The entry a URL of this server names (`/entries/42`), if it is public now. */
-async function localEntryOf(kit: FediverseKit, uri: URL | null) {
+/** The entry a URL of this server names (`/entries/42`), if it is public now and its author does not block `senderId`. */
+async function localEntryOf(kit: FediverseKit, uri: URL | null, senderId: number) {
   if (!uri || uri.origin !== kit.origin.origin) return null;
   const match = /^\/entries\/(\d{1,15})$/.exec(uri.pathname);
-  return match ? kit.read().entry(Number(match[1])) : null;
+  const entry = match ? await kit.read().entry(Number(match[1])) : null;
+  const author = entry && (await kit.federatedPerson(entry.author.username));
+  return author && !(await isBlockedBy(kit.prisma, author.id, senderId)) ? entry : null;
 }
 
 /** A follow of an athlete here: waits for them, or is accepted at once when they chose so. */
@@ -29,7 +31,7 @@ async function onFollow(kit: FediverseKit, ctx: InboxContext<void>, follow: Foll
   if (target?.type !== 'actor') return;
   const person = await kit.federatedPerson(target.identifier);
   const sender = person && (await senderOf(kit, ctx, follow));
-  if (!person || !sender) return;
+  if (!person || !sender || (await isBlockedBy(kit.prisma, person.id, sender.id))) return;
   const status = person.fediverseAutoAccept ? 'accepted' : 'pending';
   const row = await kit.prisma.remoteFollower.upsert({
     where: { personId_actorId: { personId: person.id, actorId: sender.id } },
@@ -45,9 +47,9 @@ async function onCreate(kit: FediverseKit, ctx: InboxContext<void>, create: Crea
   const object = await create.getObject(ctx);
   if (!(object instanceof Note) || !object.id || object.attributionId?.href !== create.actorId?.href) return;
   const text = plainText(object.content?.toString() ?? '');
-  const entry = await localEntryOf(kit, object.replyTargetId);
   const sender = await senderOf(kit, ctx, create);
   if (!sender) return;
+  const entry = await localEntryOf(kit, object.replyTargetId, sender.id);
   if (entry) {
     await kit.prisma.remoteReaction.upsert({
       where: { activityId: object.id.href },
@@ -107,9 +109,9 @@ export function setInbox(federation: Federation<void>, kit: FediverseKit): void 
       await kit.prisma.remoteFollowing.deleteMany({ where: { followId: reject.objectId.href, actor: { uri: reject.actorId.href } } });
     })
     .on(Like, async (ctx, like) => {
-      const entry = like.id && (await localEntryOf(kit, like.objectId));
-      const sender = entry && (await senderOf(kit, ctx, like));
-      if (!like.id || !entry || !sender) return;
+      const sender = like.id && (await senderOf(kit, ctx, like));
+      const entry = sender && (await localEntryOf(kit, like.objectId, sender.id));
+      if (!like.id || !sender || !entry) return;
       const activityId = like.id.href;
       await kit.prisma.remoteReaction.upsert({
         where: { activityId },

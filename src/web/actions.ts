@@ -17,6 +17,7 @@ import {
   PageAcceptFediverseFollowerDocument,
   PageAcceptFriendDocument,
   PageAddPrivacyZoneDocument,
+  PageBlockFediverseAccountDocument,
   PageBlockPersonDocument,
   PageCreateCommentDocument,
   PageCreateGearDocument,
@@ -33,6 +34,7 @@ import {
   PageLikeEntryDocument,
   PageMarkNotificationsReadDocument,
   PageModerateDocument,
+  PageMuteFediverseAccountDocument,
   PageMutePersonDocument,
   PageRemoveFediverseFollowerDocument,
   PageRemoveFriendDocument,
@@ -42,9 +44,11 @@ import {
   PageSetEmailDocument,
   PageSetEmailFrequencyDocument,
   PageSetNotificationPreferenceDocument,
+  PageUnblockFediverseAccountDocument,
   PageUnblockPersonDocument,
   PageUnfollowFediverseAccountDocument,
   PageUnlikeEntryDocument,
+  PageUnmuteFediverseAccountDocument,
   PageUnmutePersonDocument,
   PageUnsubscribeEmailDocument,
   PageUpdateEntryDocument,
@@ -445,6 +449,10 @@ function mountFediverse(post: Post, run: WebOptions['run']): void {
     remove: PageRemoveFediverseFollowerDocument,
     follow: PageFollowFediverseAccountDocument,
     unfollow: PageUnfollowFediverseAccountDocument,
+    block: PageBlockFediverseAccountDocument,
+    unblock: PageUnblockFediverseAccountDocument,
+    mute: PageMuteFediverseAccountDocument,
+    unmute: PageUnmuteFediverseAccountDocument,
   } as const;
   post('/settings/fediverse', async (ctx, read, form) => {
     const action = field(form, 'action');
@@ -457,7 +465,9 @@ function mountFediverse(post: Post, run: WebOptions['run']): void {
         : action in documents
           ? await run(documents[action as keyof typeof documents], ctx.request, read.context, { handle: field(form, 'handle') })
           : null;
-    const issues = result ? issuesOf(result) : [{ path: 'action', message: 'choose settings, accept, remove, follow or unfollow' }];
+    const issues = result
+      ? issuesOf(result)
+      : [{ path: 'action', message: 'choose settings, accept, remove, follow, unfollow, block, unblock, mute or unmute' }];
     return issues ? settingsAgain(run)(ctx, read, { fediverseIssues: issues }) : seeOther('/settings?saved=fediverse#fediverse');
   });
 }

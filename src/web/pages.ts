@@ -7,6 +7,7 @@ import { firstWords } from '../domain/words.ts';
 import { html, type Markup, raw } from '../http/html.ts';
 import type {
   PageEntryDetailQuery,
+  PageFediverseStreamQuery,
   PagePersonDetailQuery,
   PagePersonStatsQuery,
   PageRouteQuery,
@@ -643,4 +644,17 @@ export function moderationPage(visitor: Visitor, reports: readonly PageReport[],
     : html`<p class="card">No open reports.</p>`;
   const shown = total > reports.length ? html` The oldest ${reports.length} are here; each one closed brings the next.` : null;
   return page(visitor, 'Reports to moderate', html`<p>${plural(total, 'open report')}, oldest first.${shown}</p>${list}`, status);
+}
+
+type FediversePost = PageFediverseStreamQuery['fediverseStream'][number];
+
+/** The athlete's fediverse stream: posts of the remote accounts they follow, as plain text, each linking home. */
+export function fediverseStreamPage(visitor: Visitor, posts: readonly FediversePost[]): Markup {
+  const list = posts.length
+    ? html`<ul class="plain">${posts.map(
+        (post) =>
+          html`<li class="card"><p>${post.account.name && html`${post.account.name} `}<a href="${post.account.url ?? post.account.handle}" rel="nofollow ugc">@${post.account.handle}</a> · ${post.url ? html`<a href="${post.url}" rel="nofollow ugc">${time(post.publishedAt)}</a>` : time(post.publishedAt)}</p><p class="remote-text">${post.text}</p></li>`,
+      )}</ul>`
+    : html`<p class="card">Nothing yet: follow accounts from your <a href="/settings#fediverse">settings</a>, and their posts come here.</p>`;
+  return page(visitor, 'Your fediverse stream', list);
 }

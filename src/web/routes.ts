@@ -12,6 +12,7 @@ import {
   type ActivityType,
   PageBellDocument,
   PageEntryDetailDocument,
+  PageFediverseStreamDocument,
   PageFeedDocument,
   PageGearDocument,
   PageNearbyDocument,
@@ -29,6 +30,7 @@ import { seeOther } from './form-outcome.ts';
 import { composeForm } from './forms.ts';
 import {
   entryPage,
+  fediverseStreamPage,
   feedPage,
   gearPage,
   layoutPage,
@@ -263,6 +265,18 @@ async function notifications(
   return [200, notificationsPage(visitor(data.reader), shown, data.notificationPreferences ?? [], saved, data.emailSettings)];
 }
 
+/** The posts of the remote accounts the athlete follows (docs/FEDERATION.md). */
+async function fediverseStream(
+  run: RunOperation,
+  request: Request,
+  { context, visitor, session }: PageRead,
+): Promise<[number, Markup] | Response> {
+  if (!session.viewer) return seeOther('/login?next=%2Ffediverse');
+  const data = pageData(await run(PageFediverseStreamDocument, request, context));
+  if (!data.fediverse.host) return [404, notFoundPage(visitor(data.reader), 'The fediverse')];
+  return [200, fediverseStreamPage(visitor(data.reader), data.fediverseStream)];
+}
+
 /** Mounts the pages; answers the page a browser gets for a path that leads nowhere. */
 export function mountWebPages(router: Router, options: WebOptions): (request: Request) => Promise<Response> {
   const { run } = options;
@@ -316,6 +330,7 @@ export function mountWebPages(router: Router, options: WebOptions): (request: Re
   router.get('/nearby', ({ request, url }) => respond(request, (read) => nearby(run, request, url, read)));
   router.get('/notifications', ({ request, url }) => respond(request, (read) => notifications(run, request, url, read)));
   router.get('/search', ({ request, url }) => respond(request, (read) => search(run, request, url, read)));
+  router.get('/fediverse', ({ request }) => respond(request, (read) => fediverseStream(run, request, read)));
 
   router.get('/gear/:id', ({ request, url, params }) => respond(request, (read) => gearRoute(run, request, url, params.id, read)));
 

@@ -142,6 +142,12 @@ function remoteButton(csrf: string, action: string, handle: string, label: strin
   return html`<form method="post" action="/settings/fediverse" class="inline">${hidden('csrf', csrf)}${hidden('action', action)}${hidden('handle', handle)}<button type="submit"${secondary ? ' class="secondary"' : ''} aria-label="${label} @${handle}">${label}</button></form>`;
 }
 
+/** The remote accounts kept away one way, each with the button that undoes it; nothing when there are none. */
+function keptAwayList(csrf: string, accounts: Settings['fediverseBlocked'], action: string, heading: string, label: string): Markup | null {
+  if (!accounts?.length) return null;
+  return html`<h3>${heading}</h3><ul class="plain">${accounts.map((account) => html`<li>@${account.handle} ${remoteButton(csrf, action, account.handle, label)}</li>`)}</ul>`;
+}
+
 /** The fediverse: the athlete's handle, their settings, who follows them from elsewhere and whom they follow there. */
 function fediverseCard(csrf: string, host: string | null | undefined, me: Settings, issues?: FieldIssue[]): Markup | null {
   if (!host) return null;
@@ -150,11 +156,11 @@ function fediverseCard(csrf: string, host: string | null | undefined, me: Settin
   const followerList = followers.length
     ? html`<ul class="plain">${followers.map(
         (follower) =>
-          html`<li>${remoteAccount(follower)} ${follower.status === 'PENDING' && remoteButton(csrf, 'accept', follower.account.handle, 'Accept', false)} ${remoteButton(csrf, 'remove', follower.account.handle, follower.status === 'PENDING' ? 'Decline' : 'Remove')}</li>`,
+          html`<li>${remoteAccount(follower)} ${follower.status === 'PENDING' && remoteButton(csrf, 'accept', follower.account.handle, 'Accept', false)} ${remoteButton(csrf, 'remove', follower.account.handle, follower.status === 'PENDING' ? 'Decline' : 'Remove')} ${remoteButton(csrf, 'block', follower.account.handle, 'Block')}</li>`,
       )}</ul>`
     : html`<p>Nobody yet.</p>`;
   const followingList = following.length
-    ? html`<ul class="plain">${following.map((followed) => html`<li>${remoteAccount(followed)} ${remoteButton(csrf, 'unfollow', followed.account.handle, 'Unfollow')}</li>`)}</ul>`
+    ? html`<ul class="plain">${following.map((followed) => html`<li>${remoteAccount(followed)} ${remoteButton(csrf, 'unfollow', followed.account.handle, 'Unfollow')} ${remoteButton(csrf, 'mute', followed.account.handle, 'Mute')}</li>`)}</ul>`
     : html`<p>Nobody yet.</p>`;
   const checked = (on: boolean | null | undefined) => (on ? ' checked' : '');
   return html`<section class="card" id="fediverse" aria-labelledby="fediverse-heading"><h2 id="fediverse-heading">Fediverse</h2>${issuesBlock(issues)}
@@ -165,7 +171,8 @@ ${me.fediverseHandle ? html`<p>People on Mastodon and other fediverse servers fo
   <button type="submit">Save fediverse settings</button>
 </form>
 <h3>Following you</h3>${followerList}
-<h3>You follow</h3>${followingList}
+<h3>You follow</h3>${followingList}<p><a href="/fediverse">Their posts</a></p>
+${keptAwayList(csrf, me.fediverseBlocked, 'unblock', 'Blocked', 'Unblock')}${keptAwayList(csrf, me.fediverseMuted, 'unmute', 'Muted', 'Unmute')}
 <form method="post" action="/settings/fediverse">${hidden('csrf', csrf)}${hidden('action', 'follow')}
   <label for="fediverse_handle">Follow an account</label><input type="text" id="fediverse_handle" name="handle" maxlength="300" placeholder="@someone@mastodon.social" autocomplete="off" required>
   <button type="submit">Follow</button>

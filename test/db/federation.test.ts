@@ -288,6 +288,9 @@ describe('two instances federating', () => {
     const settings = await (await browser.get('/settings')).text();
     expect(settings).toContain(`@bob@${b.host}`);
     expect(settings).toContain(`@ann@${a.host}`);
+    const stream = await (await browser.get('/fediverse')).text();
+    expect(stream).toContain('hill repeats');
+    expect(stream).toContain(`@ann@${a.host}`);
     // a handle that is no handle is refused on the card, naming what is wrong
     const refused = await browser.post('/settings/fediverse', { csrf: browser.csrfOf(settings), action: 'follow', handle: 'not a handle' });
     expect(refused.status).toBe(422);
@@ -305,6 +308,25 @@ describe('two instances federating', () => {
     expect(entry).toContain('From the fediverse');
     expect(entry).toContain('great pace!');
     expect(entry).toContain(`@bob@${b.host}`);
+  });
+
+  it('a muted account leaves the stream, and comes back when unmuted', async () => {
+    const handle = `ann@${a.host}`;
+    const stream = async () =>
+      (await b.graphql<{ fediverseStream: unknown[] }>('{ fediverseStream { uri } }', {}, bobToken)).data!.fediverseStream.length;
+    expect(await stream()).toBeGreaterThan(0);
+    await b.graphql(
+      'mutation ($handle: String!) { muteFediverseAccount(input: { handle: $handle }) { error { __typename } } }',
+      { handle },
+      bobToken,
+    );
+    expect(await stream()).toBe(0);
+    await b.graphql(
+      'mutation ($handle: String!) { unmuteFediverseAccount(input: { handle: $handle }) { error { __typename } } }',
+      { handle },
+      bobToken,
+    );
+    expect(await stream()).toBeGreaterThan(0);
   });
 
   it('a dead server is retried and given up, while the living one is delivered to', async () => {
@@ -331,6 +353,57 @@ describe('two instances federating', () => {
       20_000,
     );
   }, 30_000);
+
+  it('an athlete blocks a remote account: its follow ends (its server is told), its likes and replies go, and what it sends after is refused', async () => {
+    const handle = `bob@${b.host}`;
+    expect(await a.db.prisma.remoteReaction.count()).toBeGreaterThan(0);
+    const blocked = await a.graphql<{ blockFediverseAccount: { error: null } }>(
+      'mutation ($handle: String!) { blockFediverseAccount(input: { handle: $handle }) { error { __typename } } }',
+      { handle },
+      annToken,
+    );
+    expect(blocked.data).toEqual({ blockFediverseAccount: { error: null } });
+    expect(await a.db.prisma.remoteFollower.count()).toBe(1); // the dead server's follower only
+    expect(await a.db.prisma.remoteReaction.count()).toBe(0);
+    // bob's server hears the Reject: his follow of ann is gone there too
+    await eventually(
+      () => b.db.prisma.remoteFollowing.count(),
+      (count) => count === 0,
+    );
+    const [entry] = await a.db.prisma.entry.findMany({ where: { visibility: 'everyone' }, orderBy: { id: 'desc' }, take: 1 });
+    const ctx = b.app.fediverse!.federation.createContext(new URL(b.origin), undefined);
+    const bob = ctx.getActorUri('bob');
+    const ann = { id: new URL(`${a.origin}/people/ann`), inboxId: new URL(`${a.origin}/people/ann/inbox`) };
+    await ctx.sendActivity(
+      { identifier: 'bob' },
+      ann,
+      new Like({ id: new URL(`${bob.href}#likes/after-block`), actor: bob, object: new URL(`${a.origin}/entries/${entry!.id}`) }),
+      {
+        immediate: true,
+      },
+    );
+    await ctx.sendActivity(
+      { identifier: 'bob' },
+      ann,
+      new Follow({ id: new URL(`${bob.href}#follows/after-block`), actor: bob, object: ann.id }),
+      {
+        immediate: true,
+      },
+    );
+    // both were taken in (202) and handled: nothing of them stands
+    await eventually(
+      () => a.db.prisma.federationJob.count(),
+      (count) => count === 0,
+    );
+    expect(await a.db.prisma.remoteReaction.count()).toBe(0);
+    expect(await a.db.prisma.remoteFollower.count({ where: { actor: { handle } } })).toBe(0);
+    const kept = await a.graphql<{ me: { fediverseBlocked: Array<{ handle: string }> } }>(
+      '{ me { fediverseBlocked { handle } } }',
+      {},
+      annToken,
+    );
+    expect(kept.data!.me.fediverseBlocked).toEqual([{ handle }]);
+  });
 
   it('a blocked server loses its followers and is refused', async () => {
     await blockHost(a.db.prisma, '127.0.0.1');

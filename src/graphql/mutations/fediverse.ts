@@ -191,3 +191,77 @@ payloadMutation('updateFediverseSettings', {
   },
   payload: personPayload('The viewer’s settings.'),
 });
+
+/** The row of a remote account by handle: known here already, or looked up (then kept). */
+async function remoteActorId(context: Context, fediverse: FediverseService, handle: string): Promise<number> {
+  const { user, host } = parseHandle(handle, 'handle');
+  const known = await context.prisma.remoteActor.findFirst({ where: { handle: `${user}@${host}` }, select: { id: true } });
+  if (known) return known.id;
+  const found = await fediverse.lookup(`acct:${user}@${host}`);
+  if (!found) throw new NotFoundError('FediverseAccount', handle);
+  return keepRemoteActor(context.prisma, found);
+}
+
+/** What blocking a remote account ends at once: their follow (Reject), the viewer's (Undo), their likes and replies. */
+async function endAllWith(tx: Transaction, personId: number, actorId: number): Promise<void> {
+  const select = { id: true, followId: true, actor: { select: { uri: true, inbox: true } } } as const;
+  const follower = await tx.remoteFollower.findUnique({ where: { personId_actorId: { personId, actorId } }, select });
+  if (follower) {
+    await tx.remoteFollower.delete({ where: { id: follower.id } });
+    await tellEnded(tx, 'reject', personId, follower);
+  }
+  const following = await tx.remoteFollowing.findUnique({ where: { personId_actorId: { personId, actorId } }, select });
+  if (following) {
+    await tx.remoteFollowing.delete({ where: { id: following.id } });
+    await tellEnded(tx, 'unfollow', personId, following);
+  }
+  await tx.remoteReaction.deleteMany({ where: { actorId, entry: { authorId: personId } } });
+}
+
+const KEEPING = {
+  block: {
+    does: 'Blocks a remote account: its follow of the viewer ends (its server is told), the viewer’s of it too, its likes and replies on the viewer’s entries are removed, and nothing more of it is taken for the viewer.',
+    undoes: 'Ends a block of a remote account (what the block removed stays removed).',
+  },
+  mute: {
+    does: 'Mutes a remote account: its posts leave the viewer’s fediverse stream. It is not told.',
+    undoes: 'Ends a mute of a remote account.',
+  },
+} as const;
+
+for (const kind of ['block', 'mute'] as const) {
+  const name = `${kind}FediverseAccount`;
+  payloadMutation(name, {
+    description: `${KEEPING[kind].does} Doing it twice is not an error.`,
+    input: handleInput(`to ${kind}`),
+    scope: 'profile:write',
+    errors: [ValidationError, NotFoundError],
+    resolve: async ({ handle }, context) => {
+      const fediverse = federated(context);
+      const viewer = requireViewer(context);
+      const actorId = await remoteActorId(context, fediverse, handle);
+      await context.prisma.$transaction(async (tx) => {
+        const key = { personId_actorId_kind: { personId: viewer.id, actorId, kind } };
+        await tx.remoteKeptAway.upsert({ where: key, create: { personId: viewer.id, actorId, kind }, update: {} });
+        if (kind === 'block') await endAllWith(tx, viewer.id, actorId);
+      });
+      fediverse.wake();
+      return { personId: viewer.id };
+    },
+    payload: personPayload(`The viewer, who ${kind}ed the account.`),
+  });
+  payloadMutation(`un${kind}FediverseAccount`, {
+    description: `${KEEPING[kind].undoes} Not having done it is not an error.`,
+    input: handleInput(`to un${kind}`),
+    scope: 'profile:write',
+    errors: [ValidationError],
+    resolve: async ({ handle }, context) => {
+      federated(context);
+      const viewer = requireViewer(context);
+      const { user, host } = parseHandle(handle, 'handle');
+      await context.prisma.remoteKeptAway.deleteMany({ where: { personId: viewer.id, kind, actor: { handle: `${user}@${host}` } } });
+      return { personId: viewer.id };
+    },
+    payload: personPayload(`The viewer, who un${kind}ed the account.`),
+  });
+}

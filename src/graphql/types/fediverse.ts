@@ -134,6 +134,18 @@ async function handleOf(context: Context, person: { id: number; username: string
   return optOut ? null : `${person.username}@${context.fediverse.host}`;
 }
 
+/** A person's remote accounts kept away one way: to them only. */
+const keptAway = (kind: 'block' | 'mute') => async (person: { id: number }, args: { first?: number | null }, context: Context) => {
+  if (context.viewer?.id !== person.id) return null;
+  const rows = await context.prisma.remoteKeptAway.findMany({
+    where: { personId: person.id, kind },
+    orderBy: { id: 'desc' },
+    take: sizeOf(args.first),
+    select: { actor: ACCOUNT },
+  });
+  return rows.map((row) => row.actor);
+};
+
 builder.prismaObjectFields('Person', (t) => ({
   fediverseHandle: t.string({
     nullable: true,
@@ -168,6 +180,20 @@ builder.prismaObjectFields('Person', (t) => ({
         select: { status: true, createdAt: true, actor: ACCOUNT },
       });
     },
+  }),
+  fediverseBlocked: t.field({
+    type: [FediverseAccountRef],
+    nullable: true,
+    description: 'The remote accounts they block, newest first. Null to anyone but them.',
+    args: { first: t.arg.int({ description: FIRST }) },
+    resolve: keptAway('block'),
+  }),
+  fediverseMuted: t.field({
+    type: [FediverseAccountRef],
+    nullable: true,
+    description: 'The remote accounts they mute, newest first. Null to anyone but them.',
+    args: { first: t.arg.int({ description: FIRST }) },
+    resolve: keptAway('mute'),
   }),
   fediverseFollowing: t.field({
     type: [FediverseFollowingRef],
@@ -214,7 +240,9 @@ builder.queryFields((t) => ({
     resolve: (_root, args, context) => {
       const viewer = requireViewer(context);
       return context.prisma.remotePost.findMany({
-        where: { actor: { followedBy: { some: { personId: viewer.id, status: 'accepted' } } } },
+        where: {
+          actor: { followedBy: { some: { personId: viewer.id, status: 'accepted' } }, keptAwayBy: { none: { personId: viewer.id } } },
+        },
         orderBy: { publishedAt: 'desc' },
         take: sizeOf(args.first),
         select: { uri: true, url: true, text: true, publishedAt: true, actor: ACCOUNT },
