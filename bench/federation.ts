@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { signRequest } from '@fedify/fedify';
 import { Like } from '@fedify/vocab';
 import { createApp, listen } from '../src/app/server.ts';
 import { generateToken, hashToken } from '../src/auth/tokens.ts';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     dead: { type: 'string', default: '50' },
     likes: { type: 'string', default: '200' },
     db: { type: 'string', default: 'sqlite' },
+    statements: { type: 'boolean', default: false },
   },
 });
 const followers = Number(values.followers);
@@ -67,6 +69,11 @@ async function instance(label: string) {
     LOG_LEVEL: 'silent',
   });
   const database = await openDatabase(config.database);
+  const shapes = new Map<string, number>();
+  database.onQuery((_ms, sql) => {
+    const shape = sql.replace(/\s+/g, ' ').slice(0, 140);
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  });
   const app = createApp(config, database);
   const server = await listen(app, config);
   const relay = startWebhookWorker(database.prisma, { pollMs: 100, retryBaseSeconds: 1, origin, alsoRelay: app.fediverse!.relay });
@@ -83,6 +90,7 @@ async function instance(label: string) {
     origin,
     app,
     prisma: database.prisma,
+    shapes,
     person,
     token,
     async stop() {
@@ -156,38 +164,56 @@ console.log(
   }),
 );
 
-// inbound: signed Likes from bob's instance to ann's inbox, at once
+// inbound: Likes signed with bob's key (on the other instance) ahead of time, then sent to ann's inbox
+// at once, so that only the receiving side is timed
 const entries = await a.prisma.entry.findMany({ select: { id: true }, take: 1 });
 const ctx = b.app.fediverse!.federation.createContext(new URL(b.origin), undefined);
 const bobUri = ctx.getActorUri('bob');
-const annInbox = { id: new URL(`${a.origin}/people/ann`), inboxId: new URL(`${a.origin}/people/ann/inbox`) };
-const sendStart = performance.now();
-await Promise.all(
-  Array.from({ length: likes }, (_, i) =>
-    ctx.sendActivity(
-      { identifier: 'bob' },
-      annInbox,
-      new Like({ id: new URL(`${bobUri.href}#likes/${i}`), actor: bobUri, object: new URL(`${a.origin}/entries/${entries[0]!.id}`) }),
-      { immediate: true },
-    ),
-  ),
+const [bobKey] = await ctx.getActorKeyPairs('bob');
+const signed = await Promise.all(
+  Array.from({ length: likes }, async (_, i) => {
+    const like = new Like({
+      id: new URL(`${bobUri.href}#likes/${i}`),
+      actor: bobUri,
+      object: new URL(`${a.origin}/entries/${entries[0]!.id}`),
+    });
+    const request = new Request(`${a.origin}/people/ann/inbox`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/activity+json' },
+      body: JSON.stringify(await like.toJsonLd()),
+    });
+    return signRequest(request, bobKey!.privateKey, bobKey!.keyId);
+  }),
 );
+a.shapes.clear();
+const sendStart = performance.now();
+const statuses = await Promise.all(signed.map(async (request) => (await fetch(request)).status));
 const accepted = performance.now();
 while ((await a.prisma.remoteReaction.count()) < likes && performance.now() - sendStart < 120_000)
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 20));
 const stored = performance.now();
 console.log(
   JSON.stringify({
     inbound: {
       likes,
+      answered202: statuses.filter((status) => status === 202).length,
       stored: await a.prisma.remoteReaction.count(),
       acceptedPerSecond: Math.round((likes / (accepted - sendStart)) * 1000),
       storedPerSecond: Math.round((likes / (stored - sendStart)) * 1000),
       lastStoredMs: Math.round(stored - sendStart),
     },
     rssMb: Math.round(process.memoryUsage().rss / 1e6),
+    statementsPerLike: Number(([...a.shapes.values()].reduce((sum, n) => sum + n, 0) / likes).toFixed(1)),
   }),
 );
+if (values.statements)
+  console.log(
+    [...a.shapes]
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 25)
+      .map(([shape, n]) => `${n}\t${shape}`)
+      .join('\n'),
+  );
 sink.close();
 await Promise.all([a.stop(), b.stop()]);
 process.exit(0);

@@ -2,6 +2,7 @@
 // are asked for), an entry's Note, an athlete's outbox, followers and following, and NodeInfo.
 import { exportJwk, type Federation, generateCryptoKeyPair, importJwk } from '@fedify/fedify';
 import { Endpoints, Image, Note, Person, type Recipient } from '@fedify/vocab';
+import { LRUCache } from 'lru-cache';
 import { countFollowers, instanceUsage, readFollowerInboxes, readFollowingUris, readKeys, storeKeys } from '../db/federation.ts';
 import type { FediverseKit } from './kit.ts';
 import { createOf, noteOf, paragraph } from './notes.ts';
@@ -9,8 +10,26 @@ import { createOf, noteOf, paragraph } from './notes.ts';
 const PAGE = 50;
 export const VERSION = '0.1.0';
 
+/**
+ * Key pairs imported, per person: every signed request (a delivery, and each fetch that handles an
+ * activity sent to them) asks for them, and reading and importing them each time cost three statements
+ * and two key imports an activity. A person's keys never change once made.
+ */
+const importedKeys = new LRUCache<number, Promise<CryptoKeyPair[]>>({ max: 1_000 });
+
 /** The person's key pairs (RSA for HTTP Signatures, Ed25519 for proofs), made and stored the first time. */
-async function keyPairsOf(kit: FediverseKit, personId: number): Promise<CryptoKeyPair[]> {
+function keyPairsOf(kit: FediverseKit, personId: number): Promise<CryptoKeyPair[]> {
+  let pairs = importedKeys.get(personId);
+  if (!pairs) {
+    pairs = readKeyPairs(kit, personId);
+    importedKeys.set(personId, pairs);
+    // a failed read is not kept
+    pairs.catch(() => importedKeys.delete(personId));
+  }
+  return pairs;
+}
+
+async function readKeyPairs(kit: FediverseKit, personId: number): Promise<CryptoKeyPair[]> {
   let stored = await readKeys(kit.prisma, personId);
   if (stored.length === 0) {
     const made = await Promise.all(
