@@ -1,5 +1,5 @@
 // The walk that closes the class: every way out, found by itself, run as anonymous, a stranger and a
-// blocked person over entries they may not see and places they may not be shown. No hidden message,
+// blocked person (and, for the fediverse, any server) over entries they may not see and places they may not be shown. No hidden message,
 // no in-zone coordinate, nothing of a blocker reaches them. The ways out are not listed here: every
 // GraphQL query field (introspected, each selected to a depth by its type), every GET operation of
 // /openapi.json (the legacy paths and /api/v1), and the athlete's pages. A field or path added later
@@ -45,7 +45,8 @@ const PASSWORD = 'a long walk password';
 
 beforeAll(async () => {
   db = await createTestDatabase('walk');
-  api = testApp(db, { RESPONSE_CACHE_MB: '0' });
+  // federated: the fediverse is one more way out, and its fields and paths are walked with the rest
+  api = testApp(db, { RESPONSE_CACHE_MB: '0', FEDERATION: 'true', PUBLIC_URL: BASE });
   const owner = await createPerson(db.prisma, { username: 'walkowner' });
   const friend = await createPerson(db.prisma, { username: 'walkfriend' });
   const blocker = await createPerson(db.prisma, { username: 'walkblocker' });
@@ -417,6 +418,36 @@ describe('every way out, walked', () => {
     ].filter((found) => found !== null);
     expect(mailProblems).toEqual([]);
   }, 60_000);
+
+  it('the fediverse: no actor, Note, collection or discovery document shows a server what anyone may not see', async () => {
+    const problems: string[] = [];
+    const owner = fixture.owner;
+    const paths = [
+      ...fixture.ids.map((id) => `/entries/${id}`),
+      `/people/${owner}`,
+      `/people/${fixture.blocker}`,
+      `/people/${owner}/outbox`,
+      `/people/${owner}/outbox?cursor=`,
+      `/people/${owner}/followers`,
+      `/people/${owner}/followers?cursor=0`,
+      `/people/${owner}/following?cursor=0`,
+      `/.well-known/webfinger?resource=acct:${owner}@milepost.test`,
+      '/nodeinfo/2.1',
+    ];
+    const notes: string[] = [];
+    for (const path of paths) {
+      const response = await api.fetch(path, { headers: { accept: 'application/activity+json' } });
+      const text = await response.text();
+      const found = leaked(text, viewers.anonymous.forbidden);
+      if (found) problems.push(`${path} shows ${found}`);
+      if (response.ok && text.includes('"type":"Note"')) notes.push(path);
+    }
+    expect(problems).toEqual([]);
+    // the walk reaches what may leave: the public entries are Notes (the one from home without its place)
+    expect(notes.length).toBeGreaterThanOrEqual(2);
+    const outbox = await (await api.fetch(`/people/${owner}/outbox?cursor=`, { headers: { accept: 'application/activity+json' } })).text();
+    expect(outbox).toContain('Public, from home');
+  });
 
   it('the pages: none shows anyone what they may not see', async () => {
     const problems: string[] = [];
