@@ -32,6 +32,8 @@ export interface EventPayloads {
   notified: { personId: number; notificationId: number };
   /** A moderator suspended a person: their live subscriptions end (their tokens and sessions already do). */
   personSuspended: { personId: number };
+  /** What a person shows of themselves changed (name, goal, avatar): the fediverse's copies are updated. */
+  profileChanged: { personId: number };
 }
 
 export type EventName = keyof EventPayloads;

@@ -1,6 +1,6 @@
 // What a remote server may read here: each athlete's actor (with their keys, made the first time they
 // are asked for), an entry's Note, an athlete's outbox, followers and following, and NodeInfo.
-import { exportJwk, type Federation, generateCryptoKeyPair, importJwk } from '@fedify/fedify';
+import { type Context, exportJwk, type Federation, generateCryptoKeyPair, importJwk } from '@fedify/fedify';
 import { Endpoints, Image, Note, Person, type Recipient } from '@fedify/vocab';
 import { LRUCache } from 'lru-cache';
 import { countFollowers, instanceUsage, readFollowerInboxes, readFollowingUris, readKeys, storeKeys } from '../db/federation.ts';
@@ -52,32 +52,34 @@ async function readKeyPairs(kit: FediverseKit, personId: number): Promise<Crypto
   );
 }
 
-/** The athlete's actor, at their page's URL, as anyone sees their profile. */
+/** The athlete's actor, at their page's URL, as anyone sees their profile; null for nobody, or one out of the fediverse. */
+export async function actorOf(ctx: Context<void>, kit: FediverseKit, identifier: string): Promise<Person | null> {
+  const person = await kit.read().actor(identifier);
+  const settings = person && (await kit.federatedPerson(person.username));
+  if (!person || !settings || person.username !== identifier) return null;
+  const keys = await ctx.getActorKeyPairs(identifier);
+  return new Person({
+    id: ctx.getActorUri(identifier),
+    preferredUsername: person.username,
+    name: person.displayName,
+    summary: person.goal ? paragraph(person.goal) : null,
+    url: new URL(person.url),
+    icon: new Image({ url: new URL(person.photoUrl) }),
+    inbox: ctx.getInboxUri(identifier),
+    outbox: ctx.getOutboxUri(identifier),
+    followers: ctx.getFollowersUri(identifier),
+    following: ctx.getFollowingUri(identifier),
+    endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+    manuallyApprovesFollowers: !settings.fediverseAutoAccept,
+    discoverable: true,
+    publicKey: keys[0]?.cryptographicKey ?? null,
+    assertionMethods: keys.map((key) => key.multikey),
+  });
+}
+
 function setActor(federation: Federation<void>, kit: FediverseKit): void {
   federation
-    .setActorDispatcher('/people/{identifier}', async (ctx, identifier) => {
-      const person = await kit.read().actor(identifier);
-      const settings = person && (await kit.federatedPerson(person.username));
-      if (!person || !settings || person.username !== identifier) return null;
-      const keys = await ctx.getActorKeyPairs(identifier);
-      return new Person({
-        id: ctx.getActorUri(identifier),
-        preferredUsername: person.username,
-        name: person.displayName,
-        summary: person.goal ? paragraph(person.goal) : null,
-        url: new URL(person.url),
-        icon: new Image({ url: new URL(person.photoUrl) }),
-        inbox: ctx.getInboxUri(identifier),
-        outbox: ctx.getOutboxUri(identifier),
-        followers: ctx.getFollowersUri(identifier),
-        following: ctx.getFollowingUri(identifier),
-        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
-        manuallyApprovesFollowers: !settings.fediverseAutoAccept,
-        discoverable: true,
-        publicKey: keys[0]?.cryptographicKey ?? null,
-        assertionMethods: keys.map((key) => key.multikey),
-      });
-    })
+    .setActorDispatcher('/people/{identifier}', (ctx, identifier) => actorOf(ctx, kit, identifier))
     // WebFinger asks in any letter case: the identifier is the username as it was registered
     .mapHandle(async (_ctx, handle) => (await kit.federatedPerson(handle))?.username ?? null)
     .setKeyPairsDispatcher(async (_ctx, identifier) => {

@@ -11,9 +11,10 @@ import type { Prisma, Transaction } from '../db/database.ts';
 import { enqueueJob } from '../db/federation.ts';
 import type { OutboxEvent } from '../db/outbox.ts';
 import type { FediverseService } from '../graphql/context.ts';
+import { errorBody, jsonResponse } from '../http/router.ts';
 import type { Logger } from '../log.ts';
 import { setDispatchers, VERSION } from './dispatchers.ts';
-import { admitted, claimed } from './gate.ts';
+import { admitted, asksForObject, claimed, inOurWords, RefusedArgument } from './gate.ts';
 import { setInbox } from './inbox.ts';
 import { isOwnJob, runOwnJob } from './jobs.ts';
 import { actorFacts, createKit } from './kit.ts';
@@ -77,18 +78,17 @@ export function createFediverse({ prisma, config, logger }: FediverseOptions): F
     origin: origin.origin,
     federation,
     claims: claimed,
-    async fetch(request, fallback) {
-      const admittedRequest = await admitted(prisma, request);
-      if (admittedRequest instanceof Response) return admittedRequest;
-      return federation.fetch(admittedRequest, { contextData: undefined, onNotFound: fallback, onNotAcceptable: fallback });
-    },
+    fetch: (request, fallback) => answer(federation, prisma, request, fallback),
     bindReader(bound) {
       reader = bound;
     },
     async relay(tx, events) {
-      for (const event of events)
+      for (const event of events) {
         if (PUBLISHING_EVENTS.has(event.name) && 'entryId' in event.payload && 'authorId' in event.payload)
           await enqueueJob(tx, { milepost: 'publish', entryId: event.payload.entryId, authorId: event.payload.authorId });
+        if (event.name === 'profileChanged' && 'personId' in event.payload)
+          await enqueueJob(tx, { milepost: 'profile', personId: event.payload.personId });
+      }
     },
     async lookup(reference) {
       try {
@@ -110,4 +110,28 @@ export function createFediverse({ prisma, config, logger }: FediverseOptions): F
       };
     },
   };
+}
+
+/** Answers a request the fediverse claims, refusals in the service's one error body. */
+async function answer(
+  federation: Federation<void>,
+  prisma: Prisma,
+  request: Request,
+  fallback: () => Promise<Response>,
+): Promise<Response> {
+  const gate = await admitted(prisma, request);
+  if ('refused' in gate) return gate.refused;
+  let response: Response;
+  try {
+    // nobody there (or not in the fediverse, or not public) is a 404 to a server that asked for ActivityPub;
+    // a browser (or an app asking for JSON) gets the page or the API's answer at the same URL
+    const notFound = () =>
+      asksForObject(request) ? jsonResponse(404, errorBody('NOT_FOUND', 'nothing in the fediverse at this URL')) : fallback();
+    response = await federation.fetch(gate.request, { contextData: undefined, onNotFound: notFound, onNotAcceptable: fallback });
+  } catch (error) {
+    if (error instanceof RefusedArgument) return jsonResponse(400, errorBody('VALIDATION_ERROR', error.message, { field: error.field }));
+    throw error;
+  }
+  if (response.status < 400 || (response.headers.get('content-type') ?? '').includes('json')) return response;
+  return inOurWords(request, response, await response.text());
 }

@@ -2,6 +2,7 @@
 // anything (a body too large, a server the operator blocked).
 import type { Prisma } from '../db/database.ts';
 import { isBlockedHost } from '../db/federation.ts';
+import { errorBody, jsonResponse } from '../http/router.ts';
 
 /** The largest activity an inbox takes, whatever the edge allowed (Mastodon's own bound is about 1 MB). */
 export const MAX_INBOX_BYTES = 256 * 1024;
@@ -10,10 +11,9 @@ const ACTIVITY_TYPES = /application\/(activity\+json|ld\+json)/i;
 const FEDERATION_PATH = /^\/(\.well-known\/(webfinger|nodeinfo)|nodeinfo\/2\.1|inbox|people\/[^/]+\/(inbox|outbox|followers|following))$/;
 const OBJECT_PATH = /^\/(people\/[^/.]+|entries\/\d+)$/;
 
-/** Whether a request is the fediverse's: its paths, or an athlete's or entry's URL asked for as ActivityPub. */
-export function claimed(request: Request): boolean {
+/** Whether a request asks for an athlete or an entry as ActivityPub (a server, not a browser or an app). */
+export function asksForObject(request: Request): boolean {
   const { pathname } = new URL(request.url);
-  if (FEDERATION_PATH.test(pathname)) return true;
   return (
     (request.method === 'GET' || request.method === 'HEAD') &&
     OBJECT_PATH.test(pathname) &&
@@ -21,11 +21,44 @@ export function claimed(request: Request): boolean {
   );
 }
 
+/** Whether a request is the fediverse's: its paths, or an athlete's or entry's URL asked for as ActivityPub. */
+export function claimed(request: Request): boolean {
+  return FEDERATION_PATH.test(new URL(request.url).pathname) || asksForObject(request);
+}
+
 function tooLarge(): Response {
-  return Response.json(
-    { error: { code: 'PAYLOAD_TOO_LARGE', message: `an activity may be at most ${MAX_INBOX_BYTES} bytes`, field: 'body' } },
-    { status: 413 },
-  );
+  return jsonResponse(413, errorBody('PAYLOAD_TOO_LARGE', `an activity may be at most ${MAX_INBOX_BYTES} bytes`, { field: 'body' }));
+}
+
+/** A refusal of an argument that the fediverse's reads meet (a cursor no page has): 400 naming it. */
+export class RefusedArgument extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'NOT_AUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  410: 'GONE',
+};
+
+/**
+ * Fedify's own refusals (plain text: "Missing resource parameter.", "Invalid JSON.", a failed signature)
+ * in the service's one error body, naming what was wrong: WebFinger's `resource`, an inbox's `signature`
+ * or `body`.
+ */
+export function inOurWords(request: Request, response: Response, text: string): Response {
+  const { pathname } = new URL(request.url);
+  const field = pathname.startsWith('/.well-known/webfinger') ? 'resource' : response.status === 401 ? 'signature' : 'body';
+  const message = text.trim().replace(/\.$/, '') || `refused with status ${response.status}`;
+  return jsonResponse(response.status, errorBody(CODES[response.status] ?? 'REFUSED', message, { field }));
 }
 
 /** The request's body, or null when it is longer than MAX_INBOX_BYTES (then not read further). */
@@ -54,13 +87,13 @@ function signingHost(request: Request): string | null {
  * another), with a POST's body read once and bounded; or the answer that refuses it (413, or 403 for a
  * server the operator blocked, by its signature's key, before anything is parsed).
  */
-export async function admitted(prisma: Prisma, request: Request): Promise<Request | Response> {
-  if (request.method !== 'POST') return new Request(request.url, { method: request.method, headers: request.headers });
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_INBOX_BYTES) return tooLarge();
+export async function admitted(prisma: Prisma, request: Request): Promise<{ request: Request } | { refused: Response }> {
+  if (request.method !== 'POST') return { request: new Request(request.url, { method: request.method, headers: request.headers }) };
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_INBOX_BYTES) return { refused: tooLarge() };
   const host = signingHost(request);
   if (host && (await isBlockedHost(prisma, host)))
-    return Response.json({ error: { code: 'FORBIDDEN', message: 'this server does not take activities from yours' } }, { status: 403 });
+    return { refused: jsonResponse(403, errorBody('FORBIDDEN', 'this server does not take activities from yours')) };
   const body = await boundedBody(request);
-  if (!body) return tooLarge();
-  return new Request(request.url, { method: 'POST', headers: request.headers, body });
+  if (!body) return { refused: tooLarge() };
+  return { request: new Request(request.url, { method: 'POST', headers: request.headers, body }) };
 }

@@ -2,7 +2,20 @@
 // of public entries, posts of followed accounts, their edits and deletions. Fedify has verified the
 // signature of each before it arrives here, and hands each activity id once.
 import type { Federation, InboxContext } from '@fedify/fedify';
-import { Accept, type Object as APObject, Create, Delete, Follow, Like, Note, type Recipient, Reject, Undo, Update } from '@fedify/vocab';
+import {
+  Accept,
+  type Object as APObject,
+  Create,
+  Delete,
+  Follow,
+  isActor,
+  Like,
+  Note,
+  type Recipient,
+  Reject,
+  Undo,
+  Update,
+} from '@fedify/vocab';
 import { isBlockedBy, isFollowedHere, keepRemoteActor } from '../db/federation.ts';
 import { plainText } from '../domain/fediverse.ts';
 import { sendAccept } from './jobs.ts';
@@ -121,6 +134,12 @@ export function setInbox(federation: Federation<void>, kit: FediverseKit): void 
     })
     .on(Update, async (ctx, update) => {
       const object = await update.getObject(ctx);
+      // an account that changed its name or picture: only its own Update, of itself
+      if (isActor(object) && object.id && object.id.href === update.actorId?.href) {
+        const facts = await actorFacts(kit.prisma, object);
+        if (facts) await kit.prisma.remoteActor.updateMany({ where: { uri: facts.uri }, data: facts });
+        return;
+      }
       if (!(object instanceof Note) || !object.id || !update.actorId || object.attributionId?.href !== update.actorId.href) return;
       const text = plainText(object.content?.toString() ?? '');
       const owner = { actor: { uri: update.actorId.href } };

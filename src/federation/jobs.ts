@@ -3,6 +3,7 @@
 // accepted or removed, a remote account followed or unfollowed.
 import type { Context as FedifyContext } from '@fedify/fedify';
 import { Accept, Delete, Follow, PUBLIC_COLLECTION, type Recipient, Reject, Tombstone, Undo, Update } from '@fedify/vocab';
+import { actorOf } from './dispatchers.ts';
 import { type FediverseKit, FOLLOW_ROW, recipient } from './kit.ts';
 import { createOf, noteOf } from './notes.ts';
 
@@ -10,7 +11,8 @@ export type OwnJob =
   | { milepost: 'publish'; entryId: number; authorId: number }
   | { milepost: 'accept'; followerId: number }
   | { milepost: 'reject' | 'unfollow'; personId: number; followId: string; actorUri: string; inbox: string }
-  | { milepost: 'follow'; followingId: number };
+  | { milepost: 'follow'; followingId: number }
+  | { milepost: 'profile'; personId: number };
 
 export const isOwnJob = (message: unknown): message is OwnJob =>
   typeof message === 'object' && message !== null && 'milepost' in message && typeof (message as OwnJob).milepost === 'string';
@@ -99,6 +101,20 @@ export async function runOwnJob(kit: FediverseKit, ctx: FedifyContext<void>, job
     case 'reject':
     case 'unfollow':
       return sendEnded(kit, ctx, job);
+    case 'profile': {
+      // their followers' copies of them: an Update of the actor as anyone sees it now
+      const username = await usernameOf(kit, job.personId);
+      const actor = username && (await actorOf(ctx, kit, username));
+      if (!username || !actor) return;
+      const update = new Update({
+        id: new URL(`${actor.id!.href}#updates/${Date.now()}`),
+        actor: actor.id,
+        object: actor,
+        to: PUBLIC_COLLECTION,
+      });
+      await ctx.sendActivity({ identifier: username }, 'followers', update, { preferSharedInbox: true });
+      return;
+    }
     case 'follow': {
       const row = await kit.prisma.remoteFollowing.findUnique({ where: { id: job.followingId }, select: FOLLOW_ROW });
       if (!row) return;

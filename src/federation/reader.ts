@@ -11,6 +11,7 @@ import {
   FederationOutboxDocument,
 } from '../operations/generated.ts';
 import type { RunOperation } from '../rest/execute.ts';
+import { RefusedArgument } from './gate.ts';
 
 export type PublicActor = NonNullable<FederationActorQuery['person']>;
 export type PublicNote = FederationNoteFragment;
@@ -54,6 +55,9 @@ export function createReader(
     async outbox(username, after) {
       const { request, context } = anonymous();
       const { data, errors } = await run(FederationOutboxDocument, request, context, { username, after });
+      // a cursor no page has: the reader's mistake, not the service's
+      if (errors?.some((error) => error.extensions?.type === 'ValidationError' || /cursor/i.test(error.message)))
+        throw new RefusedArgument('cursor', 'is not a cursor of this outbox: start from the collection’s `first` page');
       refuse(errors);
       const person = data?.person;
       if (!person?.fediverseHandle) return null;

@@ -220,6 +220,14 @@ describe('two instances federating', () => {
     await eventually(postsOnB, (rows) => rows.length === 0);
   });
 
+  it('a profile change goes out as an Update of the actor, and the other server keeps the new name', async () => {
+    await a.graphql('mutation { updateProfile(input: { displayName: "Ann the Fast" }) { error { __typename } } }', {}, annToken);
+    await eventually(
+      () => b.db.prisma.remoteActor.findFirst({ where: { handle: `ann@${a.host}` }, select: { name: true } }),
+      (actor) => actor?.name === 'Ann the Fast',
+    );
+  });
+
   it('hears a like and a reply from the other server, once each however often they are sent', async () => {
     const posted = await a.graphql<{ createEntry: { entry: { id: number; url: string } } }>(POST, { message: 'hill repeats' }, annToken);
     const { id, url } = posted.data!.createEntry.entry;
@@ -281,6 +289,24 @@ describe('two instances federating', () => {
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as { error: { code: string } }).error.code).toBe('TOO_LARGE');
     expect(await a.db.prisma.remoteFollower.count({ where: { followId: 'http://127.0.0.1:1/evil#follow' } })).toBe(0);
+  });
+
+  it('answers every malformed request with a 4xx in the service’s error body, naming what was wrong', async () => {
+    const AP = { accept: 'application/activity+json' };
+    const probes: Array<[string, RequestInit, number, string | undefined]> = [
+      ['/.well-known/webfinger?resource=not%20a%20url', {}, 400, 'resource'],
+      ['/.well-known/webfinger', {}, 400, 'resource'],
+      ['/people/ann/outbox?cursor=not-a-cursor', { headers: AP }, 400, 'cursor'],
+      ['/people/ann/inbox', { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body: '{not json' }, 400, 'body'],
+      ['/people/nobody', { headers: AP }, 404, undefined],
+      [`/entries/${'9'.repeat(30)}`, { headers: AP }, 404, undefined],
+    ];
+    for (const [path, init, status, field] of probes) {
+      const response = await fetch(`${a.origin}${path}`, init);
+      expect(response.status, path).toBe(status);
+      const body = (await response.json()) as { error: { code: string; field?: string } };
+      expect(body.error.field, path).toBe(field);
+    }
   });
 
   it('the pages: a settings card to follow and be followed, the handle on the athlete’s page, remote replies on the entry', async () => {

@@ -2,9 +2,11 @@
 
 import { randomInt } from 'node:crypto';
 import { unusedMedia } from '../../db/accounts.ts';
+import type { Transaction } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { befriend } from '../../db/friendships.ts';
 import { type Notify, notify } from '../../db/notifications.ts';
+import { withOutboxEvent } from '../../db/outbox.ts';
 import { NotAuthorizedError, NotFoundError, ValidationError } from '../../domain/errors.ts';
 import {
   MAX_HIDDEN_ENDS_METERS,
@@ -266,7 +268,12 @@ payloadMutation('updateProfile', {
       data.photoUrl === undefined ? null : await context.prisma.person.findUnique({ where: { id: viewer.id }, select: { photoUrl: true } });
     // a change of hidden ends makes every track's shown figures stale (db/shown-figures.ts)
     const privacy = data.hiddenEndsMeters === undefined ? {} : { privacyVersion: { increment: 1 } };
-    await context.prisma.person.update({ where: { id: viewer.id }, data: { ...data, ...privacy }, select: { id: true } });
+    // what others see of the person changed: the outbox carries it to the fediverse (federation/jobs.ts)
+    const shown = data.displayName !== undefined || data.goal !== undefined || data.photoUrl !== undefined;
+    const update = (tx: Pick<Transaction, 'person'>) =>
+      tx.person.update({ where: { id: viewer.id }, data: { ...data, ...privacy }, select: { id: true } });
+    if (shown) await withOutboxEvent(context.prisma, update, () => ({ name: 'profileChanged', payload: { personId: viewer.id } }));
+    else await update(context.prisma);
     // the avatar it replaced, if it was an uploaded one nothing else shows, is removed from the media store
     const replaced = before?.photoUrl && before.photoUrl !== data.photoUrl && mediaName(before.photoUrl) ? [before.photoUrl] : [];
     await context.media.remove(await unusedMedia(context.prisma, replaced));
