@@ -52,12 +52,18 @@ function tellEnded(
   return enqueueJob(tx, { milepost, personId, followId: row.followId, actorUri: row.actor.uri, inbox: row.actor.inbox });
 }
 
+/** A handle as the input gives it (`@ann@Example.Social`), as remote accounts are kept (`ann@example.social`). */
+function storedHandle(handle: string): string {
+  const { user, host } = parseHandle(handle, 'handle');
+  return `${user}@${host}`;
+}
+
 /** The viewer's follower of that handle, or NotFound naming the handle. */
 async function followerOf(context: Context, handle: string) {
   const viewer = requireViewer(context);
-  const { user, host } = parseHandle(handle, 'handle');
+  const stored = storedHandle(handle);
   const row = await context.prisma.remoteFollower.findFirst({
-    where: { personId: viewer.id, actor: { handle: `${user}@${host}` } },
+    where: { personId: viewer.id, actor: { handle: stored } },
     select: { id: true, status: true, followId: true, actor: { select: { uri: true, inbox: true } } },
   });
   if (!row) throw new NotFoundError('FediverseFollower', handle);
@@ -146,10 +152,10 @@ payloadMutation('unfollowFediverseAccount', {
   resolve: async ({ handle }, context) => {
     const fediverse = federated(context);
     const viewer = requireViewer(context);
-    const { user, host } = parseHandle(handle, 'handle');
+    const stored = storedHandle(handle);
     await context.prisma.$transaction(async (tx) => {
       const row = await tx.remoteFollowing.findFirst({
-        where: { personId: viewer.id, actor: { handle: `${user}@${host}` } },
+        where: { personId: viewer.id, actor: { handle: stored } },
         select: { id: true, followId: true, actor: { select: { uri: true, inbox: true } } },
       });
       if (!row) return;
@@ -194,10 +200,10 @@ payloadMutation('updateFediverseSettings', {
 
 /** The row of a remote account by handle: known here already, or looked up (then kept). */
 async function remoteActorId(context: Context, fediverse: FediverseService, handle: string): Promise<number> {
-  const { user, host } = parseHandle(handle, 'handle');
-  const known = await context.prisma.remoteActor.findFirst({ where: { handle: `${user}@${host}` }, select: { id: true } });
+  const stored = storedHandle(handle);
+  const known = await context.prisma.remoteActor.findFirst({ where: { handle: stored }, select: { id: true } });
   if (known) return known.id;
-  const found = await fediverse.lookup(`acct:${user}@${host}`);
+  const found = await fediverse.lookup(`acct:${stored}`);
   if (!found) throw new NotFoundError('FediverseAccount', handle);
   return keepRemoteActor(context.prisma, found);
 }
@@ -258,8 +264,8 @@ for (const kind of ['block', 'mute'] as const) {
     resolve: async ({ handle }, context) => {
       federated(context);
       const viewer = requireViewer(context);
-      const { user, host } = parseHandle(handle, 'handle');
-      await context.prisma.remoteKeptAway.deleteMany({ where: { personId: viewer.id, kind, actor: { handle: `${user}@${host}` } } });
+      const stored = storedHandle(handle);
+      await context.prisma.remoteKeptAway.deleteMany({ where: { personId: viewer.id, kind, actor: { handle: stored } } });
       return { personId: viewer.id };
     },
     payload: personPayload(`The viewer, who un${kind}ed the account.`),

@@ -1,10 +1,10 @@
 // The fediverse in the schema (src/federation/ does the protocol): an athlete's handle, the remote
 // accounts that follow them or that they follow, remote likes and replies on an entry, and the posts of
 // the accounts they follow.
-import { ValidationError } from '../../domain/errors.ts';
 import { builder } from '../builder.ts';
 import { type Context, requireViewer } from '../context.ts';
 import { ownColumn, personById } from '../loaders.ts';
+import { sizeArgument } from './errors.ts';
 
 /** How many rows a fediverse list answers at most. */
 export const FEDIVERSE_LIST_MAX = 200;
@@ -105,13 +105,8 @@ export const FediversePostRef = builder.objectRef<PostRow>('FediversePost').impl
 
 const FIRST = `How many: 1 to ${FEDIVERSE_LIST_MAX}, 50 by default.`;
 
-/** `first` checked: 1 to FEDIVERSE_LIST_MAX. */
-function sizeOf(first: number | null | undefined): number {
-  const size = first ?? 50;
-  if (!Number.isInteger(size) || size < 1 || size > FEDIVERSE_LIST_MAX)
-    throw ValidationError.field('first', `must be 1 to ${FEDIVERSE_LIST_MAX}`);
-  return size;
-}
+/** `first` checked: 1 to FEDIVERSE_LIST_MAX, 50 when left out. */
+const sizeOf = (first: number | null | undefined) => sizeArgument('first', first ?? 50, 1, FEDIVERSE_LIST_MAX);
 
 export const FediverseInstanceRef = builder.objectRef<{ host: string | null }>('FediverseInstance').implement({
   description: 'This server in the fediverse (ActivityPub), as its operator set it (FEDERATION, PUBLIC_URL).',
