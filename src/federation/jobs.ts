@@ -47,15 +47,17 @@ async function publish(kit: FediverseKit, ctx: FedifyContext<void>, entryId: num
     const activity = sent
       ? new Update({ id, actor: ctx.getActorUri(username), object: note, to: PUBLIC_COLLECTION, cc: followers })
       : createOf(ctx, entry, note);
-    if (!sent) await kit.prisma.federatedEntry.create({ data: { entryId, personId: authorId } });
+    // queued first, remembered after: a process that dies between the two sends the Create again (its id
+    // is the same, receivers keep one), never an Update of a Note nobody had
     await ctx.sendActivity({ identifier: username }, 'followers', activity, { preferSharedInbox: true });
+    if (!sent) await kit.prisma.federatedEntry.upsert({ where: { entryId }, create: { entryId, personId: authorId }, update: {} });
     return;
   }
   if (!sent) return;
-  // deleted, no longer public, or its author left the fediverse: those who had it are told
-  await kit.prisma.federatedEntry.delete({ where: { entryId } });
+  // deleted, no longer public, or its author left the fediverse: those who had it are told (queued
+  // first, forgotten after, as above)
   const username = await usernameOf(kit, sent.personId);
-  if (!username) return;
+  if (!username) return void (await kit.prisma.federatedEntry.deleteMany({ where: { entryId } }));
   const url = new URL(`/entries/${entryId}`, kit.origin);
   const deletion = new Delete({
     id: new URL(`${url.href}#delete/${Date.now()}`),
@@ -65,6 +67,7 @@ async function publish(kit: FediverseKit, ctx: FedifyContext<void>, entryId: num
     cc: ctx.getFollowersUri(username),
   });
   await ctx.sendActivity({ identifier: username }, 'followers', deletion, { preferSharedInbox: true });
+  await kit.prisma.federatedEntry.deleteMany({ where: { entryId } });
 }
 
 /** Tells a remote account that a follow ended: a Reject of theirs, or an Undo of ours. */

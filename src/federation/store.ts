@@ -14,6 +14,9 @@ const prefixText = (prefix: KvKey) => `${keyText(prefix).slice(0, -1)},`;
 
 const expiryOf = (options?: KvStoreSetOptions) => (options?.ttl ? new Date(Date.now() + options.ttl.total({ unit: 'millisecond' })) : null);
 
+/** Entries a page of `list` reads. */
+const LIST_PAGE = 500;
+
 const live = () => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] });
 
 export class DatabaseKvStore implements KvStore {
@@ -54,10 +57,21 @@ export class DatabaseKvStore implements KvStore {
     return count === 1;
   }
 
+  /** Entries under a prefix, read a page of LIST_PAGE at a time (a store of every cached document is never read whole). */
   async *list(prefix?: KvKey): AsyncIterable<KvStoreListEntry> {
-    const where = prefix ? { OR: [{ key: keyText(prefix) }, { key: { startsWith: prefixText(prefix) } }], AND: [live()] } : live();
-    const rows = await this.prisma.federationKv.findMany({ where, select: { key: true, value: true }, orderBy: { key: 'asc' } });
-    for (const row of rows) yield { key: JSON.parse(row.key) as KvKey, value: JSON.parse(row.value) as unknown };
+    const under = prefix ? { OR: [{ key: keyText(prefix) }, { key: { startsWith: prefixText(prefix) } }] } : {};
+    let after: string | null = null;
+    for (;;) {
+      const rows: Array<{ key: string; value: string }> = await this.prisma.federationKv.findMany({
+        where: { AND: [under, live(), after === null ? {} : { key: { gt: after } }] },
+        select: { key: true, value: true },
+        orderBy: { key: 'asc' },
+        take: LIST_PAGE,
+      });
+      for (const row of rows) yield { key: JSON.parse(row.key) as KvKey, value: JSON.parse(row.value) as unknown };
+      if (rows.length < LIST_PAGE) return;
+      after = rows.at(-1)!.key;
+    }
   }
 
   /** Removes what has expired (the worker's rounds call it now and then). */
@@ -69,20 +83,25 @@ export class DatabaseKvStore implements KvStore {
 
 /** How long a claimed job is its process's: one that died holding it lets another take it after this. */
 const LEASE_MS = 120_000;
+/** A job whose handler failed is tried again after this, four times longer each time, MAX_JOB_ATTEMPTS in all. */
+const JOB_RETRY_BASE_MS = 5_000;
+export const MAX_JOB_ATTEMPTS = 5;
 /** Jobs a round claims and runs side by side: one slow server holds one of them, not the queue. */
 const ROUND_JOBS = 16;
 
 export interface DatabaseQueueOptions {
   pollMs: number;
   logger?: Pick<Logger, 'error' | 'warn'>;
+  /** How long a failed job waits before its next try, growing fourfold (JOB_RETRY_BASE_MS by default). */
+  retryBaseMs?: number;
   /** Called now and then from the worker's rounds (the key-value store's sweep). */
   housekeeping?: () => Promise<unknown>;
 }
 
 /**
  * Fedify's message queue over the FederationJob table: a message is a row until its handler has run
- * (then deleted); a handler that fails is logged and its job dropped, since Fedify retries deliveries
- * itself by enqueuing them again with a delay (its outbox and inbox retry policies).
+ * (then deleted); a handler that fails is tried again later (MAX_JOB_ATTEMPTS in all). Fedify retries
+ * failed deliveries itself, by enqueuing them again with a delay (its outbox and inbox retry policies).
  */
 export class DatabaseMessageQueue implements MessageQueue {
   readonly nativeRetrial = false;
@@ -142,15 +161,23 @@ export class DatabaseMessageQueue implements MessageQueue {
   }
 
   private async run(id: number, handler: (message: unknown) => Promise<void> | void): Promise<void> {
-    const job = await this.prisma.federationJob.findUnique({ where: { id }, select: { payload: true } });
+    const job = await this.prisma.federationJob.findUnique({ where: { id }, select: { payload: true, attempts: true } });
     if (!job) return;
     try {
       await handler(JSON.parse(job.payload));
     } catch (error) {
-      this.options.logger?.warn(
-        { err: error, job: id },
-        'a federation job failed; it is dropped (deliveries are retried as jobs of their own)',
-      );
+      // a fault (the database away, a bug): tried again later, a few times, rather than lost; Fedify's own
+      // failed deliveries come back as jobs of their own, so this is for what failed around them
+      if (job.attempts + 1 < MAX_JOB_ATTEMPTS) {
+        this.options.logger?.warn({ err: error, job: id }, 'a federation job failed; it is tried again');
+        const delayMs = (this.options.retryBaseMs ?? JOB_RETRY_BASE_MS) * 4 ** job.attempts;
+        await this.prisma.federationJob.update({
+          where: { id },
+          data: { status: 'pending', lockedUntil: null, attempts: { increment: 1 }, nextAttemptAt: new Date(Date.now() + delayMs) },
+        });
+        return;
+      }
+      this.options.logger?.error({ err: error, job: id }, 'a federation job failed for the last time; it is dropped');
     }
     await this.prisma.federationJob.deleteMany({ where: { id } });
   }
