@@ -2,7 +2,9 @@
 // follows whom across servers, the posts of followed accounts, remote likes and replies, which entries
 // went out, and the servers the operator blocked. What an entry or a person shows is never read here:
 // that goes through the GraphQL schema, as anyone may see it (federation/reader.ts).
-import type { Prisma, Transaction } from './database.ts';
+import { Prisma as Sql } from '../generated/prisma-sqlite/client.ts';
+import type { Database, Prisma, Transaction } from './database.ts';
+import { storedDate } from './entry-rows.ts';
 import { isUniqueViolation } from './errors.ts';
 
 export interface StoredKey {
@@ -133,4 +135,44 @@ export async function instanceUsage(prisma: Prisma): Promise<{ users: number; po
  */
 export async function enqueueJob(tx: Pick<Transaction, 'federationJob'>, message: unknown, delayMs = 0): Promise<void> {
   await tx.federationJob.create({ data: { payload: JSON.stringify(message), nextAttemptAt: new Date(Date.now() + delayMs) } });
+}
+
+export interface ReactionRow {
+  entryId: number;
+  kind: string;
+  text: string | null;
+  createdAt: Date;
+  actor: { uri: string; handle: string; name: string | null; url: string | null };
+}
+
+/**
+ * The first `size` remote reactions of each of `entryIds`, oldest first, in one statement for a whole
+ * page of entries (a window per entry: a popular entry's thousands are never read to show 50).
+ */
+export async function readReactions(database: Pick<Database, 'read'>, entryIds: readonly number[], size: number): Promise<ReactionRow[]> {
+  if (entryIds.length === 0) return [];
+  const rows = await database.read<{
+    entryId: number | bigint;
+    kind: string;
+    text: string | null;
+    createdAt: Date | string;
+    uri: string;
+    handle: string;
+    name: string | null;
+    url: string | null;
+  }>(Sql.sql`SELECT r."entryId" AS "entryId", r."kind" AS "kind", r."text" AS "text", r."createdAt" AS "createdAt",
+      a."uri" AS "uri", a."handle" AS "handle", a."name" AS "name", a."url" AS "url"
+    FROM (SELECT "id", "entryId", "actorId", "kind", "text", "createdAt",
+            ROW_NUMBER() OVER (PARTITION BY "entryId" ORDER BY "id") AS "place"
+          FROM "RemoteReaction" WHERE "entryId" IN (${Sql.join([...entryIds])})) r
+    JOIN "RemoteActor" a ON a."id" = r."actorId"
+    WHERE r."place" <= ${size}
+    ORDER BY r."entryId", r."id"`);
+  return rows.map((row) => ({
+    entryId: Number(row.entryId),
+    kind: row.kind,
+    text: row.text,
+    createdAt: row.createdAt instanceof Date ? row.createdAt : storedDate(String(row.createdAt)),
+    actor: { uri: row.uri, handle: row.handle, name: row.name, url: row.url },
+  }));
 }

@@ -67,6 +67,8 @@ export const LEFT_OUT: Record<string, string> = {
   // a page of 20 entries would read every route, its owner and its track: 12 statements, not 3
   'Workout.route': 'a workout’s route is `GET /api/v1/routes/{routeId}`',
   'Workout.gear': 'a workout’s gear is `GET /api/v1/gear/{gearId}`',
+  // a page of entries would read each one's remote likes and replies: a statement more for every page
+  'Entry.fediverseReactions': 'an entry’s likes and replies from the fediverse are GraphQL’s `Entry.fediverseReactions`',
   // a page of entries inside each piece of gear of a person's list
   'Gear.workouts': 'the workouts done in a piece of gear are GraphQL’s `Gear.workouts`; `GET /api/v1/gear/{id}` gives its totals',
   // a write's edge is for a GraphQL client's cache (its cursor pages a connection); the object is beside it

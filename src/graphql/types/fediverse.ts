@@ -1,9 +1,10 @@
 // The fediverse in the schema (src/federation/ does the protocol): an athlete's handle, the remote
 // accounts that follow them or that they follow, remote likes and replies on an entry, and the posts of
 // the accounts they follow.
+import { type ReactionRow, readReactions } from '../../db/federation.ts';
 import { builder } from '../builder.ts';
 import { type Context, requireViewer } from '../context.ts';
-import { ownColumn, personById } from '../loaders.ts';
+import { ownColumn, perContext, personById } from '../loaders.ts';
 import { sizeArgument } from './errors.ts';
 
 /** How many rows a fediverse list answers at most. */
@@ -66,13 +67,6 @@ export const FediverseReactionKindEnum = builder.enumType('FediverseReactionKind
     REPLY: { value: 'reply', description: 'Replied to it.' },
   } as const,
 });
-
-interface ReactionRow {
-  kind: string;
-  text: string | null;
-  createdAt: Date;
-  actor: AccountRow;
-}
 
 export const FediverseReactionRef = builder.objectRef<ReactionRow>('FediverseReaction').implement({
   description: 'A like or a reply from the fediverse on a public entry.',
@@ -207,18 +201,25 @@ builder.prismaObjectFields('Person', (t) => ({
   }),
 }));
 
+/** An entry's remote reactions, read with those of every other entry the operation shows (one statement a size asked). */
+const reactionsOf = perContext<{ entryId: number; size: number }, ReactionRow[]>(async (context, keys) => {
+  const bySize = new Map<number, number[]>();
+  for (const key of keys) bySize.set(key.size, [...(bySize.get(key.size) ?? []), key.entryId]);
+  const read = new Map<string, ReactionRow[]>();
+  for (const [size, entryIds] of bySize)
+    for (const row of await readReactions(context, entryIds, size)) {
+      const key = `${row.entryId}:${size}`;
+      read.set(key, [...(read.get(key) ?? []), row]);
+    }
+  return keys.map((key) => read.get(`${key.entryId}:${key.size}`) ?? []);
+});
+
 builder.prismaObjectFields('Entry', (t) => ({
   fediverseReactions: t.field({
     type: [FediverseReactionRef],
     description: 'Likes and replies from the fediverse (only a public entry goes out, so only it has any), oldest first.',
     args: { first: t.arg.int({ description: FIRST }) },
-    resolve: (entry, args, context) =>
-      context.prisma.remoteReaction.findMany({
-        where: { entryId: entry.id },
-        orderBy: { id: 'asc' },
-        take: sizeOf(args.first),
-        select: { kind: true, text: true, createdAt: true, actor: ACCOUNT },
-      }),
+    resolve: (entry, args, context) => reactionsOf(context, { entryId: entry.id, size: sizeOf(args.first) }),
   }),
 }));
 
